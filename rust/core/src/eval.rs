@@ -1,0 +1,218 @@
+//! The hand evaluator (RULES.md EV-1): 5, 6 or 7 cards to a `u16` value, higher is
+//! better, laid out as `category << 12 | rank within the category`.
+//!
+//! A [`Hand`] is an additive key: the sum of per-card rank keys (unique for every rank
+//! multiset of 5 to 7 cards) plus a 4-bit counter per suit, and a bit mask of the cards
+//! by suit. Non-flush hands go through a perfect hash of the rank-key sum into one
+//! table; flushes (a suit counter reaching 5) look up the flush suit's ranks in another.
+//! All tables together take about 200 KiB and are generated at compile time.
+
+use crate::cards::{rank, suit, Card};
+use crate::error::CoreError;
+use crate::tablegen::{OFFSET_SHIFT, RANK_KEYS};
+
+mod tables {
+    include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+}
+pub(crate) use tables::{CATEGORY_STARTS, TIEBREAKS};
+
+/// A hand value: `category << 12 | rank within the category`, higher is better.
+pub type HandValue = u16;
+
+const SUIT_SHIFT: u32 = 48;
+/// Each suit counter starts at 3, so a fifth card of one suit sets its bit 3.
+const SUIT_COUNTERS_START: u64 = 0x3333 << SUIT_SHIFT;
+const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
+const RANK_KEY_MASK: u64 = (1 << 24) - 1;
+const _: () = assert!(crate::tablegen::MAX_RANK_KEY <= RANK_KEY_MASK as u32);
+/// The key of a byte that is not a card: lands in bits that valid cards never reach
+/// (eight of them still fit below the suit counters).
+const NOT_A_CARD: u64 = 1 << 40;
+const NOT_A_CARD_BITS: u64 = 0xff << 40;
+
+/// (key, mask) of every byte: cards 0..=51, then "not a card" for the rest, so that a
+/// batch validates its input in the same pass that evaluates it.
+static CARD_KEYS: [(u64, u64); 256] = card_keys();
+
+const fn card_keys() -> [(u64, u64); 256] {
+    let mut keys = [(NOT_A_CARD, 0); 256];
+    let mut card = 0;
+    while card < 52 {
+        let (r, s) = (rank(card as u8) as u32, suit(card as u8) as u32);
+        // Clubs count in the top nibble, so the flush suit is `leading_zeros / 4`.
+        let suit_key = 1u64 << (SUIT_SHIFT + 12 - 4 * s);
+        keys[card] = (RANK_KEYS[r as usize] as u64 + suit_key, 1 << (16 * s + r));
+        card += 1;
+    }
+    keys
+}
+
+/// Cards added one at a time; cheap to copy, so enumerations extend it incrementally.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hand {
+    key: u64,
+    mask: u64,
+}
+
+impl Default for Hand {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl Hand {
+    pub const EMPTY: Hand = Hand {
+        key: SUIT_COUNTERS_START,
+        mask: 0,
+    };
+
+    /// The hand with one more card. Any byte is accepted; [`Hand::is_valid`] tells
+    /// whether all were distinct cards.
+    #[inline(always)]
+    #[must_use]
+    pub fn add_card(self, card: Card) -> Hand {
+        let (key, mask) = CARD_KEYS[card as usize];
+        Hand {
+            key: self.key + key,
+            mask: self.mask | mask,
+        }
+    }
+
+    /// The hand with every card of `cards` added.
+    #[inline(always)]
+    #[must_use]
+    pub fn add_cards(self, cards: &[Card]) -> Hand {
+        cards.iter().fold(self, |hand, &card| hand.add_card(card))
+    }
+
+    /// Whether exactly `n` cards were added, all of them distinct cards 0..=51.
+    #[inline(always)]
+    pub fn is_valid(self, n: u32) -> bool {
+        self.key & NOT_A_CARD_BITS == 0 && self.mask.count_ones() == n
+    }
+
+    /// The value of the best five cards. The hand must hold 5 to 7 distinct cards.
+    #[inline(always)]
+    pub fn value(self) -> HandValue {
+        let flush = self.key & FLUSH_BITS;
+        if flush != 0 {
+            let shift = flush.leading_zeros() * 4;
+            tables::FLUSH[(self.mask >> shift & 0x1fff) as usize]
+        } else {
+            let key = (self.key & RANK_KEY_MASK) as u32;
+            let index = key.wrapping_add(tables::OFFSETS[(key >> OFFSET_SHIFT) as usize]);
+            tables::LOOKUP[index as usize]
+        }
+    }
+}
+
+/// Value of 5, 6 or 7 distinct cards.
+pub fn evaluate(cards: &[Card]) -> Result<HandValue, CoreError> {
+    if !(5..=7).contains(&cards.len()) {
+        return Err(CoreError::invalid_hand(format!(
+            "a hand has 5, 6 or 7 cards, not {}",
+            cards.len()
+        )));
+    }
+    crate::cards::check_cards(cards)?;
+    Ok(Hand::EMPTY.add_cards(cards).value())
+}
+
+/// Number of lookup-table bytes the evaluator reads (the L2 budget).
+pub fn table_bytes() -> usize {
+    std::mem::size_of_val(&tables::OFFSETS)
+        + std::mem::size_of_val(&tables::LOOKUP)
+        + std::mem::size_of_val(&tables::FLUSH)
+        + std::mem::size_of_val(&CARD_KEYS)
+        + std::mem::size_of_val(&tables::CATEGORY_STARTS)
+        + std::mem::size_of_val(&tables::TIEBREAKS)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::tablegen;
+
+    /// Best of the five-card subsets, ranked by the slow reference in `tablegen`.
+    pub(crate) fn reference_value(cards: &[Card]) -> HandValue {
+        static CLASSES: std::sync::OnceLock<[Vec<u32>; 9]> = std::sync::OnceLock::new();
+        let classes = CLASSES.get_or_init(tablegen::all_classes);
+        let n = cards.len();
+        (0u32..1 << n)
+            .filter(|sel| sel.count_ones() == 5)
+            .map(|sel| {
+                let five: Vec<Card> = (0..n)
+                    .filter(|i| sel >> i & 1 == 1)
+                    .map(|i| cards[i])
+                    .collect();
+                let mut counts = [0u8; 13];
+                five.iter().for_each(|&c| counts[rank(c) as usize] += 1);
+                let class = if five.iter().all(|&c| suit(c) == suit(five[0])) {
+                    tablegen::class_of_flush_five(five.iter().fold(0, |m, &c| m | 1 << rank(c)))
+                } else {
+                    tablegen::class_of_five(&counts)
+                };
+                tablegen::value_of(classes, class)
+            })
+            .max()
+            .expect("at least five cards")
+    }
+
+    #[test]
+    fn rank_keys_give_unique_sums() {
+        let mut seen = std::collections::HashSet::new();
+        for n in 5..=7 {
+            tablegen::for_each_rank_multiset(n, &mut |counts| {
+                assert!(seen.insert(tablegen::rank_key(counts)), "{counts:?}");
+            });
+        }
+    }
+
+    #[test]
+    fn tables_fit_in_l2() {
+        assert!(table_bytes() < 512 * 1024, "{} bytes", table_bytes());
+    }
+
+    #[test]
+    fn matches_reference_on_random_hands() {
+        use rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(7);
+        let mut deck: Vec<Card> = (0..52).collect();
+        for i in 0..3000 {
+            deck.shuffle(&mut rng);
+            let n = 5 + i % 3;
+            assert_eq!(
+                evaluate(&deck[..n]).unwrap(),
+                reference_value(&deck[..n]),
+                "{:?}",
+                &deck[..n]
+            );
+        }
+    }
+
+    #[test]
+    fn known_hands() {
+        // As Ks Qs Js Ts: the royal flush is the best value of all.
+        assert_eq!(evaluate(&[51, 47, 43, 39, 35]).unwrap(), 8 << 12 | 9);
+        // 5c 4d 3h 2s Ac: the wheel, lowest straight.
+        assert_eq!(evaluate(&[12, 9, 6, 3, 48]).unwrap(), 4 << 12);
+        // 7-5-4-3-2 offsuit: the lowest hand of all.
+        assert_eq!(evaluate(&[20, 13, 8, 4, 3]).unwrap(), 0);
+    }
+
+    #[test]
+    fn rejects_bad_hands() {
+        assert!(matches!(
+            evaluate(&[1, 2, 3, 4]),
+            Err(CoreError::InvalidHand { .. })
+        ));
+        assert_eq!(
+            evaluate(&[1, 2, 3, 4, 60]),
+            Err(CoreError::InvalidCard { card: 60 })
+        );
+        assert_eq!(
+            evaluate(&[1, 2, 3, 4, 4]),
+            Err(CoreError::DuplicateCard { card: 4 })
+        );
+    }
+}

@@ -1,0 +1,18 @@
+//! doubleholdem-core: cards, the hand evaluator, Double Hold'em resolution and batch
+//! work, in pure Rust (no Python). The rules are those of RULES.md; ids are cited.
+#![forbid(unsafe_code)]
+
+pub mod batch;
+pub mod cards;
+pub mod double;
+pub mod enumerate;
+pub mod error;
+pub mod eval;
+pub mod hand;
+pub mod parallel;
+#[doc(hidden)]
+pub mod tablegen;
+
+pub use cards::Card;
+pub use error::CoreError;
+pub use eval::{evaluate, Hand, HandValue};

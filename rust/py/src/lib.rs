@@ -1,0 +1,177 @@
+//! The Python binding of doubleholdem-core: module `doubleholdem._core`.
+//! Converts arguments, releases the GIL around work, and maps every core error to the
+//! matching exception of `doubleholdem.errors` in one place ([`to_py`]).
+
+use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// The one boundary where core errors become Python exceptions.
+fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
+    let message = error.to_string();
+    let (row, inner) = match error {
+        CoreError::InRow { row, error } => (Some(row), *error),
+        other => (None, other),
+    };
+    let (class, card) = match inner {
+        CoreError::InvalidCard { card } => ("InvalidCard", Some(card)),
+        CoreError::DuplicateCard { card } => ("DuplicateCard", Some(card.into())),
+        CoreError::InvalidValue { .. } => ("InvalidValue", None),
+        _ => ("InvalidHand", None),
+    };
+    let build = || -> PyResult<PyErr> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("card", card)?;
+        kwargs.set_item("row", row)?;
+        let errors = py.import("doubleholdem.errors")?;
+        let exception = errors.getattr(class)?.call((message,), Some(&kwargs))?;
+        Ok(PyErr::from_value(exception))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+type CoreResult<T> = Result<T, CoreError>;
+
+fn checked<T>(py: Python<'_>, result: CoreResult<T>) -> PyResult<T> {
+    result.map_err(|e| to_py(py, e))
+}
+
+fn contiguous<'a, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    py: Python<'_>,
+    array: &'a numpy::PyReadonlyArray<'_, T, D>,
+    name: &str,
+) -> PyResult<&'a [T]> {
+    array.as_slice().map_err(|_| {
+        to_py(
+            py,
+            CoreError::invalid_hand(format!("{name} must be a C-contiguous array")),
+        )
+    })
+}
+
+#[pyfunction]
+fn evaluate(py: Python<'_>, cards: Vec<u8>) -> PyResult<HandValue> {
+    checked(py, eval::evaluate(&cards))
+}
+
+#[pyfunction]
+fn best_five(py: Python<'_>, cards: Vec<u8>) -> PyResult<[u8; 5]> {
+    checked(py, hand::best_five(&cards))
+}
+
+#[pyfunction]
+fn describe(py: Python<'_>, value: HandValue) -> PyResult<String> {
+    checked(py, hand::describe(value))
+}
+
+#[pyfunction]
+fn table_bytes() -> usize {
+    eval::table_bytes()
+}
+
+#[pyfunction]
+#[pyo3(signature = (k, threads=None))]
+fn category_counts(
+    py: Python<'_>,
+    k: usize,
+    threads: Option<usize>,
+) -> PyResult<([u64; 9], u64, usize, u64)> {
+    let counts = checked(
+        py,
+        py.detach(|| parallel::with_threads(threads, || enumerate::category_counts(k))),
+    )?;
+    Ok((
+        counts.counts,
+        counts.royal_flushes,
+        counts.distinct_values,
+        counts.total,
+    ))
+}
+
+#[pyfunction]
+#[pyo3(signature = (hands, threads=None))]
+fn evaluate_batch<'py>(
+    py: Python<'py>,
+    hands: PyReadonlyArray2<'py, u8>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<HandValue>>> {
+    let [rows, width] = [hands.shape()[0], hands.shape()[1]];
+    let cards = contiguous(py, &hands, "hands")?;
+    let mut out = vec![0; rows];
+    checked(
+        py,
+        py.detach(|| {
+            parallel::with_threads(threads, || batch::evaluate_rows(cards, width, &mut out))
+        }),
+    )?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+#[pyfunction]
+fn resolve(
+    py: Python<'_>,
+    hole: [u8; 3],
+    point: usize,
+    board: [u8; 5],
+) -> PyResult<(HandValue, u8, [u8; 5])> {
+    let r = checked(py, double::resolve(&hole, point, &board))?;
+    Ok((r.value, r.hand, r.best_five))
+}
+
+#[pyfunction]
+fn auto_point(py: Python<'_>, hole: [u8; 3]) -> PyResult<usize> {
+    checked(py, double::auto_point(&hole))
+}
+
+#[pyfunction]
+fn point_values(py: Python<'_>, hole: [u8; 3], board: [u8; 5]) -> PyResult<[HandValue; 3]> {
+    checked(py, double::point_values(&hole, &board))
+}
+
+#[pyfunction]
+#[pyo3(signature = (holes, points, boards, threads=None))]
+fn resolve_batch<'py>(
+    py: Python<'py>,
+    holes: PyReadonlyArray2<'py, u8>,
+    points: PyReadonlyArray1<'py, u8>,
+    boards: PyReadonlyArray2<'py, u8>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyArray1<HandValue>>> {
+    if holes.shape()[1] != 3 || boards.shape()[1] != 5 {
+        let shapes = format!("holes {:?}, boards {:?}", holes.shape(), boards.shape());
+        return Err(to_py(
+            py,
+            CoreError::invalid_hand(format!(
+                "holes must be (N, 3) and boards (N, 5): got {shapes}"
+            )),
+        ));
+    }
+    let (h, p, b) = (
+        contiguous(py, &holes, "holes")?,
+        contiguous(py, &points, "points")?,
+        contiguous(py, &boards, "boards")?,
+    );
+    let mut out = vec![0; points.len()];
+    checked(
+        py,
+        py.detach(|| parallel::with_threads(threads, || double::resolve_rows(h, p, b, &mut out))),
+    )?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(best_five, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(table_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(category_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(auto_point, m)?)?;
+    m.add_function(wrap_pyfunction!(point_values, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_batch, m)?)?;
+    m.add("CATEGORY_NAMES", hand::CATEGORY_NAMES.to_vec())?;
+    Ok(())
+}
