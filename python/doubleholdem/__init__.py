@@ -1,0 +1,50 @@
+"""doubleholdem: Texas Hold'em, Double Hold'em and Heads Up Hold'em, with a Rust core.
+
+>>> import doubleholdem
+>>> doubleholdem.describe(doubleholdem.evaluate("Kc Kd Ks 7h 7s 2c 3d"))
+'Full House, Kings full of Sevens'
+"""
+
+from doubleholdem import cards, double, errors
+from doubleholdem.cards import Deck, format_card, format_cards, parse_card, parse_cards
+from doubleholdem.errors import (
+    DoubleHoldemError,
+    DuplicateCard,
+    InvalidCard,
+    InvalidHand,
+    InvalidValue,
+)
+from doubleholdem.evaluate import (
+    Category,
+    CategoryCounts,
+    best_five,
+    category_counts,
+    category_of,
+    describe,
+    evaluate,
+    evaluate_batch,
+)
+
+__all__ = [
+    "Category",
+    "CategoryCounts",
+    "Deck",
+    "DoubleHoldemError",
+    "DuplicateCard",
+    "InvalidCard",
+    "InvalidHand",
+    "InvalidValue",
+    "best_five",
+    "cards",
+    "category_counts",
+    "category_of",
+    "describe",
+    "double",
+    "errors",
+    "evaluate",
+    "evaluate_batch",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]

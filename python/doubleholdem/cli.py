@@ -1,0 +1,126 @@
+"""The ``doubleholdem`` command line.
+
+Each subcommand lives with the code it drives: a module exposes ``add_parser(subparsers)``
+which registers its parser and sets ``run`` (a function of the parsed arguments that
+returns the exit status). Bad input exits with status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from doubleholdem.cards import format_cards
+from doubleholdem.errors import DoubleHoldemError
+
+
+class UsageError(DoubleHoldemError):
+    """The command line itself is wrong."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def print_result(args: argparse.Namespace, result: dict[str, Any], lines: Sequence[str]) -> int:
+    """Prints ``result`` as one JSON line with ``--json``, else the human ``lines``."""
+    print(json.dumps(result) if args.json else "\n".join(lines))
+    return 0
+
+
+def _add_eval(subparsers: Any) -> None:
+    p = subparsers.add_parser("eval", help="evaluate 5, 6 or 7 cards")
+    p.add_argument("cards", nargs="+", help="cards, e.g. As Ks Qs Js Ts 2c 3d")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_eval)
+
+
+def _hand_result(value: int, five: Sequence[int]) -> dict[str, Any]:
+    from doubleholdem.evaluate import category_of, describe
+
+    return {
+        "value": value,
+        "category": category_of(value).label,
+        "description": describe(value),
+        "best_five": format_cards(five).split(),
+    }
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    from doubleholdem.evaluate import best_five, evaluate
+
+    cards = " ".join(args.cards)
+    result = _hand_result(evaluate(cards), best_five(cards))
+    return print_result(args, result, _hand_lines(result))
+
+
+def _hand_lines(result: dict[str, Any]) -> list[str]:
+    return [
+        f"value:       {result['value']}",
+        f"category:    {result['category']}",
+        f"description: {result['description']}",
+        f"best five:   {' '.join(result['best_five'])}",
+    ]
+
+
+def _add_double(subparsers: Any) -> None:
+    p = subparsers.add_parser("double", help="resolve a Double Hold'em hand")
+    p.add_argument(
+        "--hole", required=True, help='three hole cards in dealing order, e.g. "Kc Ks 6c"'
+    )
+    p.add_argument("--board", required=True, help="the five board cards")
+    p.add_argument("--point", default="auto", help="point card index 0, 1 or 2, or auto (DH-6)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_double)
+
+
+def _run_double(args: argparse.Namespace) -> int:
+    from doubleholdem import double
+
+    if args.point == "auto":
+        point = double.auto_point(args.hole)
+    elif args.point in ("0", "1", "2"):
+        point = int(args.point)
+    else:
+        raise UsageError(f"--point must be 0, 1, 2 or auto, not {args.point!r}")
+    r = double.resolve(args.hole, point, args.board)
+    result = _hand_result(r.value, r.best_five)
+    result.update(point=point, hand=r.hand, values=double.point_values(args.hole, args.board))
+    lines = [f"point:       {point}", f"hand:        {r.hand}", *_hand_lines(result)]
+    lines.append(f"values:      {' '.join(map(str, result['values']))}")
+    return print_result(args, result, lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="doubleholdem", description=__doc__.split("\n")[0] if __doc__ else None)
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for add in (_add_eval, _add_double):
+        add(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        status: int = args.run(args)
+        return status
+    except (DoubleHoldemError, ValueError) as error:
+        print(f"doubleholdem: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("doubleholdem: interrupted", file=sys.stderr)
+        return 130
+
+
+def entry_point() -> None:
+    """The console script: exits with :func:`main`'s status."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

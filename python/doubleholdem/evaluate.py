@@ -1,0 +1,116 @@
+"""Hand values (RULES.md EV-1): 5, 6 or 7 cards to an ``int`` 0..65535, higher is better,
+laid out as ``category << 12 | rank within the category``.
+
+>>> value = evaluate("As Ks Qs Js Ts 2c 3d")
+>>> category_of(value).label, describe(value)
+('Straight Flush', 'Royal Flush')
+>>> evaluate("Kc Kd Ks 7h 7s") > evaluate("Ac Ad Ah Kh Qs")
+True
+>>> format_cards(best_five("2c 7s Kd 7h Kc 3d Ks"))
+'Ks Kd Kc 7s 7h'
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from doubleholdem import _core
+from doubleholdem._arrays import as_uint8
+from doubleholdem.cards import CardLike, format_cards, parse_cards
+from doubleholdem.errors import InvalidValue
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = [
+    "Category",
+    "CategoryCounts",
+    "best_five",
+    "category_counts",
+    "category_of",
+    "describe",
+    "evaluate",
+    "evaluate_batch",
+    "format_cards",
+]
+
+
+class Category(enum.IntEnum):
+    """Hand categories, low to high (RULES.md EV-1). ``label`` is the name in words."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+    @property
+    def label(self) -> str:
+        """'Full House' for FULL_HOUSE."""
+        return str(_core.CATEGORY_NAMES[self.value])
+
+
+def evaluate(cards: str | Iterable[CardLike]) -> int:
+    """Value of the best five of 5, 6 or 7 distinct cards."""
+    return _core.evaluate(parse_cards(cards))
+
+
+def _check_value(value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 16:
+        raise InvalidValue(f"{value!r} is not a hand value")
+    return value
+
+
+def category_of(value: int) -> Category:
+    """The category of a hand value; :class:`InvalidValue` if the evaluator never makes it."""
+    describe(value)
+    return Category(value >> 12)
+
+
+def describe(value: int) -> str:
+    """A value in words: 'Full House, Kings full of Sevens'."""
+    return _core.describe(_check_value(value))
+
+
+def best_five(cards: str | Iterable[CardLike]) -> list[int]:
+    """The five cards that make the value, largest group and higher ranks first."""
+    return list(_core.best_five(parse_cards(cards)))
+
+
+def evaluate_batch(hands: Any, *, threads: int | None = None) -> npt.NDArray[np.uint16]:
+    """Values of many hands: an array of shape (N, 5), (N, 6) or (N, 7) of cards.
+
+    A C-contiguous uint8 array is read in place; other integer arrays and nested lists
+    are converted. The work runs without the GIL on ``threads`` threads (default: all
+    cores). A bad row (a card above 51, a card twice) raises an error naming the first.
+    """
+    return _core.evaluate_batch(as_uint8(hands, "hands", 2), threads)
+
+
+@dataclass(frozen=True)
+class CategoryCounts:
+    """The outcome of enumerating every hand of k cards."""
+
+    counts: dict[Category, int]
+    royal_flushes: int
+    distinct_values: int
+    total: int
+
+
+def category_counts(k: int, *, threads: int | None = None) -> CategoryCounts:
+    """Enumerates all C(52, k) hands (k = 5, 6, 7) in Rust and counts each category.
+
+    >>> counts = category_counts(5)
+    >>> counts.total, counts.distinct_values, counts.counts[Category.FLUSH]
+    (2598960, 7462, 5108)
+    """
+    counts, royal, distinct, total = _core.category_counts(k, threads)
+    return CategoryCounts(dict(zip(Category, counts)), royal, distinct, total)
