@@ -4,7 +4,7 @@
 
 use crate::cards::check_cards;
 use crate::error::CoreError;
-use crate::eval::{Hand, HandValue};
+use crate::eval::{vector::Table, Hand, HandValue};
 use rayon::prelude::*;
 
 /// Rows per parallel task: large enough to amortise scheduling, small enough to balance.
@@ -48,15 +48,31 @@ pub(crate) fn rows_in_parallel<O: Send>(
     first_bad.map_or(Ok(()), Err)
 }
 
+/// Evaluates first and validates in the same pass, branch-free: only a chunk that
+/// holds a bad row is scanned again to find it.
 fn evaluate_chunk<const W: usize>(rows: &[u8], out: &mut [HandValue]) -> Result<(), usize> {
-    for (i, (row, value)) in rows.chunks_exact(W).zip(out.iter_mut()).enumerate() {
-        let hand = Hand::EMPTY.add_cards(row);
-        if !hand.is_valid(W as u32) {
-            return Err(i);
-        }
+    crate::sse2!(evaluate_chunk_vectorized::<W>(rows, out))
+}
+
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "sse2"))]
+fn evaluate_chunk_vectorized<const W: usize>(
+    rows: &[u8],
+    out: &mut [HandValue],
+) -> Result<(), usize> {
+    let mut invalid = 0;
+    let table = Table::new();
+    for (row, value) in rows.chunks_exact(W).zip(out.iter_mut()) {
+        let hand = table.add_cards(Hand::EMPTY, row);
+        invalid |= hand.invalid_bits(W as u32);
         *value = hand.value();
     }
-    Ok(())
+    if invalid == 0 {
+        return Ok(());
+    }
+    Err(rows
+        .chunks_exact(W)
+        .position(|row| !Hand::EMPTY.add_cards(row).is_valid(W as u32))
+        .expect("a row is invalid"))
 }
 
 /// Why a row that failed the fast check is bad.

@@ -5,7 +5,7 @@
 use crate::batch::{diagnose, rows_in_parallel};
 use crate::cards::{check_cards, rank, suit, Card};
 use crate::error::CoreError;
-use crate::eval::{Hand, HandValue};
+use crate::eval::{vector::Table, Hand, HandValue};
 use crate::hand::best_five;
 
 /// The outcome of one player's hand (DH-4).
@@ -151,18 +151,41 @@ fn resolve_chunk(
     boards: &[u8],
     out: &mut [HandValue],
 ) -> Result<(), usize> {
+    crate::sse2!(resolve_chunk_vectorized(holes, points, boards, out))
+}
+
+#[cfg_attr(target_arch = "x86_64", target_feature(enable = "sse2"))]
+fn resolve_chunk_vectorized(
+    holes: &[u8],
+    points: &[u8],
+    boards: &[u8],
+    out: &mut [HandValue],
+) -> Result<(), usize> {
+    let table = Table::new();
+    let mut invalid = 0;
     let rows = holes
         .chunks_exact(3)
         .zip(points)
         .zip(boards.chunks_exact(5));
-    for (i, (((hole, &point), board), value)) in rows.zip(out.iter_mut()).enumerate() {
-        let hole = [hole[0], hole[1], hole[2]];
-        let board = Hand::EMPTY.add_cards(board);
-        if point > 2 || !board.add_cards(&hole).is_valid(8) {
-            return Err(i);
-        }
-        let (v1, v2) = hand_values(&hole, point as usize, board);
-        *value = v1.max(v2);
+    for (((hole, &point), board), value) in rows.zip(out.iter_mut()) {
+        let (a, b) = partners(point as usize);
+        let with_point = table.add_cards(Hand::EMPTY, board);
+        let with_point = table.add_cards(with_point, &[hole[point as usize % 3]]);
+        let (hand1, hand2) = (
+            table.add_cards(with_point, &[hole[a]]),
+            table.add_cards(with_point, &[hole[b]]),
+        );
+        invalid |= table.add_cards(hand1, &[hole[b]]).invalid_bits(8) | u64::from(point > 2);
+        *value = hand1.value().max(hand2.value());
     }
-    Ok(())
+    if invalid == 0 {
+        return Ok(());
+    }
+    Err((0..out.len())
+        .find(|&i| {
+            points[i] > 2
+                || check_cards(&[&holes[3 * i..3 * i + 3], &boards[5 * i..5 * i + 5]].concat())
+                    .is_err()
+        })
+        .expect("a row is invalid"))
 }

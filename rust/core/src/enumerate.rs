@@ -32,7 +32,12 @@ pub fn category_counts(k: usize) -> Result<CategoryCounts, CoreError> {
         .into_par_iter()
         .map(|first| {
             let mut histogram = vec![0u32; VALUES];
-            extend(Hand::EMPTY.add_card(first), first + 1, k - 1, &mut histogram);
+            extend(
+                Hand::EMPTY.add_card(first),
+                first + 1,
+                k - 1,
+                &mut histogram,
+            );
             histogram
         })
         .reduce(

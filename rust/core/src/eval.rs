@@ -30,24 +30,35 @@ const _: () = assert!(crate::tablegen::MAX_RANK_KEY <= RANK_KEY_MASK as u32);
 const NOT_A_CARD: u64 = 1 << 40;
 const NOT_A_CARD_BITS: u64 = 0xff << 40;
 
-/// (key, mask) of every byte: cards 0..=51, then "not a card" for the rest, so that a
-/// batch validates its input in the same pass that evaluates it.
-static CARD_KEYS: [(u64, u64); 256] = card_keys();
+/// The rank key and suit counter of every byte: cards 0..=51, then "not a card" for
+/// the rest, so that a batch validates its input in the same pass that evaluates it.
+/// Keys and bits are two tables (not one of pairs) so each is indexed with no shift.
+static CARD_KEYS: [u64; 256] = card_table(true);
+/// The bit of every card (by suit, then rank); none for a byte that is not a card.
+static CARD_BITS: [u64; 256] = card_table(false);
 
-const fn card_keys() -> [(u64, u64); 256] {
-    let mut keys = [(NOT_A_CARD, 0); 256];
+const fn card_table(keys: bool) -> [u64; 256] {
+    let mut table = [if keys { NOT_A_CARD } else { 0 }; 256];
     let mut card = 0;
     while card < 52 {
         let (r, s) = (rank(card as u8) as u32, suit(card as u8) as u32);
-        // Clubs count in the top nibble, so the flush suit is `leading_zeros / 4`.
-        let suit_key = 1u64 << (SUIT_SHIFT + 12 - 4 * s);
-        keys[card] = (RANK_KEYS[r as usize] as u64 + suit_key, 1 << (16 * s + r));
+        table[card] = if keys {
+            // Clubs count in the top nibble, so the flush suit is `leading_zeros / 4`.
+            RANK_KEYS[r as usize] as u64 + (1u64 << (SUIT_SHIFT + 12 - 4 * s))
+        } else {
+            1 << (16 * s + r)
+        };
         card += 1;
     }
-    keys
+    table
 }
 
 /// Cards added one at a time; cheap to copy, so enumerations extend it incrementally.
+///
+/// Both halves are sums, so one vector addition adds a card: `key` sums the rank keys
+/// and suit counters, `mask` sums one bit per card (by suit, then rank). While the
+/// cards are distinct the sum is their bit set; a repeated card carries into another
+/// bit and lowers the bit count, which is how [`Hand::is_valid`] sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
     key: u64,
@@ -71,10 +82,9 @@ impl Hand {
     #[inline(always)]
     #[must_use]
     pub fn add_card(self, card: Card) -> Hand {
-        let (key, mask) = CARD_KEYS[card as usize];
         Hand {
-            key: self.key + key,
-            mask: self.mask | mask,
+            key: self.key.wrapping_add(CARD_KEYS[card as usize]),
+            mask: self.mask.wrapping_add(CARD_BITS[card as usize]),
         }
     }
 
@@ -88,10 +98,19 @@ impl Hand {
     /// Whether exactly `n` cards were added, all of them distinct cards 0..=51.
     #[inline(always)]
     pub fn is_valid(self, n: u32) -> bool {
-        self.key & NOT_A_CARD_BITS == 0 && self.mask.count_ones() == n
+        self.invalid_bits(n) == 0
     }
 
-    /// The value of the best five cards. The hand must hold 5 to 7 distinct cards.
+    /// Zero if exactly `n` distinct cards 0..=51 were added; OR it over many hands to
+    /// validate a batch without a branch per hand.
+    #[inline(always)]
+    pub fn invalid_bits(self, n: u32) -> u64 {
+        self.key & NOT_A_CARD_BITS | u64::from(self.mask.count_ones() ^ n)
+    }
+
+    /// The value of the best five cards, for a hand of 5 to 7 distinct cards. Any
+    /// other hand gives a meaningless value (never a panic): check it with
+    /// [`Hand::is_valid`].
     #[inline(always)]
     pub fn value(self) -> HandValue {
         let flush = self.key & FLUSH_BITS;
@@ -101,9 +120,80 @@ impl Hand {
         } else {
             let key = (self.key & RANK_KEY_MASK) as u32;
             let index = key.wrapping_add(tables::OFFSETS[(key >> OFFSET_SHIFT) as usize]);
-            tables::LOOKUP[index as usize]
+            tables::LOOKUP.get(index as usize).copied().unwrap_or(0)
         }
     }
+}
+
+/// Adding cards with one 128-bit addition each (both halves of a [`Hand`] at once), for
+/// the batch loops: about 20% more hands per second than two 64-bit additions. The
+/// functions are compiled for SSE2 (the x86-64 baseline); elsewhere they fall back to
+/// [`Hand::add_cards`]. Call them from functions compiled for SSE2 too (see
+/// [`crate::sse2!`]), so that they inline.
+pub(crate) mod vector {
+    use super::Hand;
+    #[cfg(target_arch = "x86_64")]
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_unpackhi_epi64,
+    };
+
+    /// (key, bit) of every byte as one vector.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) struct Table([__m128i; 256]);
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) struct Table;
+
+    impl Table {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse2")]
+        pub(crate) fn new() -> Table {
+            use super::{CARD_BITS, CARD_KEYS};
+            Table(std::array::from_fn(|c| {
+                _mm_set_epi64x(CARD_BITS[c] as i64, CARD_KEYS[c] as i64)
+            }))
+        }
+
+        #[cfg(not(target_arch = "x86_64"))]
+        pub(crate) fn new() -> Table {
+            Table
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "sse2")]
+        #[inline]
+        pub(crate) fn add_cards(&self, hand: Hand, cards: &[u8]) -> Hand {
+            let start = _mm_set_epi64x(hand.mask as i64, hand.key as i64);
+            let sum = cards
+                .iter()
+                .fold(start, |acc, &c| _mm_add_epi64(acc, self.0[c as usize]));
+            Hand {
+                key: _mm_cvtsi128_si64(sum) as u64,
+                mask: _mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum)) as u64,
+            }
+        }
+
+        #[cfg(not(target_arch = "x86_64"))]
+        #[inline(always)]
+        pub(crate) fn add_cards(&self, hand: Hand, cards: &[u8]) -> Hand {
+            hand.add_cards(cards)
+        }
+    }
+}
+
+/// Calls a function compiled with `#[cfg_attr(target_arch = "x86_64",
+/// target_feature(enable = "sse2"))]`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! sse2 {
+    ($call:expr) => {{
+        // SAFETY: the only unsafety of calling a `target_feature` function is running on
+        // a CPU without the feature, and SSE2 is part of the x86-64 baseline: every CPU
+        // that runs x86-64 code has it.
+        #[allow(unsafe_code, unused_unsafe)]
+        unsafe {
+            $call
+        }
+    }};
 }
 
 /// Value of 5, 6 or 7 distinct cards.
@@ -124,6 +214,7 @@ pub fn table_bytes() -> usize {
         + std::mem::size_of_val(&tables::LOOKUP)
         + std::mem::size_of_val(&tables::FLUSH)
         + std::mem::size_of_val(&CARD_KEYS)
+        + std::mem::size_of_val(&CARD_BITS)
         + std::mem::size_of_val(&tables::CATEGORY_STARTS)
         + std::mem::size_of_val(&tables::TIEBREAKS)
 }

@@ -1,6 +1,6 @@
 //! doubleholdem-core: cards, the hand evaluator, Double Hold'em resolution and batch
 //! work, in pure Rust (no Python). The rules are those of RULES.md; ids are cited.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod batch;
 pub mod cards;

@@ -166,7 +166,8 @@ pub fn value_of(classes: &[Vec<u32>; 9], (category, tiebreak): (u8, u32)) -> u16
 /// The perfect hash from rank-key sums to a compact table: returns the row offsets
 /// (`index = key.wrapping_add(offsets[key >> OFFSET_SHIFT])`) and the table length.
 pub fn perfect_hash(keys: &[u32]) -> (Vec<u32>, usize) {
-    let rows = (MAX_RANK_KEY >> OFFSET_SHIFT) as usize + 1;
+    // One row for every 24-bit key, so that even an invalid hand's key has a row.
+    let rows = 1 << (24 - OFFSET_SHIFT);
     let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows];
     for &k in keys {
         by_row[(k >> OFFSET_SHIFT) as usize].push(k & ((1 << OFFSET_SHIFT) - 1));
