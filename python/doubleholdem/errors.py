@@ -38,3 +38,54 @@ class InvalidValue(DoubleHoldemError, ValueError):
     def __init__(self, message: str, *, card: object = None, row: int | None = None) -> None:
         super().__init__(message)
         self.row = row
+
+
+class InvalidConfig(DoubleHoldemError, ValueError):
+    """A game configuration that cannot be played; the message says which field and why.
+    ``field`` names the offending setting."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class IllegalAction(DoubleHoldemError, ValueError):
+    """An action the rules do not allow now. The hand is left exactly as it was.
+
+    ``seat`` is the seat that tried to act, ``action`` and ``amount`` what it tried, and
+    ``legal`` the legal options at that moment (a ``doubleholdem.game.LegalActions``, or
+    ``None`` when nobody may act, for example after the hand is over)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        seat: int | None = None,
+        action: object = None,
+        amount: int | None = None,
+        legal: object = None,
+    ) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.action = action
+        self.amount = amount
+        self.legal = legal
+
+
+class InvalidSnapshot(DoubleHoldemError, ValueError):
+    """A saved hand state that is not a snapshot this version can restore."""
+
+
+class InvalidHandHistory(DoubleHoldemError, ValueError):
+    """A PHH hand history that cannot be read or that breaks the rules.
+
+    ``action_number`` is the 1-based index into the file's ``actions`` list of the
+    offending action (``None`` when the problem is in the header fields); ``path`` the
+    file, when known."""
+
+    def __init__(
+        self, message: str, *, action_number: int | None = None, path: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.action_number = action_number
+        self.path = path

@@ -1,0 +1,365 @@
+"""One betting round: who must act, what each player may do, and how a wager changes the
+round (RULES.md TH-4, TH-5, TH-10 to TH-18).
+
+The round keeps the amount to match (``level``), the last *full* bet or raise and which
+players have acted since. That is all the incomplete all-in rules need:
+
+- no/pot limit (TH-15, TH-17): a raise must add at least the last full bet or raise; an
+  all-in that adds less is not a full raise and does not reopen the betting for a player
+  who already acted, unless several short all-ins together make the amount that player
+  faces at least a full raise;
+- fixed limit (TH-14): an all-in of half a bet or more counts as a full bet or raise (and
+  towards the cap); a smaller one reopens nothing, and a player who may still raise
+  completes it to a full bet;
+- the cap (TH-12) and its heads-up exception (TH-13).
+
+>>> from doubleholdem.config import Structure
+>>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], level=0, min_bet=100)
+>>> legal = r.legal(0, stacks=[1000, 1000, 1000], in_hand=[True] * 3, pot=300)
+>>> legal.can_check, legal.min_raise_to, legal.max_raise_to
+(True, 100, 1000)
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from doubleholdem.config import Structure
+
+__all__ = ["Action", "BettingRound", "LegalActions"]
+
+
+class Action(str, enum.Enum):
+    """A betting decision (TH-4). ``BET`` and ``RAISE`` take the total the player's wager
+    in this round is raised *to*; ``ALL_IN`` wagers the whole stack, whether that is a
+    call for less, a call, or a raise."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all_in"
+
+
+class LegalActions:
+    """What the player to act may do now.
+
+    - ``seat``: who acts.
+    - ``can_fold`` (only when facing a wager), ``can_check``.
+    - ``call_amount``: chips a call puts in (less than the bet if it is all of the
+      player's stack); 0 when there is nothing to call.
+    - ``min_raise_to``, ``max_raise_to``: the range of totals a bet or raise may make
+      the player's wager in this round; both ``None`` when betting or raising is not
+      allowed. When the stack is short of a full raise, both are the all-in total.
+    - ``all_in_to``: the player's total wager if they put in their whole stack.
+    - ``is_bet``: True if nobody has wagered in this round yet (a wager is a bet).
+    - ``bet``: what the player has already wagered in this round.
+    - ``decision``: ``"bet"`` for a betting decision, ``"point"`` when the player must
+      first choose a Double Hold'em point card (DH-5): then ``points`` lists the
+      indices 0..2 of the hole cards to choose from and every betting option is off.
+    """
+
+    __slots__ = (
+        "all_in_to",
+        "bet",
+        "call_amount",
+        "can_check",
+        "can_fold",
+        "decision",
+        "is_bet",
+        "max_raise_to",
+        "min_raise_to",
+        "points",
+        "seat",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        *,
+        can_fold: bool,
+        can_check: bool,
+        call_amount: int,
+        min_raise_to: int | None,
+        max_raise_to: int | None,
+        all_in_to: int,
+        is_bet: bool,
+        bet: int,
+        decision: str = "bet",
+        points: tuple[int, ...] = (),
+    ) -> None:
+        self.seat = seat
+        self.bet = bet
+        self.decision = decision
+        self.points = points
+        self.can_fold = can_fold
+        self.can_check = can_check
+        self.call_amount = call_amount
+        self.min_raise_to = min_raise_to
+        self.max_raise_to = max_raise_to
+        self.all_in_to = all_in_to
+        self.is_bet = is_bet
+
+    @property
+    def can_call(self) -> bool:
+        """True when there is a wager to call."""
+        return self.call_amount > 0
+
+    @property
+    def can_raise(self) -> bool:
+        """True when a bet or raise is allowed."""
+        return self.min_raise_to is not None
+
+    def actions(self) -> list[Action]:
+        """The legal actions, in the order fold, check, call, bet/raise, all-in."""
+        found = []
+        if self.can_fold:
+            found.append(Action.FOLD)
+        if self.can_check:
+            found.append(Action.CHECK)
+        if self.can_call:
+            found.append(Action.CALL)
+        if self.can_raise:
+            found.append(Action.BET if self.is_bet else Action.RAISE)
+        if self.can_all_in:
+            found.append(Action.ALL_IN)
+        return found
+
+    @property
+    def can_all_in(self) -> bool:
+        """True when the whole stack may go in: as a call (for less, or exactly), or as
+        a bet or raise within the allowed range."""
+        return (self.stack > 0 and self.call_amount == self.stack) or (
+            self.max_raise_to == self.all_in_to
+        )
+
+    @property
+    def stack(self) -> int:
+        """The chips the player has behind."""
+        return self.all_in_to - self.bet
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "seat": self.seat,
+            "can_fold": self.can_fold,
+            "can_check": self.can_check,
+            "call_amount": self.call_amount,
+            "min_raise_to": self.min_raise_to,
+            "max_raise_to": self.max_raise_to,
+            "all_in_to": self.all_in_to,
+            "is_bet": self.is_bet,
+            "bet": self.bet,
+            "decision": self.decision,
+            "points": list(self.points),
+        }
+
+    @classmethod
+    def point_choice(cls, seat: int, bet: int, stack: int) -> LegalActions:
+        """The options of a player who must choose a point card (DH-5)."""
+        return LegalActions(
+            seat,
+            can_fold=False,
+            can_check=False,
+            call_amount=0,
+            min_raise_to=None,
+            max_raise_to=None,
+            all_in_to=bet + stack,
+            is_bet=False,
+            bet=bet,
+            decision="point",
+            points=(0, 1, 2),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LegalActions) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.decision, self.call_amount, self.min_raise_to))
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        return f"LegalActions({fields})"
+
+
+class BettingRound:
+    """The state of one betting round; the hand owns the stacks and who is in the hand.
+
+    ``bets`` are the players' wagers in this round (blinds included pre-flop), ``level``
+    the amount to match (pre-flop the full big blind even if its poster was short,
+    TH-18). ``bet_size`` is the fixed-limit bet of the round, ``min_bet`` the no/pot-limit
+    minimum bet; ``bets_made`` counts the bet and full raises so far (pre-flop the big
+    blind counts as the bet, TH-12).
+    """
+
+    __slots__ = (
+        "acted",
+        "bet_size",
+        "bets",
+        "bets_made",
+        "cap",
+        "capped",
+        "full_level",
+        "full_raise",
+        "heads_up_uncapped",
+        "last_aggressor",
+        "level",
+        "limit",
+        "pot_limit",
+    )
+
+    def __init__(
+        self,
+        structure: Structure,
+        bets: list[int],
+        *,
+        level: int,
+        min_bet: int = 0,
+        bet_size: int = 0,
+        bets_made: int = 0,
+        cap: int | None = None,
+        heads_up_uncapped: bool = True,
+    ) -> None:
+        self.limit = structure is Structure.FIXED_LIMIT
+        self.pot_limit = structure is Structure.POT_LIMIT
+        self.bets = bets
+        self.level = level
+        self.full_level = level
+        self.full_raise = bet_size if self.limit else min_bet
+        self.bet_size = bet_size
+        self.bets_made = bets_made
+        self.cap = cap
+        self.heads_up_uncapped = heads_up_uncapped
+        self.capped = False
+        self.acted: list[int | None] = [None] * len(bets)
+        self.last_aggressor: int | None = None
+
+    # -- who acts -------------------------------------------------------------------
+
+    def next_actor(self, after: int, stacks: list[int], in_hand: list[bool]) -> int | None:
+        """The first seat clockwise after ``after`` that must act, or ``None`` when the
+        round is over (TH-5)."""
+        n = len(stacks)
+        bets, level, acted = self.bets, self.level, self.acted
+        able = [s for s in range(n) if in_hand[s] and stacks[s] > 0]
+        if not able:
+            return None
+        if len(able) == 1 and bets[able[0]] >= level:
+            return None
+        seat = after
+        for _ in range(n):
+            seat = seat + 1 if seat + 1 < n else 0
+            if in_hand[seat] and stacks[seat] > 0 and (acted[seat] is None or bets[seat] < level):
+                return seat
+        return None
+
+    # -- what the actor may do ------------------------------------------------------
+
+    def legal(self, seat: int, *, stacks: list[int], in_hand: list[bool], pot: int) -> LegalActions:
+        """The options of ``seat``; ``pot`` is every chip already in the middle, this
+        round's bets included (for the pot-limit maximum, TH-16)."""
+        bet, stack, level = self.bets[seat], stacks[seat], self.level
+        to_call = level - bet if level > bet else 0
+        all_in_to = bet + stack
+        low, high = self._raise_range(seat, stacks, in_hand, pot, to_call)
+        return LegalActions(
+            seat,
+            can_fold=to_call > 0,
+            can_check=to_call == 0,
+            call_amount=to_call if to_call < stack else stack,
+            min_raise_to=low,
+            max_raise_to=high,
+            all_in_to=all_in_to,
+            is_bet=level == 0,
+            bet=bet,
+        )
+
+    def _raise_range(
+        self, seat: int, stacks: list[int], in_hand: list[bool], pot: int, to_call: int
+    ) -> tuple[int | None, int | None]:
+        stack, level = stacks[seat], self.level
+        if stack <= to_call or not self._may_raise(seat, stacks, in_hand):
+            return None, None
+        all_in_to = self.bets[seat] + stack
+        if self.limit:
+            target = self.full_level + self.bet_size
+            if target <= level:
+                target = level + self.bet_size
+            amount = target if target < all_in_to else all_in_to
+            return amount, amount
+        low = level + self.full_raise
+        if low > all_in_to:
+            low = all_in_to
+        if not self.pot_limit:
+            return low, all_in_to
+        high = level + pot + to_call
+        if high > all_in_to:
+            high = all_in_to
+        return low, high if high > low else low
+
+    def _may_raise(self, seat: int, stacks: list[int], in_hand: list[bool]) -> bool:
+        level, bets = self.level, self.bets
+        if not any(
+            in_hand[s] and s != seat and stacks[s] + bets[s] > level for s in range(len(bets))
+        ):
+            return False  # nobody could answer the raise
+        acted = self.acted[seat]
+        # no full bet or raise since this player acted (TH-14, TH-17); in no/pot limit
+        # several short all-ins together may still reopen the betting
+        if (
+            acted is not None
+            and self.full_level <= acted
+            and (self.limit or level - acted < self.full_raise)
+        ):
+            return False
+        if self.limit and self.cap is not None:
+            if self.capped:
+                return False
+            heads_up = self.heads_up_uncapped and sum(in_hand) == 2
+            if self.bets_made >= self.cap and not heads_up:
+                return False
+        return True
+
+    # -- applying a decision --------------------------------------------------------
+
+    def record_call_or_check(self, seat: int) -> None:
+        """The player matched the level (or went all-in trying)."""
+        self.acted[seat] = self.level
+
+    def record_raise(self, seat: int, to: int, *, all_in: bool, players_in_hand: int) -> None:
+        """The player's wager became ``to`` (more than the level): a bet or raise."""
+        increment = to - self.level
+        if self.limit:
+            full = not all_in or 2 * increment >= self.bet_size
+        else:
+            full = not all_in or increment >= self.full_raise
+        if full:
+            self.full_level = to
+            if not self.limit:
+                self.full_raise = increment
+            self.bets_made += 1
+            if (
+                self.limit
+                and self.cap is not None
+                and self.bets_made >= self.cap
+                and not (self.heads_up_uncapped and players_in_hand == 2)
+            ):
+                self.capped = True
+        self.level = to
+        self.acted[seat] = to
+        self.last_aggressor = seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """The round's state, JSON-ready (part of a hand snapshot)."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BettingRound:
+        """A round from :meth:`to_dict`."""
+        round_ = cls.__new__(cls)
+        for name in cls.__slots__:
+            value = data[name]
+            setattr(round_, name, list(value) if isinstance(value, list) else value)
+        return round_

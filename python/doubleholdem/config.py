@@ -1,0 +1,271 @@
+"""The configuration of one hand: a frozen, validated :class:`GameConfig`.
+
+Every setting marked **[setting]** in RULES.md is a field here, with the rule's default.
+Money is integers in the smallest unit (chips or cents).
+
+>>> config = GameConfig(stacks=(1000, 1000, 1000), small_blind=5, big_blind=10)
+>>> config.structure.value, config.variant.value, config.players
+('no-limit', 'texas', 3)
+>>> limit_blinds(500)  # $5/$10 fixed limit, in cents (TH-11)
+(200, 500)
+>>> GameConfig(stacks=(1000,), small_blind=5, big_blind=10)
+Traceback (most recent call last):
+...
+doubleholdem.errors.InvalidConfig: stacks: a hand needs 2 to 10 players, not 1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from doubleholdem.errors import InvalidConfig
+
+__all__ = [
+    "AnteType",
+    "GameConfig",
+    "Rake",
+    "Structure",
+    "Variant",
+    "limit_blinds",
+]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+
+class Variant(str, enum.Enum):
+    """Texas Hold'em (two hole cards) or Double Hold'em (three, DH-1)."""
+
+    TEXAS = "texas"
+    DOUBLE = "double"
+
+
+class Structure(str, enum.Enum):
+    """The betting structure (TH-10, TH-15, TH-16)."""
+
+    FIXED_LIMIT = "fixed-limit"
+    POT_LIMIT = "pot-limit"
+    NO_LIMIT = "no-limit"
+
+
+class AnteType(str, enum.Enum):
+    """TH-19: a uniform ante from every player, or one ante for the table from the big
+    blind."""
+
+    UNIFORM = "uniform"
+    BIG_BLIND = "big-blind"
+
+
+def limit_blinds(small_bet: int, unit: int = 100) -> tuple[int, int]:
+    """The (small blind, big blind) of a fixed-limit table (TH-10, TH-11).
+
+    The big blind is the small bet; the small blind is half of it, rounded down to a
+    whole ``unit`` (a dollar of 100 cents by default) when the small bet is above one
+    unit.
+
+    >>> limit_blinds(1000), limit_blinds(1500), limit_blinds(100), limit_blinds(300)
+    ((500, 1000), (700, 1500), (50, 100), (100, 300))
+    """
+    _require_int("small_bet", small_bet, minimum=1)
+    _require_int("unit", unit, minimum=1)
+    half = small_bet // 2
+    if small_bet > unit:
+        half = half // unit * unit
+    return half, small_bet
+
+
+@dataclass(frozen=True)
+class Rake:
+    """The house share (TH-31): ``basis_points`` of each pot (500 = 5%), rounded down,
+    at most ``cap`` per hand (``None``: no cap), and with ``no_flop_no_drop`` nothing is
+    taken from a hand that ends before the flop."""
+
+    basis_points: int
+    cap: int | None = None
+    no_flop_no_drop: bool = True
+
+    def __post_init__(self) -> None:
+        _require_int("rake.basis_points", self.basis_points, minimum=0)
+        if self.basis_points > 10_000:
+            raise InvalidConfig(
+                f"rake.basis_points: {self.basis_points} is more than the whole pot (10000)",
+                field="rake.basis_points",
+            )
+        if self.cap is not None:
+            _require_int("rake.cap", self.cap, minimum=0)
+        _require_bool("rake.no_flop_no_drop", self.no_flop_no_drop)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """One hand's settings, validated on construction (:class:`InvalidConfig` says why).
+
+    - ``stacks``: chips of each seat at the start of the hand (2 to 10 seats, TH-1, TH-6),
+      seats numbered clockwise from 0.
+    - ``button``: the button's seat. With two players the button posts the small blind
+      (TH-3); otherwise the small blind sits left of it (TH-2).
+    - ``small_blind``, ``big_blind``: the blinds (TH-2; TH-11 helper :func:`limit_blinds`).
+    - ``structure``: fixed limit, pot limit or no limit (default no limit).
+    - ``small_bet``, ``big_bet``: fixed limit only; default the big blind and twice the
+      small bet (TH-10).
+    - ``min_bet``: no/pot limit minimum bet, default the big blind (TH-15).
+    - ``ante`` and ``ante_type``: TH-19 (default no ante).
+    - ``cap``: fixed limit bets per round counting the bet, ``None`` for no cap (TH-12,
+      default 4: a bet and three raises); ``heads_up_uncapped`` (TH-13, default on).
+    - ``rake``: TH-31 (default none).
+    - ``variant``: Texas or Double Hold'em; ``reveal_point`` shows a chosen point card to
+      everyone at once instead of at showdown (DH-8, default hidden).
+    """
+
+    stacks: tuple[int, ...]
+    small_blind: int
+    big_blind: int
+    structure: Structure = Structure.NO_LIMIT
+    variant: Variant = Variant.TEXAS
+    button: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
+    min_bet: int | None = None
+    ante: int = 0
+    ante_type: AnteType = AnteType.UNIFORM
+    cap: int | None = 4
+    heads_up_uncapped: bool = True
+    rake: Rake | None = None
+    reveal_point: bool = False
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "structure", _enum(Structure, "structure", self.structure))
+        set_(self, "variant", _enum(Variant, "variant", self.variant))
+        set_(self, "ante_type", _enum(AnteType, "ante_type", self.ante_type))
+        set_(self, "stacks", _stacks(self.stacks))
+        _require_int("button", self.button, minimum=0)
+        if self.button >= len(self.stacks):
+            raise InvalidConfig(
+                f"button: seat {self.button} does not exist (seats 0..{len(self.stacks) - 1})",
+                field="button",
+            )
+        self._check_blinds()
+        self._check_bets()
+        _require_int("ante", self.ante, minimum=0)
+        if self.cap is not None:
+            _require_int("cap", self.cap, minimum=1)
+        _require_bool("heads_up_uncapped", self.heads_up_uncapped)
+        _require_bool("reveal_point", self.reveal_point)
+        if self.rake is not None and not isinstance(self.rake, Rake):
+            raise InvalidConfig("rake: give a Rake or None", field="rake")
+
+    def _check_blinds(self) -> None:
+        _require_int("small_blind", self.small_blind, minimum=0)
+        _require_int("big_blind", self.big_blind, minimum=1)
+        if self.small_blind > self.big_blind:
+            raise InvalidConfig(
+                f"small_blind: {self.small_blind} is more than the big blind {self.big_blind}",
+                field="small_blind",
+            )
+
+    def _check_bets(self) -> None:
+        if self.structure is Structure.FIXED_LIMIT:
+            small = self.big_blind if self.small_bet is None else self.small_bet
+            _require_int("small_bet", small, minimum=1)
+            big = 2 * small if self.big_bet is None else self.big_bet
+            _require_int("big_bet", big, minimum=small)
+            object.__setattr__(self, "small_bet", small)
+            object.__setattr__(self, "big_bet", big)
+        elif self.small_bet is not None or self.big_bet is not None:
+            raise InvalidConfig(
+                f"small_bet/big_bet: only fixed limit has fixed bets, not {self.structure.value}",
+                field="small_bet",
+            )
+        if self.min_bet is not None:
+            if self.structure is Structure.FIXED_LIMIT:
+                raise InvalidConfig(
+                    "min_bet: fixed limit bets are small_bet and big_bet", field="min_bet"
+                )
+            _require_int("min_bet", self.min_bet, minimum=1)
+
+    @property
+    def players(self) -> int:
+        """The number of seats dealt in."""
+        return len(self.stacks)
+
+    @property
+    def hole_cards(self) -> int:
+        """Hole cards per player: 2, or 3 in Double Hold'em (DH-1)."""
+        return 3 if self.variant is Variant.DOUBLE else 2
+
+    @property
+    def minimum_bet(self) -> int:
+        """The smallest no/pot-limit bet (TH-15): ``min_bet`` or the big blind."""
+        return self.big_blind if self.min_bet is None else self.min_bet
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; :meth:`from_dict` reads it back."""
+        data = dataclasses.asdict(self)
+        for name in ("structure", "variant", "ante_type"):
+            data[name] = data[name].value
+        data["stacks"] = list(self.stacks)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameConfig:
+        """The config written by :meth:`to_dict`."""
+        if not isinstance(data, dict):
+            raise InvalidConfig("a config is a JSON object")
+        fields = dict(data)
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(fields) - names)
+        if unknown:
+            raise InvalidConfig(f"unknown config fields: {', '.join(unknown)}")
+        if isinstance(fields.get("stacks"), list):
+            fields["stacks"] = tuple(fields["stacks"])
+        rake = fields.get("rake")
+        if isinstance(rake, dict):
+            try:
+                fields["rake"] = Rake(**rake)
+            except TypeError as error:
+                raise InvalidConfig(f"rake: {error}", field="rake") from None
+        try:
+            return cls(**fields)
+        except TypeError as error:
+            raise InvalidConfig(f"config: {error}") from None
+
+
+def _require_int(name: str, value: object, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidConfig(f"{name}: {value!r} is not a whole number", field=name)
+    if value < minimum:
+        raise InvalidConfig(f"{name}: {value} is below the minimum {minimum}", field=name)
+
+
+def _require_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise InvalidConfig(f"{name}: {value!r} is not true or false", field=name)
+
+
+_E = Any
+
+
+def _enum(kind: type[_E], name: str, value: object) -> _E:
+    try:
+        return kind(value)
+    except ValueError:
+        choices = ", ".join(member.value for member in kind)
+        raise InvalidConfig(f"{name}: {value!r} is not one of {choices}", field=name) from None
+
+
+def _stacks(stacks: object) -> tuple[int, ...]:
+    if isinstance(stacks, (str, bytes)) or not hasattr(stacks, "__iter__"):
+        raise InvalidConfig(f"stacks: {stacks!r} is not a list of chip counts", field="stacks")
+    values = tuple(stacks)
+    if not MIN_PLAYERS <= len(values) <= MAX_PLAYERS:
+        raise InvalidConfig(
+            f"stacks: a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(values)}",
+            field="stacks",
+        )
+    for seat, stack in enumerate(values):
+        _require_int(f"stacks[{seat}]", stack, minimum=1)
+    return values

@@ -1,0 +1,932 @@
+"""One hand of Texas Hold'em or Double Hold'em, from the blinds to the last chip pushed:
+the :class:`Hand` state machine (RULES.md TH-1 to TH-31, DH-1 to DH-9).
+
+A hand posts antes and blinds, deals, and then waits for decisions. Ask
+:meth:`Hand.legal_actions` who acts and what they may do; answer with :meth:`Hand.act`
+(or :meth:`Hand.choose_point` for a Double Hold'em point card, or :meth:`Hand.timeout`).
+Everything that happens is appended to an ordered event log; :meth:`Hand.view` is what
+one seat may see; :meth:`Hand.snapshot` saves the whole state as JSON-ready data.
+
+>>> from doubleholdem.config import GameConfig
+>>> hand = Hand(GameConfig(stacks=(1000, 1000, 1000), small_blind=5, big_blind=10), seed=7)
+>>> hand.actor, hand.street, hand.pot
+(0, 'preflop', 15)
+>>> legal = hand.legal_actions()
+>>> legal.call_amount, legal.min_raise_to, legal.max_raise_to
+(10, 20, 1000)
+>>> hand.act("raise", 30)
+>>> hand.act("fold"); hand.act("fold")
+>>> hand.over, hand.stacks
+(True, [1015, 995, 990])
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from doubleholdem import _core
+from doubleholdem.betting import Action, BettingRound, LegalActions
+from doubleholdem.cards import CARD_NAMES, Deck, parse_card
+from doubleholdem.config import AnteType, GameConfig, Structure, Variant
+from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidSnapshot
+from doubleholdem.pots import Pot, PotResult, award, rake_amounts, side_pots, uncalled_bet
+
+__all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand"]
+
+STREETS = ("preflop", "flop", "turn", "river", "showdown")
+SNAPSHOT_VERSION = 1
+BET = "bet"
+POINT = "point"
+_BOARD_CARDS = (0, 3, 1, 1)
+
+
+class Event(NamedTuple):
+    """One entry of the event log; fields that do not apply are ``None`` or empty.
+
+    ``kind`` is one of: ``ante``, ``small_blind``, ``big_blind``, ``deal`` (hole cards),
+    ``burn``, ``flop``, ``turn``, ``river`` (board cards), ``fold``, ``check``, ``call``,
+    ``bet``, ``raise`` (``amount`` is the chips put in; ``to`` the total wager for bets
+    and raises), ``timeout``, ``point`` (a Double Hold'em point card: ``point`` is its
+    index, ``cards`` the card), ``return`` (an uncalled bet, TH-20), ``show``, ``muck``,
+    ``hand`` (a shown hand's ``value``, best five ``cards`` and, in Double Hold'em, which
+    ``hand`` played, DH-4), ``pot`` (``pot`` index, ``amount``, eligible ``seats``),
+    ``rake``, ``award`` (``seat`` wins ``amount`` from ``pot``) and ``end``.
+    """
+
+    seq: int
+    kind: str
+    seat: int | None = None
+    amount: int | None = None
+    to: int | None = None
+    cards: tuple[int, ...] = ()
+    all_in: bool = False
+    pot: int | None = None
+    seats: tuple[int, ...] = ()
+    point: int | None = None
+    value: int | None = None
+    hand: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict without the fields that do not apply; cards as text."""
+        data: dict[str, Any] = {"seq": self.seq, "kind": self.kind}
+        for name in ("seat", "amount", "to"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        if self.cards:
+            data["cards"] = [CARD_NAMES[c] for c in self.cards]
+        if self.all_in:
+            data["all_in"] = True
+        if self.pot is not None:
+            data["pot"] = self.pot
+        if self.seats:
+            data["seats"] = list(self.seats)
+        for name in ("point", "value", "hand"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        return data
+
+
+class Hand:
+    """One hand of poker played by the rules of RULES.md.
+
+    ``config`` says the game; the deck is shuffled by a cryptographically strong
+    generator unless ``seed`` or ``rng`` is given (reproducible), or ``deck`` is given
+    (dealt in its order: replays and tests). Hole cards are dealt one at a time clockwise
+    from the seat left of the button, then a card is burned before each board deal
+    (TH-1).
+    """
+
+    __slots__ = (
+        "_actor",
+        "_bets",
+        "_betting_actor",
+        "_board",
+        "_committed",
+        "_cursor",
+        "_dead",
+        "_decision",
+        "_deck",
+        "_events",
+        "_holes",
+        "_in_hand",
+        "_live",
+        "_needs_point",
+        "_next_card",
+        "_points",
+        "_results",
+        "_round",
+        "_runout",
+        "_shown",
+        "_stacks",
+        "_street",
+        "config",
+    )
+
+    def __init__(
+        self,
+        config: GameConfig,
+        *,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        deck: Deck | None = None,
+    ) -> None:
+        if not isinstance(config, GameConfig):
+            raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
+        if deck is None:
+            deck = Deck(seed, rng=rng)
+        elif seed is not None or rng is not None:
+            raise InvalidConfig("give a deck or a seed/generator, not both")
+        n = config.players
+        self.config = config
+        self._deck = deck.deal(len(deck))
+        if len(self._deck) < n * config.hole_cards + 8:
+            raise InvalidConfig(f"the deck has {len(self._deck)} cards, too few for {n} players")
+        self._next_card = 0
+        self._stacks = list(config.stacks)
+        self._bets = [0] * n
+        self._committed = [0] * n
+        self._dead = 0
+        self._in_hand = [True] * n
+        self._live = n
+        self._holes: list[list[int]] = [[] for _ in range(n)]
+        self._points: list[int | None] = [None] * n
+        self._needs_point = [False] * n
+        self._board: list[int] = []
+        self._street = 0
+        self._events: list[Event] = []
+        self._shown = [False] * n
+        self._runout = False
+        self._results: list[PotResult] = []
+        self._actor: int | None = None
+        self._decision: str | None = None
+        self._betting_actor: int | None = None
+        self._post()
+        self._deal_holes()
+        self._round = self._open_round()
+        self._proceed()
+
+    # ------------------------------------------------------------------ public view
+
+    @property
+    def players(self) -> int:
+        """Seats dealt in."""
+        return len(self._stacks)
+
+    @property
+    def button(self) -> int:
+        """The button's seat."""
+        return self.config.button
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose decision is awaited, ``None`` once the hand is over."""
+        return self._actor
+
+    @property
+    def decision(self) -> str | None:
+        """``"bet"``, ``"point"`` (Double Hold'em point card, DH-5) or ``None``."""
+        return self._decision
+
+    @property
+    def over(self) -> bool:
+        """True once every pot is awarded."""
+        return self._actor is None
+
+    @property
+    def street(self) -> str:
+        """``preflop``, ``flop``, ``turn``, ``river`` or ``showdown`` (also after a hand
+        won without a showdown)."""
+        return STREETS[self._street]
+
+    @property
+    def board(self) -> list[int]:
+        """The community cards dealt so far."""
+        return list(self._board)
+
+    @property
+    def stacks(self) -> list[int]:
+        """Chips each seat has behind (after the awards, once the hand is over)."""
+        return list(self._stacks)
+
+    @property
+    def bets(self) -> list[int]:
+        """Each seat's wager in the current betting round."""
+        return list(self._bets)
+
+    @property
+    def committed(self) -> list[int]:
+        """Each seat's chips in the middle this hand (big-blind ante excluded)."""
+        return list(self._committed)
+
+    @property
+    def pot(self) -> int:
+        """Every chip in the middle, this round's bets included."""
+        return sum(self._committed) + self._dead
+
+    @property
+    def in_hand(self) -> list[bool]:
+        """False for the seats that folded."""
+        return list(self._in_hand)
+
+    @property
+    def points(self) -> list[int | None]:
+        """Double Hold'em point card index of each seat (``None``: not chosen)."""
+        return list(self._points)
+
+    @property
+    def results(self) -> list[PotResult]:
+        """How each pot was settled, side pots first (empty until the hand is over)."""
+        return list(self._results)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The whole event log, in order."""
+        return tuple(self._events)
+
+    @property
+    def payoffs(self) -> list[int]:
+        """Chips won (positive) or lost by each seat so far."""
+        return [self._stacks[s] - self.config.stacks[s] for s in range(self.players)]
+
+    def hole(self, seat: int) -> list[int]:
+        """The hole cards of ``seat`` in dealing order (server side: no secrecy here)."""
+        self._check_seat(seat)
+        return list(self._holes[seat])
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the seat to act may do, ``None`` once the hand is over."""
+        seat = self._actor
+        if seat is None:
+            return None
+        if self._decision == POINT:
+            return LegalActions.point_choice(seat, self._bets[seat], self._stacks[seat])
+        return self._round.legal(seat, stacks=self._stacks, in_hand=self._in_hand, pot=self.pot)
+
+    # ------------------------------------------------------------------ decisions
+
+    def act(
+        self, action: Action | str, amount: int | None = None, *, seat: int | None = None
+    ) -> None:
+        """Applies a betting decision of the seat to act (``seat``, if given, must be that
+        seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
+        call amount. Raises :class:`IllegalAction` (carrying the legal options) and
+        changes nothing if the action is not allowed now."""
+        legal = self._expect(BET, seat, action, amount)
+        kind = _action(action, legal, amount)
+        actor = legal.seat
+        if kind is Action.ALL_IN:
+            kind, amount = self._all_in_as(legal, amount)
+        if kind is Action.FOLD:
+            self._require(legal.can_fold, "there is nothing to call: check instead", legal, kind)
+            self._require(amount is None, "a fold takes no amount", legal, kind, amount)
+            self._fold(actor)
+        elif kind is Action.CHECK:
+            self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
+            self._require(amount is None, "a check takes no amount", legal, kind, amount)
+            self._round.record_call_or_check(actor)
+            self._log("check", actor)
+        elif kind is Action.CALL:
+            self._require(legal.can_call, "there is nothing to call: check instead", legal, kind)
+            self._require(
+                amount is None or amount == legal.call_amount,
+                f"a call is {legal.call_amount}",
+                legal,
+                kind,
+                amount,
+            )
+            self._call(actor, legal.call_amount)
+        else:
+            self._raise(legal, kind, amount)
+        self._cursor = actor
+        self._proceed()
+
+    def fold(self) -> None:
+        """:meth:`act` with ``fold``."""
+        self.act(Action.FOLD)
+
+    def check_or_call(self) -> None:
+        """Checks if nothing is owed, else calls."""
+        legal = self._expect(BET, None, Action.CALL, None)
+        self.act(Action.CHECK if legal.can_check else Action.CALL)
+
+    def bet_or_raise_to(self, amount: int) -> None:
+        """Bets or raises to ``amount``."""
+        legal = self._expect(BET, None, Action.RAISE, amount)
+        self.act(Action.BET if legal.is_bet else Action.RAISE, amount)
+
+    def choose_point(self, seat: int, point: int | str) -> None:
+        """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
+        0..2 into its hole cards in dealing order, or the card itself as text ("Kc").
+        Only at that seat's turn on the flop, before it acts."""
+        legal = self._expect(POINT, seat, "point", None)
+        index = self._point_index(legal, point)
+        card = self._holes[seat][index]
+        self._points[seat] = index
+        self._needs_point[seat] = False
+        self._log("point", seat, cards=(card,), point=index)
+        if seat != self._betting_actor:
+            self._cursor = seat
+        self._proceed()
+
+    def timeout(self, seat: int) -> None:
+        """Seat ``seat`` ran out of time: its point card is chosen by DH-6, a betting
+        decision checks if free, else folds (TH-40)."""
+        self._check_seat(seat)
+        if self._actor != seat:
+            raise IllegalAction(
+                f"seat {seat} cannot time out: it is {self._turn_text()}",
+                seat=seat,
+                action="timeout",
+                legal=self.legal_actions(),
+            )
+        self._log("timeout", seat)
+        if self._decision == POINT:
+            self.choose_point(seat, _core.auto_point(self._holes[seat]))
+        else:
+            legal = self._round.legal(
+                seat, stacks=self._stacks, in_hand=self._in_hand, pot=self.pot
+            )
+            self.act(Action.CHECK if legal.can_check else Action.FOLD, seat=seat)
+
+    # ------------------------------------------------------------------ validation
+
+    def _expect(self, decision: str, seat: int | None, action: object, amount: object) -> Any:
+        if seat is not None:
+            self._check_seat(seat)
+        legal = self.legal_actions()
+        if legal is None:
+            raise IllegalAction(
+                "the hand is over", seat=seat, action=action, amount=_amount(amount)
+            )
+        if seat is not None and seat != legal.seat:
+            raise IllegalAction(
+                f"seat {seat} cannot act: it is {self._turn_text()}",
+                seat=seat,
+                action=action,
+                amount=_amount(amount),
+                legal=legal,
+            )
+        if legal.decision != decision:
+            wanted = "choose a point card" if legal.decision == POINT else "act on the betting"
+            raise IllegalAction(
+                f"seat {legal.seat} must first {wanted}",
+                seat=legal.seat,
+                action=action,
+                amount=_amount(amount),
+                legal=legal,
+            )
+        return legal
+
+    def _turn_text(self) -> str:
+        if self._actor is None:
+            return "the end of the hand"
+        what = "choose a point card" if self._decision == POINT else "act"
+        return f"seat {self._actor}'s turn to {what}"
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(
+                f"{seat!r} is not a seat (seats 0..{self.players - 1})", action=None
+            )
+
+    @staticmethod
+    def _require(
+        ok: bool, reason: str, legal: LegalActions, kind: Action, amount: object = None
+    ) -> None:
+        if not ok:
+            raise IllegalAction(
+                f"seat {legal.seat} cannot {kind.value}: {reason}",
+                seat=legal.seat,
+                action=kind,
+                amount=_amount(amount),
+                legal=legal,
+            )
+
+    def _all_in_as(self, legal: LegalActions, amount: object) -> tuple[Action, int | None]:
+        self._require(amount is None, "an all-in takes no amount", legal, Action.ALL_IN, amount)
+        if legal.stack > 0 and legal.call_amount == legal.stack:
+            return Action.CALL, None
+        self._require(
+            legal.max_raise_to == legal.all_in_to,
+            _raise_range_text(legal),
+            legal,
+            Action.ALL_IN,
+        )
+        return (Action.BET if legal.is_bet else Action.RAISE), legal.all_in_to
+
+    def _point_index(self, legal: LegalActions, point: object) -> int:
+        hole = self._holes[legal.seat]
+        if isinstance(point, str):
+            try:
+                card = parse_card(point)
+            except ValueError:
+                card = -1
+            if card in hole:
+                return hole.index(card)
+        elif isinstance(point, int) and not isinstance(point, bool) and 0 <= point < len(hole):
+            return point
+        raise IllegalAction(
+            f"seat {legal.seat} cannot choose point {point!r}: give 0, 1 or 2 or one of "
+            + " ".join(CARD_NAMES[c] for c in hole),
+            seat=legal.seat,
+            action="point",
+            legal=legal,
+        )
+
+    # ------------------------------------------------------------------ chips
+
+    def _wager(self, seat: int, chips: int) -> None:
+        self._stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._committed[seat] += chips
+
+    def _fold(self, seat: int) -> None:
+        self._in_hand[seat] = False
+        self._live -= 1
+        self._log("fold", seat)
+
+    def _call(self, seat: int, chips: int) -> None:
+        self._wager(seat, chips)
+        self._round.record_call_or_check(seat)
+        self._log("call", seat, amount=chips, all_in=self._stacks[seat] == 0)
+
+    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
+        self._require(legal.can_raise, _raise_range_text(legal), legal, kind, amount)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            self._require(False, f"give the total to raise to, not {amount!r}", legal, kind)
+        assert isinstance(amount, int)
+        low, high = legal.min_raise_to, legal.max_raise_to
+        assert low is not None and high is not None
+        self._require(low <= amount <= high, _raise_range_text(legal), legal, kind, amount)
+        seat = legal.seat
+        self._wager(seat, amount - legal.bet)
+        all_in = self._stacks[seat] == 0
+        self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
+        self._log(
+            "bet" if legal.is_bet else "raise",
+            seat,
+            amount=amount - legal.bet,
+            to=amount,
+            all_in=all_in,
+        )
+
+    # ------------------------------------------------------------------ the hand's flow
+
+    def _clockwise(self, start: int) -> list[int]:
+        """Every seat clockwise from ``start`` (included)."""
+        n = self.players
+        return [(start + i) % n for i in range(n)]
+
+    def _blind_seats(self) -> tuple[int, int]:
+        button, n = self.config.button, self.players
+        if n == 2:  # TH-3: the button posts the small blind
+            return button, (button + 1) % n
+        return (button + 1) % n, (button + 2) % n
+
+    def _post(self) -> None:
+        """Antes (TH-19) then blinds (TH-2, TH-18); a short player posts what they have."""
+        config = self.config
+        small, big = self._blind_seats()
+        if config.ante:
+            if config.ante_type is AnteType.UNIFORM:
+                for seat in self._clockwise(config.button + 1):
+                    chips = min(config.ante, self._stacks[seat])
+                    self._stacks[seat] -= chips
+                    self._committed[seat] += chips
+                    self._log("ante", seat, amount=chips, all_in=self._stacks[seat] == 0)
+            else:
+                chips = min(config.ante, self._stacks[big])
+                self._stacks[big] -= chips
+                self._dead += chips
+                self._log("ante", big, amount=chips, all_in=self._stacks[big] == 0)
+        for seat, blind, kind in (
+            (small, config.small_blind, "small_blind"),
+            (big, config.big_blind, "big_blind"),
+        ):
+            chips = min(blind, self._stacks[seat])
+            if chips:
+                self._wager(seat, chips)
+                self._log(kind, seat, amount=chips, all_in=self._stacks[seat] == 0)
+
+    def _draw(self, count: int) -> tuple[int, ...]:
+        start = self._next_card
+        self._next_card = start + count
+        return tuple(self._deck[start : start + count])
+
+    def _deal_holes(self) -> None:
+        order = self._clockwise(self.config.button + 1)
+        for _ in range(self.config.hole_cards):
+            for seat in order:
+                self._holes[seat].append(self._draw(1)[0])
+        for seat in order:
+            self._log("deal", seat, cards=tuple(self._holes[seat]))
+
+    def _open_round(self) -> BettingRound:
+        config = self.config
+        limit = config.structure is Structure.FIXED_LIMIT
+        bet_size = 0
+        if limit:
+            assert config.small_bet is not None and config.big_bet is not None
+            bet_size = config.small_bet if self._street < 2 else config.big_bet
+        if self._street == 0:
+            self._cursor = self._blind_seats()[1]
+            level, bets_made = config.big_blind, 1
+        else:
+            self._cursor = config.button
+            level, bets_made = 0, 0
+        return BettingRound(
+            config.structure,
+            self._bets,
+            level=level,
+            min_bet=config.minimum_bet,
+            bet_size=bet_size,
+            bets_made=bets_made,
+            cap=config.cap,
+            heads_up_uncapped=config.heads_up_uncapped,
+        )
+
+    def _proceed(self) -> None:
+        """Moves on until a decision is needed or the hand is over."""
+        while True:
+            if self._live == 1:
+                self._win_uncontested()
+                return
+            if self._next_decision():
+                return
+            self._close_round()
+            if self._street == 3:
+                self._showdown()
+                return
+            self._street += 1
+            self._deal_board()
+            self._round = self._open_round()
+
+    def _next_decision(self) -> bool:
+        actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
+        self._betting_actor = actor
+        if self._street == 1 and any(self._needs_point):
+            # DH-5: each player chooses at their turn, all-in players included
+            seat = self._cursor
+            for _ in range(self.players):
+                seat = seat + 1 if seat + 1 < self.players else 0
+                if self._needs_point[seat]:
+                    self._actor, self._decision = seat, POINT
+                    return True
+                if seat == actor:
+                    break
+        if actor is None:
+            return False
+        self._actor, self._decision = actor, BET
+        return True
+
+    def _close_round(self) -> None:
+        returned = uncalled_bet(self._bets)
+        if returned is not None:
+            seat, chips = returned
+            self._stacks[seat] += chips
+            self._committed[seat] -= chips
+            self._log("return", seat, amount=chips)
+        for seat in range(self.players):
+            self._bets[seat] = 0
+        with_chips = sum(1 for s in range(self.players) if self._in_hand[s] and self._stacks[s])
+        if not self._runout and with_chips <= 1:
+            self._runout = True  # TH-22: every hand is turned face up
+            for seat in self._showdown_order():
+                self._show(seat)
+
+    def _deal_board(self) -> None:
+        self._log("burn", cards=self._draw(1))
+        cards = self._draw(_BOARD_CARDS[self._street])
+        self._board.extend(cards)
+        self._log(STREETS[self._street], cards=cards)
+        if self._street == 1 and self.config.variant is Variant.DOUBLE:
+            self._needs_point = list(self._in_hand)
+
+    # ------------------------------------------------------------------ the end
+
+    def _showdown_order(self) -> list[int]:
+        """TH-22: the last bettor or raiser of the final round first, else the first
+        player left of the button; then clockwise."""
+        aggressor = self._round.last_aggressor
+        if self._runout or self._street != 3 or aggressor is None:
+            start = self.config.button + 1
+        else:
+            start = aggressor
+        return [s for s in self._clockwise(start) if self._in_hand[s]]
+
+    def _show(self, seat: int) -> None:
+        self._shown[seat] = True
+        self._log("show", seat, cards=tuple(self._holes[seat]), point=self._points[seat])
+
+    def _value(self, seat: int) -> tuple[int, int | None, tuple[int, ...]]:
+        hole = self._holes[seat]
+        if self.config.variant is Variant.DOUBLE:
+            point = self._points[seat]
+            assert point is not None
+            value, which, five = _core.resolve(hole, point, self._board)
+            return value, which, tuple(five)
+        cards = hole + self._board
+        return _core.evaluate(cards), None, tuple(_core.best_five(cards))
+
+    def _showdown(self) -> None:
+        self._street = 4
+        n = self.players
+        pots = side_pots(
+            self._committed,
+            in_hand=self._in_hand,
+            all_in=[s == 0 for s in self._stacks],
+            dead=self._dead,
+        )
+        values: dict[int, int] = {}
+        for seat in self._showdown_order():
+            value, which, five = self._value(seat)
+            if self._shown[seat] or self._can_win(seat, value, values, pots):
+                if not self._shown[seat]:
+                    self._show(seat)
+                values[seat] = value
+                self._log("hand", seat, cards=five, value=value, hand=which)
+            else:
+                self._log("muck", seat)
+        rakes = rake_amounts(pots, self.config.rake, flop_dealt=True)
+        self._settle(award(pots, values, button=self.config.button, players=n, rakes=rakes))
+
+    @staticmethod
+    def _can_win(seat: int, value: int, shown: dict[int, int], pots: Sequence[Pot]) -> bool:
+        """A hand that cannot win or tie any pot it is in may be mucked (TH-22)."""
+        for pot in pots:
+            if seat in pot.eligible:
+                best = max((shown[s] for s in pot.eligible if s in shown), default=-1)
+                if value >= best:
+                    return True
+        return False
+
+    def _win_uncontested(self) -> None:
+        """TH-5: the last player in the hand wins every pot without showing."""
+        returned = uncalled_bet(self._bets)
+        if returned is not None:
+            seat, chips = returned
+            self._stacks[seat] += chips
+            self._committed[seat] -= chips
+            self._log("return", seat, amount=chips)
+        winner = self._in_hand.index(True)
+        pot = Pot(sum(self._committed) + self._dead, (winner,))
+        rakes = rake_amounts([pot], self.config.rake, flop_dealt=len(self._board) >= 3)
+        self._street = 4
+        self._settle(award([pot], {}, button=self.config.button, players=self.players, rakes=rakes))
+
+    def _settle(self, results: list[PotResult]) -> None:
+        for result in results:
+            self._log("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
+            if result.rake:
+                self._log("rake", pot=result.pot, amount=result.rake)
+            for seat, share in zip(result.winners, result.shares):
+                self._stacks[seat] += share
+                self._log("award", seat, pot=result.pot, amount=share)
+        for seat in range(self.players):
+            self._bets[seat] = 0
+            self._committed[seat] = 0
+        self._dead = 0
+        self._results = results
+        self._actor = self._decision = self._betting_actor = None
+        self._log("end")
+
+    # ------------------------------------------------------------------ log and views
+
+    def _log(
+        self,
+        kind: str,
+        seat: int | None = None,
+        *,
+        amount: int | None = None,
+        to: int | None = None,
+        cards: tuple[int, ...] = (),
+        all_in: bool = False,
+        pot: int | None = None,
+        seats: tuple[int, ...] = (),
+        point: int | None = None,
+        value: int | None = None,
+        hand: int | None = None,
+    ) -> None:
+        self._events.append(
+            Event(
+                len(self._events),
+                kind,
+                seat,
+                amount,
+                to,
+                cards,
+                all_in,
+                pot,
+                seats,
+                point,
+                value,
+                hand,
+            )
+        )
+
+    def event_log(
+        self, seat: int | None = None, *, everything: bool = False
+    ) -> list[dict[str, Any]]:
+        """The event log as JSON-ready dicts: everything (``everything=True``, the
+        server's record), or what ``seat`` may see (``None``: a spectator)."""
+        if everything:
+            return [event.to_dict() for event in self._events]
+        return [self._visible(event, seat).to_dict() for event in self._events]
+
+    def log_json(self) -> str:
+        """The full event log as compact JSON: equal seeds and actions give equal bytes."""
+        return json.dumps(self.event_log(everything=True), separators=(",", ":"))
+
+    def _visible(self, event: Event, seat: int | None) -> Event:
+        kind = event.kind
+        if kind == "burn":
+            return event._replace(cards=())
+        if event.seat == seat:
+            return event
+        if kind == "deal":
+            return event._replace(cards=())
+        if kind == "point" and not self.config.reveal_point:
+            return event._replace(cards=(), point=None)
+        return event
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-ready (``None``: a spectator): public state, its own
+        hole cards and point card, hands that were shown, its legal options when it is
+        to act, and the event log without anything hidden from it. Never another
+        player's unshown cards or hidden point card, never the deck."""
+        if seat is not None:
+            self._check_seat(seat)
+        legal = self.legal_actions()
+        shown = {
+            str(s): [CARD_NAMES[c] for c in self._holes[s]]
+            for s in range(self.players)
+            if self._shown[s]
+        }
+        points = {
+            str(s): self._points[s]
+            for s in range(self.players)
+            if self._points[s] is not None
+            and (s == seat or self._shown[s] or self.config.reveal_point)
+        }
+        return {
+            "seat": seat,
+            "config": self.config.to_dict(),
+            "street": self.street,
+            "button": self.button,
+            "board": [CARD_NAMES[c] for c in self._board],
+            "stacks": list(self._stacks),
+            "bets": list(self._bets),
+            "pot": self.pot,
+            "in_hand": list(self._in_hand),
+            "to_act": self._actor,
+            "decision": self._decision,
+            "hole": [CARD_NAMES[c] for c in self._holes[seat]] if seat is not None else [],
+            "shown": shown,
+            "points": points,
+            "legal": legal.to_dict() if legal is not None and legal.seat == seat else None,
+            "over": self.over,
+            "events": self.event_log(seat),
+        }
+
+    # ------------------------------------------------------------------ snapshots
+
+    _STATE = (
+        "_betting_actor",
+        "_board",
+        "_bets",
+        "_committed",
+        "_cursor",
+        "_dead",
+        "_deck",
+        "_decision",
+        "_holes",
+        "_in_hand",
+        "_live",
+        "_needs_point",
+        "_next_card",
+        "_points",
+        "_runout",
+        "_shown",
+        "_stacks",
+        "_street",
+        "_actor",
+    )
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state (deck included: keep it on the server), JSON-ready and
+        versioned; :meth:`restore` continues the hand identically."""
+        return {
+            "version": SNAPSHOT_VERSION,
+            "config": self.config.to_dict(),
+            "state": {name.lstrip("_"): _plain(getattr(self, name)) for name in self._STATE},
+            "round": self._round.to_dict(),
+            "results": [list(map(_plain, r)) for r in self._results],
+            "events": [[_plain(v) for v in event] for event in self._events],
+        }
+
+    def to_json(self) -> str:
+        """:meth:`snapshot` as compact JSON text."""
+        return json.dumps(self.snapshot(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Hand:
+        """The hand saved by :meth:`to_json`."""
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise InvalidSnapshot(f"a snapshot is JSON: {error}") from None
+        return cls.restore(data)
+
+    @classmethod
+    def restore(cls, data: dict[str, Any]) -> Hand:
+        """The hand saved by :meth:`snapshot`; :class:`InvalidSnapshot` if it is not one."""
+        if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION:
+            found = data.get("version") if isinstance(data, dict) else None
+            raise InvalidSnapshot(
+                f"not a version {SNAPSHOT_VERSION} hand snapshot (version {found!r})"
+            )
+        try:
+            hand = cls.__new__(cls)
+            hand.config = GameConfig.from_dict(data["config"])
+            state = data["state"]
+            for name in cls._STATE:
+                setattr(hand, name, _unplain(state[name.lstrip("_")]))
+            hand._round = BettingRound.from_dict(data["round"])
+            hand._round.bets = hand._bets
+            hand._results = [
+                PotResult(r[0], r[1], r[2], tuple(r[3]), tuple(r[4]), tuple(r[5]))
+                for r in data["results"]
+            ]
+            hand._events = [_event(values) for values in data["events"]]
+        except (KeyError, TypeError, IndexError, ValueError) as error:
+            raise InvalidSnapshot(f"broken hand snapshot: {error!r}") from None
+        hand._check_restored()
+        return hand
+
+    def _check_restored(self) -> None:
+        n = self.players
+        lists = (self._bets, self._committed, self._in_hand, self._holes, self._points)
+        if any(len(values) != n for values in lists) or len(self._deck) > 52:
+            raise InvalidSnapshot("broken hand snapshot: per-seat lists do not match the seats")
+        if sum(self._stacks) + self.pot != sum(self.config.stacks):
+            raise InvalidSnapshot("broken hand snapshot: the chips do not add up")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _unplain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_unplain(v) for v in value]
+    return value
+
+
+def _event(values: Sequence[Any]) -> Event:
+    fields = list(values)
+    fields[5] = tuple(fields[5])
+    fields[8] = tuple(fields[8])
+    return Event(*fields)
+
+
+def _amount(amount: object) -> int | None:
+    return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+
+
+def _action(action: object, legal: LegalActions, amount: object) -> Action:
+    try:
+        return Action(action)
+    except ValueError:
+        names = ", ".join(a.value for a in Action)
+        raise IllegalAction(
+            f"{action!r} is not an action (one of {names})",
+            seat=legal.seat,
+            action=action,
+            amount=_amount(amount),
+            legal=legal,
+        ) from None
+
+
+def _raise_range_text(legal: LegalActions) -> str:
+    if legal.min_raise_to is None:
+        return "no bet or raise is allowed now"
+    if legal.min_raise_to == legal.max_raise_to:
+        return f"the only bet or raise is to {legal.min_raise_to}"
+    return f"bets and raises go to {legal.min_raise_to}..{legal.max_raise_to}"
+
+
+def play_through(hand: Hand, decisions: Iterable[tuple[str, int | None]]) -> Hand:
+    """Applies ``(action, amount)`` pairs in order (``("point", index)`` for a point
+    card); a convenience for tests and examples."""
+    for action, amount in decisions:
+        if action == "point":
+            assert hand.actor is not None and amount is not None
+            hand.choose_point(hand.actor, amount)
+        else:
+            hand.act(action, amount)
+    return hand
