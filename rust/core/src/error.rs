@@ -16,11 +16,21 @@ pub enum CoreError {
     InvalidValue { value: u32 },
     /// An error in row `row` of a batch.
     InRow { row: usize, error: Box<CoreError> },
+    /// Casino game settings that cannot be played (a bad pay table or raise).
+    InvalidRules { reason: String },
+    /// A long computation stopped because its cancellation flag was set.
+    Interrupted,
 }
 
 impl CoreError {
     pub fn invalid_hand(reason: impl Into<String>) -> Self {
         CoreError::InvalidHand {
+            reason: reason.into(),
+        }
+    }
+
+    pub fn invalid_rules(reason: impl Into<String>) -> Self {
+        CoreError::InvalidRules {
             reason: reason.into(),
         }
     }
@@ -46,6 +56,8 @@ impl fmt::Display for CoreError {
             CoreError::InvalidHand { reason } => f.write_str(reason),
             CoreError::InvalidValue { value } => write!(f, "{value} is not a hand value"),
             CoreError::InRow { row, error } => write!(f, "row {row}: {error}"),
+            CoreError::InvalidRules { reason } => f.write_str(reason),
+            CoreError::Interrupted => f.write_str("interrupted"),
         }
     }
 }

@@ -4,6 +4,8 @@
 
 pub mod batch;
 pub mod cards;
+pub mod casino;
+pub mod classes;
 pub mod double;
 pub mod enumerate;
 pub mod error;
