@@ -1,0 +1,459 @@
+"""Hand histories in PHH, the Poker Hand History format of the pokerkit project (a TOML
+dialect, phh.readthedocs.io): read a file, replay it through the engine to its finishing
+stacks, and write a played :class:`~doubleholdem.game.Hand` back out.
+
+Supported variants: ``NT`` (no-limit Texas Hold'em), ``FT`` (fixed limit), and two codes
+of our own in the same pattern: ``PT`` (pot-limit Texas Hold'em, fields as ``NT``) and
+the Double Hold'em dialect ``NDH``, ``FDH``, ``PDH`` (no-limit, fixed-limit, pot-limit).
+
+Players are listed from the seat left of the button to the button (heads-up: the big
+blind, then the button). Blinds and antes are given per player as in PHH: an ante for
+every player with ``ante_trimming_status = true`` (a uniform ante, TH-19) or for the
+big blind alone with ``false`` (a big-blind ante); straddles are not supported.
+
+The Double Hold'em dialect:
+
+- ``d dh p1 AsKdQh`` deals **three** hole cards, in dealing order (DH-1, DH-3);
+- ``p1 pc Kd`` records player 1's point card choice (DH-2, DH-5), written where it was
+  made: on the flop, right before that player's action (all-in players too, at their
+  turn);
+- the optional field ``_reveal_point = true`` records the DH-8 setting (default false).
+
+Everything else (``d db``, ``f``, ``cc``, ``cbr``, ``sm``) is as in PHH. Unknown hole
+cards (``????``) are allowed for players who never need to show them.
+
+>>> text = '''
+... variant = "NT"
+... antes = [0, 0, 0]
+... blinds_or_straddles = [1, 2, 0]
+... min_bet = 2
+... starting_stacks = [100, 100, 100]
+... actions = ["d dh p1 AsAd", "d dh p2 ????", "d dh p3 KcKd",
+...            "p3 cbr 6", "p1 cc", "p2 f", "d db 2c7h9s", "p1 cbr 94", "p3 cc",
+...            "d db 3d", "d db Qh", "p1 sm AsAd", "p3 sm KcKd"]
+... '''
+>>> result = replay(loads(text))
+>>> result.finishing_stacks
+[202, 98, 0]
+>>> result.to_dict()["pots"]
+[{'amount': 202, 'winners': [0]}]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from doubleholdem.cards import CARD_NAMES, Deck, parse_card
+from doubleholdem.config import AnteType, GameConfig, Structure, Variant
+from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
+from doubleholdem.game import Hand
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["HandHistory", "ReplayResult", "add_parser", "dumps", "load", "loads", "replay"]
+
+VARIANTS = {
+    "NT": (Variant.TEXAS, Structure.NO_LIMIT),
+    "FT": (Variant.TEXAS, Structure.FIXED_LIMIT),
+    "PT": (Variant.TEXAS, Structure.POT_LIMIT),
+    "NDH": (Variant.DOUBLE, Structure.NO_LIMIT),
+    "FDH": (Variant.DOUBLE, Structure.FIXED_LIMIT),
+    "PDH": (Variant.DOUBLE, Structure.POT_LIMIT),
+}
+CODES = {value: key for key, value in VARIANTS.items()}
+UNKNOWN = -1
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """A PHH file: the game it describes (``config``: players in PHH order, the button
+    last), its ``actions`` (text, as in the file), the recorded ``finishing_stacks`` if
+    any, and every other field as read (``fields``)."""
+
+    config: GameConfig
+    actions: tuple[str, ...]
+    finishing_stacks: tuple[float, ...] | None
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """The end of a replayed hand: stacks in PHH player order and each pot (main pot
+    first) with its winners (PHH player indices from 0)."""
+
+    finishing_stacks: list[int]
+    pots: list[tuple[int, list[int]]]
+    hand: Hand
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON line printed by ``doubleholdem replay --json``."""
+        return {
+            "finishing_stacks": self.finishing_stacks,
+            "pots": [{"amount": amount, "winners": winners} for amount, winners in self.pots],
+        }
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def load(path: str | Path) -> HandHistory:
+    """Reads a PHH file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidHandHistory(f"cannot read {path}: {error.strerror}", path=str(path)) from None
+    return loads(text)
+
+
+def loads(text: str) -> HandHistory:
+    """Parses PHH text; :class:`InvalidHandHistory` says what is wrong with it."""
+    try:
+        fields = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidHandHistory(f"not valid TOML: {error}") from None
+    return HandHistory(
+        config=_config(fields),
+        actions=tuple(_strings(fields, "actions")),
+        finishing_stacks=_finishing(fields),
+        fields=fields,
+    )
+
+
+def _field(fields: dict[str, Any], name: str) -> Any:
+    if name not in fields:
+        raise InvalidHandHistory(f"the field {name} is missing")
+    return fields[name]
+
+
+def _ints(fields: dict[str, Any], name: str, length: int | None = None) -> list[int]:
+    values = _field(fields, name)
+    if not isinstance(values, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise InvalidHandHistory(f"{name} must be a list of whole numbers, not {values!r}")
+    if length is not None and len(values) != length:
+        raise InvalidHandHistory(f"{name} has {len(values)} entries for {length} players")
+    return values
+
+
+def _int(fields: dict[str, Any], name: str) -> int:
+    value = _field(fields, name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidHandHistory(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
+def _strings(fields: dict[str, Any], name: str) -> list[str]:
+    values = _field(fields, name)
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise InvalidHandHistory(f"{name} must be a list of strings")
+    return values
+
+
+def _finishing(fields: dict[str, Any]) -> tuple[float, ...] | None:
+    values = fields.get("finishing_stacks")
+    if values is None:
+        return None
+    if not isinstance(values, list) or not all(isinstance(v, (int, float)) for v in values):
+        raise InvalidHandHistory("finishing_stacks must be a list of numbers")
+    return tuple(values)
+
+
+def _config(fields: dict[str, Any]) -> GameConfig:
+    code = _field(fields, "variant")
+    if code not in VARIANTS:
+        raise InvalidHandHistory(
+            f"variant {code!r} is not supported (one of {', '.join(VARIANTS)})"
+        )
+    variant, structure = VARIANTS[code]
+    stacks = _ints(fields, "starting_stacks")
+    n = len(stacks)
+    small, big = _blinds(_ints(fields, "blinds_or_straddles", n))
+    ante, ante_type = _antes(_ints(fields, "antes", n), fields.get("ante_trimming_status", False))
+    settings: dict[str, Any] = {}
+    if structure is Structure.FIXED_LIMIT:
+        settings["small_bet"] = _int(fields, "small_bet")
+        settings["big_bet"] = _int(fields, "big_bet")
+    else:
+        min_bet = _int(fields, "min_bet")
+        if min_bet != big:
+            settings["min_bet"] = min_bet
+    reveal = fields.get("_reveal_point", False)
+    try:
+        return GameConfig(
+            stacks=tuple(stacks),
+            small_blind=small,
+            big_blind=big,
+            structure=structure,
+            variant=variant,
+            button=n - 1,
+            ante=ante,
+            ante_type=ante_type,
+            reveal_point=reveal,
+            **settings,
+        )
+    except DoubleHoldemError as error:
+        raise InvalidHandHistory(f"impossible game: {error}") from None
+
+
+def _blinds(blinds: list[int]) -> tuple[int, int]:
+    if len(blinds) < 2 or any(blinds[2:]) or blinds[0] > blinds[1]:
+        raise InvalidHandHistory(
+            f"blinds_or_straddles {blinds}: only a small and a big blind are supported"
+        )
+    return blinds[0], blinds[1]
+
+
+def _antes(antes: list[int], trimming: object) -> tuple[int, AnteType]:
+    if not any(antes):
+        return 0, AnteType.UNIFORM
+    if trimming is True and len(set(antes)) == 1:
+        return antes[0], AnteType.UNIFORM
+    if trimming is False and antes[1] and not any(antes[:1] + antes[2:]):
+        return antes[1], AnteType.BIG_BLIND
+    raise InvalidHandHistory(
+        f"antes {antes} with ante_trimming_status {trimming}: only a uniform ante (true) "
+        "or a big-blind ante (false) is supported"
+    )
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def _player(token: str, n: int, number: int) -> int:
+    if token.startswith("p") and token[1:].isdigit() and 1 <= int(token[1:]) <= n:
+        return int(token[1:]) - 1
+    raise InvalidHandHistory(f"{token!r} is not a player (p1..p{n})", action_number=number)
+
+
+def _cards(text: str, number: int) -> list[int]:
+    if len(text) % 2:
+        raise InvalidHandHistory(f"{text!r} is not a list of cards", action_number=number)
+    cards = []
+    for i in range(0, len(text), 2):
+        token = text[i : i + 2]
+        if token == "??":
+            cards.append(UNKNOWN)
+            continue
+        try:
+            cards.append(parse_card(token))
+        except DoubleHoldemError:
+            raise InvalidHandHistory(f"{token!r} is not a card", action_number=number) from None
+    return cards
+
+
+def _words(action: str) -> list[str]:
+    return action.split("#", 1)[0].split()
+
+
+def _deck_order(history: HandHistory) -> list[int]:
+    """The deck that deals the file's cards: hole cards one at a time from p1, a burn
+    before each board deal; unknown and burned cards are the lowest unused ones."""
+    config = history.config
+    n, k = config.players, config.hole_cards
+    holes: list[list[int]] = [[UNKNOWN] * k for _ in range(n)]
+    board: list[int] = []
+    for number, action in enumerate(history.actions, 1):
+        words = _words(action)
+        if words[:2] == ["d", "dh"] and len(words) == 4:
+            seat = _player(words[2], n, number)
+            cards = _cards(words[3], number)
+            if len(cards) != k:
+                raise InvalidHandHistory(
+                    f"{words[2]} is dealt {len(cards)} cards, not {k}", action_number=number
+                )
+            holes[seat] = [c if c != UNKNOWN else holes[seat][i] for i, c in enumerate(cards)]
+        elif words[:2] == ["d", "db"] and len(words) == 3:
+            board.extend(_cards(words[2], number))
+        elif len(words) == 3 and words[1] == "sm":
+            seat = _player(words[0], n, number)
+            shown = _cards(words[2], number)
+            if len(shown) == k:
+                if any(h not in (UNKNOWN, c) for h, c in zip(holes[seat], shown)):
+                    raise InvalidHandHistory(
+                        f"{words[0]} shows cards it was not dealt", action_number=number
+                    )
+                holes[seat] = [h if h != UNKNOWN else c for h, c in zip(holes[seat], shown)]
+    if len(board) > 5:
+        raise InvalidHandHistory(f"{len(board)} board cards dealt, at most 5")
+    known = [c for hole in holes for c in hole if c != UNKNOWN] + board
+    if len(set(known)) != len(known):
+        twice = next(c for c in known if known.count(c) > 1)
+        raise InvalidHandHistory(f"the card {CARD_NAMES[twice]} is dealt twice")
+    spare = iter(sorted(set(range(52)) - set(known)))
+    order = [holes[seat][r] for r in range(k) for seat in range(n)]
+    board += [UNKNOWN] * (5 - len(board))
+    order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
+    return [c if c != UNKNOWN else next(spare) for c in order]
+
+
+def replay(history: HandHistory) -> ReplayResult:
+    """Plays the file's actions through the engine; :class:`InvalidHandHistory` names the
+    first action that breaks the rules (1-based) and why."""
+    order = _deck_order(history)
+    hand = Hand(history.config, deck=Deck(order=order))
+    n = history.config.players
+    board_seen = 0
+    for number, action in enumerate(history.actions, 1):
+        words = _words(action)
+        try:
+            board_seen = _apply(hand, words, n, number, board_seen)
+        except InvalidHandHistory:
+            raise
+        except DoubleHoldemError as error:
+            raise InvalidHandHistory(
+                f"action {number} ({action!r}): {error}", action_number=number
+            ) from None
+    if not hand.over:
+        who = f"p{(hand.actor or 0) + 1}"
+        raise InvalidHandHistory(
+            f"the actions end before the hand does ({who} to {hand.decision})",
+            action_number=len(history.actions),
+        )
+    pots = sorted(hand.results, key=lambda r: r.pot)
+    return ReplayResult(
+        finishing_stacks=hand.stacks,
+        pots=[(r.amount, sorted(r.winners)) for r in pots],
+        hand=hand,
+    )
+
+
+def _reject(number: int, action: str, reason: str) -> InvalidHandHistory:
+    return InvalidHandHistory(f"action {number} ({action!r}): {reason}", action_number=number)
+
+
+def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -> int:
+    text = " ".join(words)
+    if len(words) < 2:
+        raise _reject(number, text, "not an action")
+    if words[0] == "d":
+        if words[1] == "db":
+            board_seen += len(words[2]) // 2 if len(words) == 3 else 0
+            if len(hand.board) < board_seen:
+                raise _reject(number, text, "the board is dealt before the betting round ends")
+        elif words[1] != "dh":
+            raise _reject(number, text, f"unknown dealer action {words[1]!r}")
+        return board_seen
+    seat = _player(words[0], n, number)
+    verb = words[1]
+    if verb == "sm":
+        return board_seen
+    if hand.over:
+        raise _reject(number, text, "the hand is already over")
+    if hand.actor != seat:
+        raise _reject(number, text, f"out of turn: it is p{(hand.actor or 0) + 1}'s turn")
+    if verb == "pc" and len(words) == 3:
+        hand.choose_point(seat, words[2])
+    elif hand.decision == "point":
+        raise _reject(number, text, f"p{seat + 1} must first choose a point card (pc)")
+    elif verb == "f" and len(words) == 2:
+        hand.act("fold", seat=seat)
+    elif verb == "cc" and len(words) == 2:
+        hand.check_or_call()
+    elif verb == "cbr" and len(words) == 3 and words[2].isdigit():
+        hand.bet_or_raise_to(int(words[2]))
+    else:
+        raise _reject(number, text, f"unknown or malformed player action {verb!r}")
+    return board_seen
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def dumps(hand: Hand, **extra: Any) -> str:
+    """The PHH text of a hand (played or in progress); ``extra`` fields (``players``,
+    ``event``, ...) are appended. Players are listed from the seat left of the button,
+    so that the button is last."""
+    config = hand.config
+    n = config.players
+    seats = [(config.button + 1 + i) % n for i in range(n)]
+    player = {seat: f"p{i + 1}" for i, seat in enumerate(seats)}
+    lines = [f"variant = {json.dumps(CODES[config.variant, config.structure])}"]
+    antes = [0] * n
+    if config.ante and config.ante_type is AnteType.UNIFORM:
+        antes = [config.ante] * n
+    elif config.ante:
+        antes[1] = config.ante
+    trimming = config.ante_type is AnteType.UNIFORM
+    lines.append(f"ante_trimming_status = {json.dumps(trimming)}")
+    lines.append(f"antes = {antes}")
+    lines.append(f"blinds_or_straddles = {[config.small_blind, config.big_blind] + [0] * (n - 2)}")
+    if config.structure is Structure.FIXED_LIMIT:
+        lines.append(f"small_bet = {config.small_bet}")
+        lines.append(f"big_bet = {config.big_bet}")
+    else:
+        lines.append(f"min_bet = {config.minimum_bet}")
+    if config.reveal_point:
+        lines.append("_reveal_point = true")
+    lines.append(f"starting_stacks = {[config.stacks[s] for s in seats]}")
+    actions = _actions(hand, player)
+    lines.append("actions = [\n" + "".join(f"  {json.dumps(a)},\n" for a in actions) + "]")
+    if hand.over:
+        lines.append(f"finishing_stacks = {[hand.stacks[s] for s in seats]}")
+    for key, value in extra.items():
+        lines.append(f"{key} = {json.dumps(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _actions(hand: Hand, player: dict[int, str]) -> list[str]:
+    actions = []
+    for event in hand.events:
+        kind, who = event.kind, player.get(event.seat if event.seat is not None else -1, "")
+        cards = "".join(CARD_NAMES[c] for c in event.cards)
+        if kind == "deal":
+            actions.append(f"d dh {who} {cards}")
+        elif kind in ("flop", "turn", "river"):
+            actions.append(f"d db {cards}")
+        elif kind == "fold":
+            actions.append(f"{who} f")
+        elif kind in ("check", "call"):
+            actions.append(f"{who} cc")
+        elif kind in ("bet", "raise"):
+            actions.append(f"{who} cbr {event.to}")
+        elif kind == "point":
+            actions.append(f"{who} pc {cards}")
+        elif kind == "show":
+            actions.append(f"{who} sm {cards}")
+        elif kind == "muck":
+            actions.append(f"{who} sm")
+    deals = [a for a in actions if a.startswith("d dh")]
+    rest = [a for a in actions if not a.startswith("d dh")]
+    return sorted(deals, key=lambda a: int(a.split()[2][1:])) + rest
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def add_parser(subparsers: Any) -> None:
+    """Registers ``doubleholdem replay FILE... [--json]``."""
+    p = subparsers.add_parser("replay", help="replay PHH hand histories to their finishing stacks")
+    p.add_argument("files", nargs="+", metavar="FILE", help="PHH files")
+    p.add_argument("--json", action="store_true", help="one JSON line per file")
+    p.set_defaults(run=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Prints each file's finishing stacks (PHH player order); a rejected file is named
+    on stderr with the action number and the reason, and the exit status is 2."""
+    status = 0
+    out = sys.stdout
+    for path in args.files:
+        try:
+            result = replay(load(path))
+        except InvalidHandHistory as error:
+            print(f"doubleholdem: error: {path}: {error}", file=sys.stderr)
+            status = 2
+            continue
+        if args.json:
+            out.write(json.dumps(result.to_dict(), separators=(", ", ": ")) + "\n")
+        else:
+            out.write(f"{path}: {' '.join(map(str, result.finishing_stacks))}\n")
+    return status
