@@ -5,6 +5,8 @@ pub mod advise;
 pub mod analysis;
 pub mod rules;
 pub mod settle;
+pub mod side_bets;
+pub mod simulate;
 
 pub use rules::{Payout, PocketBonusTable, Rules};
 pub use settle::{settle, Settlement, Showdown, Wagers};
