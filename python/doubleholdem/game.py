@@ -7,7 +7,6 @@ A hand posts antes and blinds, deals, and then waits for decisions. Ask
 Everything that happens is appended to an ordered event log; :meth:`Hand.view` is what
 one seat may see; :meth:`Hand.snapshot` saves the whole state as JSON-ready data.
 
->>> from doubleholdem.config import GameConfig
 >>> hand = Hand(GameConfig(stacks=(1000, 1000, 1000), small_blind=5, big_blind=10), seed=7)
 >>> hand.actor, hand.street, hand.pot
 (0, 'preflop', 15)
@@ -24,12 +23,12 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from doubleholdem import _core
 from doubleholdem.betting import Action, BettingRound, LegalActions
-from doubleholdem.cards import CARD_NAMES, Deck, parse_card
+from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards
 from doubleholdem.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidSnapshot
 from doubleholdem.pots import Pot, PotResult, award, rake_amounts, side_pots, uncalled_bet
@@ -918,6 +917,43 @@ def _raise_range_text(legal: LegalActions) -> str:
     if legal.min_raise_to == legal.max_raise_to:
         return f"the only bet or raise is to {legal.min_raise_to}"
     return f"bets and raises go to {legal.min_raise_to}..{legal.max_raise_to}"
+
+
+def stacked_deck(
+    config: GameConfig,
+    holes: Mapping[int, str | Iterable[CardLike]],
+    board: str | Iterable[CardLike] = (),
+) -> Deck:
+    """A deck that deals seat ``s`` the cards ``holes[s]`` (in dealing order) and then
+    the ``board`` (up to five cards), following the dealing order of TH-1 (one card at
+    a time from the seat left of the button, a burn before each board deal). Cards not
+    given are the lowest unused ones, so the deal is reproducible.
+
+    >>> from doubleholdem.cards import format_cards
+    >>> config = GameConfig(stacks=(100, 100), small_blind=1, big_blind=2)
+    >>> hand = Hand(config, deck=stacked_deck(config, {0: "AsAd", 1: "KcKd"}, "2c7h9s3d4h"))
+    >>> [format_cards(hand.hole(s)) for s in (0, 1)]
+    ['As Ad', 'Kc Kd']
+    """
+    n, k = config.players, config.hole_cards
+    given = {seat: parse_cards(cards) for seat, cards in holes.items()}
+    table = parse_cards(board)
+    for seat, cards in given.items():
+        if not 0 <= seat < n or len(cards) != k:
+            raise InvalidConfig(f"seat {seat} cannot be dealt {len(cards)} cards ({k} each)")
+    if len(table) > 5:
+        raise InvalidConfig(f"a board has at most 5 cards, not {len(table)}")
+    used = [c for cards in given.values() for c in cards] + table
+    parse_cards(used)  # DuplicateCard names a card given twice
+    spare = iter(c for c in range(52) if c not in set(used))
+    order = []
+    for r in range(k):
+        for i in range(n):
+            seat = (config.button + 1 + i) % n
+            order.append(given[seat][r] if seat in given else next(spare))
+    table += [next(spare) for _ in range(5 - len(table))]
+    order += [next(spare), *table[:3], next(spare), table[3], next(spare), table[4]]
+    return Deck(order=order)
 
 
 def play_through(hand: Hand, decisions: Iterable[tuple[str, int | None]]) -> Hand:
