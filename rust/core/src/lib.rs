@@ -7,6 +7,7 @@ pub mod cards;
 pub mod casino;
 pub mod classes;
 pub mod double;
+pub mod double_stats;
 pub mod enumerate;
 pub mod error;
 pub mod eval;
