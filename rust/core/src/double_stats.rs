@@ -170,8 +170,8 @@ mod tests {
                 let best = *values.iter().max().unwrap();
                 direct.auto[(values[auto] >> 12) as usize] += 1;
                 direct.best[(best >> 12) as usize] += 1;
-                for p in 0..3 {
-                    direct.point_best[p] += u64::from(values[p] == best);
+                for (n, &v) in direct.point_best.iter_mut().zip(&values) {
+                    *n += u64::from(v == best);
                 }
                 direct.auto_best += u64::from(values[auto] == best);
                 direct.deals += 1;
