@@ -610,7 +610,7 @@ class Hand:
         """TH-22: the last bettor or raiser of the final round first, else the first
         player left of the button; then clockwise."""
         aggressor = self._round.last_aggressor
-        if self._runout or self._street != 3 or aggressor is None:
+        if self._runout or aggressor is None:
             start = self.config.button + 1
         else:
             start = aggressor
