@@ -1,6 +1,7 @@
 """Types of the Rust extension module (rust/py). Call it through the public modules."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,3 +29,68 @@ def resolve_batch(
     boards: npt.NDArray[np.uint8],
     threads: int | None = None,
 ) -> npt.NDArray[np.uint16]: ...
+
+# Casino game and exact statistics (rust/py/src/casino.rs)
+
+CASINO_TALLY_WORDS: int
+CASINO_BINS: int
+
+class CasinoRules:
+    def __init__(
+        self,
+        *,
+        preflop_raises: Sequence[int],
+        flop_raises: Sequence[int],
+        river_raises: Sequence[int],
+        qualifying_category: int,
+        odds_win: Sequence[tuple[int, int]],
+        odds_loss: Sequence[tuple[int, int]],
+        trips: Sequence[tuple[int, int]],
+        pocket_bonus: Sequence[tuple[int, int]],
+    ) -> None: ...
+
+Progress = Callable[[int, int], object] | None
+
+def casino_settle(
+    rules: CasinoRules,
+    ante: int,
+    trips: int,
+    pocket_bonus: int,
+    play: int | None,
+    player: Sequence[int],
+    board: Sequence[int],
+    dealer: Sequence[int],
+) -> tuple[int, int, int, int, int]: ...
+def casino_river_options(
+    rules: CasinoRules, player: Sequence[int], board: Sequence[int]
+) -> list[tuple[int | None, float]]: ...
+def casino_flop_options(
+    rules: CasinoRules, player: Sequence[int], flop: Sequence[int]
+) -> list[tuple[int | None, float]]: ...
+def casino_flop_chunks() -> int: ...
+def casino_analysis_chunk(
+    rules: CasinoRules,
+    start: int,
+    stop: int,
+    progress: Progress = None,
+    threads: int | None = None,
+) -> tuple[list[int], bytes]: ...
+def casino_analysis_finish(rules: CasinoRules, tally: Sequence[int]) -> dict[str, Any]: ...
+def casino_outcome_units(
+    rules: CasinoRules, multiple: int, pay_class: int, showdown: int
+) -> float: ...
+def casino_flop_decision(
+    flop_decisions: bytes, player: Sequence[int], flop: Sequence[int]
+) -> int: ...
+def casino_simulate(
+    rules: CasinoRules,
+    preflop: Sequence[int | None],
+    flop: bytes,
+    rounds: int,
+    seed: int,
+    progress: Progress = None,
+    threads: int | None = None,
+) -> dict[str, Any]: ...
+def casino_side_bets(rules: CasinoRules) -> dict[str, dict[str, Any]]: ...
+def double_counts(hole: Sequence[int], board: Sequence[int]) -> dict[str, Any]: ...
+def double_stats(progress: Progress = None, threads: int | None = None) -> dict[str, Any]: ...

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from doubleholdem import phh
+from doubleholdem import casino_cli, double_stats, phh
 from doubleholdem.cards import format_cards
 from doubleholdem.errors import DoubleHoldemError
 
@@ -99,7 +99,13 @@ def _run_double(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="doubleholdem", description=__doc__.split("\n")[0] if __doc__ else None)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (_add_eval, _add_double, phh.add_parser):
+    for add in (
+        _add_eval,
+        _add_double,
+        phh.add_parser,
+        casino_cli.add_parser,
+        double_stats.add_parser,
+    ):
         add(subparsers)
     return parser
 

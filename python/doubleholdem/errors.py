@@ -89,3 +89,23 @@ class InvalidHandHistory(DoubleHoldemError, ValueError):
         super().__init__(message)
         self.action_number = action_number
         self.path = path
+
+
+class InvalidRules(DoubleHoldemError, ValueError):
+    """Casino game settings that cannot be played: a pay table of the wrong length or
+    with a payout that is not ``to:per`` with ``to >= -1`` and ``per >= 1``, or a raise
+    multiple outside 1..8 (RULES.md HU-11)."""
+
+    def __init__(self, message: str, *, card: object = None, row: int | None = None) -> None:
+        super().__init__(message)
+        self.row = row
+
+
+class InvalidWager(DoubleHoldemError, ValueError):
+    """A wager the casino game does not take now (RULES.md HU-1 to HU-4): negative,
+    an Odds bet different from the Ante, a raise that is not allowed at this point, or
+    any action after the round is settled. ``allowed`` lists what is allowed instead."""
+
+    def __init__(self, message: str, *, allowed: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.allowed = allowed

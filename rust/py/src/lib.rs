@@ -2,6 +2,8 @@
 //! Converts arguments, releases the GIL around work, and maps every core error to the
 //! matching exception of `doubleholdem.errors` in one place ([`to_py`]).
 
+mod casino;
+
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -18,6 +20,7 @@ fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
         CoreError::InvalidCard { card } => ("InvalidCard", Some(card)),
         CoreError::DuplicateCard { card } => ("DuplicateCard", Some(card.into())),
         CoreError::InvalidValue { .. } => ("InvalidValue", None),
+        CoreError::InvalidRules { .. } => ("InvalidRules", None),
         _ => ("InvalidHand", None),
     };
     let build = || -> PyResult<PyErr> {
@@ -173,5 +176,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(point_values, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_batch, m)?)?;
     m.add("CATEGORY_NAMES", hand::CATEGORY_NAMES.to_vec())?;
+    casino::register(m)?;
     Ok(())
 }

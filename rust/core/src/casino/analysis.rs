@@ -18,8 +18,8 @@ use super::rules::{pay_class, Rules, MAX_MULTIPLE, PAY_CLASSES};
 use super::settle::{fold_units, showdown_units, Showdown, SHOWDOWNS};
 use crate::cards::Card;
 use crate::classes::{
-    hand_class, hand_class_name, hand_class_size, pair_index, pairs, triple_classes, HAND_CLASSES,
-    PAIRS,
+    hand_class, hand_class_name, hand_class_size, pair_index, pairs, rename, suit_permutations,
+    triple_classes, triple_index, HAND_CLASSES, PAIRS,
 };
 use crate::error::CoreError;
 use crate::eval::{Hand, HandValue};
@@ -372,6 +372,17 @@ pub fn flop_table(rules: &Rules, flop: [Card; 3]) -> Result<Vec<FlopHand>, CoreE
                 .collect(),
         })
         .collect())
+}
+
+/// The optimal flop raise (0: check) of a pre-flop checker holding `player` on `flop`,
+/// looked up in the flop decisions of a whole analysis (through the suit renaming
+/// that turns `flop` into its class representative).
+#[inline]
+pub fn flop_decision(flop_decisions: &[u8], player: [Card; 2], flop: [Card; 3]) -> u8 {
+    let (class, perm) = triple_classes().class_of[triple_index(flop)];
+    let perm = &suit_permutations()[perm as usize];
+    let hand = pair_index(rename(player[0], perm), rename(player[1], perm));
+    flop_decisions[class as usize * PAIRS + hand]
 }
 
 /// The result of a chunk of flop classes.

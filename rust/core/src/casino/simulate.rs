@@ -8,8 +8,7 @@ use super::analysis::Units;
 use super::rules::{pay_class, Rules};
 use super::settle::{Showdown, SHOWDOWNS};
 use crate::cards::Card;
-use crate::classes::{hand_class, pair_index, rename, suit_permutations, triple_classes};
-use crate::classes::{triple_index, HAND_CLASSES, PAIRS};
+use crate::classes::{hand_class, triple_classes, HAND_CLASSES, PAIRS};
 use crate::error::CoreError;
 use crate::eval::{Hand, HandValue};
 use rayon::prelude::*;
@@ -168,10 +167,7 @@ fn play_round(rules: &Rules, units: &Units, strategy: &Strategy, cards: [Card; 9
 }
 
 fn flop_decision(strategy: &Strategy, player: [Card; 2], flop: [Card; 3]) -> Option<u32> {
-    let (class, perm) = triple_classes().class_of[triple_index(flop)];
-    let perm = &suit_permutations()[perm as usize];
-    let hand = pair_index(rename(player[0], perm), rename(player[1], perm));
-    match strategy.flop[class as usize * PAIRS + hand] {
+    match super::analysis::flop_decision(&strategy.flop, player, flop) {
         0 => None,
         m => Some(m.into()),
     }

@@ -1,0 +1,132 @@
+"""Exact Double Hold'em statistics (RULES.md DH-3, DH-4, DH-6) over all
+C(52,3) x C(49,5) = 42,142,136,400 deals of three hole cards and a board: the player's
+category with the automatic point card (DH-6) and with the best one in hindsight, and
+for each of the 1,755 suit classes of holes how often each point choice is best.
+
+>>> counts = hole_counts("As Ah 7c", "Ad 7d 2c")
+>>> counts["deals"], sum(counts["auto"].values())
+(1035, 1035)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from doubleholdem import _core
+from doubleholdem.cards import CardLike, format_cards, parse_cards
+from doubleholdem.errors import InvalidHand
+
+__all__ = ["ALL_DEALS", "DoubleStatistics", "HoleClass", "hole_counts", "statistics"]
+
+ALL_DEALS = 42_142_136_400
+"""C(52,3) x C(49,5)."""
+
+
+def _by_category(counts: Iterable[int]) -> dict[str, int]:
+    return dict(zip(_core.CATEGORY_NAMES, counts))
+
+
+def hole_counts(
+    hole: str | Iterable[CardLike], board: str | Iterable[CardLike] = ()
+) -> dict[str, Any]:
+    """Counts over every completion of ``board`` (0 to 5 cards) for one hole: categories
+    with the automatic and the best point card, and how often each point is best."""
+    cards = parse_cards(hole)
+    if len(cards) != 3:
+        raise InvalidHand(f"a Double Hold'em hole has 3 cards, not {len(cards)}")
+    raw = _core.double_counts(cards, parse_cards(board))
+    return {**raw, "auto": _by_category(raw["auto"]), "best": _by_category(raw["best"])}
+
+
+@dataclass(frozen=True)
+class HoleClass:
+    """One suit class of holes: a representative, its size, the DH-6 point card of the
+    representative, and over every deal of the class how often each point card (by
+    position in the representative) is a best choice (ties count for each)."""
+
+    hole: str
+    weight: int
+    auto_point: int
+    point_best: tuple[int, int, int]
+    auto_best: int
+    deals: int
+
+
+@dataclass(frozen=True)
+class DoubleStatistics:
+    """Totals by category name, the number of deals, and the 1,755 hole classes."""
+
+    auto: dict[str, int]
+    best: dict[str, int]
+    total: int
+    auto_best: int
+    classes: list[HoleClass]
+
+    def as_json(self, *, classes: bool = False) -> dict[str, Any]:
+        """``{"auto": {...}, "best": {...}, "total": n}`` (and the classes if asked)."""
+        result: dict[str, Any] = {"auto": self.auto, "best": self.best, "total": self.total}
+        if classes:
+            result["auto_best"] = self.auto_best
+            result["classes"] = [vars(c) for c in self.classes]
+        return result
+
+
+def statistics(
+    *, threads: int | None = None, progress: Callable[[int, int], object] | None = None
+) -> DoubleStatistics:
+    """Enumerates all 42,142,136,400 deals in Rust (one hole per suit class, weighted);
+    ``progress(done, total)`` about ten times a second; Ctrl-C stops it."""
+    raw = _core.double_stats(progress, threads)
+    classes = [
+        HoleClass(
+            format_cards(c["hole"]),
+            c["weight"],
+            c["auto_point"],
+            tuple(c["point_best"]),
+            c["auto_best"],
+            c["deals"],
+        )
+        for c in raw["classes"]
+    ]
+    return DoubleStatistics(
+        _by_category(raw["auto"]),
+        _by_category(raw["best"]),
+        raw["deals"],
+        raw["auto_best"],
+        classes,
+    )
+
+
+def add_parser(subparsers: Any) -> None:
+    """Registers ``doubleholdem stats double``."""
+    parser = subparsers.add_parser("stats", help="exact statistics")
+    commands = parser.add_subparsers(dest="stats_command", required=True, parser_class=type(parser))
+    double = commands.add_parser("double", help="Double Hold'em: automatic vs best point card")
+    double.add_argument("--json", action="store_true", help="print one JSON object")
+    double.add_argument("--classes", action="store_true", help="also list the 1,755 hole classes")
+    double.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    double.set_defaults(run=run_double)
+
+
+def run_double(args: argparse.Namespace) -> int:
+    """``doubleholdem stats double``."""
+    from doubleholdem.casino_cli import ProgressBar
+
+    bar = ProgressBar("Double Hold'em: all deals")
+    try:
+        stats = statistics(threads=args.threads, progress=bar)
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(stats.as_json(classes=args.classes)))
+        return 0
+    share = stats.auto_best / stats.total
+    print(f"{stats.total:,} deals; the automatic point card is a best choice in {share:.4%}")
+    print(f"{'category':16} {'automatic':>15} {'best':>15}")
+    for name in stats.auto:
+        print(f"{name:16} {stats.auto[name]:>15,} {stats.best[name]:>15,}")
+    return 0

@@ -1,0 +1,99 @@
+"""Exact Double Hold'em statistics (RULES.md DH-3, DH-4, DH-6): a fixed hole and flop
+agree with brute force over the engine's resolve(); the full enumeration covers all
+42,142,136,400 deals and its totals add up."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+
+import pytest
+
+from doubleholdem import double, double_stats
+from doubleholdem.cards import parse_cards
+from doubleholdem.cli import main
+
+
+@pytest.mark.parametrize(
+    "hole, flop",
+    [
+        ("As Ah 7c", "Ad 7d 2c"),
+        ("Kc Ks 6c", "Kd 6h 2s"),
+        ("9h Th Jh", "8h 2c Qd"),
+        ("2c 7d Kh", "3s 4s 5s"),
+    ],
+)
+def test_fixed_flop_agrees_with_resolve(hole: str, flop: str) -> None:
+    counts = double_stats.hole_counts(hole, flop)
+    hole_cards, flop_cards = parse_cards(hole), parse_cards(flop)
+    auto = double.auto_point(hole_cards)
+    rest = [c for c in range(52) if c not in hole_cards + flop_cards]
+    names = list(counts["auto"])
+    expected_auto = dict.fromkeys(names, 0)
+    expected_best = dict.fromkeys(names, 0)
+    point_best = [0, 0, 0]
+    for turn, river in itertools.combinations(rest, 2):
+        board = [*flop_cards, turn, river]
+        values = [double.resolve(hole_cards, p, board).value for p in range(3)]
+        best = max(values)
+        expected_auto[names[values[auto] >> 12]] += 1
+        expected_best[names[best >> 12]] += 1
+        for p in range(3):
+            point_best[p] += values[p] == best
+    assert counts["auto"] == expected_auto
+    assert counts["best"] == expected_best
+    assert counts["point_best"] == point_best
+    assert counts["deals"] == 1035
+
+
+@pytest.fixture(scope="module")
+def full() -> dict[str, object]:
+    """`doubleholdem stats double --json --classes`: all 42,142,136,400 deals."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["stats", "double", "--json", "--classes"]) == 0
+    result: dict[str, object] = json.loads(out.getvalue())
+    return result
+
+
+@pytest.mark.slow
+def test_totals_add_up(full: dict[str, object]) -> None:
+    auto, best = full["auto"], full["best"]
+    assert isinstance(auto, dict) and isinstance(best, dict)
+    assert full["total"] == double_stats.ALL_DEALS == 42_142_136_400
+    assert sum(auto.values()) == sum(best.values()) == 42_142_136_400
+    assert (
+        list(auto)
+        == list(best)
+        == [
+            "High Card",
+            "Pair",
+            "Two Pair",
+            "Three of a Kind",
+            "Straight",
+            "Flush",
+            "Full House",
+            "Four of a Kind",
+            "Straight Flush",
+        ]
+    )
+    # The best choice is never worse: from the top category down, best dominates auto.
+    names = list(auto)[::-1]
+    for i in range(1, len(names) + 1):
+        assert sum(best[n] for n in names[:i]) >= sum(auto[n] for n in names[:i])
+
+
+@pytest.mark.slow
+def test_classes_cover_every_hole(full: dict[str, object]) -> None:
+    classes = full["classes"]
+    assert isinstance(classes, list) and len(classes) == 1755
+    assert sum(c["weight"] for c in classes) == 22_100
+    assert sum(c["deals"] for c in classes) == 42_142_136_400
+    assert sum(c["auto_best"] for c in classes) == full["auto_best"]
+    for c in classes:
+        assert c["deals"] == c["weight"] * 1_906_884
+        # Every deal has at least one best point card.
+        assert sum(c["point_best"]) >= c["deals"]
+        assert c["auto_best"] == c["point_best"][c["auto_point"]]
