@@ -610,10 +610,7 @@ class Hand:
         """TH-22: the last bettor or raiser of the final round first, else the first
         player left of the button; then clockwise."""
         aggressor = self._round.last_aggressor
-        if self._runout or aggressor is None:
-            start = self.config.button + 1
-        else:
-            start = aggressor
+        start = self.config.button + 1 if self._runout or aggressor is None else aggressor
         return [s for s in self._clockwise(start) if self._in_hand[s]]
 
     def _show(self, seat: int) -> None:
@@ -870,7 +867,8 @@ class Hand:
         lists = (self._bets, self._committed, self._in_hand, self._holes, self._points)
         if any(len(values) != n for values in lists) or len(self._deck) > 52:
             raise InvalidSnapshot("broken hand snapshot: per-seat lists do not match the seats")
-        if sum(self._stacks) + self.pot != sum(self.config.stacks):
+        rake = sum(result.rake for result in self._results)
+        if sum(self._stacks) + self.pot + rake != sum(self.config.stacks):
             raise InvalidSnapshot("broken hand snapshot: the chips do not add up")
 
 
