@@ -93,7 +93,8 @@ class Hand:
 
     ``config`` says the game; the deck is shuffled by a cryptographically strong
     generator unless ``seed`` or ``rng`` is given (reproducible), or ``deck`` is given
-    (dealt in its order: replays and tests). Hole cards are dealt one at a time clockwise
+    (dealt in its order: replays and tests; a list of distinct card numbers is dealt as
+    it is). Hole cards are dealt one at a time clockwise
     from the seat left of the button, then a card is burned before each board deal
     (TH-1).
     """
@@ -130,7 +131,7 @@ class Hand:
         *,
         seed: int | None = None,
         rng: random.Random | None = None,
-        deck: Deck | None = None,
+        deck: Deck | Sequence[int] | None = None,
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
@@ -140,7 +141,7 @@ class Hand:
             raise InvalidConfig("give a deck or a seed/generator, not both")
         n = config.players
         self.config = config
-        self._deck = deck.deal(len(deck))
+        self._deck = deck.deal(len(deck)) if isinstance(deck, Deck) else _card_order(deck)
         if len(self._deck) < n * config.hole_cards + 8:
             raise InvalidConfig(f"the deck has {len(self._deck)} cards, too few for {n} players")
         self._next_card = 0
@@ -274,7 +275,9 @@ class Hand:
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
         legal = self._expect(BET, seat, action, amount)
-        kind = _action(action, legal, amount)
+        self._act(legal, _action(action, legal, amount), amount)
+
+    def _act(self, legal: LegalActions, kind: Action, amount: int | None) -> None:
         actor = legal.seat
         if kind is Action.ALL_IN:
             kind, amount = self._all_in_as(legal, amount)
@@ -309,12 +312,12 @@ class Hand:
     def check_or_call(self) -> None:
         """Checks if nothing is owed, else calls."""
         legal = self._expect(BET, None, Action.CALL, None)
-        self.act(Action.CHECK if legal.can_check else Action.CALL)
+        self._act(legal, Action.CHECK if legal.can_check else Action.CALL, None)
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
         legal = self._expect(BET, None, Action.RAISE, amount)
-        self.act(Action.BET if legal.is_bet else Action.RAISE, amount)
+        self._act(legal, Action.BET if legal.is_bet else Action.RAISE, amount)
 
     def choose_point(self, seat: int, point: int | str) -> None:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
@@ -870,6 +873,15 @@ class Hand:
         rake = sum(result.rake for result in self._results)
         if sum(self._stacks) + self.pot + rake != sum(self.config.stacks):
             raise InvalidSnapshot("broken hand snapshot: the chips do not add up")
+
+
+def _card_order(cards: Sequence[int]) -> list[int]:
+    order = list(cards)
+    if len(set(order)) != len(order) or not all(
+        type(card) is int and 0 <= card < 52 for card in order
+    ):
+        parse_cards(order)  # names the bad or repeated card
+    return order
 
 
 def _plain(value: Any) -> Any:

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.cards import CARD_NAMES, Deck, parse_card
+from doubleholdem.cards import CARD_NAMES, parse_card
 from doubleholdem.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game import Hand
@@ -115,16 +115,41 @@ def load(path: str | Path) -> HandHistory:
 
 def loads(text: str) -> HandHistory:
     """Parses PHH text; :class:`InvalidHandHistory` says what is wrong with it."""
-    try:
-        fields = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InvalidHandHistory(f"not valid TOML: {error}") from None
+    fields = _simple_toml(text)
+    if fields is None:
+        try:
+            fields = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise InvalidHandHistory(f"not valid TOML: {error}") from None
     return HandHistory(
         config=_config(fields),
         actions=tuple(_strings(fields, "actions")),
         finishing_stacks=_finishing(fields),
         fields=fields,
     )
+
+
+def _simple_toml(text: str) -> dict[str, Any] | None:
+    """The fast path for the usual one-line ``key = value`` PHH files, whose values read
+    the same as JSON (with single quotes as double); ``None`` sends anything else to the
+    full TOML parser."""
+    fields: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] == "#":
+            continue
+        key, equals, value = line.partition(" = ")
+        if not equals or not key.isidentifier() or key in fields or "\\" in value:
+            return None
+        if '"' not in value:
+            value = value.replace("'", '"')
+        elif "'" in value:
+            return None
+        try:
+            fields[key] = json.loads(value)
+        except ValueError:
+            return None
+    return fields
 
 
 def _field(fields: dict[str, Any], name: str) -> Any:
@@ -234,24 +259,29 @@ def _player(token: str, n: int, number: int) -> int:
     raise InvalidHandHistory(f"{token!r} is not a player (p1..p{n})", action_number=number)
 
 
+_CARD_NUMBERS = {name: number for number, name in enumerate(CARD_NAMES)}
+_CARD_NUMBERS["??"] = UNKNOWN
+
+
 def _cards(text: str, number: int) -> list[int]:
     if len(text) % 2:
         raise InvalidHandHistory(f"{text!r} is not a list of cards", action_number=number)
+    try:
+        return [_CARD_NUMBERS[text[i : i + 2]] for i in range(0, len(text), 2)]
+    except KeyError:
+        pass
     cards = []
     for i in range(0, len(text), 2):
         token = text[i : i + 2]
-        if token == "??":
-            cards.append(UNKNOWN)
-            continue
         try:
-            cards.append(parse_card(token))
+            cards.append(UNKNOWN if token == "??" else parse_card(token))
         except DoubleHoldemError:
             raise InvalidHandHistory(f"{token!r} is not a card", action_number=number) from None
     return cards
 
 
 def _words(action: str) -> list[str]:
-    return action.split("#", 1)[0].split()
+    return action.split("#", 1)[0].split() if "#" in action else action.split()
 
 
 def _deck_order(history: HandHistory) -> list[int]:
@@ -285,21 +315,22 @@ def _deck_order(history: HandHistory) -> list[int]:
     if len(board) > 5:
         raise InvalidHandHistory(f"{len(board)} board cards dealt, at most 5")
     known = [c for hole in holes for c in hole if c != UNKNOWN] + board
-    if len(set(known)) != len(known):
+    known_set = set(known)
+    if len(known_set) != len(known):
         twice = next(c for c in known if known.count(c) > 1)
         raise InvalidHandHistory(f"the card {CARD_NAMES[twice]} is dealt twice")
-    spare = iter(sorted(set(range(52)) - set(known)))
+    spare = iter([c for c in range(52) if c not in known_set])
     order = [holes[seat][r] for r in range(k) for seat in range(n)]
     board += [UNKNOWN] * (5 - len(board))
     order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
-    return [c if c != UNKNOWN else next(spare) for c in order]
+    return [c if c != UNKNOWN else next(spare) for c in order] + list(spare)
 
 
 def replay(history: HandHistory) -> ReplayResult:
     """Plays the file's actions through the engine; :class:`InvalidHandHistory` names the
     first action that breaks the rules (1-based) and why."""
     order = _deck_order(history)
-    hand = Hand(history.config, deck=Deck(order=order))
+    hand = Hand(history.config, deck=order)
     n = history.config.players
     board_seen = 0
     for number, action in enumerate(history.actions, 1):
@@ -331,6 +362,9 @@ def _reject(number: int, action: str, reason: str) -> InvalidHandHistory:
 
 
 def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -> int:
+    if len(words) == 2 and words[1] == "cc" and words[0] == f"p{(hand.actor or 0) + 1}":
+        hand.check_or_call()  # the common case, first
+        return board_seen
     text = " ".join(words)
     if len(words) < 2:
         raise _reject(number, text, "not an action")
