@@ -61,6 +61,12 @@ def test_side_bets_equal_the_closed_form(rules: casino.Rules) -> None:
     assert bets["pocket_bonus"]["hands"] == 1326
 
 
+def test_ultimate_trips_matches_the_published_figure() -> None:
+    """Ultimate Texas Hold'em Trips, 50-40-30-8-6-5-3: house edge 1.90% (Wizard of Odds)."""
+    edge = casino.side_bets(casino.ULTIMATE)["trips_plus"]["house_edge"]
+    assert abs(edge - 0.0190) < 0.0001
+
+
 def test_an_operators_other_tables() -> None:
     """HU-11: Pocket Bonus paying 5:1 on pairs; Trips Plus paying 3:2 on trips."""
     trips = (*casino.TRIPS_PLUS_TABLE[:3], (3, 2), *casino.TRIPS_PLUS_TABLE[4:])

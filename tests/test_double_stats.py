@@ -97,3 +97,37 @@ def test_classes_cover_every_hole(full: dict[str, object]) -> None:
         # Every deal has at least one best point card.
         assert sum(c["point_best"]) >= c["deals"]
         assert c["auto_best"] == c["point_best"][c["auto_point"]]
+
+
+def test_ctrl_c_stops_cleanly() -> None:
+    """SIGINT during the enumeration: the workers stop, one line on stderr, status 130."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "doubleholdem.cli", "stats", "double", "--json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert out == "" and err.strip() == "doubleholdem: interrupted"
+    assert time.monotonic() - started < 10
+
+
+def test_progress_bar_draws_only_on_a_terminal() -> None:
+    from doubleholdem.casino_cli import ProgressBar
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen, pipe = Terminal(), io.StringIO()
+    for stream in (screen, pipe):
+        bar = ProgressBar("work", stream)
+        bar(5, 10)
+        bar.close()
+    assert "5/10" in screen.getvalue() and "#" * 15 in screen.getvalue()
+    assert pipe.getvalue() == ""

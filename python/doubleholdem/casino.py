@@ -7,12 +7,11 @@ raises 2x on the flop (HU-3) and, after two checks, raises 1x or folds at the ri
 (HU-4). Money is integers; a 3:2 payout on an odd amount rounds down.
 
 >>> r = Round(10, trips=5, seed=7)
->>> r.stage, r.legal()
+>>> r.stage.value, r.legal()
 ('preflop', ('check', 'raise 3'))
->>> r.check(); r.stage, len(r.board)
+>>> r.check(); r.stage.value, len(r.board)
 ('flop', 3)
->>> best = advise(r).best
->>> r.act(best); r.stage in ("river", "settled")
+>>> r.act(advise(r).best); r.stage.value in ("river", "settled")
 True
 >>> Round(10, odds=5)
 Traceback (most recent call last):
@@ -101,14 +100,14 @@ TRIPS_PLUS_TABLE: PayTable = (LOSE,) * 3 + (
 """HU-9: Trips Plus."""
 UTH_TRIPS_TABLE: PayTable = (LOSE,) * 3 + (
     (3, 1),
-    (4, 1),
-    (7, 1),
-    (9, 1),
+    (5, 1),
+    (6, 1),
+    (8, 1),
     (30, 1),
     (40, 1),
     (50, 1),
 )
-"""The Ultimate Texas Hold'em Trips bet (its common table)."""
+"""The Ultimate Texas Hold'em Trips bet (its common table: 50-40-30-8-6-5-3)."""
 POCKET_BONUS_TABLE: tuple[Pay, Pay, Pay, Pay, Pay] = ((30, 1), (20, 1), (10, 1), (4, 1), LOSE)
 """HU-10: aces, ace with K/Q/J suited, ace with K/Q/J offsuit, other pair, anything else."""
 

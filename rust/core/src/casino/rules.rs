@@ -93,8 +93,8 @@ pub const BAD_BEAT_TABLE: PayTable = [L, L, L, L, x(4), x(5), x(6), x(25), x(500
 pub const NO_BAD_BEAT: PayTable = [L; PAY_CLASSES];
 /// HU-9: Trips Plus.
 pub const TRIPS_PLUS_TABLE: PayTable = [L, L, L, x(3), x(4), x(7), x(8), x(30), x(40), x(100)];
-/// The Trips bet of Ultimate Texas Hold'em (the common table: 50, 40, 30, 9, 7, 4, 3).
-pub const UTH_TRIPS_TABLE: PayTable = [L, L, L, x(3), x(4), x(7), x(9), x(30), x(40), x(50)];
+/// The Trips bet of Ultimate Texas Hold'em (the common table: 50, 40, 30, 8, 6, 5, 3).
+pub const UTH_TRIPS_TABLE: PayTable = [L, L, L, x(3), x(5), x(6), x(8), x(30), x(40), x(50)];
 
 /// HU-10: the Pocket Bonus pays on the player's two hole cards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,0 +1,34 @@
+"""Benchmarks of the exact analyses (``make bench``; README "Heads Up Hold'em" records
+the figures): the full Heads Up and Ultimate Texas Hold'em analyses (27.8 trillion
+deals each), the Double Hold'em statistics (42.1 billion deals) and a million
+simulated rounds. Each runs once; the figures land in the benchmark's extra info."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from doubleholdem import casino, double_stats
+
+
+@pytest.mark.parametrize("game", sorted(casino.GAMES))
+def test_exact_analysis(benchmark: Any, game: str) -> None:
+    result = benchmark.pedantic(casino.analyze, args=(casino.GAMES[game],), rounds=1, iterations=1)
+    benchmark.extra_info.update(result.summary())
+    assert result.deals == 27_813_810_024_000
+
+
+def test_double_statistics(benchmark: Any) -> None:
+    stats = benchmark.pedantic(double_stats.statistics, rounds=1, iterations=1)
+    benchmark.extra_info.update(total=stats.total, auto=stats.auto, best=stats.best)
+    assert stats.total == double_stats.ALL_DEALS
+
+
+def test_million_rounds(benchmark: Any) -> None:
+    analysis = casino.analyze(casino.HEADS_UP)
+    sim = benchmark.pedantic(
+        casino.simulate, args=(1_000_000, 1), kwargs={"analysis": analysis}, rounds=1, iterations=1
+    )
+    benchmark.extra_info.update(mean=sim.mean, ci95=sim.ci95, exact=analysis.expected_value)
+    assert sim.ci95[0] <= analysis.expected_value <= sim.ci95[1]
