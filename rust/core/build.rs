@@ -35,7 +35,8 @@ fn main() {
     let (offsets, len) = perfect_hash(&keys);
     let mut lookup = vec![0u16; len];
     for &(key, value) in &entries {
-        let index = key.wrapping_add(offsets[(key >> OFFSET_SHIFT) as usize]) as usize;
+        let mixed = mix(key);
+        let index = mixed.wrapping_add(offsets[(mixed >> OFFSET_SHIFT) as usize]) as usize;
         lookup[index] = value;
     }
 

@@ -5,11 +5,11 @@
 //! multiset of 5 to 7 cards) plus a 4-bit counter per suit, and a bit mask of the cards
 //! by suit. Non-flush hands go through a perfect hash of the rank-key sum into one
 //! table; flushes (a suit counter reaching 5) look up the flush suit's ranks in another.
-//! All tables together take about 200 KiB and are generated at compile time.
+//! All tables together take about 260 KiB and are generated at compile time.
 
 use crate::cards::{rank, suit, Card};
 use crate::error::CoreError;
-use crate::tablegen::{OFFSET_SHIFT, RANK_KEYS};
+use crate::tablegen::{mix, OFFSET_SHIFT, RANK_KEYS};
 
 mod tables {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
@@ -23,8 +23,7 @@ const SUIT_SHIFT: u32 = 48;
 /// Each suit counter starts at 3, so a fifth card of one suit sets its bit 3.
 const SUIT_COUNTERS_START: u64 = 0x3333 << SUIT_SHIFT;
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
-const RANK_KEY_MASK: u64 = (1 << 24) - 1;
-const _: () = assert!(crate::tablegen::MAX_RANK_KEY <= RANK_KEY_MASK as u32);
+const _: () = assert!(crate::tablegen::MAX_RANK_KEY < 1 << crate::tablegen::KEY_BITS);
 /// The key of a byte that is not a card: lands in bits that valid cards never reach
 /// (eight of them still fit below the suit counters).
 const NOT_A_CARD: u64 = 1 << 40;
@@ -118,8 +117,9 @@ impl Hand {
             let shift = flush.leading_zeros() * 4;
             tables::FLUSH[(self.mask >> shift & 0x1fff) as usize]
         } else {
-            let key = (self.key & RANK_KEY_MASK) as u32;
-            let index = key.wrapping_add(tables::OFFSETS[(key >> OFFSET_SHIFT) as usize]);
+            // The rank keys fill the low 24 bits, and `mix` reads no others.
+            let mixed = mix(self.key as u32);
+            let index = mixed.wrapping_add(tables::OFFSETS[(mixed >> OFFSET_SHIFT) as usize]);
             tables::LOOKUP.get(index as usize).copied().unwrap_or(0)
         }
     }
@@ -257,6 +257,11 @@ pub(crate) mod tests {
                 assert!(seen.insert(tablegen::rank_key(counts)), "{counts:?}");
             });
         }
+    }
+
+    #[test]
+    fn hash_is_minimal() {
+        assert_eq!(tables::LOOKUP.len(), 73_775);
     }
 
     #[test]

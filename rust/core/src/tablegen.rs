@@ -12,8 +12,19 @@ pub const RANK_KEYS: [u32; 13] = [
     1, 4, 16, 67, 295, 1334, 5734, 23800, 60883, 208450, 509982, 1304151, 2967844,
 ];
 
-/// Row width of the perfect hash, in bits: `index = key + OFFSETS[key >> OFFSET_SHIFT]`.
-pub const OFFSET_SHIFT: u32 = 11;
+/// The perfect hash: `mixed = key * MIX_MULTIPLIER mod 2^24` (a bijection, as the
+/// multiplier is odd), then `index = mixed + OFFSETS[mixed >> OFFSET_SHIFT]`. This
+/// multiplier and row width pack the 73,775 keys of 5 to 7 cards into exactly 73,775
+/// slots (found by trying odd multipliers below 400 for each row width).
+pub const MIX_MULTIPLIER: u32 = 61;
+pub const OFFSET_SHIFT: u32 = 10;
+pub const KEY_BITS: u32 = 24;
+
+/// The mixed key that the hash rows are taken from.
+#[inline(always)]
+pub fn mix(key: u32) -> u32 {
+    key.wrapping_mul(MIX_MULTIPLIER) & ((1 << KEY_BITS) - 1)
+}
 
 /// Largest rank key sum (four aces and three kings).
 pub const MAX_RANK_KEY: u32 = 4 * RANK_KEYS[12] + 3 * RANK_KEYS[11];
@@ -164,37 +175,37 @@ pub fn value_of(classes: &[Vec<u32>; 9], (category, tiebreak): (u8, u32)) -> u16
 }
 
 /// The perfect hash from rank-key sums to a compact table: returns the row offsets
-/// (`index = key.wrapping_add(offsets[key >> OFFSET_SHIFT])`) and the table length.
+/// (`index = mix(key).wrapping_add(offsets[mix(key) >> OFFSET_SHIFT])`) and the table
+/// length.
+/// First fit, fullest rows first, each row's first key at the first free slot or later
+/// (Czech, Havas and Majewski, "Perfect hashing", 1997, section 5.2).
 pub fn perfect_hash(keys: &[u32]) -> (Vec<u32>, usize) {
     // One row for every 24-bit key, so that even an invalid hand's key has a row.
-    let rows = 1 << (24 - OFFSET_SHIFT);
-    let mut by_row: Vec<Vec<u32>> = vec![Vec::new(); rows];
-    for &k in keys {
-        by_row[(k >> OFFSET_SHIFT) as usize].push(k & ((1 << OFFSET_SHIFT) - 1));
+    let rows = 1 << (KEY_BITS - OFFSET_SHIFT);
+    let mut by_row: Vec<Vec<i64>> = vec![Vec::new(); rows];
+    for k in keys.iter().map(|&k| mix(k)) {
+        by_row[(k >> OFFSET_SHIFT) as usize].push(i64::from(k & ((1 << OFFSET_SHIFT) - 1)));
     }
-    let mut order: Vec<usize> = (0..rows).collect();
+    let mut order: Vec<usize> = (0..rows).filter(|&r| !by_row[r].is_empty()).collect();
     order.sort_by_key(|&r| std::cmp::Reverse(by_row[r].len()));
-    let mut used: Vec<bool> = Vec::new();
+    let mut used = vec![false; keys.len() * 4];
+    let mut first_free = 0usize;
     let mut offsets = vec![0u32; rows];
     for row in order {
-        let cols = &by_row[row];
-        if cols.is_empty() {
-            continue;
+        let cols = &mut by_row[row];
+        cols.sort_unstable();
+        let fits = |shift: i64| cols.iter().all(|&c| !used[(c + shift) as usize]);
+        let shift = (first_free as i64 - cols[0]..)
+            .find(|&s| fits(s))
+            .expect("room is left");
+        for &c in cols.iter() {
+            used[(c + shift) as usize] = true;
         }
-        let base = (0usize..)
-            .find(|&b| {
-                cols.iter()
-                    .all(|&c| !used.get(b + c as usize).copied().unwrap_or(false))
-            })
-            .expect("some base is free");
-        for &c in cols {
-            let at = base + c as usize;
-            if used.len() <= at {
-                used.resize(at + 1, false);
-            }
-            used[at] = true;
+        while used[first_free] {
+            first_free += 1;
         }
-        offsets[row] = (base as u32).wrapping_sub((row as u32) << OFFSET_SHIFT);
+        offsets[row] = (shift - ((row as i64) << OFFSET_SHIFT)) as u32;
     }
-    (offsets, used.len())
+    let len = used.iter().rposition(|&u| u).map_or(0, |last| last + 1);
+    (offsets, len)
 }
