@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -141,3 +142,19 @@ def test_plot(heads_up: casino.Analysis, tmp_path: object) -> None:
     path = Path(str(tmp_path)) / "strategy.png"
     plot_strategy(heads_up, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_runner_gives_the_same_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunked path (as Ray runs it) and the in-process path agree exactly; the
+    enumeration is cut to the first 7 flop classes to keep the test quick."""
+    monkeypatch.setattr(_core, "casino_flop_chunks", lambda: 7)
+    seen: list[tuple[int, int]] = []
+
+    def in_process(tasks: Sequence[tuple[casino.Rules, int, int]]) -> list[tuple[list[int], bytes]]:
+        seen.extend((a, b) for _, a, b in tasks)
+        return [casino.analysis_chunk(*task) for task in reversed(tasks)][::-1]
+
+    direct = casino.analyze(casino.ULTIMATE)
+    chunked = casino.analyze(casino.ULTIMATE, runner=in_process, chunks=3)
+    assert seen == [(0, 2), (2, 4), (4, 7)]
+    assert chunked == direct
