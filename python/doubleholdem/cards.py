@@ -131,9 +131,9 @@ class Deck:
         dealt, self._cards = self._cards[:n], self._cards[n:]
         return dealt
 
-    def remove(self, cards: Iterable[CardLike]) -> None:
+    def remove(self, cards: str | Iterable[CardLike]) -> None:
         """Take known cards out of the deck (they are somewhere else)."""
-        for card in parse_cards(list(cards)):
+        for card in parse_cards(cards):
             if card not in self._cards:
                 raise DuplicateCard(f"{CARD_NAMES[card]} is not in the deck", card=card)
             self._cards.remove(card)

@@ -2,9 +2,9 @@
 point card, Hand 1 pairs it with the first other card in dealing order, Hand 2 with the
 second, and the better of the two Hold'em hands plays.
 
->>> r = resolve("Kc Ks 6c", auto_point("Kc Ks 6c"), "Kd 6h 2s 9c Jd")
+>>> r = resolve("Kc 2d 6c", auto_point("Kc 2d 6c"), "Kd 6h 9c Jc 3c")
 >>> r.hand, describe(r.value)
-(2, 'Full House, Kings full of Sixes')
+(2, 'Flush, King-Jack-Nine-Six-Three')
 >>> auto_point("Kc Ks 6c"), auto_point("Ks Kh 6c"), auto_point("Ks Kh Kd")
 (0, 0, 0)
 """
