@@ -13,7 +13,6 @@ import doubleholdem as dh
 from conftest import random_hands
 from doubleholdem import DuplicateCard, InvalidCard, InvalidHand, double
 from reference import auto_point as reference_auto_point
-from reference import best_strength
 
 deals = st.lists(st.integers(0, 51), min_size=8, max_size=8, unique=True)
 
