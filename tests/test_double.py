@@ -49,9 +49,7 @@ def test_dh3_non_point_cards_never_combine() -> None:
     """9h 9d with the board's 9s Kd Kc would be a full house, but they never play together."""
     r = double.resolve("2c 9h 9d", 0, "9s Kd Kc 5h 3s")
     assert dh.category_of(r.value) is dh.Category.TWO_PAIR
-    assert double.resolve("2c 9h 9d", 1, "9s Kd Kc 5h 3s").value == dh.evaluate(
-        "9h 9d 9s Kd Kc"
-    )
+    assert double.resolve("2c 9h 9d", 1, "9s Kd Kc 5h 3s").value == dh.evaluate("9h 9d 9s Kd Kc")
 
 
 def test_dh4_second_best_hand_never_breaks_a_tie() -> None:
