@@ -18,8 +18,8 @@ use super::rules::{pay_class, Rules, MAX_MULTIPLE, PAY_CLASSES};
 use super::settle::{fold_units, showdown_units, Showdown, SHOWDOWNS};
 use crate::cards::Card;
 use crate::classes::{
-    hand_class, hand_class_name, hand_class_size, pair_index, pairs, rename, suit_permutations,
-    triple_classes, triple_index, HAND_CLASSES, PAIRS,
+    hand_class, hand_class_name, pair_index, pairs, rename, suit_permutations, triple_classes,
+    triple_index, HAND_CLASSES, PAIRS,
 };
 use crate::error::CoreError;
 use crate::eval::{Hand, HandValue};
@@ -564,7 +564,6 @@ pub fn finish(rules: &Rules, tally: &[u64]) -> Result<Analysis, CoreError> {
             raise_evs,
             best: best.1,
         });
-        debug_assert!(deals == 0 || deals % hand_class_size(class) == 0);
     }
     Ok(summarise(&units, outcomes, folds, strategy))
 }
