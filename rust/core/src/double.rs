@@ -22,11 +22,8 @@ pub struct Resolution {
 /// The two non-point cards, in dealing order (DH-3).
 #[inline(always)]
 pub fn partners(point: usize) -> (usize, usize) {
-    match point {
-        0 => (1, 2),
-        1 => (0, 2),
-        _ => (0, 1),
-    }
+    // Branch-free (0 -> (1, 2), 1 -> (0, 2), 2 -> (0, 1)): batches mix points at random.
+    (usize::from(point == 0), 2 - usize::from(point == 2))
 }
 
 fn check_point(point: usize) -> Result<(), CoreError> {
@@ -170,12 +167,14 @@ fn resolve_chunk_vectorized(
     for (((hole, &point), board), value) in rows.zip(out.iter_mut()) {
         let (a, b) = partners(point as usize);
         let with_point = table.add_cards(Hand::EMPTY, board);
-        let with_point = table.add_cards(with_point, &[hole[point as usize % 3]]);
-        let (hand1, hand2) = (
-            table.add_cards(with_point, &[hole[a]]),
-            table.add_cards(with_point, &[hole[b]]),
-        );
-        invalid |= table.add_cards(hand1, &[hole[b]]).invalid_bits(8) | u64::from(point > 2);
+        let with_point = table.add_cards(with_point, &[hole[usize::from(point).min(2)]]);
+        let hand1 = table.add_cards(with_point, &[hole[a]]);
+        let hand2 = table.add_cards(with_point, &[hole[b]]);
+        // Two valid 7-card hands leave one possible repeat: the two partners.
+        invalid |= hand1.invalid_bits(7)
+            | hand2.invalid_bits(7)
+            | u64::from(hole[a] == hole[b])
+            | u64::from(point > 2);
         *value = hand1.value().max(hand2.value());
     }
     if invalid == 0 {

@@ -1,0 +1,29 @@
+"""Benchmark reporting: each benchmark says how many items one call handles
+(``benchmark.extra_info["items"]``); the summary prints items per second and the ratio
+of doubleholdem's rate to every other library's rate in the same group and run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or session.disabled:
+        return
+    groups: dict[str, list[tuple[str, float]]] = {}
+    for bench in session.benchmarks:
+        items = bench.extra_info.get("items")
+        if items and bench.stats and bench.stats.median > 0:
+            rate = items / bench.stats.median
+            groups.setdefault(bench.group or "", []).append((bench.name, rate))
+    write = terminalreporter.write_line
+    for group, rates in groups.items():
+        ours = max((r for name, r in rates if "doubleholdem" in name), default=None)
+        write(f"\n{group}")
+        for name, rate in sorted(rates, key=lambda nr: -nr[1]):
+            theirs = ours and "doubleholdem" not in name
+            ratio = f"   doubleholdem is {ours / rate:.1f}x" if theirs else ""
+            write(f"  {name:<50} {rate / 1e6:10.3f} M/s{ratio}")
