@@ -171,10 +171,10 @@ fn resolve_chunk_vectorized(
         let hand1 = table.add_cards(with_point, &[hole[a]]);
         let hand2 = table.add_cards(with_point, &[hole[b]]);
         // Two valid 7-card hands leave one possible repeat: the two partners.
-        invalid |= hand1.invalid_bits(7)
-            | hand2.invalid_bits(7)
-            | u64::from(hole[a] == hole[b])
-            | u64::from(point > 2);
+        invalid |= (hand1.card_count() ^ 7)
+            | (hand2.card_count() ^ 7)
+            | u32::from(hole[a] == hole[b])
+            | u32::from(point > 2);
         *value = hand1.value().max(hand2.value());
     }
     if invalid == 0 {

@@ -24,10 +24,6 @@ const SUIT_SHIFT: u32 = 48;
 const SUIT_COUNTERS_START: u64 = 0x3333 << SUIT_SHIFT;
 const FLUSH_BITS: u64 = 0x8888 << SUIT_SHIFT;
 const _: () = assert!(crate::tablegen::MAX_RANK_KEY < 1 << crate::tablegen::KEY_BITS);
-/// The key of a byte that is not a card: lands in bits that valid cards never reach
-/// (eight of them still fit below the suit counters).
-const NOT_A_CARD: u64 = 1 << 40;
-const NOT_A_CARD_BITS: u64 = 0xff << 40;
 
 /// The rank key and suit counter of every byte: cards 0..=51, then "not a card" for
 /// the rest, so that a batch validates its input in the same pass that evaluates it.
@@ -37,7 +33,7 @@ static CARD_KEYS: [u64; 256] = card_table(true);
 static CARD_BITS: [u64; 256] = card_table(false);
 
 const fn card_table(keys: bool) -> [u64; 256] {
-    let mut table = [if keys { NOT_A_CARD } else { 0 }; 256];
+    let mut table = [0; 256];
     let mut card = 0;
     while card < 52 {
         let (r, s) = (rank(card as u8) as u32, suit(card as u8) as u32);
@@ -97,14 +93,16 @@ impl Hand {
     /// Whether exactly `n` cards were added, all of them distinct cards 0..=51.
     #[inline(always)]
     pub fn is_valid(self, n: u32) -> bool {
-        self.invalid_bits(n) == 0
+        self.card_count() == n
     }
 
-    /// Zero if exactly `n` distinct cards 0..=51 were added; OR it over many hands to
-    /// validate a batch without a branch per hand.
+    /// The number of distinct cards 0..=51 added, if none repeats. A byte that is not a
+    /// card adds no bit and a repeated card carries, so the count falls short of the
+    /// number of bytes added exactly when they were not all distinct cards: adding up
+    /// the counts of a batch validates it with one addition per hand.
     #[inline(always)]
-    pub fn invalid_bits(self, n: u32) -> u64 {
-        self.key & NOT_A_CARD_BITS | u64::from(self.mask.count_ones() ^ n)
+    pub fn card_count(self) -> u32 {
+        self.mask.count_ones()
     }
 
     /// The value of the best five cards, for a hand of 5 to 7 distinct cards. Any
