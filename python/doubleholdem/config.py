@@ -118,6 +118,17 @@ class GameConfig:
     - ``rake``: TH-31 (default none).
     - ``variant``: Texas or Double Hold'em; ``reveal_point`` shows a chosen point card to
       everyone at once instead of at showdown (DH-8, default hidden).
+
+    What a table (``doubleholdem.table``) needs beyond one hand, all off by default:
+
+    - ``blind_seats``: ``(small, big)`` seats that post the blinds instead of the seats
+      the button gives (TH-2, TH-3); ``small`` may be ``None``: no small blind this hand
+      (a dead small blind, TH-38).
+    - ``live_posts``: chips each seat posts live before the deal besides the blinds (a
+      new or returning player's big blind, TH-36, TH-37): they count as that seat's
+      wager pre-flop, and it keeps its option. Empty, or one amount per seat.
+    - ``dead_posts``: chips each seat posts dead into the main pot (the small-blind part
+      of missed blinds, TH-37). Empty, or one amount per seat.
     """
 
     stacks: tuple[int, ...]
@@ -135,6 +146,9 @@ class GameConfig:
     heads_up_uncapped: bool = True
     rake: Rake | None = None
     reveal_point: bool = False
+    blind_seats: tuple[int | None, int] | None = None
+    live_posts: tuple[int, ...] = ()
+    dead_posts: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -157,6 +171,42 @@ class GameConfig:
         _require_bool("reveal_point", self.reveal_point)
         if self.rake is not None and not isinstance(self.rake, Rake):
             raise InvalidConfig("rake: give a Rake or None", field="rake")
+        self._check_table_fields()
+
+    def _check_table_fields(self) -> None:
+        n = len(self.stacks)
+        if self.blind_seats is not None:
+            seats = tuple(self.blind_seats)
+            if len(seats) != 2:
+                raise InvalidConfig(
+                    f"blind_seats: give (small, big), not {self.blind_seats!r}",
+                    field="blind_seats",
+                )
+            small, big = seats
+            for name, seat in (("small", small), ("big", big)):
+                if seat is None and name == "small":
+                    continue
+                _require_int(f"blind_seats.{name}", seat, minimum=0)
+                assert isinstance(seat, int)
+                if seat >= n:
+                    raise InvalidConfig(
+                        f"blind_seats: seat {seat} does not exist (seats 0..{n - 1})",
+                        field="blind_seats",
+                    )
+            if small == big:
+                raise InvalidConfig(
+                    f"blind_seats: seat {big} cannot post both blinds", field="blind_seats"
+                )
+            object.__setattr__(self, "blind_seats", seats)
+        for name in ("live_posts", "dead_posts"):
+            posts = tuple(getattr(self, name))
+            if posts and len(posts) != n:
+                raise InvalidConfig(
+                    f"{name}: give one amount per seat ({n}), not {len(posts)}", field=name
+                )
+            for seat, chips in enumerate(posts):
+                _require_int(f"{name}[{seat}]", chips, minimum=0)
+            object.__setattr__(self, name, posts)
 
     def _check_blinds(self) -> None:
         _require_int("small_blind", self.small_blind, minimum=0)
@@ -208,6 +258,10 @@ class GameConfig:
         for name in ("structure", "variant", "ante_type"):
             data[name] = data[name].value
         data["stacks"] = list(self.stacks)
+        for name in ("blind_seats", "live_posts", "dead_posts"):
+            value = data.pop(name)
+            if value:
+                data[name] = list(value)
         return data
 
     @classmethod
@@ -220,8 +274,9 @@ class GameConfig:
         unknown = sorted(set(fields) - names)
         if unknown:
             raise InvalidConfig(f"unknown config fields: {', '.join(unknown)}")
-        if isinstance(fields.get("stacks"), list):
-            fields["stacks"] = tuple(fields["stacks"])
+        for name in ("stacks", "blind_seats", "live_posts", "dead_posts"):
+            if isinstance(fields.get(name), list):
+                fields[name] = tuple(fields[name])
         rake = fields.get("rake")
         if isinstance(rake, dict):
             try:

@@ -109,3 +109,40 @@ class InvalidWager(DoubleHoldemError, ValueError):
     def __init__(self, message: str, *, allowed: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.allowed = allowed
+
+
+class TableError(DoubleHoldemError, ValueError):
+    """A table refused a request (RULES.md TH-35 to TH-40): ``seat`` is the table seat
+    concerned (``None`` when the request is about the whole table)."""
+
+    def __init__(self, message: str, *, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class SeatTaken(TableError):
+    """Joining a seat that is not empty, or with a player name already seated."""
+
+
+class SeatEmpty(TableError):
+    """A request for a seat where nobody sits, or a seat number the table lacks."""
+
+
+class BuyInOutOfRange(TableError):
+    """A buy-in or top-up outside the table's range (TH-36). ``amount`` is what was
+    offered, ``low`` and ``high`` the allowed range for it."""
+
+    def __init__(self, message: str, *, seat: int | None, amount: object, low: int, high: int):
+        super().__init__(message, seat=seat)
+        self.amount = amount
+        self.low = low
+        self.high = high
+
+
+class HandInProgress(TableError):
+    """Something only allowed between hands (leaving, topping up, starting a hand) asked
+    for while the seat plays a hand."""
+
+
+class NotEnoughPlayers(TableError):
+    """A hand cannot start: fewer than two players are able to play."""

@@ -45,7 +45,8 @@ _BOARD_CARDS = (0, 3, 1, 1)
 class Event(NamedTuple):
     """One entry of the event log; fields that do not apply are ``None`` or empty.
 
-    ``kind`` is one of: ``ante``, ``small_blind``, ``big_blind``, ``deal`` (hole cards),
+    ``kind`` is one of: ``ante``, ``small_blind``, ``big_blind``, ``post`` and
+    ``post_dead`` (a table's live and dead posts, TH-36, TH-37), ``deal`` (hole cards),
     ``burn``, ``flop``, ``turn``, ``river`` (board cards), ``fold``, ``check``, ``call``,
     ``bet``, ``raise`` (``amount`` is the chips put in; ``to`` the total wager for bets
     and raises), ``timeout``, ``point`` (a Double Hold'em point card: ``point`` is its
@@ -482,7 +483,9 @@ class Hand:
         n = self.players
         return [(start + i) % n for i in range(n)]
 
-    def _blind_seats(self) -> tuple[int, int]:
+    def _blind_seats(self) -> tuple[int | None, int]:
+        if self.config.blind_seats is not None:  # placed by a table (TH-38)
+            return self.config.blind_seats
         button, n = self.config.button, self.players
         if n == 2:  # TH-3: the button posts the small blind
             return button, (button + 1) % n
@@ -492,6 +495,7 @@ class Hand:
         """Antes (TH-19) then blinds (TH-2, TH-18); a short player posts what they have."""
         config = self.config
         small, big = self._blind_seats()
+        seat: int | None
         if config.ante:
             if config.ante_type is AnteType.UNIFORM:
                 for seat in self._clockwise(config.button + 1):
@@ -508,10 +512,31 @@ class Hand:
             (small, config.small_blind, "small_blind"),
             (big, config.big_blind, "big_blind"),
         ):
+            if seat is None:
+                continue
             chips = min(blind, self._stacks[seat])
             if chips:
                 self._wager(seat, chips)
                 self._log(kind, seat, amount=chips, all_in=self._stacks[seat] == 0)
+        if config.live_posts or config.dead_posts:
+            self._post_for_table()
+
+    def _post_for_table(self) -> None:
+        """A table's extra posts, clockwise from the button: a live post (TH-36, TH-37)
+        is a wager like a blind; a dead post (TH-37) goes whole into the main pot."""
+        config = self.config
+        for seat in self._clockwise(config.button + 1):
+            live = config.live_posts[seat] if config.live_posts else 0
+            chips = min(live, self._stacks[seat])
+            if chips:
+                self._wager(seat, chips)
+                self._log("post", seat, amount=chips, all_in=self._stacks[seat] == 0)
+            dead = config.dead_posts[seat] if config.dead_posts else 0
+            chips = min(dead, self._stacks[seat])
+            if chips:
+                self._stacks[seat] -= chips
+                self._dead += chips
+                self._log("post_dead", seat, amount=chips, all_in=self._stacks[seat] == 0)
 
     def _draw(self, count: int) -> tuple[int, ...]:
         start = self._next_card
