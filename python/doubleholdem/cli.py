@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from doubleholdem import casino_cli, double_stats, phh
+from doubleholdem import casino_cli, double_stats, phh, simulate
 from doubleholdem.cards import format_cards
 from doubleholdem.errors import DoubleHoldemError
 
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         phh.add_parser,
         casino_cli.add_parser,
         double_stats.add_parser,
+        simulate.add_parser,
     ):
         add(subparsers)
     return parser

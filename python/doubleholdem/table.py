@@ -397,6 +397,10 @@ class Table:
         self._occupant(seat)
         return self._live_stack(seat)
 
+    def bought_in_by(self, seat: int) -> int:
+        """The chips the player in ``seat`` brought: buy-in plus top-ups."""
+        return self._occupant(seat).bought_in
+
     def seat_of(self, player: str) -> int | None:
         """The seat of ``player``, or ``None``."""
         for number, seat in enumerate(self._seats):
