@@ -806,13 +806,21 @@ class Table:
     # ------------------------------------------------------------------ log and views
 
     def event_log(
-        self, seat: int | None = None, *, everything: bool = False
+        self, seat: int | None = None, *, everything: bool = False, since: int = 0
     ) -> list[dict[str, Any]]:
         """The table's log (seating, hands, posts, decisions, time banks, timeouts,
-        awards): everything (the server's record), or what ``seat`` may see."""
+        awards) from entry ``since`` on: everything (the server's record), or what
+        ``seat`` may see. :attr:`log_length` is where the next entry will go, so a server
+        can send each seat only what is new."""
+        entries = self._log[since:]
         if everything:
-            return [dict(entry) for entry in self._log]
-        return [self._visible(entry, seat) for entry in self._log]
+            return [dict(entry) for entry in entries]
+        return [self._visible(entry, seat) for entry in entries]
+
+    @property
+    def log_length(self) -> int:
+        """The number of entries in the log so far."""
+        return len(self._log)
 
     def log_json(self) -> str:
         """The whole log as compact JSON: the same seed and calls give the same bytes."""
@@ -850,33 +858,35 @@ class Table:
         }
 
     def _hand_view(self, seat: int | None, events: bool) -> dict[str, Any]:
+        """The hand as :meth:`Hand.view` shows it to ``seat``, in table seat numbers."""
         hand = self._require_hand()
         dealt = self._dealt
         index = self._index_of(seat)
-        raw = hand.view(index)
-
-        def by_seat(values: Sequence[Any]) -> dict[str, Any]:
-            return {str(dealt[i]): value for i, value in enumerate(values)}
-
-        legal = raw["legal"]
-        if legal is not None:
-            legal = {**legal, "seat": dealt[legal["seat"]]}
+        shown = {e.seat for e in hand.events if e.kind == "show" and e.seat is not None}
+        reveal = self.config.reveal_point
+        legal = hand.legal_actions()
         view = {
-            "street": raw["street"],
-            "board": raw["board"],
-            "pot": raw["pot"],
-            "stacks": by_seat(raw["stacks"]),
-            "bets": by_seat(raw["bets"]),
-            "in_hand": by_seat(raw["in_hand"]),
-            "decision": raw["decision"],
-            "hole": raw["hole"],
-            "shown": {str(dealt[int(k)]): v for k, v in raw["shown"].items()},
-            "points": {str(dealt[int(k)]): v for k, v in raw["points"].items()},
-            "legal": legal,
-            "over": raw["over"],
+            "street": hand.street,
+            "board": [CARD_NAMES[c] for c in hand.board],
+            "pot": hand.pot,
+            "stacks": _by_seat(dealt, hand.stacks),
+            "bets": _by_seat(dealt, hand.bets),
+            "in_hand": _by_seat(dealt, hand.in_hand),
+            "decision": hand.decision,
+            "hole": [] if index is None else [CARD_NAMES[c] for c in hand.hole(index)],
+            "shown": {str(dealt[i]): [CARD_NAMES[c] for c in hand.hole(i)] for i in sorted(shown)},
+            "points": {
+                str(dealt[i]): point
+                for i, point in enumerate(hand.points)
+                if point is not None and (i == index or i in shown or reveal)
+            },
+            "legal": None
+            if legal is None or legal.seat != index
+            else {**legal.to_dict(), "seat": dealt[legal.seat]},
+            "over": hand.over,
         }
         if events:
-            view["events"] = [_remap(e, dealt) for e in raw["events"]]
+            view["events"] = [_remap(e, dealt) for e in hand.event_log(index)]
         return view
 
     def secret_cards(self, seat: int | None) -> set[str]:
@@ -1044,6 +1054,10 @@ def _with_seat(legal: LegalActions, seat: int) -> LegalActions:
     del data["seat"]
     data["points"] = tuple(data["points"])
     return LegalActions(seat, **data)
+
+
+def _by_seat(dealt: Sequence[int], values: Sequence[Any]) -> dict[str, Any]:
+    return {str(dealt[i]): value for i, value in enumerate(values)}
 
 
 def _remap(entry: dict[str, Any], dealt: Sequence[int]) -> dict[str, Any]:

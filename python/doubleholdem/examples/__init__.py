@@ -1,0 +1,1 @@
+"""Worked examples that ship with the package (importable, and run by the tests)."""
