@@ -541,17 +541,22 @@ class Table:
             plan = self._moving(ready, able)
         else:
             plan = self._dead_button(ready, able)
+        if len(plan.dealt) > 2 and self._repeats_big_blind(plan.big):
+            plan = self._moving(ready, able, after=plan.button)  # TH-35
         if len(plan.dealt) == 2:
             plan = self._heads_up(plan)
         self._mark_missed(plan)
         self._set_posts(plan)
         return plan
 
-    def _moving(self, ready: list[int], able: list[int]) -> _Plan:
+    def _moving(self, ready: list[int], able: list[int], *, after: int | None = None) -> _Plan:
         """TH-38 moving button: the button goes to the next player who owes nothing,
         the small blind to the one after, the big blind to the next player sitting in
-        (who may owe: taking the big blind settles it)."""
-        previous = self._button if self._button is not None else self.config.seats - 1
+        (who may owe: taking the big blind settles it). ``after``: the seat to move the
+        button on from (default: the last button)."""
+        previous = self._button if after is None else after
+        if previous is None:
+            previous = self.config.seats - 1
         button = self._next(previous, ready)
         small = self._next(button, ready)
         big = self._next(small, able)
@@ -600,6 +605,11 @@ class Table:
         for s in plan.dealt:
             self._settle_debts(s)
         return _Plan(button, button, big, plan.dealt, button)
+
+    def _repeats_big_blind(self, seat: int) -> bool:
+        """True if the player in ``seat`` posted the big blind in the last hand: when
+        players come back to a new game, the button moves on once more (TH-35)."""
+        return self._last_big is not None and self._holds(seat, self._last_big)
 
     def _holds(self, seat: int, last: tuple[int, str]) -> bool:
         return last[0] == seat and self._at(seat).player == last[1]

@@ -1,0 +1,73 @@
+"""``doubleholdem simulate``: bots at one table; same seed same output; the results add
+up; bad input is one line on stderr with status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from doubleholdem.cli import main
+from doubleholdem.simulate import simulate
+
+ARGS = ["simulate", "--players", "4", "--hands", "150", "--seed", "5"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    ("variant", "structure"), [("double", "limit"), ("texas", "no"), ("texas", "pot")]
+)
+def test_same_seed_same_output(
+    capsys: pytest.CaptureFixture[str], variant: str, structure: str
+) -> None:
+    args = [*ARGS, "--variant", variant, "--structure", structure, "--json"]
+    first = json.loads(run(capsys, *args)[1])
+    second = json.loads(run(capsys, *args)[1])
+    assert first.pop("hands_per_second") > 0
+    second.pop("hands_per_second")
+    assert first == second
+    assert first["hands"] == 150 and len(first["seats"]) == 4
+    assert sum(seat["net"] for seat in first["seats"]) + first["rake"] == 0
+    assert [seat["bot"] for seat in first["seats"]] == ["equity", "random", "station", "equity"]
+    other = json.loads(run(capsys, *args, "--seed", "6")[1])
+    assert [s["net"] for s in other["seats"]] != [s["net"] for s in first["seats"]]
+
+
+def test_text_output_and_no_progress_bar_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, *ARGS, "--bots", "station,random")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "double fixed-limit: 150 hands, seed 5"
+    assert "bb/100" in lines[1] and len(lines) == 2 + 4 + 1
+    assert lines[-1].startswith("hands played 150, ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "shark"], "no bot named 'shark'"),
+        (["--players", "11"], "--players must be 2 to 10"),
+        (["--hands", "0"], "--hands must be at least 1"),
+        (["--structure", "spread"], "invalid choice"),
+    ],
+)
+def test_bad_input(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    status, out, err = run(capsys, "simulate", *args)
+    assert status == 2 and out == ""
+    assert err.startswith("doubleholdem: error:") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_equity_bot_beats_random_bots() -> None:
+    """The equity-aware bot is not a random player: over a few hundred hands of limit
+    Texas Hold'em it wins from random bots."""
+    result = simulate(
+        players=3, hands=400, seed=2, variant="texas", bots=("equity", "random", "random")
+    )
+    assert result.seats[0].net > 0
+    assert result.seats[0].net > max(result.seats[1].net, result.seats[2].net)
