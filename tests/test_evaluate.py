@@ -258,3 +258,18 @@ def test_import_does_not_load_numpy() -> None:
 
 def test_tables_fit_in_l2() -> None:
     assert _core.table_bytes() < 512 * 1024
+
+
+def _evaluate_in_child(rows: np.ndarray) -> list[int]:
+    return dh.evaluate_batch(rows).tolist() + dh.evaluate_batch(rows, threads=2).tolist()
+
+
+def test_batch_works_in_a_forked_child(hands7: np.ndarray) -> None:
+    """The parent's pools have no threads in a forked child; the child must not hang."""
+    import multiprocessing
+
+    expected = dh.evaluate_batch(hands7).tolist()
+    dh.evaluate_batch(hands7, threads=2)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.apply_async(_evaluate_in_child, (hands7,)).get(timeout=60)
+    assert result == expected + expected

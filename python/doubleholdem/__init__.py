@@ -5,7 +5,9 @@
 'Full House, Kings full of Sevens'
 """
 
-from doubleholdem import cards, double, errors
+import os
+
+from doubleholdem import _core, cards, double, errors
 from doubleholdem.cards import Deck, format_card, format_cards, parse_card, parse_cards
 from doubleholdem.errors import (
     DoubleHoldemError,
@@ -24,6 +26,10 @@ from doubleholdem.evaluate import (
     evaluate,
     evaluate_batch,
 )
+
+if hasattr(os, "register_at_fork"):
+    # A forked child has none of the parent's worker threads: give it pools of its own.
+    os.register_at_fork(after_in_child=_core.after_fork_in_child)
 
 __all__ = [
     "Category",

@@ -69,6 +69,11 @@ fn describe(py: Python<'_>, value: HandValue) -> PyResult<String> {
 }
 
 #[pyfunction]
+fn after_fork_in_child() {
+    parallel::after_fork_in_child();
+}
+
+#[pyfunction]
 fn table_bytes() -> usize {
     eval::table_bytes()
 }
@@ -169,6 +174,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_five, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(table_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(after_fork_in_child, m)?)?;
     m.add_function(wrap_pyfunction!(category_counts, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
