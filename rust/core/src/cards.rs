@@ -30,6 +30,27 @@ pub fn card_name(card: Card) -> String {
     String::from_utf8_lossy(&chars).into_owned()
 }
 
+/// One card from text: "As", "Td" (rank 2..9, T, J, Q, K, A; suit c, d, h, s).
+pub fn parse_card(text: &str) -> Result<Card, CoreError> {
+    let bad = || CoreError::invalid_hand(format!("{text:?} is not a card"));
+    let &[r, s] = text.as_bytes() else {
+        return Err(bad());
+    };
+    let rank = RANK_CHARS.iter().position(|&c| c == r).ok_or_else(bad)?;
+    let suit = SUIT_CHARS.iter().position(|&c| c == s).ok_or_else(bad)?;
+    Ok((rank * 4 + suit) as Card)
+}
+
+/// Distinct cards from whitespace-separated text: "As Kd Qh".
+pub fn parse_cards(text: &str) -> Result<Vec<Card>, CoreError> {
+    let cards = text
+        .split_whitespace()
+        .map(parse_card)
+        .collect::<Result<Vec<_>, _>>()?;
+    check_cards(&cards)?;
+    Ok(cards)
+}
+
 /// Every card is 0..=51 and none repeats.
 pub fn check_cards(cards: &[u8]) -> Result<(), CoreError> {
     let mut seen = 0u64;
@@ -57,6 +78,14 @@ mod tests {
         assert_eq!(card_name(51), "As");
         assert_eq!(card_name(8 * 4 + 1), "Td");
         assert_eq!(card_name(52), "?");
+    }
+
+    #[test]
+    fn parses_text() {
+        assert_eq!(parse_cards("As Td 2c"), Ok(vec![51, 33, 0]));
+        assert!(parse_cards("As Ax").is_err());
+        assert!(parse_cards("As As").is_err());
+        assert!(parse_card("10d").is_err());
     }
 
     #[test]

@@ -123,20 +123,7 @@ mod tests {
     use super::*;
 
     fn cards(text: &str) -> Vec<Card> {
-        text.split_whitespace()
-            .map(|t| {
-                let b = t.as_bytes();
-                let r = crate::cards::RANK_CHARS
-                    .iter()
-                    .position(|&c| c == b[0])
-                    .unwrap();
-                let s = crate::cards::SUIT_CHARS
-                    .iter()
-                    .position(|&c| c == b[1])
-                    .unwrap();
-                (r * 4 + s) as Card
-            })
-            .collect()
+        crate::cards::parse_cards(text).unwrap()
     }
 
     fn words(text: &str) -> String {
