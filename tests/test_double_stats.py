@@ -8,6 +8,7 @@ import contextlib
 import io
 import itertools
 import json
+import os
 
 import pytest
 
@@ -99,6 +100,22 @@ def test_classes_cover_every_hole(full: dict[str, object]) -> None:
         assert c["auto_best"] == c["point_best"][c["auto_point"]]
 
 
+def wait_until_busy(pid: int, cpu_seconds: float) -> None:
+    """Waits until a process has used some CPU time (past its imports, into the work)."""
+    import time
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / ticks >= cpu_seconds:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the enumeration did not start")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
 def test_ctrl_c_stops_cleanly() -> None:
     """SIGINT during the enumeration: the workers stop, one line on stderr, status 130."""
     import signal
@@ -108,7 +125,7 @@ def test_ctrl_c_stops_cleanly() -> None:
 
     command = [sys.executable, "-m", "doubleholdem.cli", "stats", "double", "--json"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    wait_until_busy(process.pid, cpu_seconds=1.5)
     started = time.monotonic()
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
