@@ -121,7 +121,7 @@ def test_chunks_add_up_in_any_order() -> None:
 
 
 def test_ray_runner_gives_the_same_chunks() -> None:
-    ray = pytest.importorskip("ray")
+    import ray
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         tasks = [(casino.HEADS_UP, 40, 43), (casino.HEADS_UP, 43, 46)]
@@ -134,7 +134,6 @@ def test_ray_runner_gives_the_same_chunks() -> None:
 
 
 def test_plot(heads_up: casino.Analysis, tmp_path: object) -> None:
-    pytest.importorskip("matplotlib")
     from pathlib import Path
 
     from doubleholdem.casino_cli import plot_strategy
