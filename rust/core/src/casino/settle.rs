@@ -178,14 +178,7 @@ mod tests {
     use crate::casino::rules::ROYAL;
 
     fn cards(text: &str) -> Vec<Card> {
-        text.split_whitespace()
-            .map(|t| {
-                let b = t.as_bytes();
-                let r = crate::cards::RANK_CHARS.iter().position(|&c| c == b[0]);
-                let s = crate::cards::SUIT_CHARS.iter().position(|&c| c == b[1]);
-                (r.unwrap() * 4 + s.unwrap()) as Card
-            })
-            .collect()
+        crate::cards::parse_cards(text).unwrap()
     }
 
     fn two(text: &str) -> [Card; 2] {
