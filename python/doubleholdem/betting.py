@@ -243,17 +243,20 @@ class BettingRound:
         round is over (TH-5)."""
         n = len(stacks)
         bets, level, acted = self.bets, self.level, self.acted
-        able = [s for s in range(n) if in_hand[s] and stacks[s] > 0]
-        if not able:
-            return None
-        if len(able) == 1 and bets[able[0]] >= level:
-            return None
+        first = None  # the first seat clockwise that must act
+        able = 0  # seats in the hand with chips
+        last_able = 0
         seat = after
         for _ in range(n):
             seat = seat + 1 if seat + 1 < n else 0
-            if in_hand[seat] and stacks[seat] > 0 and (acted[seat] is None or bets[seat] < level):
-                return seat
-        return None
+            if in_hand[seat] and stacks[seat] > 0:
+                able += 1
+                last_able = seat
+                if first is None and (acted[seat] is None or bets[seat] < level):
+                    first = seat
+        if able == 1 and bets[last_able] >= level:
+            return None
+        return first
 
     # -- what the actor may do ------------------------------------------------------
 
@@ -301,9 +304,10 @@ class BettingRound:
 
     def _may_raise(self, seat: int, stacks: list[int], in_hand: list[bool]) -> bool:
         level, bets = self.level, self.bets
-        if not any(
-            in_hand[s] and s != seat and stacks[s] + bets[s] > level for s in range(len(bets))
-        ):
+        for s in range(len(bets)):
+            if in_hand[s] and s != seat and stacks[s] + bets[s] > level:
+                break
+        else:
             return False  # nobody could answer the raise
         acted = self.acted[seat]
         # no full bet or raise since this player acted (TH-14, TH-17); in no/pot limit

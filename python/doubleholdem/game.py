@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -113,6 +114,7 @@ class Hand:
         "_events",
         "_holes",
         "_in_hand",
+        "_legal",
         "_live",
         "_needs_point",
         "_next_card",
@@ -137,12 +139,13 @@ class Hand:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
         if deck is None:
-            deck = Deck(seed, rng=rng)
+            self._deck = _shuffled(seed, rng)
         elif seed is not None or rng is not None:
             raise InvalidConfig("give a deck or a seed/generator, not both")
+        else:
+            self._deck = deck.deal(len(deck)) if isinstance(deck, Deck) else _card_order(deck)
         n = config.players
         self.config = config
-        self._deck = deck.deal(len(deck)) if isinstance(deck, Deck) else _card_order(deck)
         if len(self._deck) < n * config.hole_cards + 8:
             raise InvalidConfig(f"the deck has {len(self._deck)} cards, too few for {n} players")
         self._next_card = 0
@@ -164,6 +167,7 @@ class Hand:
         self._actor: int | None = None
         self._decision: str | None = None
         self._betting_actor: int | None = None
+        self._legal: LegalActions | None = None
         self._post()
         self._deal_holes()
         self._round = self._open_round()
@@ -259,12 +263,23 @@ class Hand:
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""
+        legal = self._legal
+        if legal is not None:  # computed once per decision
+            return legal
         seat = self._actor
         if seat is None:
             return None
         if self._decision == POINT:
-            return LegalActions.point_choice(seat, self._bets[seat], self._stacks[seat])
-        return self._round.legal(seat, stacks=self._stacks, in_hand=self._in_hand, pot=self.pot)
+            legal = LegalActions.point_choice(seat, self._bets[seat], self._stacks[seat])
+        else:
+            legal = self._round.legal(
+                seat,
+                stacks=self._stacks,
+                in_hand=self._in_hand,
+                pot=sum(self._committed) + self._dead,
+            )
+        self._legal = legal
+        return legal
 
     # ------------------------------------------------------------------ decisions
 
@@ -276,31 +291,37 @@ class Hand:
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
         legal = self._expect(BET, seat, action, amount)
-        self._act(legal, _action(action, legal, amount), amount)
+        try:
+            kind = _ACTIONS[action]
+        except (KeyError, TypeError):
+            kind = _action(action, legal, amount)
+        self._act(legal, kind, amount)
 
     def _act(self, legal: LegalActions, kind: Action, amount: int | None) -> None:
         actor = legal.seat
         if kind is Action.ALL_IN:
             kind, amount = self._all_in_as(legal, amount)
         if kind is Action.FOLD:
-            self._require(legal.can_fold, "there is nothing to call: check instead", legal, kind)
-            self._require(amount is None, "a fold takes no amount", legal, kind, amount)
+            if not legal.can_fold or amount is not None:
+                reason = "there is nothing to call: check instead"
+                self._require(legal.can_fold, reason, legal, kind)
+                self._require(amount is None, "a fold takes no amount", legal, kind, amount)
             self._fold(actor)
         elif kind is Action.CHECK:
-            self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
-            self._require(amount is None, "a check takes no amount", legal, kind, amount)
-            self._round.record_call_or_check(actor)
-            self._log("check", actor)
+            if not legal.can_check or amount is not None:
+                self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
+                self._require(amount is None, "a check takes no amount", legal, kind, amount)
+            self._round.acted[actor] = self._round.level
+            self._log_event("check", actor, None, None, False)
         elif kind is Action.CALL:
-            self._require(legal.can_call, "there is nothing to call: check instead", legal, kind)
-            self._require(
-                amount is None or amount == legal.call_amount,
-                f"a call is {legal.call_amount}",
-                legal,
-                kind,
-                amount,
-            )
-            self._call(actor, legal.call_amount)
+            chips = legal.call_amount
+            if chips <= 0 or not (amount is None or amount == chips):
+                reason = "there is nothing to call: check instead"
+                self._require(legal.can_call, reason, legal, kind)
+                self._require(
+                    amount is None or amount == chips, f"a call is {chips}", legal, kind, amount
+                )
+            self._call(actor, chips)
         else:
             self._raise(legal, kind, amount)
         self._cursor = actor
@@ -449,12 +470,15 @@ class Hand:
     def _fold(self, seat: int) -> None:
         self._in_hand[seat] = False
         self._live -= 1
-        self._log("fold", seat)
+        self._log_event("fold", seat, None, None, False)
 
     def _call(self, seat: int, chips: int) -> None:
-        self._wager(seat, chips)
+        stacks = self._stacks
+        stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._committed[seat] += chips
         self._round.record_call_or_check(seat)
-        self._log("call", seat, amount=chips, all_in=self._stacks[seat] == 0)
+        self._log_event("call", seat, chips, None, stacks[seat] == 0)
 
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         self._require(legal.can_raise, _raise_range_text(legal), legal, kind, amount)
@@ -468,13 +492,8 @@ class Hand:
         self._wager(seat, amount - legal.bet)
         all_in = self._stacks[seat] == 0
         self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
-        self._log(
-            "bet" if legal.is_bet else "raise",
-            seat,
-            amount=amount - legal.bet,
-            to=amount,
-            all_in=all_in,
-        )
+        kind_text = "bet" if legal.is_bet else "raise"
+        self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
 
     # ------------------------------------------------------------------ the hand's flow
 
@@ -577,6 +596,7 @@ class Hand:
 
     def _proceed(self) -> None:
         """Moves on until a decision is needed or the hand is over."""
+        self._legal = None
         while True:
             if self._live == 1:
                 self._win_uncontested()
@@ -594,11 +614,12 @@ class Hand:
     def _next_decision(self) -> bool:
         actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
         self._betting_actor = actor
-        if self._street == 1 and any(self._needs_point):
+        if self._street == 1 and True in self._needs_point:
             # DH-5: each player chooses at their turn, all-in players included
             seat = self._cursor
-            for _ in range(self.players):
-                seat = seat + 1 if seat + 1 < self.players else 0
+            n = len(self._stacks)
+            for _ in range(n):
+                seat = seat + 1 if seat + 1 < n else 0
                 if self._needs_point[seat]:
                     self._actor, self._decision = seat, POINT
                     return True
@@ -734,20 +755,19 @@ class Hand:
         value: int | None = None,
         hand: int | None = None,
     ) -> None:
-        self._events.append(
-            Event(
-                len(self._events),
-                kind,
-                seat,
-                amount,
-                to,
-                cards,
-                all_in,
-                pot,
-                seats,
-                point,
-                value,
-                hand,
+        events = self._events
+        fields = (len(events), kind, seat, amount, to, cards, all_in, pot, seats, point, value)
+        events.append(_new_event(Event, (*fields, hand)))
+
+    def _log_event(
+        self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
+    ) -> None:
+        """:meth:`_log` of a betting action, the common case."""
+        events = self._events
+        events.append(
+            _new_event(
+                Event,
+                (len(events), kind, seat, amount, to, (), all_in, None, (), None, None, None),
             )
         )
 
@@ -885,6 +905,7 @@ class Hand:
                 for r in data["results"]
             ]
             hand._events = [_event(values) for values in data["events"]]
+            hand._legal = None
         except (KeyError, TypeError, IndexError, ValueError) as error:
             raise InvalidSnapshot(f"broken hand snapshot: {error!r}") from None
         hand._check_restored()
@@ -898,6 +919,21 @@ class Hand:
         rake = sum(result.rake for result in self._results)
         if sum(self._stacks) + self.pot + rake != sum(self.config.stacks):
             raise InvalidSnapshot("broken hand snapshot: the chips do not add up")
+
+
+_new_event = tuple.__new__
+_ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
+
+
+def _shuffled(seed: int | None, rng: random.Random | None) -> list[int]:
+    """The 52 cards in the order ``Deck(seed, rng=rng)`` deals them (without building the
+    deck: a hand takes them all)."""
+    if seed is not None and rng is not None:
+        raise ValueError("give a seed or a generator, not both")
+    generator = rng or (random.Random(seed) if seed is not None else secrets.SystemRandom())
+    cards = list(range(52))
+    generator.shuffle(cards)
+    return cards
 
 
 def _card_order(cards: Sequence[int]) -> list[int]:

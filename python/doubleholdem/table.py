@@ -52,7 +52,7 @@ from doubleholdem.errors import (
     SeatTaken,
     TableError,
 )
-from doubleholdem.game import Event, Hand
+from doubleholdem.game import Hand
 
 __all__ = [
     "ButtonRule",
@@ -294,7 +294,10 @@ class Table:
         self._dealt_players: list[str] = []
         self._synced = 0
         self._hand_number = 0
-        self._log: list[dict[str, Any]] = []
+        # table records as dicts; a hand's events as (event, hand number, dealt seats),
+        # turned into dicts only when the log is read
+        self._log: list[Any] = []
+        self._legal: tuple[LegalActions, LegalActions] | None = None
         self._bought_in = 0
         self._cashed_out = 0
         self._rake = 0
@@ -339,9 +342,10 @@ class Table:
     def to_act(self) -> int | None:
         """The seat whose decision is awaited."""
         hand = self._hand
-        if hand is None or hand.actor is None:
+        if hand is None:
             return None
-        return self._dealt[hand.actor]
+        actor = hand.actor
+        return None if actor is None else self._dealt[actor]
 
     @property
     def decision(self) -> str | None:
@@ -672,6 +676,7 @@ class Table:
             seats=list(dealt),
         )
         self._hand = Hand(config, rng=self._rng)
+        self._legal = None
         self._synced = 0
         self._after_change(self._now)
 
@@ -683,7 +688,14 @@ class Table:
         if hand is None:
             return None
         legal = hand.legal_actions()
-        return None if legal is None else _with_seat(legal, self._dealt[legal.seat])
+        if legal is None:
+            return None
+        cached = self._legal
+        if cached is not None and cached[0] is legal:  # the hand's options of this decision
+            return cached[1]
+        mapped = _with_seat(legal, self._dealt[legal.seat])
+        self._legal = (legal, mapped)
+        return mapped
 
     def act(
         self,
@@ -697,16 +709,22 @@ class Table:
         runs first: a decision that comes after the seat ran out of time is refused."""
         index = self._turn(seat, now, action, amount)
         hand = self._require_hand()
-        with _seat_numbers(self._dealt):
+        try:
             hand.act(action, amount, seat=index)
+        except IllegalAction as error:
+            _with_seat_numbers(error, self._dealt)
+            raise
         self._after_change(self._now)
 
     def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
         """``seat`` chooses its Double Hold'em point card (DH-5)."""
         index = self._turn(seat, now, POINT, None)
         hand = self._require_hand()
-        with _seat_numbers(self._dealt):
+        try:
             hand.choose_point(index, point)
+        except IllegalAction as error:
+            _with_seat_numbers(error, self._dealt)
+            raise
         self._after_change(self._now)
 
     def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
@@ -725,23 +743,27 @@ class Table:
         if legal is None or legal.seat != seat:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
         index = self._dealt.index(seat)
-        in_hand = hand.in_hand
+        config = self.config
         return Observation(
-            seat=seat,
-            decision=legal.decision,
-            legal=legal,
-            hole=tuple(hand.hole(index)),
-            board=tuple(hand.board),
-            pot=hand.pot,
-            big_blind=self.config.big_blind,
-            opponents=sum(in_hand) - 1,
-            variant=self.config.variant,
+            seat,
+            legal.decision,
+            legal,
+            tuple(hand._holes[index]),
+            tuple(hand._board),
+            hand.pot,
+            config.big_blind,
+            hand._in_hand.count(True) - 1,
+            config.variant,
         )
 
     def _turn(self, seat: int, now: float | None, action: object, amount: object) -> int:
         self._check_seat_number(seat)
         if now is not None:
             self.advance(now)
+        hand = self._hand
+        actor = None if hand is None else hand.actor
+        if actor is not None and self._dealt[actor] == seat:
+            return actor
         if self.to_act != seat:
             who = "nobody" if self.to_act is None else f"seat {self.to_act}"
             raise IllegalAction(
@@ -773,7 +795,7 @@ class Table:
                 continue
             hand.timeout(hand.actor)  # type: ignore[arg-type]
             self._after_change(expired)
-        return self._log[start:]
+        return [_entry(item) for item in self._log[start:]]
 
     def _time(self, now: float | None) -> None:
         if now is None:
@@ -788,10 +810,12 @@ class Table:
         """Copies the hand's new events into the log, then starts the next clock or
         finishes the hand."""
         hand = self._require_hand()
-        events = hand.events
-        for event in events[self._synced :]:
-            self._log.append(self._table_event(event))
-        self._synced = len(events)
+        events = hand._events
+        synced = self._synced
+        if len(events) > synced:
+            number, dealt = self._hand_number, self._dealt
+            self._log.extend([(event, number, dealt) for event in events[synced:]])
+            self._synced = len(events)
         if hand.over:
             self._finish()
             return
@@ -802,8 +826,9 @@ class Table:
     def _finish(self) -> None:
         hand = self._require_hand()
         self._deadline = self._phase = None
+        final = hand.stacks
         for index, s in enumerate(self._dealt):
-            self._at(s).stack = hand.stacks[index]
+            self._at(s).stack = final[index]
         rake = sum(result.rake for result in hand.results)
         self._rake += rake
         stacks = {str(s): self._at(s).stack for s in self._dealt}
@@ -822,7 +847,7 @@ class Table:
         awards) from entry ``since`` on: everything (the server's record), or what
         ``seat`` may see. :attr:`log_length` is where the next entry will go, so a server
         can send each seat only what is new."""
-        entries = self._log[since:]
+        entries = [_entry(item) for item in self._log[since:]]
         if everything:
             return [dict(entry) for entry in entries]
         return [self._visible(entry, seat) for entry in entries]
@@ -834,7 +859,7 @@ class Table:
 
     def log_json(self) -> str:
         """The whole log as compact JSON: the same seed and calls give the same bytes."""
-        return json.dumps(self._log, separators=(",", ":"))
+        return json.dumps([_entry(item) for item in self._log], separators=(",", ":"))
 
     def _visible(self, entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
         kind = entry["kind"]
@@ -914,12 +939,6 @@ class Table:
         return secret
 
     # ------------------------------------------------------------------ helpers
-
-    def _table_event(self, event: Event) -> dict[str, Any]:
-        entry = _remap(event.to_dict(), self._dealt)
-        entry.pop("seq", None)
-        entry["hand_number"] = self._hand_number
-        return {"kind": entry.pop("kind"), **entry}
 
     def _record(self, kind: str, seat: int | None = None, **fields: Any) -> None:
         entry: dict[str, Any] = {"kind": kind}
@@ -1034,29 +1053,31 @@ class Table:
         return 0 < offset < span
 
 
-class _seat_numbers:
-    """Re-raises a hand's :class:`IllegalAction` with table seat numbers."""
+def _entry(item: Any) -> dict[str, Any]:
+    """A log entry as a dict: a table record as it is, a hand's event in table seats."""
+    if type(item) is dict:
+        return item
+    event, number, dealt = item
+    entry = _remap(event.to_dict(), dealt)
+    entry.pop("seq", None)
+    entry["hand_number"] = number
+    return {"kind": entry.pop("kind"), **entry}
 
-    def __init__(self, dealt: list[int]) -> None:
-        self.dealt = dealt
 
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
-        if not isinstance(error, IllegalAction) or error.seat is None:
-            return
-        index, seat = error.seat, self.dealt[error.seat]
-        legal = error.legal
-        raise IllegalAction(
-            str(error).replace(f"seat {index} ", f"seat {seat} ", 1),
-            seat=seat,
-            action=error.action,
-            amount=error.amount,
-            legal=_with_seat(legal, self.dealt[legal.seat])
-            if isinstance(legal, LegalActions)
-            else legal,
-        ) from None
+def _with_seat_numbers(error: IllegalAction, dealt: list[int]) -> None:
+    """Re-raises a hand's :class:`IllegalAction` with table seat numbers (returns if it
+    names no seat)."""
+    if error.seat is None:
+        return
+    index, seat = error.seat, dealt[error.seat]
+    legal = error.legal
+    raise IllegalAction(
+        str(error).replace(f"seat {index} ", f"seat {seat} ", 1),
+        seat=seat,
+        action=error.action,
+        amount=error.amount,
+        legal=_with_seat(legal, dealt[legal.seat]) if isinstance(legal, LegalActions) else legal,
+    ) from None
 
 
 def _with_seat(legal: LegalActions, seat: int) -> LegalActions:
