@@ -8,12 +8,12 @@ returns the exit status). Bad input exits with status 2 and one line on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from doubleholdem import casino_cli, double_stats, phh, simulate
 from doubleholdem.cards import format_cards
 from doubleholdem.errors import DoubleHoldemError
 
@@ -96,25 +96,41 @@ def _run_double(args: argparse.Namespace) -> int:
     return print_result(args, result, lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Each subcommand and the module that registers it, imported only when it is needed
+# (``doubleholdem replay`` does not load the casino, the table or the bots).
+COMMANDS = {
+    "eval": "",
+    "double": "",
+    "replay": "doubleholdem.phh",
+    "casino": "doubleholdem.casino_cli",
+    "stats": "doubleholdem.double_stats",
+    "simulate": "doubleholdem.simulate",
+}
+
+
+def _adder(command: str) -> Callable[[Any], None]:
+    if command == "eval":
+        return _add_eval
+    if command == "double":
+        return _add_double
+    add: Callable[[Any], None] = importlib.import_module(COMMANDS[command]).add_parser
+    return add
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or with ``command`` of that one alone."""
     parser = _Parser(prog="doubleholdem", description=__doc__.split("\n")[0] if __doc__ else None)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for add in (
-        _add_eval,
-        _add_double,
-        phh.add_parser,
-        casino_cli.add_parser,
-        double_stats.add_parser,
-        simulate.add_parser,
-    ):
-        add(subparsers)
+    for name in [command] if command in COMMANDS else COMMANDS:
+        _adder(name)(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     try:
-        args = build_parser().parse_args(argv)
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(words[0] if words else None).parse_args(words)
         status: int = args.run(args)
         return status
     except (DoubleHoldemError, ValueError) as error:

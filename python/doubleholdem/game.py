@@ -564,11 +564,14 @@ class Hand:
 
     def _deal_holes(self) -> None:
         order = self._clockwise(self.config.button + 1)
-        for _ in range(self.config.hole_cards):
-            for seat in order:
-                self._holes[seat].append(self._draw(1)[0])
+        deck, holes, n = self._deck, self._holes, len(order)
+        start = self._next_card
+        rounds = self.config.hole_cards
+        for i, seat in enumerate(order):  # one card at a time, clockwise (TH-1)
+            holes[seat].extend(deck[start + i : start + i + rounds * n : n])
+        self._next_card = start + rounds * n
         for seat in order:
-            self._log("deal", seat, cards=tuple(self._holes[seat]))
+            self._log("deal", seat, cards=tuple(holes[seat]))
 
     def _open_round(self) -> BettingRound:
         config = self.config
@@ -938,11 +941,18 @@ def _shuffled(seed: int | None, rng: random.Random | None) -> list[int]:
 
 def _card_order(cards: Sequence[int]) -> list[int]:
     order = list(cards)
-    if len(set(order)) != len(order) or not all(
-        type(card) is int and 0 <= card < 52 for card in order
+    distinct = set(order)
+    if (
+        len(distinct) != len(order)
+        or not distinct.issubset(_CARDS)
+        or not set(map(type, order)).issubset(_INT)
     ):
         parse_cards(order)  # names the bad or repeated card
     return order
+
+
+_CARDS = frozenset(range(52))
+_INT = frozenset({int})
 
 
 def _plain(value: Any) -> Any:

@@ -53,11 +53,6 @@ from doubleholdem.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game import Hand
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 __all__ = ["HandHistory", "ReplayResult", "add_parser", "dumps", "load", "loads", "replay"]
 
 VARIANTS = {
@@ -107,7 +102,8 @@ class ReplayResult:
 def load(path: str | Path) -> HandHistory:
     """Reads a PHH file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
     except OSError as error:
         raise InvalidHandHistory(f"cannot read {path}: {error.strerror}", path=str(path)) from None
     return loads(text)
@@ -117,6 +113,10 @@ def loads(text: str) -> HandHistory:
     """Parses PHH text; :class:`InvalidHandHistory` says what is wrong with it."""
     fields = _simple_toml(text)
     if fields is None:
+        if sys.version_info >= (3, 11):
+            import tomllib
+        else:  # pragma: no cover
+            import tomli as tomllib
         try:
             fields = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
@@ -145,11 +145,17 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
             value = value.replace("'", '"')
         elif "'" in value:
             return None
+        value = value.lstrip()
         try:
-            fields[key] = json.loads(value)
-        except ValueError:
+            fields[key], end = _scan_json(value, 0)
+        except (StopIteration, ValueError):
+            return None
+        if end != len(value):
             return None
     return fields
+
+
+_scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _field(fields: dict[str, Any], name: str) -> Any:
@@ -192,7 +198,44 @@ def _finishing(fields: dict[str, Any]) -> tuple[float, ...] | None:
     return tuple(values)
 
 
+_CONFIG_FIELDS = (
+    "variant",
+    "starting_stacks",
+    "blinds_or_straddles",
+    "antes",
+    "ante_trimming_status",
+    "small_bet",
+    "big_bet",
+    "min_bet",
+    "_reveal_point",
+)
+_CONFIGS: dict[tuple[Any, ...], GameConfig] = {}
+_MISSING = object()
+
+
 def _config(fields: dict[str, Any]) -> GameConfig:
+    """The file's game; the same fields give the same (frozen) config, built once."""
+    key = tuple(_typed(fields.get(name, _MISSING)) for name in _CONFIG_FIELDS)
+    try:
+        hash(key)
+    except TypeError:  # unhashable values: not a game anyway
+        return _new_config(fields)
+    config = _CONFIGS.get(key)
+    if config is None:
+        config = _new_config(fields)
+        if len(_CONFIGS) < 256:
+            _CONFIGS[key] = config
+    return config
+
+
+def _typed(value: object) -> object:
+    """``value`` as a hashable key that tells ``1`` from ``True`` and ``1.0``."""
+    if type(value) is list:
+        return list, tuple(value), tuple(map(type, value))
+    return type(value), value
+
+
+def _new_config(fields: dict[str, Any]) -> GameConfig:
     code = _field(fields, "variant")
     if code not in VARIANTS:
         raise InvalidHandHistory(
@@ -284,16 +327,17 @@ def _words(action: str) -> list[str]:
     return action.split("#", 1)[0].split() if "#" in action else action.split()
 
 
-def _deck_order(history: HandHistory) -> list[int]:
-    """The deck that deals the file's cards: hole cards one at a time from p1, a burn
-    before each board deal; unknown and burned cards are the lowest unused ones."""
+def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
+    """The deck that deals the file's cards (``split``: the words of each action): hole
+    cards one at a time from p1, a burn before each board deal; unknown and burned cards
+    are the lowest unused ones."""
     config = history.config
     n, k = config.players, config.hole_cards
     holes: list[list[int]] = [[UNKNOWN] * k for _ in range(n)]
     board: list[int] = []
-    for number, action in enumerate(history.actions, 1):
-        words = _words(action)
-        if words[:2] == ["d", "dh"] and len(words) == 4:
+    for number, words in enumerate(split, 1):
+        size = len(words)
+        if size == 4 and words[0] == "d" and words[1] == "dh":
             seat = _player(words[2], n, number)
             cards = _cards(words[3], number)
             if len(cards) != k:
@@ -301,9 +345,11 @@ def _deck_order(history: HandHistory) -> list[int]:
                     f"{words[2]} is dealt {len(cards)} cards, not {k}", action_number=number
                 )
             holes[seat] = [c if c != UNKNOWN else holes[seat][i] for i, c in enumerate(cards)]
-        elif words[:2] == ["d", "db"] and len(words) == 3:
+        elif size != 3:
+            continue
+        elif words[1] == "db" and words[0] == "d":
             board.extend(_cards(words[2], number))
-        elif len(words) == 3 and words[1] == "sm":
+        elif words[1] == "sm":
             seat = _player(words[0], n, number)
             shown = _cards(words[2], number)
             if len(shown) == k:
@@ -329,17 +375,23 @@ def _deck_order(history: HandHistory) -> list[int]:
 def replay(history: HandHistory) -> ReplayResult:
     """Plays the file's actions through the engine; :class:`InvalidHandHistory` names the
     first action that breaks the rules (1-based) and why."""
-    order = _deck_order(history)
+    actions = history.actions
+    split = [_words(action) for action in actions]
+    order = _deck_order(history, split)
     hand = Hand(history.config, deck=order)
     n = history.config.players
+    names = _PLAYERS[:n]
     board_seen = 0
-    for number, action in enumerate(history.actions, 1):
-        words = _words(action)
+    for number, words in enumerate(split, 1):
         try:
-            board_seen = _apply(hand, words, n, number, board_seen)
+            if len(words) == 2 and words[1] == "cc" and words[0] == names[hand.actor or 0]:
+                hand.check_or_call()  # the common case, first
+            else:
+                board_seen = _apply(hand, words, n, number, board_seen)
         except InvalidHandHistory:
             raise
         except DoubleHoldemError as error:
+            action = actions[number - 1]
             raise InvalidHandHistory(
                 f"action {number} ({action!r}): {error}", action_number=number
             ) from None
@@ -357,15 +409,16 @@ def replay(history: HandHistory) -> ReplayResult:
     )
 
 
-def _reject(number: int, action: str, reason: str) -> InvalidHandHistory:
+_PLAYERS = [f"p{i + 1}" for i in range(10)]
+
+
+def _reject(number: int, words: list[str], reason: str) -> InvalidHandHistory:
+    action = " ".join(words)
     return InvalidHandHistory(f"action {number} ({action!r}): {reason}", action_number=number)
 
 
 def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -> int:
-    if len(words) == 2 and words[1] == "cc" and words[0] == f"p{(hand.actor or 0) + 1}":
-        hand.check_or_call()  # the common case, first
-        return board_seen
-    text = " ".join(words)
+    text = words  # named in the errors
     if len(words) < 2:
         raise _reject(number, text, "not an action")
     if words[0] == "d":

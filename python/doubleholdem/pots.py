@@ -47,9 +47,10 @@ def uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
     if len(bets) < 2:
         return None
     top = max(bets)
-    seat = bets.index(top)
-    second = max(b for s, b in enumerate(bets) if s != seat)
-    return (seat, top - second) if top > second else None
+    if bets.count(top) > 1:
+        return None
+    second = max([b for b in bets if b != top])
+    return bets.index(top), top - second
 
 
 def side_pots(
@@ -113,6 +114,8 @@ def split(amount: int, *, winners: Sequence[int], button: int, players: int) -> 
     """A pot shared by tied winners (TH-30): equal shares in whole chips, the chips that
     do not divide one each to the winners clockwise from the first seat left of the
     button. Returns seat -> chips, in that clockwise order."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
     order = clockwise_from_button(winners, button, players)
     share, odd = divmod(amount, len(order))
     return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
