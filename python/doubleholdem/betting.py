@@ -119,11 +119,14 @@ class LegalActions:
             found.append(Action.FOLD)
         if self.can_check:
             found.append(Action.CHECK)
-        if self.can_call:
+        call = self.call_amount
+        if call > 0:
             found.append(Action.CALL)
-        if self.can_raise:
+        high = self.max_raise_to
+        if self.min_raise_to is not None:
             found.append(Action.BET if self.is_bet else Action.RAISE)
-        if self.can_all_in:
+        stack = self.all_in_to - self.bet
+        if (stack > 0 and call == stack) or high == self.all_in_to:  # can_all_in
             found.append(Action.ALL_IN)
         return found
 
@@ -182,6 +185,9 @@ class LegalActions:
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
         return f"LegalActions({fields})"
+
+
+_new_legal = object.__new__
 
 
 class BettingRound:
@@ -267,17 +273,19 @@ class BettingRound:
         to_call = level - bet if level > bet else 0
         all_in_to = bet + stack
         low, high = self._raise_range(seat, stacks, in_hand, pot, to_call)
-        return LegalActions(
-            seat,
-            can_fold=to_call > 0,
-            can_check=to_call == 0,
-            call_amount=to_call if to_call < stack else stack,
-            min_raise_to=low,
-            max_raise_to=high,
-            all_in_to=all_in_to,
-            is_bet=level == 0,
-            bet=bet,
-        )
+        legal = _new_legal(LegalActions)  # LegalActions(seat, can_fold=..., ...) faster
+        legal.seat = seat
+        legal.bet = bet
+        legal.decision = "bet"
+        legal.points = ()
+        legal.can_fold = to_call > 0
+        legal.can_check = to_call == 0
+        legal.call_amount = to_call if to_call < stack else stack
+        legal.min_raise_to = low
+        legal.max_raise_to = high
+        legal.all_in_to = all_in_to
+        legal.is_bet = level == 0
+        return legal
 
     def _raise_range(
         self, seat: int, stacks: list[int], in_hand: list[bool], pot: int, to_call: int

@@ -329,10 +329,35 @@ class Hand:
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
+        seat = self._actor
+        if (
+            self._legal is None
+            and self._decision == BET
+            and seat is not None
+            and self._round.level > self._bets[seat]  # facing a wager: always allowed
+        ):
+            self._fold(seat)
+            self._cursor = seat
+            self._proceed()
+            return
         self.act(Action.FOLD)
 
     def check_or_call(self) -> None:
         """Checks if nothing is owed, else calls."""
+        seat = self._actor
+        if self._legal is None and self._decision == BET and seat is not None:
+            # always allowed: no need for the whole LegalActions
+            round_ = self._round
+            to_call = round_.level - self._bets[seat]
+            if to_call > 0:
+                stack = self._stacks[seat]
+                self._call(seat, to_call if to_call < stack else stack)
+            else:
+                round_.acted[seat] = round_.level
+                self._log_event("check", seat, None, None, False)
+            self._cursor = seat
+            self._proceed()
+            return
         legal = self._expect(BET, None, Action.CALL, None)
         self._act(legal, Action.CHECK if legal.can_check else Action.CALL, None)
 
@@ -378,7 +403,7 @@ class Hand:
     # ------------------------------------------------------------------ validation
 
     def _expect(self, decision: str, seat: int | None, action: object, amount: object) -> Any:
-        if seat is not None:
+        if seat is not None and not (type(seat) is int and 0 <= seat < len(self._stacks)):
             self._check_seat(seat)
         legal = self.legal_actions()
         if legal is None:
@@ -721,9 +746,10 @@ class Hand:
             self._log("return", seat, amount=chips)
         winner = self._in_hand.index(True)
         pot = Pot(sum(self._committed) + self._dead, (winner,))
-        rakes = rake_amounts([pot], self.config.rake, flop_dealt=len(self._board) >= 3)
+        (rake,) = rake_amounts([pot], self.config.rake, flop_dealt=len(self._board) >= 3)
         self._street = 4
-        self._settle(award([pot], {}, button=self.config.button, players=self.players, rakes=rakes))
+        # what award() gives for one pot with one eligible seat
+        self._settle([PotResult(0, pot.amount, rake, (winner,), (winner,), (pot.amount - rake,))])
 
     def _settle(self, results: list[PotResult]) -> None:
         for result in results:

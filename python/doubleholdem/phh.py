@@ -297,11 +297,15 @@ def _antes(antes: list[int], trimming: object) -> tuple[int, AnteType]:
 
 
 def _player(token: str, n: int, number: int) -> int:
+    seat = _SEATS.get(token, n)
+    if seat < n:
+        return seat
     if token.startswith("p") and token[1:].isdigit() and 1 <= int(token[1:]) <= n:
         return int(token[1:]) - 1
     raise InvalidHandHistory(f"{token!r} is not a player (p1..p{n})", action_number=number)
 
 
+_SEATS = {f"p{i + 1}": i for i in range(10)}
 _CARD_NUMBERS = {name: number for number, name in enumerate(CARD_NAMES)}
 _CARD_NUMBERS["??"] = UNKNOWN
 
@@ -442,7 +446,7 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
     elif hand.decision == "point":
         raise _reject(number, text, f"p{seat + 1} must first choose a point card (pc)")
     elif verb == "f" and len(words) == 2:
-        hand.act("fold", seat=seat)
+        hand.fold()
     elif verb == "cc" and len(words) == 2:
         hand.check_or_call()
     elif verb == "cbr" and len(words) == 3 and words[2].isdigit():

@@ -134,9 +134,10 @@ def _top_up(table: Table, players: int, top: int) -> None:
 
 
 def _play(table: Table, bots: Sequence[Bot]) -> None:
-    while table.in_hand:
-        seat = table.to_act
-        assert seat is not None
+    while True:
+        seat = table.to_act  # None once the hand is over
+        if seat is None:
+            return
         table.decide(seat, bots[seat].decide(table.observe(seat)))
 
 

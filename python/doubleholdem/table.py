@@ -32,6 +32,7 @@ the same log, byte for byte.
 
 from __future__ import annotations
 
+import bisect
 import enum
 import json
 import random
@@ -52,7 +53,7 @@ from doubleholdem.errors import (
     SeatTaken,
     TableError,
 )
-from doubleholdem.game import Hand
+from doubleholdem.game import Event, Hand
 
 __all__ = [
     "ButtonRule",
@@ -281,6 +282,7 @@ class Table:
         if not isinstance(config, TableConfig):
             raise InvalidConfig(f"a Table needs a TableConfig, not {type(config).__name__}")
         self.config = config
+        self._template = config.hand_config((config.big_blind, config.big_blind), button=0)
         if rng is None and seed is not None:
             rng = random.Random(seed)
         self._rng = rng
@@ -294,9 +296,12 @@ class Table:
         self._dealt_players: list[str] = []
         self._synced = 0
         self._hand_number = 0
-        # table records as dicts; a hand's events as (event, hand number, dealt seats),
-        # turned into dicts only when the log is read
+        # table records as dicts; a hand's events as the hand's Event tuples, turned into
+        # dicts only when the log is read (``_hands``: where each hand's events start in
+        # the log, ``_hand_seats``: its number and dealt seats)
         self._log: list[Any] = []
+        self._hands: list[int] = []
+        self._hand_seats: list[tuple[int, list[int]]] = []
         self._legal: tuple[LegalActions, LegalActions] | None = None
         self._bought_in = 0
         self._cashed_out = 0
@@ -653,12 +658,12 @@ class Table:
         index = {s: i for i, s in enumerate(dealt)}
         button_index = index[self._previous(plan.button, dealt)]
         small = index[plan.small] if plan.small is not None else None
-        config = self.config.hand_config(
-            [self._at(s).stack for s in dealt],
-            button=button_index,
-            blind_seats=(small, index[plan.big]),
-            live_posts=[plan.live.get(s, 0) for s in dealt],
-            dead_posts=[plan.dead.get(s, 0) for s in dealt],
+        config = self._hand_config(
+            tuple([self._at(s).stack for s in dealt]),
+            button_index,
+            (small, index[plan.big]),
+            tuple([plan.live.get(s, 0) for s in dealt]),
+            tuple([plan.dead.get(s, 0) for s in dealt]),
         )
         self._hand_number += 1
         self._button, self._small, self._big = plan.button, plan.small_position, plan.big
@@ -676,11 +681,49 @@ class Table:
             seats=list(dealt),
         )
         self._hand = Hand(config, rng=self._rng)
+        self._hands.append(len(self._log))
+        self._hand_seats.append((self._hand_number, dealt))
         self._legal = None
         self._synced = 0
         self._after_change(self._now)
 
     # ------------------------------------------------------------------ decisions
+
+    def _hand_config(
+        self,
+        stacks: tuple[int, ...],
+        button: int,
+        blind_seats: tuple[int | None, int],
+        live_posts: tuple[int, ...],
+        dead_posts: tuple[int, ...],
+    ) -> GameConfig:
+        """:meth:`TableConfig.hand_config` for the seats the table itself placed: the
+        table's settings were validated once (``_template``), only the seats change."""
+        n = len(stacks)
+        small, big = blind_seats
+        if not (
+            2 <= n == len(live_posts) == len(dead_posts)
+            and 0 <= button < n
+            and 0 <= big < n
+            and (small is None or (0 <= small < n and small != big))
+            and min(stacks) > 0
+        ):  # not expected: let the full validation say what is wrong
+            return self.config.hand_config(
+                stacks,
+                button=button,
+                blind_seats=blind_seats,
+                live_posts=live_posts,
+                dead_posts=dead_posts,
+            )
+        config: GameConfig = object.__new__(GameConfig)
+        fields = config.__dict__
+        fields.update(self._template.__dict__)
+        fields["stacks"] = stacks
+        fields["button"] = button
+        fields["blind_seats"] = blind_seats
+        fields["live_posts"] = live_posts
+        fields["dead_posts"] = dead_posts
+        return config
 
     def legal_actions(self) -> LegalActions | None:
         """The options of the seat to act, with table seat numbers."""
@@ -693,7 +736,8 @@ class Table:
         cached = self._legal
         if cached is not None and cached[0] is legal:  # the hand's options of this decision
             return cached[1]
-        mapped = _with_seat(legal, self._dealt[legal.seat])
+        seat = self._dealt[legal.seat]
+        mapped = legal if seat == legal.seat else _with_seat(legal, seat)
         self._legal = (legal, mapped)
         return mapped
 
@@ -744,7 +788,7 @@ class Table:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
         index = self._dealt.index(seat)
         config = self.config
-        return Observation(
+        fields = (
             seat,
             legal.decision,
             legal,
@@ -755,6 +799,7 @@ class Table:
             hand._in_hand.count(True) - 1,
             config.variant,
         )
+        return _new_tuple(Observation, fields)  # Observation(*fields), faster
 
     def _turn(self, seat: int, now: float | None, action: object, amount: object) -> int:
         self._check_seat_number(seat)
@@ -795,7 +840,7 @@ class Table:
                 continue
             hand.timeout(hand.actor)  # type: ignore[arg-type]
             self._after_change(expired)
-        return [_entry(item) for item in self._log[start:]]
+        return self._entries(start)
 
     def _time(self, now: float | None) -> None:
         if now is None:
@@ -813,15 +858,17 @@ class Table:
         events = hand._events
         synced = self._synced
         if len(events) > synced:
-            number, dealt = self._hand_number, self._dealt
-            self._log.extend([(event, number, dealt) for event in events[synced:]])
+            self._log.extend(events[synced:])
             self._synced = len(events)
-        if hand.over:
+        decision = hand.decision
+        if decision is None:  # the hand is over
             self._finish()
-            return
-        point = hand.decision == POINT
-        self._phase = POINT if point else "action"
-        self._deadline = when + (self.config.point_time if point else self.config.action_time)
+        elif decision == POINT:
+            self._phase = POINT
+            self._deadline = when + self.config.point_time
+        else:
+            self._phase = "action"
+            self._deadline = when + self.config.action_time
 
     def _finish(self) -> None:
         hand = self._require_hand()
@@ -847,7 +894,7 @@ class Table:
         awards) from entry ``since`` on: everything (the server's record), or what
         ``seat`` may see. :attr:`log_length` is where the next entry will go, so a server
         can send each seat only what is new."""
-        entries = [_entry(item) for item in self._log[since:]]
+        entries = self._entries(since)
         if everything:
             return [dict(entry) for entry in entries]
         return [self._visible(entry, seat) for entry in entries]
@@ -859,7 +906,20 @@ class Table:
 
     def log_json(self) -> str:
         """The whole log as compact JSON: the same seed and calls give the same bytes."""
-        return json.dumps([_entry(item) for item in self._log], separators=(",", ":"))
+        return json.dumps(self._entries(0), separators=(",", ":"))
+
+    def _entries(self, since: int) -> list[dict[str, Any]]:
+        """The log from entry ``since`` on (a slice start), hand events as dicts."""
+        log, starts, seats = self._log, self._hands, self._hand_seats
+        entries = []
+        for index in range(len(log))[since:]:
+            item = log[index]
+            if type(item) is dict:
+                entries.append(item)
+            else:
+                number, dealt = seats[bisect.bisect_right(starts, index) - 1]
+                entries.append(_hand_entry(item, number, dealt))
+        return entries
 
     def _visible(self, entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
         kind = entry["kind"]
@@ -1017,6 +1077,8 @@ class Table:
         return occupant
 
     def _check_seat_number(self, seat: object) -> None:
+        if type(seat) is int and 0 <= seat < self.config.seats:
+            return
         if not _is_int(seat) or not 0 <= seat < self.config.seats:  # type: ignore[operator]
             raise SeatEmpty(
                 f"{seat!r} is not a seat (seats 0..{self.config.seats - 1})",
@@ -1053,11 +1115,11 @@ class Table:
         return 0 < offset < span
 
 
-def _entry(item: Any) -> dict[str, Any]:
-    """A log entry as a dict: a table record as it is, a hand's event in table seats."""
-    if type(item) is dict:
-        return item
-    event, number, dealt = item
+_new_tuple = tuple.__new__
+
+
+def _hand_entry(event: Event, number: int, dealt: list[int]) -> dict[str, Any]:
+    """The log entry of a hand's event, in table seats."""
     entry = _remap(event.to_dict(), dealt)
     entry.pop("seq", None)
     entry["hand_number"] = number
