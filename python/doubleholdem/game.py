@@ -595,8 +595,11 @@ class Hand:
         for i, seat in enumerate(order):  # one card at a time, clockwise (TH-1)
             holes[seat].extend(deck[start + i : start + i + rounds * n : n])
         self._next_card = start + rounds * n
-        for seat in order:
-            self._log("deal", seat, cards=tuple(holes[seat]))
+        events = self._events
+        for seat in order:  # self._log("deal", seat, cards=...), faster
+            held = tuple(holes[seat])
+            fields = (len(events), "deal", seat, None, None, held, False, None, (), None, None)
+            events.append(_new_event(Event, (*fields, None)))
 
     def _open_round(self) -> BettingRound:
         config = self.config
@@ -785,8 +788,25 @@ class Hand:
         hand: int | None = None,
     ) -> None:
         events = self._events
-        fields = (len(events), kind, seat, amount, to, cards, all_in, pot, seats, point, value)
-        events.append(_new_event(Event, (*fields, hand)))
+        events.append(
+            _new_event(
+                Event,
+                (
+                    len(events),
+                    kind,
+                    seat,
+                    amount,
+                    to,
+                    cards,
+                    all_in,
+                    pot,
+                    seats,
+                    point,
+                    value,
+                    hand,
+                ),
+            )
+        )
 
     def _log_event(
         self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool

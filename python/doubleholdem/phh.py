@@ -155,6 +155,7 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
     return fields
 
 
+_STR = {str}
 _scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
@@ -184,7 +185,9 @@ def _int(fields: dict[str, Any], name: str) -> int:
 
 def _strings(fields: dict[str, Any], name: str) -> list[str]:
     values = _field(fields, name)
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+    if not isinstance(values, list) or not (
+        set(map(type, values)) <= _STR or all(isinstance(v, str) for v in values)
+    ):
         raise InvalidHandHistory(f"{name} must be a list of strings")
     return values
 
@@ -306,6 +309,7 @@ def _player(token: str, n: int, number: int) -> int:
 
 
 _SEATS = {f"p{i + 1}": i for i in range(10)}
+_DECK = frozenset(range(52))
 _CARD_NUMBERS = {name: number for number, name in enumerate(CARD_NAMES)}
 _CARD_NUMBERS["??"] = UNKNOWN
 
@@ -348,7 +352,9 @@ def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
                 raise InvalidHandHistory(
                     f"{words[2]} is dealt {len(cards)} cards, not {k}", action_number=number
                 )
-            holes[seat] = [c if c != UNKNOWN else holes[seat][i] for i, c in enumerate(cards)]
+            if UNKNOWN in cards:
+                cards = [c if c != UNKNOWN else holes[seat][i] for i, c in enumerate(cards)]
+            holes[seat] = cards
         elif size != 3:
             continue
         elif words[1] == "db" and words[0] == "d":
@@ -369,7 +375,7 @@ def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
     if len(known_set) != len(known):
         twice = next(c for c in known if known.count(c) > 1)
         raise InvalidHandHistory(f"the card {CARD_NAMES[twice]} is dealt twice")
-    spare = iter([c for c in range(52) if c not in known_set])
+    spare = iter(sorted(_DECK.difference(known_set)))
     order = [holes[seat][r] for r in range(k) for seat in range(n)]
     board += [UNKNOWN] * (5 - len(board))
     order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
@@ -388,8 +394,11 @@ def replay(history: HandHistory) -> ReplayResult:
     board_seen = 0
     for number, words in enumerate(split, 1):
         try:
-            if len(words) == 2 and words[1] == "cc" and words[0] == names[hand.actor or 0]:
+            size = len(words)
+            if size == 2 and words[1] == "cc" and words[0] == names[hand.actor or 0]:
                 hand.check_or_call()  # the common case, first
+            elif size == 4 and words[1] == "dh" and words[0] == "d":
+                continue  # dealt before the first action (the deck order)
             else:
                 board_seen = _apply(hand, words, n, number, board_seen)
         except InvalidHandHistory:
