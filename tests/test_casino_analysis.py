@@ -122,6 +122,7 @@ def test_chunks_add_up_in_any_order() -> None:
 
 def test_ray_runner_gives_the_same_chunks() -> None:
     import ray
+
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         tasks = [(casino.HEADS_UP, 40, 43), (casino.HEADS_UP, 43, 46)]
