@@ -134,6 +134,9 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
     the same as JSON (with single quotes as double); ``None`` sends anything else to the
     full TOML parser."""
     fields: dict[str, Any] = {}
+    single = '"' not in text  # usual: single quotes only, all read as double at once
+    if single:
+        text = text.replace("'", '"')
     for line in text.splitlines():
         line = line.strip()
         if not line or line[0] == "#":
@@ -141,7 +144,9 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
         key, equals, value = line.partition(" = ")
         if not equals or not key.isidentifier() or key in fields or "\\" in value:
             return None
-        if '"' not in value:
+        if single:
+            pass
+        elif '"' not in value:
             value = value.replace("'", '"')
         elif "'" in value:
             return None
@@ -397,6 +402,13 @@ def replay(history: HandHistory) -> ReplayResult:
             size = len(words)
             if size == 2 and words[1] == "cc" and words[0] == names[hand.actor or 0]:
                 hand.check_or_call()  # the common case, first
+            elif (
+                size == 2
+                and words[1] == "f"
+                and hand.decision == "bet"
+                and words[0] == names[hand.actor or 0]
+            ):
+                hand.fold()  # what _apply does, without its checks that cannot fail here
             elif size == 4 and words[1] == "dh" and words[0] == "d":
                 continue  # dealt before the first action (the deck order)
             else:
