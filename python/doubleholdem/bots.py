@@ -36,6 +36,8 @@ from doubleholdem.table import Decision, Observation
 __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
 
 POINT = "point"
+_CHECK = Decision("check")
+_CALL = Decision("call")
 
 
 class Bot(Protocol):
@@ -57,8 +59,7 @@ class CallingStation:
         """Check if free, else call (all-in for less when short)."""
         if observation.decision == POINT:
             return Decision(POINT, _core.auto_point(list(observation.hole)))
-        legal = observation.legal
-        return Decision("check" if legal.can_check else "call")
+        return _CHECK if observation.legal.can_check else _CALL
 
 
 class RandomBot:

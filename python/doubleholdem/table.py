@@ -786,7 +786,8 @@ class Table:
         legal = self.legal_actions()
         if legal is None or legal.seat != seat:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
-        index = self._dealt.index(seat)
+        index = hand.actor  # the hand index of the seat to act
+        assert index is not None
         config = self.config
         fields = (
             seat,
