@@ -283,6 +283,7 @@ class Table:
             raise InvalidConfig(f"a Table needs a TableConfig, not {type(config).__name__}")
         self.config = config
         self._template = config.hand_config((config.big_blind, config.big_blind), button=0)
+        self._template_of = config  # the settings the template was made from
         if rng is None and seed is not None:
             rng = random.Random(seed)
         self._rng = rng
@@ -701,8 +702,10 @@ class Table:
         table's settings were validated once (``_template``), only the seats change."""
         n = len(stacks)
         small, big = blind_seats
+        template = self._template
         if not (
-            2 <= n == len(live_posts) == len(dead_posts)
+            self._template_of is self.config
+            and 2 <= n == len(live_posts) == len(dead_posts)
             and 0 <= button < n
             and 0 <= big < n
             and (small is None or (0 <= small < n and small != big))
@@ -717,7 +720,7 @@ class Table:
             )
         config: GameConfig = object.__new__(GameConfig)
         fields = config.__dict__
-        fields.update(self._template.__dict__)
+        fields.update(template.__dict__)
         fields["stacks"] = stacks
         fields["button"] = button
         fields["blind_seats"] = blind_seats
