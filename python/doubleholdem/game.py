@@ -668,9 +668,12 @@ class Hand:
             self._stacks[seat] += chips
             self._committed[seat] -= chips
             self._log("return", seat, amount=chips)
-        for seat in range(self.players):
-            self._bets[seat] = 0
-        with_chips = sum(1 for s in range(self.players) if self._in_hand[s] and self._stacks[s])
+        bets = self._bets
+        bets[:] = [0] * len(bets)  # the same list: the round holds it
+        with_chips = 0
+        for alive, stack in zip(self._in_hand, self._stacks):
+            if alive and stack:
+                with_chips += 1
         if not self._runout and with_chips <= 1:
             self._runout = True  # TH-22: every hand is turned face up
             for seat in self._showdown_order():

@@ -858,7 +858,8 @@ class Table:
     def _after_change(self, when: float) -> None:
         """Copies the hand's new events into the log, then starts the next clock or
         finishes the hand."""
-        hand = self._require_hand()
+        hand = self._hand
+        assert hand is not None
         events = hand._events
         synced = self._synced
         if len(events) > synced:
