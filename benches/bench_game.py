@@ -3,8 +3,8 @@ not tests): random 6-player no-limit hands to showdown and payout on the same ac
 policy, and replaying the Pluribus PHH files.
 
 Measured in one run (2-core VM, other jobs running): random hands 38 ms per 200, 54x
-pokerkit; the replay command as a process 0.40 s against pokerkit's 2.15 s in process
-(5.4x; the target is 5x).
+pokerkit; the replay command as a process 0.40-0.43 s against pokerkit's 1.97-2.15 s in
+process (4.6x-5.4x across runs; the target is 5x).
 
 Run: ``make bench`` or ``python -m pytest benches/bench_game.py --benchmark-enable``.
 """

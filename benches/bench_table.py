@@ -1,6 +1,6 @@
 """Table throughput (issue 4 target, not a test): ``simulate`` with 6 bots at one table,
 fixed-limit Double Hold'em, hands per second on one core. Target: 5,000 hands/s.
-Measured (2-core VM, other jobs running): station+random about 2,200 hands/s (300 hands
+Measured (2-core VM, other jobs running): station+random about 2,300 hands/s (300 hands
 in 0.13 s; it was about 1,000 before the engine and table fast paths).
 
 Run: ``make bench`` or ``python -m pytest benches/bench_table.py --benchmark-enable``.
