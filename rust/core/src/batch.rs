@@ -27,8 +27,12 @@ pub fn evaluate_rows(cards: &[u8], width: usize, out: &mut [HandValue]) -> Resul
         6 => evaluate_chunk::<6>,
         _ => evaluate_chunk::<7>,
     };
-    rows_in_parallel(out, |start, out| chunk(&cards[start * width..], out))
-        .map_err(|row| diagnose(&cards[row * width..(row + 1) * width]).in_row(row))
+    rows_in_parallel(out, |start, out| chunk(&cards[start * width..], out)).map_err(|row| {
+        let error = check_cards(&cards[row * width..(row + 1) * width]);
+        error
+            .expect_err("the fast check found this row bad")
+            .in_row(row)
+    })
 }
 
 /// Runs `chunk(first_row, out)` over tasks of [`ROWS_PER_TASK`] rows of `out`; on
@@ -71,15 +75,8 @@ fn evaluate_chunk_vectorized<const W: usize>(
     }
     Err(rows
         .chunks_exact(W)
-        .position(|row| !Hand::EMPTY.add_cards(row).is_valid(W as u32))
+        .position(|row| check_cards(row).is_err())
         .expect("a row is invalid"))
-}
-
-/// Why a row that failed the fast check is bad.
-pub(crate) fn diagnose(row: &[u8]) -> CoreError {
-    check_cards(row)
-        .err()
-        .unwrap_or_else(|| CoreError::invalid_hand("invalid row"))
 }
 
 #[cfg(test)]

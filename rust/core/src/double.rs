@@ -2,7 +2,7 @@
 //! card; Hand 1 pairs it with the first other card in dealing order, Hand 2 with the
 //! second; the better of the two Hold'em hands plays and the other is ignored.
 
-use crate::batch::{diagnose, rows_in_parallel};
+use crate::batch::rows_in_parallel;
 use crate::cards::{check_cards, rank, suit, Card};
 use crate::error::CoreError;
 use crate::eval::{vector::Table, Hand, HandValue};
@@ -134,12 +134,18 @@ pub fn resolve_rows(
         )
     })
     .map_err(|i| {
-        let error = match check_point(points[i].into()) {
-            Err(error) => error,
-            Ok(()) => diagnose(&[&holes[3 * i..3 * i + 3], &boards[5 * i..5 * i + 5]].concat()),
-        };
-        error.in_row(i)
+        let error = row_error(holes, points, boards, i);
+        error.expect("the fast check found this row bad").in_row(i)
     })
+}
+
+/// Why player `i` of a batch is bad, if they are: a point that is not 0..=2, or hole
+/// and board cards that are not distinct cards.
+fn row_error(holes: &[u8], points: &[u8], boards: &[u8], i: usize) -> Option<CoreError> {
+    let cards = [&holes[3 * i..3 * i + 3], &boards[5 * i..5 * i + 5]].concat();
+    check_point(points[i].into())
+        .and_then(|()| check_cards(&cards))
+        .err()
 }
 
 fn resolve_chunk(
@@ -181,10 +187,6 @@ fn resolve_chunk_vectorized(
         return Ok(());
     }
     Err((0..out.len())
-        .find(|&i| {
-            points[i] > 2
-                || check_cards(&[&holes[3 * i..3 * i + 3], &boards[5 * i..5 * i + 5]].concat())
-                    .is_err()
-        })
+        .find(|&i| row_error(holes, points, boards, i).is_some())
         .expect("a row is invalid"))
 }
