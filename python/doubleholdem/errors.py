@@ -9,35 +9,30 @@ class DoubleHoldemError(Exception):
     """Root of every error this package raises on purpose."""
 
 
-class InvalidCard(DoubleHoldemError, ValueError):
-    """Text or a number that is not a card. ``card`` holds the offending input;
-    ``row`` the row of a batch it was found in, if any."""
+class InvalidInput(DoubleHoldemError, ValueError):
+    """Bad cards or values given to the evaluator. ``card`` holds the offending input
+    where one card is to blame; ``row`` the row of a batch it was found in, if any."""
 
     def __init__(self, message: str, *, card: object = None, row: int | None = None) -> None:
         super().__init__(message)
         self.card = card
         self.row = row
+
+
+class InvalidCard(InvalidInput):
+    """Text or a number that is not a card."""
 
 
 class DuplicateCard(InvalidCard):
     """The same card twice where cards must be distinct."""
 
 
-class InvalidHand(DoubleHoldemError, ValueError):
+class InvalidHand(InvalidInput):
     """A wrong number of cards, a bad point index or a bad array shape."""
 
-    def __init__(self, message: str, *, card: object = None, row: int | None = None) -> None:
-        super().__init__(message)
-        self.card = card
-        self.row = row
 
-
-class InvalidValue(DoubleHoldemError, ValueError):
+class InvalidValue(InvalidInput):
     """A number that is not a hand value produced by the evaluator."""
-
-    def __init__(self, message: str, *, card: object = None, row: int | None = None) -> None:
-        super().__init__(message)
-        self.row = row
 
 
 class InvalidConfig(DoubleHoldemError, ValueError):
