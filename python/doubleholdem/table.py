@@ -796,11 +796,11 @@ class Table:
             seat,
             legal.decision,
             legal,
-            tuple(hand._holes[index]),
-            tuple(hand._board),
+            hand.hole_cards(index),
+            tuple(hand.board),
             hand.pot,
             config.big_blind,
-            hand._in_hand.count(True) - 1,
+            hand.live - 1,
             config.variant,
         )
         return _new_tuple(Observation, fields)  # Observation(*fields), faster
@@ -860,11 +860,10 @@ class Table:
         finishes the hand."""
         hand = self._hand
         assert hand is not None
-        events = hand._events
-        synced = self._synced
-        if len(events) > synced:
-            self._log.extend(events[synced:])
-            self._synced = len(events)
+        new = hand.events_since(self._synced)
+        if new:
+            self._log.extend(new)
+            self._synced += len(new)
         decision = hand.decision
         if decision is None:  # the hand is over
             self._finish()

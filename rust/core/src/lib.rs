@@ -11,6 +11,7 @@ pub mod double_stats;
 pub mod enumerate;
 pub mod error;
 pub mod eval;
+pub mod game;
 pub mod hand;
 pub mod parallel;
 #[doc(hidden)]

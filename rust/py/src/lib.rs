@@ -3,6 +3,7 @@
 //! matching exception of `doubleholdem.errors` in one place ([`to_py`]).
 
 mod casino;
+mod game;
 
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -183,5 +184,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_batch, m)?)?;
     m.add("CATEGORY_NAMES", hand::CATEGORY_NAMES.to_vec())?;
     casino::register(m)?;
+    game::register(m)?;
     Ok(())
 }
