@@ -17,7 +17,7 @@ incomplete all-in rules) are the Rust core's (``rust/core/src/game/betting.rs``)
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["Action", "LegalActions"]
 
@@ -35,7 +35,7 @@ class Action(str, enum.Enum):
     ALL_IN = "all_in"
 
 
-class LegalActions:
+class LegalActions(NamedTuple):
     """What the player to act may do now.
 
     - ``seat``: who acts.
@@ -53,46 +53,17 @@ class LegalActions:
       indices 0..2 of the hole cards to choose from and every betting option is off.
     """
 
-    __slots__ = (
-        "all_in_to",
-        "bet",
-        "call_amount",
-        "can_check",
-        "can_fold",
-        "decision",
-        "is_bet",
-        "max_raise_to",
-        "min_raise_to",
-        "points",
-        "seat",
-    )
-
-    def __init__(
-        self,
-        seat: int,
-        *,
-        can_fold: bool,
-        can_check: bool,
-        call_amount: int,
-        min_raise_to: int | None,
-        max_raise_to: int | None,
-        all_in_to: int,
-        is_bet: bool,
-        bet: int,
-        decision: str = "bet",
-        points: tuple[int, ...] = (),
-    ) -> None:
-        self.seat = seat
-        self.bet = bet
-        self.decision = decision
-        self.points = points
-        self.can_fold = can_fold
-        self.can_check = can_check
-        self.call_amount = call_amount
-        self.min_raise_to = min_raise_to
-        self.max_raise_to = max_raise_to
-        self.all_in_to = all_in_to
-        self.is_bet = is_bet
+    seat: int
+    can_fold: bool
+    can_check: bool
+    call_amount: int
+    min_raise_to: int | None
+    max_raise_to: int | None
+    all_in_to: int
+    is_bet: bool
+    bet: int
+    decision: str = "bet"
+    points: tuple[int, ...] = ()
 
     @property
     def can_call(self) -> bool:
@@ -150,30 +121,3 @@ class LegalActions:
             "decision": self.decision,
             "points": list(self.points),
         }
-
-    @classmethod
-    def point_choice(cls, seat: int, bet: int, stack: int) -> LegalActions:
-        """The options of a player who must choose a point card (DH-5)."""
-        return LegalActions(
-            seat,
-            can_fold=False,
-            can_check=False,
-            call_amount=0,
-            min_raise_to=None,
-            max_raise_to=None,
-            all_in_to=bet + stack,
-            is_bet=False,
-            bet=bet,
-            decision="point",
-            points=(0, 1, 2),
-        )
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, LegalActions) and self.to_dict() == other.to_dict()
-
-    def __hash__(self) -> int:
-        return hash((self.seat, self.decision, self.call_amount, self.min_raise_to))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
-        return f"LegalActions({fields})"

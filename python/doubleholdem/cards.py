@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Union
 
+from doubleholdem import _core
 from doubleholdem.errors import DuplicateCard, InvalidCard
 
 RANKS = "23456789TJQKA"
@@ -98,6 +99,24 @@ def format_cards(cards: Iterable[int]) -> str:
     return " ".join(format_card(card) for card in cards)
 
 
+def shuffled(
+    cards: list[int], seed: int | None = None, rng: random.Random | None = None
+) -> list[int]:
+    """``cards`` in random order. Without ``seed`` or ``rng`` the system's strong
+    generator shuffles. A seed, or a :class:`random.Random`, gives one 64-bit number
+    that seeds the core's fast, reproducible shuffle; any other generator (a
+    :class:`secrets.SystemRandom`, say) shuffles by itself."""
+    if seed is not None and rng is not None:
+        raise ValueError("give a seed or a generator, not both")
+    if rng is None and seed is not None:
+        rng = random.Random(seed)
+    if type(rng) is random.Random:
+        return _core.shuffle(cards, rng.getrandbits(64))
+    order = list(cards)
+    (rng or secrets.SystemRandom()).shuffle(order)
+    return order
+
+
 class Deck:
     """The 52 cards in shuffled order, dealt from the top.
 
@@ -113,13 +132,9 @@ class Deck:
         rng: random.Random | None = None,
         order: Sequence[CardLike] = (),
     ) -> None:
-        if seed is not None and rng is not None:
-            raise ValueError("give a seed or a generator, not both")
-        generator = rng or (random.Random(seed) if seed is not None else secrets.SystemRandom())
         first = parse_cards(order)
         rest = [card for card in range(52) if card not in set(first)]
-        generator.shuffle(rest)
-        self._cards = first + rest
+        self._cards = first + shuffled(rest, seed, rng)
 
     def __len__(self) -> int:
         return len(self._cards)

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from doubleholdem import _core
 from doubleholdem.betting import Action, LegalActions
-from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards
+from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards, shuffled
 from doubleholdem.config import AnteType, GameConfig, Variant
 from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidSnapshot
 from doubleholdem.pots import PotResult
@@ -115,7 +114,7 @@ class Hand:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
         if deck is None:
-            cards = _shuffled(seed, rng)
+            cards = shuffled(list(range(52)), seed, rng)
         elif seed is not None or rng is not None:
             raise InvalidConfig("give a deck or a seed/generator, not both")
         else:
@@ -216,6 +215,11 @@ class Hand:
         return list(self._results)
 
     @property
+    def rake(self) -> int:
+        """Chips the house took from this hand's pots (TH-31)."""
+        return self._core.rake
+
+    @property
     def events(self) -> tuple[Event, ...]:
         """The whole event log, in order."""
         return tuple(self.events_since(0))
@@ -224,8 +228,13 @@ class Hand:
         """The events from number ``start`` on."""
         events = self._events
         if len(events) < self._core.event_count:
-            events.extend([_new_event(Event, t) for t in self._core.events(len(events))])
+            events.extend([_new_tuple(Event, t) for t in self._core.events(len(events))])
         return events[start:] if start else events
+
+    @property
+    def event_count(self) -> int:
+        """The number of events so far (without building them)."""
+        return self._core.event_count
 
     @property
     def payoffs(self) -> list[int]:
@@ -248,7 +257,7 @@ class Hand:
             fields = self._core.legal()
             if fields is None:
                 return None
-            legal = self._legal = _legal_actions(fields)
+            legal = self._legal = _new_tuple(LegalActions, fields)
         return legal
 
     # ------------------------------------------------------------------ decisions
@@ -262,7 +271,11 @@ class Hand:
         changes nothing if the action is not allowed now."""
         if seat is not None and not (type(seat) is int and 0 <= seat < len(self.config.stacks)):
             self._check_seat(seat)
-        self._answer(self._core.act(action, amount, seat), seat, action, amount)
+        refusal = self._core.act(action, amount, seat)
+        if refusal is None:  # self._answer(refusal, ...), faster
+            self._legal = None
+            return
+        self._answer(refusal, seat, action, amount)
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
@@ -483,43 +496,12 @@ def _new_core(config: GameConfig, deck: list[int], state: str | None = None) -> 
         raise InvalidConfig("chip amounts must be below 2**63") from None
 
 
-def _legal_actions(fields: tuple[Any, ...]) -> LegalActions:
-    """LegalActions(...) from the core's fields, without the keyword call (faster)."""
-    legal: LegalActions = _new_legal(LegalActions)
-    (
-        legal.seat,
-        point,
-        legal.can_fold,
-        legal.can_check,
-        legal.call_amount,
-        legal.min_raise_to,
-        legal.max_raise_to,
-        legal.all_in_to,
-        legal.is_bet,
-        legal.bet,
-    ) = fields
-    legal.decision, legal.points = (POINT, (0, 1, 2)) if point else (BET, ())
-    return legal
-
-
 def _pot_result(fields: tuple[Any, ...]) -> PotResult:
     pot, amount, rake, eligible, winners, shares = fields
     return PotResult(pot, amount, rake, tuple(eligible), tuple(winners), tuple(shares))
 
 
-_new_event = tuple.__new__
-_new_legal = object.__new__
-
-
-def _shuffled(seed: int | None, rng: random.Random | None) -> list[int]:
-    """The 52 cards in the order ``Deck(seed, rng=rng)`` deals them (without building the
-    deck: a hand takes them all)."""
-    if seed is not None and rng is not None:
-        raise ValueError("give a seed or a generator, not both")
-    generator = rng or (random.Random(seed) if seed is not None else secrets.SystemRandom())
-    cards = list(range(52))
-    generator.shuffle(cards)
-    return cards
+_new_tuple = tuple.__new__
 
 
 def _card_order(cards: Sequence[int]) -> list[int]:

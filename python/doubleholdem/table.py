@@ -297,12 +297,12 @@ class Table:
         self._dealt_players: list[str] = []
         self._synced = 0
         self._hand_number = 0
-        # table records as dicts; a hand's events as the hand's Event tuples, turned into
-        # dicts only when the log is read (``_hands``: where each hand's events start in
-        # the log, ``_hand_seats``: its number and dealt seats)
-        self._log: list[Any] = []
+        # table records as dicts; a hand's event as its number in the hand, turned into a
+        # dict only when the log is read (``_hands``: where each hand's events start in
+        # the log, ``_hand_seats``: the hand, its number and dealt seats)
+        self._log: list[dict[str, Any] | int] = []
         self._hands: list[int] = []
-        self._hand_seats: list[tuple[int, list[int]]] = []
+        self._hand_seats: list[tuple[Hand, int, list[int]]] = []
         self._legal: tuple[LegalActions, LegalActions] | None = None
         self._bought_in = 0
         self._cashed_out = 0
@@ -683,7 +683,7 @@ class Table:
         )
         self._hand = Hand(config, rng=self._rng)
         self._hands.append(len(self._log))
-        self._hand_seats.append((self._hand_number, dealt))
+        self._hand_seats.append((self._hand, self._hand_number, dealt))
         self._legal = None
         self._synced = 0
         self._after_change(self._now)
@@ -785,18 +785,17 @@ class Table:
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
-        hand = self._require_hand()
         legal = self.legal_actions()
         if legal is None or legal.seat != seat:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
-        index = hand.actor  # the hand index of the seat to act
-        assert index is not None
+        hand = self._hand
+        assert hand is not None
         config = self.config
         fields = (
             seat,
             legal.decision,
             legal,
-            hand.hole_cards(index),
+            hand.hole_cards(hand.actor),  # type: ignore[arg-type]
             tuple(hand.board),
             hand.pot,
             config.big_blind,
@@ -831,7 +830,7 @@ class Table:
         (TH-40), times out a seat whose time is all spent (check if free, else fold;
         a point card by DH-6, DH-7), and so on while deadlines lie in the past. Returns
         the log entries this added."""
-        start = len(self._log)
+        start = self.log_length
         self._time(now)
         while self._deadline is not None and self._deadline <= now and self.in_hand:
             hand = self._require_hand()
@@ -856,14 +855,9 @@ class Table:
         self._now = now
 
     def _after_change(self, when: float) -> None:
-        """Copies the hand's new events into the log, then starts the next clock or
-        finishes the hand."""
+        """Starts the next clock or finishes the hand."""
         hand = self._hand
         assert hand is not None
-        new = hand.events_since(self._synced)
-        if new:
-            self._log.extend(new)
-            self._synced += len(new)
         decision = hand.decision
         if decision is None:  # the hand is over
             self._finish()
@@ -880,7 +874,7 @@ class Table:
         final = hand.stacks
         for index, s in enumerate(self._dealt):
             self._at(s).stack = final[index]
-        rake = sum(result.rake for result in hand.results)
+        rake = hand.rake
         self._rake += rake
         stacks = {str(s): self._at(s).stack for s in self._dealt}
         self._record("hand_end", number=self._hand_number, stacks=stacks, rake=rake)
@@ -906,7 +900,17 @@ class Table:
     @property
     def log_length(self) -> int:
         """The number of entries in the log so far."""
+        self._sync_log()
         return len(self._log)
+
+    def _sync_log(self) -> None:
+        """Copies the hand's events the log does not have yet (the log takes them when
+        it is read or a table entry follows them, not at every decision)."""
+        hand = self._hand
+        if hand is not None:
+            count = hand.event_count
+            self._log.extend(range(self._synced, count))
+            self._synced = count
 
     def log_json(self) -> str:
         """The whole log as compact JSON: the same seed and calls give the same bytes."""
@@ -914,15 +918,16 @@ class Table:
 
     def _entries(self, since: int) -> list[dict[str, Any]]:
         """The log from entry ``since`` on (a slice start), hand events as dicts."""
+        self._sync_log()
         log, starts, seats = self._log, self._hands, self._hand_seats
         entries = []
         for index in range(len(log))[since:]:
             item = log[index]
-            if type(item) is dict:
+            if isinstance(item, dict):
                 entries.append(item)
             else:
-                number, dealt = seats[bisect.bisect_right(starts, index) - 1]
-                entries.append(_hand_entry(item, number, dealt))
+                hand, number, dealt = seats[bisect.bisect_right(starts, index) - 1]
+                entries.append(_hand_entry(hand.events_since(0)[item], number, dealt))
         return entries
 
     def _visible(self, entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -1005,6 +1010,7 @@ class Table:
     # ------------------------------------------------------------------ helpers
 
     def _record(self, kind: str, seat: int | None = None, **fields: Any) -> None:
+        self._sync_log()
         entry: dict[str, Any] = {"kind": kind}
         if seat is not None:
             entry["seat"] = seat
@@ -1147,10 +1153,7 @@ def _with_seat_numbers(error: IllegalAction, dealt: list[int]) -> None:
 
 
 def _with_seat(legal: LegalActions, seat: int) -> LegalActions:
-    data = legal.to_dict()
-    del data["seat"]
-    data["points"] = tuple(data["points"])
-    return LegalActions(seat, **data)
+    return legal._replace(seat=seat)
 
 
 def _by_seat(dealt: Sequence[int], values: Sequence[Any]) -> dict[str, Any]:

@@ -10,19 +10,21 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString, PyTuple};
 
-/// (seat, point, can_fold, can_check, call_amount, min_raise_to, max_raise_to,
-/// all_in_to, is_bet, bet)
-type LegalTuple = (
+/// The fields of `doubleholdem.betting.LegalActions`, in order: (seat, can_fold,
+/// can_check, call_amount, min_raise_to, max_raise_to, all_in_to, is_bet, bet, decision,
+/// points).
+type LegalTuple<'py> = (
     usize,
     bool,
     bool,
-    bool,
     Chips,
     Option<Chips>,
     Option<Chips>,
     Chips,
     bool,
     Chips,
+    &'static str,
+    Bound<'py, PyTuple>,
 );
 
 /// A refusal for Python: (what, message, action). `what` is "over", "turn", "rule",
@@ -56,10 +58,14 @@ fn rake_rule((basis_points, cap, no_flop_no_drop): RakeTuple) -> Rake {
     }
 }
 
-fn legal_tuple(l: Legal) -> LegalTuple {
-    (
+fn legal_tuple(py: Python<'_>, l: Legal) -> PyResult<LegalTuple<'_>> {
+    let (decision, points): (_, &[u8]) = if l.point {
+        ("point", &[0, 1, 2])
+    } else {
+        ("bet", &[])
+    };
+    Ok((
         l.seat,
-        l.point,
         l.can_fold,
         l.can_check,
         l.call_amount,
@@ -68,7 +74,9 @@ fn legal_tuple(l: Legal) -> LegalTuple {
         l.all_in_to,
         l.is_bet,
         l.bet,
-    )
+        decision,
+        PyTuple::new(py, points)?,
+    ))
 }
 
 fn refusal_tuple(refusal: Refusal) -> RefusalTuple {
@@ -218,6 +226,12 @@ impl HandCore {
         self.game.pot()
     }
 
+    /// Chips the house took from the pots settled so far.
+    #[getter]
+    fn rake(&self) -> Chips {
+        self.game.state.results.iter().map(|r| r.rake).sum()
+    }
+
     #[getter]
     fn stacks(&self) -> Vec<Chips> {
         self.game.state.stacks.clone()
@@ -280,8 +294,8 @@ impl HandCore {
             .collect()
     }
 
-    fn legal(&self) -> Option<LegalTuple> {
-        self.game.legal().map(legal_tuple)
+    fn legal<'py>(&self, py: Python<'py>) -> PyResult<Option<LegalTuple<'py>>> {
+        self.game.legal().map(|l| legal_tuple(py, l)).transpose()
     }
 
     /// "seat 2's turn to act", or "the end of the hand".

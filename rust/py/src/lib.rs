@@ -8,7 +8,7 @@ mod game;
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 /// The one boundary where core errors become Python exceptions.
 fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
@@ -67,6 +67,12 @@ fn best_five(py: Python<'_>, cards: Vec<u8>) -> PyResult<[u8; 5]> {
 #[pyfunction]
 fn describe(py: Python<'_>, value: HandValue) -> PyResult<String> {
     checked(py, hand::describe(value))
+}
+
+#[pyfunction]
+fn shuffle(py: Python<'_>, mut cards: Vec<u8>, seed: u64) -> PyResult<Bound<'_, PyList>> {
+    doubleholdem_core::cards::shuffle(&mut cards, seed);
+    PyList::new(py, cards)
 }
 
 #[pyfunction]
@@ -175,6 +181,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_five, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(table_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(shuffle, m)?)?;
     m.add_function(wrap_pyfunction!(after_fork_in_child, m)?)?;
     m.add_function(wrap_pyfunction!(category_counts, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
