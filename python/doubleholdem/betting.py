@@ -77,20 +77,19 @@ class LegalActions(NamedTuple):
 
     def actions(self) -> list[Action]:
         """The legal actions, in the order fold, check, call, bet/raise, all-in."""
+        _, can_fold, can_check, call, low, high, all_in_to, is_bet, bet = self[:9]
         found = []
-        if self.can_fold:
-            found.append(Action.FOLD)
-        if self.can_check:
-            found.append(Action.CHECK)
-        call = self.call_amount
+        if can_fold:
+            found.append(_FOLD)
+        if can_check:
+            found.append(_CHECK)
         if call > 0:
-            found.append(Action.CALL)
-        high = self.max_raise_to
-        if self.min_raise_to is not None:
-            found.append(Action.BET if self.is_bet else Action.RAISE)
-        stack = self.all_in_to - self.bet
-        if (stack > 0 and call == stack) or high == self.all_in_to:  # can_all_in
-            found.append(Action.ALL_IN)
+            found.append(_CALL)
+        if low is not None:
+            found.append(_BET if is_bet else _RAISE)
+        stack = all_in_to - bet
+        if (stack > 0 and call == stack) or high == all_in_to:  # can_all_in
+            found.append(_ALL_IN)
         return found
 
     @property
@@ -121,3 +120,6 @@ class LegalActions(NamedTuple):
             "decision": self.decision,
             "points": list(self.points),
         }
+
+
+_FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action

@@ -246,9 +246,10 @@ class Hand:
         self._check_seat(seat)
         return list(self._core.hole(seat))
 
-    def hole_cards(self, seat: int) -> tuple[int, ...]:
-        """:meth:`hole` as a tuple, without checking ``seat`` (for a table's views)."""
-        return self._core.hole(seat)
+    def actor_view(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
+        """What the seat to act decides on, in one call: its hole cards, the board, the
+        pot and the number of players in the hand; ``None`` once the hand is over."""
+        return self._core.actor_view()
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""

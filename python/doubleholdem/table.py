@@ -736,11 +736,13 @@ class Table:
         legal = hand.legal_actions()
         if legal is None:
             return None
+        seat = self._dealt[legal.seat]
+        if seat == legal.seat:
+            return legal
         cached = self._legal
         if cached is not None and cached[0] is legal:  # the hand's options of this decision
             return cached[1]
-        seat = self._dealt[legal.seat]
-        mapped = legal if seat == legal.seat else _with_seat(legal, seat)
+        mapped = _with_seat(legal, seat)
         self._legal = (legal, mapped)
         return mapped
 
@@ -754,8 +756,7 @@ class Table:
     ) -> None:
         """A betting decision of ``seat`` (see :meth:`Hand.act`). With ``now``, time
         runs first: a decision that comes after the seat ran out of time is refused."""
-        index = self._turn(seat, now, action, amount)
-        hand = self._require_hand()
+        hand, index = self._turn(seat, now, action, amount)
         try:
             hand.act(action, amount, seat=index)
         except IllegalAction as error:
@@ -765,8 +766,7 @@ class Table:
 
     def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
         """``seat`` chooses its Double Hold'em point card (DH-5)."""
-        index = self._turn(seat, now, POINT, None)
-        hand = self._require_hand()
+        hand, index = self._turn(seat, now, POINT, None)
         try:
             hand.choose_point(index, point)
         except IllegalAction as error:
@@ -776,12 +776,13 @@ class Table:
 
     def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
         """Applies a :class:`Decision` (what bots and remote players send)."""
-        if decision.action == POINT:
-            if decision.amount is None:
-                raise IllegalAction(f"seat {seat}: a point card needs an index", seat=seat)
-            self.choose_point(seat, decision.amount, now=now)
+        action, amount = decision
+        if action != POINT:
+            self.act(seat, action, amount, now=now)
+        elif amount is None:
+            raise IllegalAction(f"seat {seat}: a point card needs an index", seat=seat)
         else:
-            self.act(seat, decision.action, decision.amount, now=now)
+            self.choose_point(seat, amount, now=now)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
@@ -790,38 +791,43 @@ class Table:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
         hand = self._hand
         assert hand is not None
+        hole, board, pot, live = hand.actor_view()  # type: ignore[misc]
         config = self.config
         fields = (
             seat,
             legal.decision,
             legal,
-            hand.hole_cards(hand.actor),  # type: ignore[arg-type]
-            tuple(hand.board),
-            hand.pot,
+            hole,
+            board,
+            pot,
             config.big_blind,
-            hand.live - 1,
+            live - 1,
             config.variant,
         )
         return _new_tuple(Observation, fields)  # Observation(*fields), faster
 
-    def _turn(self, seat: int, now: float | None, action: object, amount: object) -> int:
-        self._check_seat_number(seat)
+    def _turn(
+        self, seat: int, now: float | None, action: object, amount: object
+    ) -> tuple[Hand, int]:
+        """The hand and hand index of ``seat`` if it is to act (after time runs to
+        ``now``); else :class:`IllegalAction`."""
         if now is not None:
+            self._check_seat_number(seat)
             self.advance(now)
         hand = self._hand
-        actor = None if hand is None else hand.actor
-        if actor is not None and self._dealt[actor] == seat:
-            return actor
-        if self.to_act != seat:
-            who = "nobody" if self.to_act is None else f"seat {self.to_act}"
-            raise IllegalAction(
-                f"seat {seat} cannot {action}: it is {who}'s turn",
-                seat=seat,
-                action=action,
-                amount=amount if _is_int(amount) else None,  # type: ignore[arg-type]
-                legal=self.legal_actions(),
-            )
-        return self._dealt.index(seat)
+        if hand is not None:
+            actor = hand.actor
+            if actor is not None and self._dealt[actor] == seat and type(seat) is int:
+                return hand, actor
+        self._check_seat_number(seat)
+        who = "nobody" if self.to_act is None else f"seat {self.to_act}"
+        raise IllegalAction(
+            f"seat {seat} cannot {action}: it is {who}'s turn",
+            seat=seat,
+            action=action,
+            amount=amount if _is_int(amount) else None,  # type: ignore[arg-type]
+            legal=self.legal_actions(),
+        )
 
     # ------------------------------------------------------------------ time
 

@@ -31,6 +31,9 @@ type LegalTuple<'py> = (
 /// "action" (not an action), "total" (a raise without a whole-number total) or "point".
 type RefusalTuple = (&'static str, String, Option<&'static str>);
 
+/// (hole cards of the seat to act, board, pot, players in the hand)
+type ActorView<'py> = (Bound<'py, PyTuple>, Bound<'py, PyTuple>, Chips, usize);
+
 type RakeTuple = (Chips, Option<Chips>, bool);
 
 /// (pot, amount, rake, eligible, winners, shares): `doubleholdem.pots.PotResult`.
@@ -292,6 +295,24 @@ impl HandCore {
         (start..events.len())
             .map(|seq| event_tuple(py, seq, &events[seq]))
             .collect()
+    }
+
+    /// (hole cards of the seat to act, board, pot, players in the hand), or `None` once
+    /// the hand is over: what a decision needs, in one call.
+    fn actor_view<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<ActorView<'py>>> {
+        let s = &self.game.state;
+        let Some(actor) = s.actor else {
+            return Ok(None);
+        };
+        Ok(Some((
+            PyTuple::new(py, &s.holes[actor])?,
+            PyTuple::new(py, &s.board)?,
+            self.game.pot(),
+            s.live,
+        )))
     }
 
     fn legal<'py>(&self, py: Python<'py>) -> PyResult<Option<LegalTuple<'py>>> {
