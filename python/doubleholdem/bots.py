@@ -6,8 +6,7 @@ player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
 - :class:`RandomBot`: a uniformly random legal action (and raise size, and point card).
 - :class:`CallingStation`: checks or calls, never folds or raises; DH-6 point card.
 - :class:`EquityBot`: estimates its share of the pot against random hands by Monte
-  Carlo with the batch evaluator (:func:`~doubleholdem.evaluate_batch`,
-  :func:`~doubleholdem.double.resolve_batch`), picks the point card with the best
+  Carlo in the Rust core (one call per estimate), picks the point card with the best
   estimate, raises strong hands, calls when the price is right, folds the rest.
 
 >>> from doubleholdem.table import Table, TableConfig
@@ -26,11 +25,10 @@ player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Optional, Protocol
 
 from doubleholdem import _core
 from doubleholdem.betting import LegalActions
-from doubleholdem.config import Variant
 from doubleholdem.table import Decision, Observation
 
 __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
@@ -38,6 +36,9 @@ __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"
 POINT = "point"
 _CHECK = Decision("check")
 _CALL = Decision("call")
+# An equity estimate's question: (hole, board, opponents, point card or None). Optional:
+# the alias is evaluated at run time, and Python 3.9 has no `int | None` there.
+_EquityKey = tuple[tuple[int, ...], tuple[int, ...], int, Optional[int]]
 
 
 class Bot(Protocol):
@@ -86,28 +87,35 @@ class RandomBot:
 
 class EquityBot:
     """Plays by its estimated share of the pot against as many random hands as there are
-    opponents (``samples`` Monte Carlo deals, evaluated in one batch).
+    opponents: ``samples`` Monte Carlo deals in the Rust core (one call to the core per
+    estimate, reproducible from ``seed``).
 
     It raises when its share beats ``raise_at`` (to the minimum raise plus a pot-sized
     fraction, within the legal range), calls when its share beats the price (call /
     (pot + call)), else checks or folds. On the flop of Double Hold'em it chooses the
-    point card with the best share. Needs numpy.
+    point card with the best share (DH-2 to DH-4), comparing the three on the same deals.
+    An estimate is reused while the hole, board and number of opponents stay the same
+    (several decisions in one betting round).
     """
 
     name = "equity"
 
     def __init__(self, seed: int | None = None, *, samples: int = 200, raise_at: float = 0.6):
-        import numpy as np
-
-        self.np = np
-        self.rng = np.random.default_rng(seed)
+        self.rng = random.Random(seed)
         self.samples = samples
         self.raise_at = raise_at
+        self._cache: dict[_EquityKey, float] = {}
 
     def decide(self, observation: Observation) -> Decision:
         """The decision its equity estimate suggests."""
         if observation.decision == POINT:
-            shares = [self.equity(observation, point) for point in range(3)]
+            keys = [self._key(observation, point) for point in range(3)]
+            if not all(key in self._cache for key in keys):
+                # Common random numbers: one seed, so the three points meet the same deals.
+                seed = self.rng.getrandbits(64)
+                for key in keys:
+                    self._cache[key] = self._estimate(key, seed)
+            shares = [self._cache[key] for key in keys]
             return Decision(POINT, max(range(3), key=lambda p: (shares[p], -p)))
         share = self.equity(observation, None)
         return self._betting(observation.legal, share, observation.pot)
@@ -123,50 +131,27 @@ class EquityBot:
         return Decision("call" if share >= price else "fold")
 
     def equity(self, observation: Observation, point: int | None) -> float:
-        """The estimated share of the pot: wins count 1, ties 1/k, against
-        ``observation.opponents`` random hands, with the point card ``point`` in Double
-        Hold'em (``None``: the best point card for each deal, as before the flop)."""
-        np = self.np
-        double = observation.variant is Variant.DOUBLE
-        k = 3 if double else 2
-        opponents = max(observation.opponents, 1)
-        board = list(observation.board)
-        hole = list(observation.hole)
-        deals = self._deals(hole + board, opponents * k + 5 - len(board))
-        known = np.tile(np.array(board, dtype=np.uint8).reshape(1, -1), (self.samples, 1))
-        boards = np.concatenate([known, deals[:, : 5 - len(board)]], axis=1)
-        others = deals[:, 5 - len(board) :].reshape(self.samples * opponents, k)
-        mine = np.tile(np.array(hole, dtype=np.uint8), (self.samples, 1))
-        ours = self._values(mine, boards, point)
-        theirs = self._values(others, np.repeat(boards, opponents, axis=0), None).reshape(
-            self.samples, opponents
-        )
-        best = theirs.max(axis=1)
-        ties = (theirs == ours[:, None]).sum(axis=1)
-        won = np.where(ours > best, 1.0, np.where(ours == best, 1.0 / (ties + 1), 0.0))
-        return float(won.mean())
+        """The estimated share of the pot: wins count 1, a tie with k others 1/(k+1),
+        against ``observation.opponents`` random hands, with the point card ``point`` in
+        Double Hold'em (``None``: the best point card for each deal, as before the
+        flop)."""
+        key = self._key(observation, point)
+        share = self._cache.get(key)
+        if share is None:
+            share = self._cache[key] = self._estimate(key, self.rng.getrandbits(64))
+        return share
 
-    def _deals(self, known: list[int], count: int) -> Any:
-        np = self.np
-        rest = np.array([c for c in range(52) if c not in set(known)], dtype=np.uint8)
-        order = np.argsort(self.rng.random((self.samples, rest.size)), axis=1)[:, :count]
-        return rest[order]
+    def _key(self, observation: Observation, point: int | None) -> _EquityKey:
+        """The cache key of an estimate. The cache keeps only the current hole and
+        board: a new street or hand never asks for the old estimates again."""
+        hole, board = tuple(observation.hole), tuple(observation.board)
+        if self._cache and next(iter(self._cache))[:2] != (hole, board):
+            self._cache.clear()
+        return (hole, board, max(observation.opponents, 1), point)
 
-    def _values(self, holes: Any, boards: Any, point: int | None) -> Any:
-        np = self.np
-        from doubleholdem.double import resolve_batch
-        from doubleholdem.evaluate import evaluate_batch
-
-        if holes.shape[1] == 2:
-            return evaluate_batch(np.concatenate([holes, boards], axis=1), threads=1)
-        rows = holes.shape[0]
-        if point is not None:
-            return resolve_batch(holes, np.full(rows, point, dtype=np.uint8), boards, threads=1)
-        values = [
-            resolve_batch(holes, np.full(rows, p, dtype=np.uint8), boards, threads=1)
-            for p in range(3)
-        ]
-        return np.maximum(np.maximum(values[0], values[1]), values[2])
+    def _estimate(self, key: _EquityKey, seed: int) -> float:
+        hole, board, opponents, point = key
+        return _core.equity(list(hole), list(board), opponents, self.samples, point, seed)
 
 
 BOTS = {"random": RandomBot, "station": CallingStation, "equity": EquityBot}

@@ -102,28 +102,49 @@ mod tests {
     }
 }
 
-/// Shuffles `cards` in place (Fisher-Yates), reproducibly from `seed`: SplitMix64
-/// numbers, each reduced to a range without bias (Lemire's method). For seeded,
+/// Shuffles `cards` in place (Fisher-Yates), reproducibly from `seed`. For seeded,
 /// repeatable deals; a strong shuffle needs a strong generator instead.
 pub fn shuffle(cards: &mut [Card], seed: u64) {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+}
+
+/// SplitMix64 numbers, and Lemire's unbiased reduction to a range: the generator of
+/// [`shuffle`] and of the equity bot's deals. Fast and reproducible, not strong.
+#[derive(Clone, Debug)]
+pub(crate) struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    pub(crate) fn new(seed: u64) -> Self {
+        SplitMix64 { state: seed }
+    }
+
+    #[inline(always)]
+    pub(crate) fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
-    };
-    for i in (1..cards.len()).rev() {
-        let range = i as u64 + 1;
-        let threshold = range.wrapping_neg() % range;
-        let j = loop {
-            let wide = u128::from(next()) * u128::from(range);
-            if wide as u64 >= threshold {
-                break (wide >> 64) as usize;
+    }
+
+    /// A uniform number in `0..range` (`range` > 0), without bias: a 64 x 64-bit
+    /// product is rejected when its low half falls below 2^64 mod `range`. That
+    /// threshold is below `range`, so the division is only needed when the low half is.
+    #[inline(always)]
+    pub(crate) fn below(&mut self, range: u64) -> u64 {
+        let mut wide = u128::from(self.next_u64()) * u128::from(range);
+        if (wide as u64) < range {
+            let threshold = range.wrapping_neg() % range;
+            while (wide as u64) < threshold {
+                wide = u128::from(self.next_u64()) * u128::from(range);
             }
-        };
-        cards.swap(i, j);
+        }
+        (wide >> 64) as u64
     }
 }
 

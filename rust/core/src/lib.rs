@@ -9,6 +9,7 @@ pub mod classes;
 pub mod double;
 pub mod double_stats;
 pub mod enumerate;
+pub mod equity;
 pub mod error;
 pub mod eval;
 pub mod game;

@@ -299,10 +299,7 @@ impl HandCore {
 
     /// (hole cards of the seat to act, board, pot, players in the hand), or `None` once
     /// the hand is over: what a decision needs, in one call.
-    fn actor_view<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Option<ActorView<'py>>> {
+    fn actor_view<'py>(&self, py: Python<'py>) -> PyResult<Option<ActorView<'py>>> {
         let s = &self.game.state;
         let Some(actor) = s.actor else {
             return Ok(None);

@@ -3,6 +3,7 @@
 //! matching exception of `doubleholdem.errors` in one place ([`to_py`]).
 
 mod casino;
+mod equity;
 mod game;
 
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
@@ -191,6 +192,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(resolve_batch, m)?)?;
     m.add("CATEGORY_NAMES", hand::CATEGORY_NAMES.to_vec())?;
     casino::register(m)?;
+    equity::register(m)?;
     game::register(m)?;
     Ok(())
 }

@@ -1006,3 +1006,151 @@ fn all_in_as(legal: &Legal, amount: Amount) -> Result<(Action, Amount), Refusal>
     };
     Ok((action, Amount::Chips(legal.all_in_to)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    fn rules(structure: Structure, double: bool, stacks: Vec<Chips>) -> Rules {
+        Rules {
+            limits: Limits {
+                structure,
+                cap: Some(4),
+                heads_up_uncapped: true,
+            },
+            double,
+            stacks,
+            small_blind: 50,
+            big_blind: 100,
+            button: 0,
+            small_bet: 100,
+            big_bet: 200,
+            minimum_bet: 100,
+            ante: 0,
+            big_blind_ante: false,
+            rake: None,
+            blind_seats: None,
+            live_posts: Vec::new(),
+            dead_posts: Vec::new(),
+        }
+    }
+
+    fn deck(rng: &mut SmallRng) -> Vec<u8> {
+        let mut cards: Vec<u8> = (0..52).collect();
+        crate::cards::shuffle(&mut cards, rng.random());
+        cards
+    }
+
+    /// A random legal decision; returns false once the hand is over.
+    fn play_one(game: &mut Game, rng: &mut SmallRng) -> bool {
+        let Some(legal) = game.legal() else {
+            return false;
+        };
+        let result = if legal.point {
+            game.choose_point(legal.seat, PointChoice::Index(rng.random_range(0..3)))
+        } else {
+            match (
+                rng.random_range(0..4),
+                legal.min_raise_to,
+                legal.max_raise_to,
+            ) {
+                (0, _, _) if legal.can_fold => game.act(Action::Fold, Amount::None, None),
+                (1, Some(low), Some(high)) => {
+                    let to = rng.random_range(low..=high);
+                    game.act(Action::Raise, Amount::Chips(to), None)
+                }
+                _ => game.check_or_call(),
+            }
+        };
+        assert_eq!(result, Ok(()), "a legal decision is accepted");
+        true
+    }
+
+    #[test]
+    fn random_hands_conserve_chips_and_always_end() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        for round in 0..2_000 {
+            let n = rng.random_range(2..=10);
+            let stacks: Vec<Chips> = (0..n).map(|_| rng.random_range(1..5_000)).collect();
+            let structure = [
+                Structure::NoLimit,
+                Structure::PotLimit,
+                Structure::FixedLimit,
+            ][round % 3];
+            let total: Chips = stacks.iter().sum();
+            let mut game =
+                Game::new(rules(structure, round % 2 == 0, stacks), deck(&mut rng)).unwrap();
+            let mut decisions = 0;
+            while play_one(&mut game, &mut rng) {
+                decisions += 1;
+                assert!(decisions < 500, "a hand ends");
+                assert!(game.state.stacks.iter().all(|&s| s >= 0));
+                assert_eq!(game.state.stacks.iter().sum::<Chips>() + game.pot(), total);
+            }
+            assert_eq!(
+                game.state.stacks.iter().sum::<Chips>(),
+                total,
+                "every pot is awarded"
+            );
+            assert_eq!(game.state.events.last().map(|e| e.kind), Some(Kind::End));
+        }
+    }
+
+    #[test]
+    fn a_refused_decision_changes_nothing() {
+        let mut rng = SmallRng::seed_from_u64(2);
+        let mut game = Game::new(
+            rules(Structure::NoLimit, true, vec![1_000; 3]),
+            deck(&mut rng),
+        )
+        .unwrap();
+        let before = game.state.clone();
+        assert_eq!(
+            game.act(Action::Check, Amount::None, None).unwrap_err(),
+            Refusal::Rule {
+                action: Action::Check,
+                reason: "facing a wager: fold, call or raise".into(),
+            }
+        );
+        assert_eq!(
+            game.act(Action::Raise, Amount::Chips(150), None)
+                .unwrap_err(),
+            Refusal::Rule {
+                action: Action::Raise,
+                reason: "bets and raises go to 200..1000".into(),
+            }
+        );
+        assert!(matches!(
+            game.act(Action::Call, Amount::None, Some(2)),
+            Err(Refusal::Turn(_))
+        ));
+        assert_eq!(
+            game.choose_point(0, PointChoice::Index(0)).unwrap_err(),
+            Refusal::Turn("seat 0 must first act on the betting".into())
+        );
+        assert_eq!(game.state, before);
+    }
+
+    #[test]
+    fn each_double_holdem_player_chooses_a_point_at_their_turn_on_the_flop_dh5() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut game = Game::new(
+            rules(Structure::FixedLimit, true, vec![1_000; 3]),
+            deck(&mut rng),
+        )
+        .unwrap();
+        while game.state.street == 0 {
+            game.check_or_call().unwrap();
+        }
+        for seat in [1, 2, 0] {
+            let legal = game.legal().unwrap();
+            assert!(legal.point && legal.seat == seat);
+            game.choose_point(seat, PointChoice::Index(2)).unwrap();
+            game.check_or_call().unwrap();
+        }
+        assert_eq!(game.state.street, 2);
+        assert_eq!(game.state.points, vec![Some(2); 3]);
+    }
+}
