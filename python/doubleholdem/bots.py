@@ -28,14 +28,16 @@ import random
 from typing import Optional, Protocol
 
 from doubleholdem import _core
-from doubleholdem.betting import LegalActions
+from doubleholdem.betting import Action, LegalActions
 from doubleholdem.table import Decision, Observation
 
 __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
 
 POINT = "point"
-_CHECK = Decision("check")
-_CALL = Decision("call")
+# the decision of each action that takes no amount, and of each point card
+_PLAIN = {action: Decision(action.value) for action in Action}
+_CHECK, _CALL, _FOLD = _PLAIN[Action.CHECK], _PLAIN[Action.CALL], _PLAIN[Action.FOLD]
+_POINTS = [Decision(POINT, point) for point in range(3)]
 # An equity estimate's question: (hole, board, opponents, point card or None). Optional:
 # the alias is evaluated at run time, and Python 3.9 has no `int | None` there.
 _EquityKey = tuple[tuple[int, ...], tuple[int, ...], int, Optional[int]]
@@ -59,7 +61,7 @@ class CallingStation:
     def decide(self, observation: Observation) -> Decision:
         """Check if free, else call (all-in for less when short)."""
         if observation.decision == POINT:
-            return Decision(POINT, _core.auto_point(list(observation.hole)))
+            return _POINTS[_core.auto_point(list(observation.hole))]
         return _CHECK if observation.legal.can_check else _CALL
 
 
@@ -76,13 +78,13 @@ class RandomBot:
         """A random legal decision."""
         rng = self.rng
         if observation.decision == POINT:
-            return Decision(POINT, rng.randrange(3))
+            return _POINTS[rng.randrange(3)]
         legal = observation.legal
-        action = rng.choice(legal.actions()).value
-        if action in ("bet", "raise"):
+        action = rng.choice(legal.actions())
+        if action is Action.BET or action is Action.RAISE:
             assert legal.min_raise_to is not None and legal.max_raise_to is not None
-            return Decision(action, rng.randint(legal.min_raise_to, legal.max_raise_to))
-        return Decision(action)
+            return Decision(action.value, rng.randint(legal.min_raise_to, legal.max_raise_to))
+        return _PLAIN[action]
 
 
 class EquityBot:
@@ -116,7 +118,7 @@ class EquityBot:
                 for key in keys:
                     self._cache[key] = self._estimate(key, seed)
             shares = [self._cache[key] for key in keys]
-            return Decision(POINT, max(range(3), key=lambda p: (shares[p], -p)))
+            return _POINTS[max(range(3), key=lambda p: (shares[p], -p))]
         share = self.equity(observation, None)
         return self._betting(observation.legal, share, observation.pot)
 
@@ -126,9 +128,9 @@ class EquityBot:
             target = legal.min_raise_to + int((share - self.raise_at) * pot)
             return Decision("bet" if legal.is_bet else "raise", min(target, legal.max_raise_to))
         if legal.can_check:
-            return Decision("check")
+            return _CHECK
         price = legal.call_amount / (pot + legal.call_amount)
-        return Decision("call" if share >= price else "fold")
+        return _CALL if share >= price else _FOLD
 
     def equity(self, observation: Observation, point: int | None) -> float:
         """The estimated share of the pot: wins count 1, a tie with k others 1/(k+1),

@@ -246,10 +246,20 @@ class Hand:
         self._check_seat(seat)
         return list(self._core.hole(seat))
 
-    def actor_view(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int] | None:
-        """What the seat to act decides on, in one call: its hole cards, the board, the
-        pot and the number of players in the hand; ``None`` once the hand is over."""
-        return self._core.actor_view()
+    def actor_view(
+        self,
+    ) -> tuple[LegalActions, tuple[int, ...], tuple[int, ...], int, int] | None:
+        """What the seat to act decides on, in one call: its options, its hole cards, the
+        board, the pot and the number of players in the hand; ``None`` once the hand is
+        over."""
+        view = self._core.actor_view()
+        if view is None:
+            return None
+        fields, hole, board, pot, live = view
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = _new_tuple(LegalActions, fields)
+        return legal, hole, board, pot, live
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""

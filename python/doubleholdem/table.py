@@ -249,6 +249,10 @@ class _Seat:
     def owes(self) -> bool:
         return self.new or self.missed_small or self.missed_big
 
+    def settle_debts(self) -> None:
+        """Nothing owed any more: posted, or dealt in as a blind."""
+        self.new = self.missed_small = self.missed_big = False
+
 
 @dataclass
 class _Plan:
@@ -293,6 +297,7 @@ class Table:
         self._big: int | None = None
         self._last_big: tuple[int, str] | None = None
         self._hand: Hand | None = None
+        self._to_act: int | None = None  # the table seat of the hand's actor
         self._dealt: list[int] = []
         self._dealt_players: list[str] = []
         self._synced = 0
@@ -347,11 +352,7 @@ class Table:
     @property
     def to_act(self) -> int | None:
         """The seat whose decision is awaited."""
-        hand = self._hand
-        if hand is None:
-            return None
-        actor = hand.actor
-        return None if actor is None else self._dealt[actor]
+        return self._to_act
 
     @property
     def decision(self) -> str | None:
@@ -659,8 +660,9 @@ class Table:
         index = {s: i for i, s in enumerate(dealt)}
         button_index = index[self._previous(plan.button, dealt)]
         small = index[plan.small] if plan.small is not None else None
+        occupants = [self._at(s) for s in dealt]
         config = self._hand_config(
-            tuple([self._at(s).stack for s in dealt]),
+            tuple([occupant.stack for occupant in occupants]),
             button_index,
             (small, index[plan.big]),
             tuple([plan.live.get(s, 0) for s in dealt]),
@@ -670,9 +672,9 @@ class Table:
         self._button, self._small, self._big = plan.button, plan.small_position, plan.big
         self._last_big = (plan.big, self._at(plan.big).player)
         self._dealt = dealt
-        self._dealt_players = [self._at(s).player for s in dealt]
-        for s in dealt:
-            self._settle_debts(s)
+        self._dealt_players = [occupant.player for occupant in occupants]
+        for occupant in occupants:
+            occupant.settle_debts()
         self._record(
             "hand_start",
             number=self._hand_number,
@@ -786,12 +788,13 @@ class Table:
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
-        legal = self.legal_actions()
-        if legal is None or legal.seat != seat:
-            raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
         hand = self._hand
-        assert hand is not None
-        hole, board, pot, live = hand.actor_view()  # type: ignore[misc]
+        view = None if hand is None else hand.actor_view()
+        if view is None or self._to_act != seat:
+            raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
+        legal, hole, board, pot, live = view
+        if legal.seat != seat:  # the hand numbers its seats from 0
+            legal = self.legal_actions()  # type: ignore[assignment]
         config = self.config
         fields = (
             seat,
@@ -861,13 +864,16 @@ class Table:
         self._now = now
 
     def _after_change(self, when: float) -> None:
-        """Starts the next clock or finishes the hand."""
+        """Notes who is to act and starts their clock, or finishes the hand."""
         hand = self._hand
         assert hand is not None
-        decision = hand.decision
-        if decision is None:  # the hand is over
+        actor = hand.actor
+        if actor is None:  # the hand is over
+            self._to_act = None
             self._finish()
-        elif decision == POINT:
+            return
+        self._to_act = self._dealt[actor]
+        if hand.decision == POINT:
             self._phase = POINT
             self._deadline = when + self.config.point_time
         else:
@@ -877,17 +883,16 @@ class Table:
     def _finish(self) -> None:
         hand = self._require_hand()
         self._deadline = self._phase = None
-        final = hand.stacks
-        for index, s in enumerate(self._dealt):
-            self._at(s).stack = final[index]
+        occupants = [self._at(s) for s in self._dealt]
+        for occupant, stack in zip(occupants, hand.stacks):
+            occupant.stack = stack
         rake = hand.rake
         self._rake += rake
-        stacks = {str(s): self._at(s).stack for s in self._dealt}
+        stacks = {str(s): stack for s, stack in zip(self._dealt, hand.stacks)}
         self._record("hand_end", number=self._hand_number, stacks=stacks, rake=rake)
-        for s in list(self._dealt):
-            seat = self._at(s)
-            if seat.leaving:
-                self._remove(s, seat)
+        for s, occupant in zip(self._dealt, occupants):
+            if occupant.leaving:
+                self._remove(s, occupant)
 
     # ------------------------------------------------------------------ log and views
 
@@ -1072,8 +1077,7 @@ class Table:
         return occupant.stack
 
     def _settle_debts(self, seat: int) -> None:
-        occupant = self._at(seat)
-        occupant.new = occupant.missed_small = occupant.missed_big = False
+        self._at(seat).settle_debts()
 
     def _require_hand(self) -> Hand:
         if self._hand is None:
@@ -1115,12 +1119,18 @@ class Table:
     def _next(self, after: int, candidates: Sequence[int]) -> int:
         """The first of ``candidates`` clockwise after seat ``after``."""
         n = self.config.seats
-        return min(candidates, key=lambda s: (s - after - 1) % n)
+        for step in range(1, n + 1):
+            if (after + step) % n in candidates:
+                return (after + step) % n
+        raise ValueError("no candidate seats")
 
     def _previous(self, at: int, candidates: Sequence[int]) -> int:
         """The first of ``candidates`` counter-clockwise from seat ``at`` (included)."""
         n = self.config.seats
-        return min(candidates, key=lambda s: (at - s) % n)
+        for step in range(n):
+            if (at - step) % n in candidates:
+                return (at - step) % n
+        raise ValueError("no candidate seats")
 
     def _between(self, start: int, seat: int, end: int, *, include_start: bool = False) -> bool:
         """True if ``seat`` lies clockwise strictly after ``start`` and before ``end``."""

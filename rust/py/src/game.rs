@@ -31,8 +31,14 @@ type LegalTuple<'py> = (
 /// "action" (not an action), "total" (a raise without a whole-number total) or "point".
 type RefusalTuple = (&'static str, String, Option<&'static str>);
 
-/// (hole cards of the seat to act, board, pot, players in the hand)
-type ActorView<'py> = (Bound<'py, PyTuple>, Bound<'py, PyTuple>, Chips, usize);
+/// (options, hole cards of the seat to act, board, pot, players in the hand)
+type ActorView<'py> = (
+    LegalTuple<'py>,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Chips,
+    usize,
+);
 
 type RakeTuple = (Chips, Option<Chips>, bool);
 
@@ -297,14 +303,15 @@ impl HandCore {
             .collect()
     }
 
-    /// (hole cards of the seat to act, board, pot, players in the hand), or `None` once
-    /// the hand is over: what a decision needs, in one call.
+    /// (options, hole cards of the seat to act, board, pot, players in the hand), or
+    /// `None` once the hand is over: what a decision needs, in one call.
     fn actor_view<'py>(&self, py: Python<'py>) -> PyResult<Option<ActorView<'py>>> {
-        let s = &self.game.state;
-        let Some(actor) = s.actor else {
+        let (Some(legal), Some(actor)) = (self.game.legal(), self.game.state.actor) else {
             return Ok(None);
         };
+        let s = &self.game.state;
         Ok(Some((
+            legal_tuple(py, legal)?,
             PyTuple::new(py, &s.holes[actor])?,
             PyTuple::new(py, &s.board)?,
             self.game.pot(),
