@@ -188,15 +188,15 @@ def test_bad_input(
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    """Records every call the bots make to the core's equity."""
+    """Records every call the bots make to the core's equities."""
     recorded: list[tuple[Any, ...]] = []
-    real: Callable[..., float] = _core.equity
+    real: Callable[..., list[float]] = _core.equities
 
-    def recording(*args: Any) -> float:
+    def recording(*args: Any) -> list[float]:
         recorded.append(args)
         return real(*args)
 
-    monkeypatch.setattr(bots._core, "equity", recording)
+    monkeypatch.setattr(bots._core, "equities", recording)
     return recorded
 
 
@@ -218,16 +218,22 @@ def observe_first_decision(variant: Variant, decision: str) -> Any:
 
 
 def test_point_choice_compares_the_points_on_the_same_deals(calls: list[tuple[Any, ...]]) -> None:
-    """DH-2 to DH-4: one estimate per point card, all three from one seed (common random
-    numbers), and the point with the best share is chosen."""
+    """DH-2 to DH-4: one estimate per point card, all three in one call on the same deals
+    (common random numbers), and the point with the best share is chosen; the flop
+    betting after it uses that point."""
     observation = observe_first_decision(Variant.DOUBLE, "point")
     bot = EquityBot(seed=3, samples=500)
     decision = bot.decide(observation)
-    assert [call[4] for call in calls] == [0, 1, 2]
-    assert len({call[5] for call in calls}) == 1
+    assert [call[4] for call in calls] == [[0, 1, 2]]
+    hole, board, opponents, samples, _, seed = calls[0]
     shares = [bot.equity(observation, point) for point in range(3)]  # cached: no new calls
-    assert len(calls) == 3
-    assert decision == Decision("point", max(range(3), key=lambda p: (shares[p], -p)))
+    assert len(calls) == 1
+    assert shares == [_core.equity(hole, board, opponents, samples, p, seed) for p in range(3)]
+    chosen = max(range(3), key=lambda p: (shares[p], -p))
+    assert decision == Decision("point", chosen)
+    betting = observation._replace(decision="bet")
+    bot.decide(betting)
+    assert len(calls) == 1  # the flop bet reuses the chosen point's share
 
 
 def test_estimates_are_reused_within_a_street(calls: list[tuple[Any, ...]]) -> None:
@@ -241,7 +247,7 @@ def test_estimates_are_reused_within_a_street(calls: list[tuple[Any, ...]]) -> N
     fewer = observation._replace(opponents=observation.opponents - 1)
     bot.equity(fewer, None)
     assert len(calls) == 2 and calls[0][5] != calls[1][5]
-    assert calls[1][2] == observation.opponents - 1
+    assert calls[1][2] == observation.opponents - 1 and calls[1][4] == [None]
 
 
 def test_same_seed_same_estimates() -> None:

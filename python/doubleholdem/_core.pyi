@@ -200,3 +200,11 @@ def uncalled_bet(bets: list[int]) -> tuple[int, int] | None: ...
 def equity(
     hole: list[int], board: list[int], opponents: int, samples: int, point: int | None, seed: int
 ) -> float: ...
+def equities(
+    hole: list[int],
+    board: list[int],
+    opponents: int,
+    samples: int,
+    points: list[int | None],
+    seed: int,
+) -> list[float]: ...

@@ -95,9 +95,9 @@ class EquityBot:
     It raises when its share beats ``raise_at`` (to the minimum raise plus a pot-sized
     fraction, within the legal range), calls when its share beats the price (call /
     (pot + call)), else checks or folds. On the flop of Double Hold'em it chooses the
-    point card with the best share (DH-2 to DH-4), comparing the three on the same deals.
-    An estimate is reused while the hole, board and number of opponents stay the same
-    (several decisions in one betting round).
+    point card with the best share (DH-2 to DH-4), comparing the three on the same deals,
+    and after that estimates with the point it chose. An estimate is reused while the
+    hole, board and number of opponents stay the same (several decisions in one round).
     """
 
     name = "equity"
@@ -107,19 +107,19 @@ class EquityBot:
         self.samples = samples
         self.raise_at = raise_at
         self._cache: dict[_EquityKey, float] = {}
+        self._point: tuple[tuple[int, ...], int] | None = None  # (hole, point) it chose
 
     def decide(self, observation: Observation) -> Decision:
         """The decision its equity estimate suggests."""
+        hole = tuple(observation.hole)
         if observation.decision == POINT:
-            keys = [self._key(observation, point) for point in range(3)]
-            if not all(key in self._cache for key in keys):
-                # Common random numbers: one seed, so the three points meet the same deals.
-                seed = self.rng.getrandbits(64)
-                for key in keys:
-                    self._cache[key] = self._estimate(key, seed)
-            shares = [self._cache[key] for key in keys]
-            return _POINTS[max(range(3), key=lambda p: (shares[p], -p))]
-        share = self.equity(observation, None)
+            shares = self._shares(observation, (0, 1, 2))
+            chosen = max(range(3), key=lambda p: (shares[p], -p))
+            self._point = (hole, chosen)
+            return _POINTS[chosen]
+        last = self._point
+        point = last[1] if observation.board and last and last[0] == hole else None
+        share = self.equity(observation, point)
         return self._betting(observation.legal, share, observation.pot)
 
     def _betting(self, legal: LegalActions, share: float, pot: int) -> Decision:
@@ -137,11 +137,20 @@ class EquityBot:
         against ``observation.opponents`` random hands, with the point card ``point`` in
         Double Hold'em (``None``: the best point card for each deal, as before the
         flop)."""
-        key = self._key(observation, point)
-        share = self._cache.get(key)
-        if share is None:
-            share = self._cache[key] = self._estimate(key, self.rng.getrandbits(64))
-        return share
+        return self._shares(observation, (point,))[0]
+
+    def _shares(self, observation: Observation, points: tuple[int | None, ...]) -> list[float]:
+        """:meth:`equity` for each of ``points``; those not known yet come from one call
+        to the core, on the same deals (common random numbers)."""
+        keys = [self._key(observation, point) for point in points]
+        missing = [key for key in keys if key not in self._cache]
+        if missing:
+            hole, board, opponents, _ = missing[0]
+            seed = self.rng.getrandbits(64)
+            asked = [key[3] for key in missing]
+            found = _core.equities(list(hole), list(board), opponents, self.samples, asked, seed)
+            self._cache.update(zip(missing, found))
+        return [self._cache[key] for key in keys]
 
     def _key(self, observation: Observation, point: int | None) -> _EquityKey:
         """The cache key of an estimate. The cache keeps only the current hole and
@@ -150,10 +159,6 @@ class EquityBot:
         if self._cache and next(iter(self._cache))[:2] != (hole, board):
             self._cache.clear()
         return (hole, board, max(observation.opponents, 1), point)
-
-    def _estimate(self, key: _EquityKey, seed: int) -> float:
-        hole, board, opponents, point = key
-        return _core.equity(list(hole), list(board), opponents, self.samples, point, seed)
 
 
 BOTS = {"random": RandomBot, "station": CallingStation, "equity": EquityBot}

@@ -298,6 +298,7 @@ class Table:
         self._last_big: tuple[int, str] | None = None
         self._hand: Hand | None = None
         self._to_act: int | None = None  # the table seat of the hand's actor
+        self._actor = -1  # its hand index
         self._dealt: list[int] = []
         self._dealt_players: list[str] = []
         self._synced = 0
@@ -818,10 +819,8 @@ class Table:
             self._check_seat_number(seat)
             self.advance(now)
         hand = self._hand
-        if hand is not None:
-            actor = hand.actor
-            if actor is not None and self._dealt[actor] == seat and type(seat) is int:
-                return hand, actor
+        if seat == self._to_act and type(seat) is int and hand is not None:
+            return hand, self._actor
         self._check_seat_number(seat)
         who = "nobody" if self.to_act is None else f"seat {self.to_act}"
         raise IllegalAction(
@@ -869,10 +868,10 @@ class Table:
         assert hand is not None
         actor = hand.actor
         if actor is None:  # the hand is over
-            self._to_act = None
+            self._to_act, self._actor = None, -1
             self._finish()
             return
-        self._to_act = self._dealt[actor]
+        self._to_act, self._actor = self._dealt[actor], actor
         if hand.decision == POINT:
             self._phase = POINT
             self._deadline = when + self.config.point_time

@@ -76,7 +76,24 @@ pub fn equity(
     point: Option<usize>,
     seed: u64,
 ) -> Result<f64, CoreError> {
-    let player = check(hole, board, opponents, samples, point)?;
+    Ok(equities(hole, board, opponents, samples, &[point], seed)?[0])
+}
+
+/// [`equity`] for each of `points`, on the same deals (common random numbers: the
+/// shares compare the point cards, not the luck of their samples). The share for
+/// `points[i]` equals `equity(.., points[i], seed)`.
+pub fn equities(
+    hole: &[Card],
+    board: &[Card],
+    opponents: usize,
+    samples: u32,
+    points: &[Option<usize>],
+    seed: u64,
+) -> Result<Vec<f64>, CoreError> {
+    let players = points
+        .iter()
+        .map(|&point| check(hole, board, opponents, samples, point))
+        .collect::<Result<Vec<Player>, CoreError>>()?;
     let known_board = Hand::EMPTY.add_cards(board);
     let known = hole
         .iter()
@@ -91,7 +108,8 @@ pub fn equity(
     let missing = 5 - board.len();
     let need = missing + opponents * hole.len();
     let mut rng = SplitMix64::new(seed);
-    let mut units = 0u64;
+    let mut units = vec![0u64; players.len()];
+    let mut theirs = [0 as HandValue; MAX_OPPONENTS];
     for _ in 0..samples {
         for i in 0..need {
             let j = i + rng.below((left - i) as u64) as usize;
@@ -99,10 +117,33 @@ pub fn equity(
         }
         let (rest_of_board, others) = deck[..need].split_at(missing);
         let full_board = known_board.add_cards(rest_of_board);
-        let mine = player.value(full_board);
-        units += share_units(mine, full_board, others, hole.len());
+        if let [player] = players[..] {
+            units[0] += share_units(player.value(full_board), full_board, others, hole.len());
+            continue;
+        }
+        for (value, hand) in theirs.iter_mut().zip(others.chunks_exact(hole.len())) {
+            *value = opponent_value(full_board, hand);
+        }
+        let theirs = &theirs[..opponents];
+        for (player, units) in players.iter().zip(&mut units) {
+            let mine = player.value(full_board);
+            if theirs.iter().all(|&v| v <= mine) {
+                *units += UNIT / (theirs.iter().filter(|&&v| v == mine).count() as u64 + 1);
+            }
+        }
     }
-    Ok(units as f64 / (f64::from(samples) * UNIT as f64))
+    let total = f64::from(samples) * UNIT as f64;
+    Ok(units.into_iter().map(|u| u as f64 / total).collect())
+}
+
+/// An opponent's value: the best seven cards, or in Double Hold'em the best point.
+#[inline(always)]
+fn opponent_value(board: Hand, hand: &[Card]) -> HandValue {
+    if hand.len() == 2 {
+        board.add_card(hand[0]).add_card(hand[1]).value()
+    } else {
+        best_of_three(board, hand)
+    }
 }
 
 /// The player's share of one deal in units of 1/[`UNIT`]: 0 if an opponent is better,
@@ -111,11 +152,7 @@ pub fn equity(
 fn share_units(mine: HandValue, board: Hand, others: &[Card], k: usize) -> u64 {
     let mut tied = 0;
     for hand in others.chunks_exact(k) {
-        let theirs = if k == 2 {
-            board.add_card(hand[0]).add_card(hand[1]).value()
-        } else {
-            best_of_three(board, hand)
-        };
+        let theirs = opponent_value(board, hand);
         if theirs > mine {
             return 0;
         }
@@ -195,6 +232,17 @@ mod tests {
         match result {
             Err(CoreError::InvalidHand { reason }) => reason,
             other => panic!("expected InvalidHand, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn equities_on_shared_deals_equal_each_equity() {
+        let hole = parse_cards("Ah Kd 7c").unwrap();
+        let board = parse_cards("Ks 8h 2c").unwrap();
+        let points = [Some(0), Some(1), Some(2), None];
+        let shares = equities(&hole, &board, 3, 2_000, &points, 11).unwrap();
+        for (point, share) in points.into_iter().zip(shares) {
+            assert_eq!(equity(&hole, &board, 3, 2_000, point, 11).unwrap(), share);
         }
     }
 

@@ -23,7 +23,23 @@ fn equity(
     checked(py, result)
 }
 
+/// `equity` for each of `points` (None: the best point), on the same deals.
+#[pyfunction]
+fn equities(
+    py: Python<'_>,
+    hole: Vec<u8>,
+    board: Vec<u8>,
+    opponents: usize,
+    samples: u32,
+    points: Vec<Option<usize>>,
+    seed: u64,
+) -> PyResult<Vec<f64>> {
+    let result = py.detach(|| core::equities(&hole, &board, opponents, samples, &points, seed));
+    checked(py, result)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(equity, m)?)?;
+    m.add_function(wrap_pyfunction!(equities, m)?)?;
     Ok(())
 }
