@@ -2,9 +2,10 @@
 not tests): random 6-player no-limit hands to showdown and payout on the same action
 policy, and replaying the Pluribus PHH files.
 
-Measured in one run (2-core VM, other jobs running): random hands 38 ms per 200, 54x
-pokerkit; the replay command as a process 0.40-0.43 s against pokerkit's 1.97-2.15 s in
-process (4.6x-5.4x across runs; the target is 5x).
+Measured (2-core VM, other jobs running, two runs): random hands 8.3-8.5 ms per 200,
+280x-370x pokerkit; the Pluribus files in one process 0.20-0.42 s, 8.8x-10.5x pokerkit's
+2.1-3.7 s in the same run; the replay command as a whole process 7.4x-7.6x (the target is
+5x).
 
 Run: ``make bench`` or ``python -m pytest benches/bench_game.py --benchmark-enable``.
 """

@@ -188,6 +188,46 @@ def test_bad_snapshots_are_rejected(text: str) -> None:
         Hand.from_json(text)
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("stacks", [1000, 1000], "per-seat lists"),
+        ("board", [], "the board does not fit the street"),
+        ("points", [7, None, None], "cards out of range"),
+        ("deck", [0, 1, 2], "the deck does not fit"),
+        ("actor", 9, "out of range"),
+        ("dead", 5, "do not add up"),
+        ("events", "no", "broken hand snapshot"),
+    ],
+)
+def test_tampered_snapshots_are_rejected(field: str, value: object, reason: str) -> None:
+    """A snapshot whose state was changed so it cannot be a hand raises InvalidSnapshot
+    naming what is wrong, never a crash later in the hand."""
+    hand = make_hand([1000, 1000, 1000], variant=Variant.DOUBLE)
+    play(hand, "call", "call", "check")  # on the flop: the board has 3 cards
+    data = hand.snapshot()
+    data["state"][field] = value
+    with pytest.raises(InvalidSnapshot, match=reason):
+        Hand.restore(data)
+
+
+def test_a_snapshot_after_the_flop_needs_every_point_card() -> None:
+    """DH-5: past the flop every player in the hand has chosen a point card; a snapshot
+    without them is refused rather than failing at the showdown."""
+    hand = make_hand([1000, 1000, 1000], variant=Variant.DOUBLE)
+    play(hand, "call", "call", "check")
+    while hand.street == "flop":
+        if hand.decision == "point":
+            assert hand.actor is not None
+            hand.choose_point(hand.actor, 0)
+        else:
+            hand.check_or_call()
+    data = hand.snapshot()
+    data["state"]["points"] = [None, None, None]
+    with pytest.raises(InvalidSnapshot, match="no point card"):
+        Hand.restore(data)
+
+
 # ------------------------------------------------------------------ PHH
 
 

@@ -94,11 +94,10 @@ class Hand:
     ``config`` says the game; the deck is shuffled by a cryptographically strong
     generator unless ``seed`` or ``rng`` is given (reproducible), or ``deck`` is given
     (dealt in its order: replays and tests; a list of distinct card numbers is dealt as
-    it is). Hole cards are dealt one at a time clockwise
-    from the seat left of the button, then a card is burned before each board deal
-    (TH-1). The state machine itself is the Rust core's (``_core.HandCore``); this
-    class checks arguments, raises :class:`IllegalAction` and keeps the log as
-    :class:`Event` tuples.
+    it is). Hole cards are dealt one at a time clockwise from the seat left of the
+    button, then a card is burned before each board deal (TH-1). The state machine
+    itself is the Rust core's (``_core.HandCore``); this class checks arguments, raises
+    :class:`IllegalAction` and keeps the log as :class:`Event` tuples.
     """
 
     __slots__ = ("_core", "_events", "_legal", "_results", "config")
@@ -363,9 +362,6 @@ class Hand:
             amount=_amount(amount),
             legal=legal,
         )
-
-    def _turn_text(self) -> str:
-        return self._core.turn_text()
 
     def _check_seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:

@@ -323,11 +323,6 @@ impl HandCore {
         self.game.legal().map(|l| legal_tuple(py, l)).transpose()
     }
 
-    /// "seat 2's turn to act", or "the end of the hand".
-    fn turn_text(&self) -> String {
-        self.game.turn_text()
-    }
-
     /// A betting decision; `None` if applied, else the refusal (nothing changed).
     #[pyo3(signature = (action_name, amount_given=None, seat=None))]
     fn act(

@@ -333,26 +333,50 @@ impl Game {
             s.shown.len(),
             s.round.acted.len(),
         ];
-        if per_seat.iter().any(|&len| len != n) || s.deck.len() > 52 || s.next_card > s.deck.len() {
-            return Err("per-seat lists do not match the seats".into());
-        }
-        let cards_ok = s
-            .deck
-            .iter()
-            .chain(&s.board)
-            .chain(s.holes.iter().flatten())
-            .all(|&c| c < 52);
-        let seats_ok = [s.actor, s.betting_actor]
-            .iter()
-            .flatten()
-            .all(|&seat| seat < n)
-            && s.cursor < n;
-        if !cards_ok
-            || !seats_ok
-            || s.street > 4
-            || s.holes.iter().any(|h| h.len() != rules.hole_cards())
-        {
-            return Err("cards or seats out of range".into());
+        let k = rules.hole_cards();
+        let checks = [
+            (
+                per_seat.iter().all(|&len| len == n),
+                "per-seat lists do not match the seats",
+            ),
+            (
+                (n * k + 8..=52).contains(&s.deck.len()) && s.next_card <= s.deck.len(),
+                "the deck does not fit the hand",
+            ),
+            (
+                s.deck
+                    .iter()
+                    .chain(&s.board)
+                    .chain(s.holes.iter().flatten())
+                    .all(|&c| c < 52)
+                    && s.holes.iter().all(|h| h.len() == k)
+                    && s.points.iter().flatten().all(|&p| p < k),
+                "cards out of range",
+            ),
+            (
+                s.street <= 4 && (s.board.len() <= 5 && s.board.len() >= [0, 3, 4, 5, 0][s.street]),
+                "the board does not fit the street",
+            ),
+            (
+                !rules.double
+                    || !(2..4).contains(&s.street)
+                    || s.in_hand
+                        .iter()
+                        .zip(&s.points)
+                        .all(|(&alive, point)| !alive || point.is_some()),
+                "a player in the hand has no point card after the flop (DH-5)",
+            ),
+            (
+                [s.actor, s.betting_actor]
+                    .iter()
+                    .flatten()
+                    .all(|&seat| seat < n)
+                    && s.cursor < n,
+                "seats out of range",
+            ),
+        ];
+        if let Some((_, problem)) = checks.iter().find(|(ok, _)| !ok) {
+            return Err(problem.to_string());
         }
         let rake: Chips = s.results.iter().map(|r| r.rake).sum();
         let total: Chips = rules.stacks.iter().sum();
