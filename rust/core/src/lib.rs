@@ -1,5 +1,7 @@
 //! doubleholdem-core: cards, the hand evaluator, Double Hold'em resolution and batch
-//! work, in pure Rust (no Python). The rules are those of RULES.md; ids are cited.
+//! work, the hand state machine (`game`), the casino game (`casino`) and the equity
+//! bot's Monte Carlo (`equity`), in pure Rust (no Python). The rules are those of
+//! RULES.md; ids are cited.
 #![deny(unsafe_code)]
 
 pub mod batch;
