@@ -200,9 +200,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     return recorded
 
 
-def observe_first_decision(variant: Variant, decision: str) -> Any:
+def observe_first_decision(variant: Variant, decision: str, *, flop: bool = False) -> Any:
     """An observation of a hand at a table of station-like callers, at the first
-    decision of kind ``decision`` (``"bet"`` before the flop, ``"point"`` on it)."""
+    decision of kind ``decision`` (``"bet"`` before the flop, ``"point"`` on it), or with
+    ``flop`` the first betting decision with a board."""
     config = TableConfig(small_blind=5, big_blind=10, variant=variant, seats=3)
     table = Table(config, seed=4)
     for seat in range(3):
@@ -212,7 +213,7 @@ def observe_first_decision(variant: Variant, decision: str) -> Any:
         seat = table.to_act
         assert seat is not None
         observation = table.observe(seat)
-        if observation.decision == decision:
+        if observation.decision == decision and (observation.board or not flop):
             return observation
         table.decide(seat, Decision("check" if observation.legal.can_check else "call"))
 
@@ -239,7 +240,7 @@ def test_point_choice_compares_the_points_on_the_same_deals(calls: list[tuple[An
 def test_estimates_are_reused_within_a_street(calls: list[tuple[Any, ...]]) -> None:
     """The same (hole, board, opponents, point) asks the core once; a new question
     draws a new seed."""
-    observation = observe_first_decision(Variant.TEXAS, "bet")
+    observation = observe_first_decision(Variant.TEXAS, "bet", flop=True)
     bot = EquityBot(seed=3, samples=100)
     first = bot.equity(observation, None)
     assert bot.equity(observation, None) == first

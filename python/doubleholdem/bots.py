@@ -5,8 +5,9 @@ player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
 
 - :class:`RandomBot`: a uniformly random legal action (and raise size, and point card).
 - :class:`CallingStation`: checks or calls, never folds or raises; DH-6 point card.
-- :class:`EquityBot`: estimates its share of the pot against random hands by Monte
-  Carlo in the Rust core (one call per estimate), picks the point card with the best
+- :class:`EquityBot`: estimates its share of the pot against random hands (before the
+  flop from a shipped table, :mod:`doubleholdem.preflop_equity`; after it by Monte Carlo
+  in the Rust core, one call per estimate), picks the point card with the best
   estimate, raises strong hands, calls when the price is right, folds the rest.
 
 >>> from doubleholdem.table import Table, TableConfig
@@ -29,6 +30,7 @@ from typing import Optional, Protocol
 
 from doubleholdem import _core
 from doubleholdem.betting import Action, LegalActions
+from doubleholdem.preflop_equity import preflop_share
 from doubleholdem.table import Decision, Observation
 
 __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
@@ -89,8 +91,12 @@ class RandomBot:
 
 class EquityBot:
     """Plays by its estimated share of the pot against as many random hands as there are
-    opponents: ``samples`` Monte Carlo deals in the Rust core (one call to the core per
-    estimate, reproducible from ``seed``).
+    opponents (a win counts 1, a tie with k others 1/(k+1), EV-1). Before the flop the
+    share depends only on the hole's class and the number of opponents, and comes from
+    the shipped table of :mod:`doubleholdem.preflop_equity` (a dict look-up; Double
+    Hold'em: the best point card, DH-3, DH-4). From the flop on it is ``samples`` Monte
+    Carlo deals in the Rust core (one call to the core per estimate, reproducible from
+    ``seed``).
 
     It raises when its share beats ``raise_at`` (to the minimum raise plus a pot-sized
     fraction, within the legal range), calls when its share beats the price (call /
@@ -136,7 +142,9 @@ class EquityBot:
         """The estimated share of the pot: wins count 1, a tie with k others 1/(k+1),
         against ``observation.opponents`` random hands, with the point card ``point`` in
         Double Hold'em (``None``: the best point card for each deal, as before the
-        flop)."""
+        flop). Before the flop it is the shipped table's share."""
+        if not observation.board and point is None:
+            return preflop_share(observation.hole, max(observation.opponents, 1))
         return self._shares(observation, (point,))[0]
 
     def _shares(self, observation: Observation, points: tuple[int | None, ...]) -> list[float]:
