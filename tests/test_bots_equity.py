@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
 import pytest
 
-from doubleholdem import _core, bots
+from doubleholdem import _core
 from doubleholdem.bots import EquityBot, RandomBot
 from doubleholdem.cards import parse_cards
 from doubleholdem.config import Structure, Variant
@@ -184,20 +184,6 @@ def test_bad_input(
     with pytest.raises(error, match=words) as raised:
         _core.equity(hole, board, opponents, samples, point, 0)
     assert type(raised.value) is error
-
-
-@pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    """Records every call the bots make to the core's equities."""
-    recorded: list[tuple[Any, ...]] = []
-    real: Callable[..., list[float]] = _core.equities
-
-    def recording(*args: Any) -> list[float]:
-        recorded.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(bots._core, "equities", recording)
-    return recorded
 
 
 def observe_first_decision(variant: Variant, decision: str, *, flop: bool = False) -> Any:

@@ -8,14 +8,13 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable
 from importlib import resources
 from itertools import combinations, permutations
 from typing import Any
 
 import pytest
 
-from doubleholdem import _core, bots
+from doubleholdem import _core
 from doubleholdem.bots import EquityBot
 from doubleholdem.cards import parse_cards
 from doubleholdem.config import Variant
@@ -185,20 +184,6 @@ def test_share_lookup_matches_the_table() -> None:
         hole = rng.sample(range(52), 3)
         opponents = rng.randint(1, MAX_OPPONENTS)
         assert preflop_share(hole, opponents) == double[preflop_class(hole)][opponents - 1]
-
-
-@pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    """Records every call the bots make to the core's equities."""
-    recorded: list[tuple[Any, ...]] = []
-    real: Callable[..., list[float]] = _core.equities
-
-    def recording(*args: Any) -> list[float]:
-        recorded.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(bots._core, "equities", recording)
-    return recorded
 
 
 @pytest.mark.parametrize("variant", [Variant.TEXAS, Variant.DOUBLE])
