@@ -1,6 +1,7 @@
 """Benchmark reporting: each benchmark says how many items one call handles
-(``benchmark.extra_info["items"]``); the summary prints items per second and the ratio
-of doubleholdem's rate to every other library's rate in the same group and run."""
+(``benchmark.extra_info["items"]``); the summary prints items per second at the median
+time (millions per second for fast benchmarks) and the ratio of doubleholdem's rate to
+every other library's rate in the same group and run."""
 
 from __future__ import annotations
 
@@ -26,4 +27,5 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         for name, rate in sorted(rates, key=lambda nr: -nr[1]):
             theirs = ours and "doubleholdem" not in name
             ratio = f"   doubleholdem is {ours / rate:.1f}x" if theirs else ""
-            write(f"  {name:<50} {rate / 1e6:10.3f} M/s{ratio}")
+            shown = f"{rate / 1e6:10.3f} M/s" if rate >= 1e5 else f"{rate:10,.0f} /s"
+            write(f"  {name:<50} {shown}{ratio}")
