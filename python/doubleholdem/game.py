@@ -221,14 +221,15 @@ class Hand:
     @property
     def events(self) -> tuple[Event, ...]:
         """The whole event log, in order."""
-        return tuple(self.events_since(0))
+        return tuple(self._synced_events())
 
-    def events_since(self, start: int) -> list[Event]:
-        """The events from number ``start`` on."""
+    def _synced_events(self) -> list[Event]:
+        """The log as :class:`Event` tuples, built from the core's events as far as they
+        go (the list itself: read, do not change)."""
         events = self._events
         if len(events) < self._core.event_count:
             events.extend([_new_tuple(Event, t) for t in self._core.events(len(events))])
-        return events[start:] if start else events
+        return events
 
     @property
     def event_count(self) -> int:
@@ -377,8 +378,8 @@ class Hand:
         """The event log as JSON-ready dicts: everything (``everything=True``, the
         server's record), or what ``seat`` may see (``None``: a spectator)."""
         if everything:
-            return [event.to_dict() for event in self.events_since(0)]
-        return [self._visible(event, seat).to_dict() for event in self.events_since(0)]
+            return [event.to_dict() for event in self._synced_events()]
+        return [self._visible(event, seat).to_dict() for event in self._synced_events()]
 
     def log_json(self) -> str:
         """The full event log as compact JSON: equal seeds and actions give equal bytes."""

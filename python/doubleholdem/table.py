@@ -931,13 +931,17 @@ class Table:
         self._sync_log()
         log, starts, seats = self._log, self._hands, self._hand_seats
         entries = []
+        events: dict[int, tuple[Event, ...]] = {}  # of each hand read, by its place
         for index in range(len(log))[since:]:
             item = log[index]
             if isinstance(item, dict):
                 entries.append(item)
             else:
-                hand, number, dealt = seats[bisect.bisect_right(starts, index) - 1]
-                entries.append(_hand_entry(hand.events_since(0)[item], number, dealt))
+                place = bisect.bisect_right(starts, index) - 1
+                hand, number, dealt = seats[place]
+                if place not in events:
+                    events[place] = hand.events
+                entries.append(_hand_entry(events[place][item], number, dealt))
         return entries
 
     def _visible(self, entry: dict[str, Any], seat: int | None) -> dict[str, Any]:

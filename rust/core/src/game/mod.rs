@@ -19,8 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use betting::Chips;
 
-/// The streets, in order; a hand won without a showdown also ends on `showdown`.
-pub const STREETS: [&str; 5] = ["preflop", "flop", "turn", "river", "showdown"];
+/// Board cards dealt on each street: pre-flop, flop, turn, river (TH-1).
 const BOARD_CARDS: [usize; 4] = [0, 3, 1, 1];
 
 /// The settings of one hand (a validated `GameConfig`).
@@ -255,6 +254,7 @@ pub struct State {
     pub points: Vec<Option<usize>>,
     pub needs_point: Vec<bool>,
     pub board: Vec<u8>,
+    /// 0 pre-flop, 1 flop, 2 turn, 3 river, 4 over (also when won without a showdown).
     pub street: usize,
     pub shown: Vec<bool>,
     pub runout: bool,
