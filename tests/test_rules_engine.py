@@ -228,6 +228,45 @@ def test_a_snapshot_after_the_flop_needs_every_point_card() -> None:
         Hand.restore(data)
 
 
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"deck": [0] * 52}, "duplicate card 2c"),
+        ({"deck": list(range(60))}, "not a card"),
+        ({"button": 7}, "not at the table"),
+        ({"blind_seats": (None, 9)}, "not at the table"),
+        ({"stacks": [1000, -5, 1000]}, "not negative"),
+        ({"stacks": [2**62, 2**62, 2**62]}, "below 2\\*\\*63"),
+    ],
+)
+def test_the_core_refuses_impossible_settings_on_its_own(
+    change: dict[str, object], reason: str
+) -> None:
+    """The Rust state machine checks what it is given (GameConfig checks first, with
+    friendlier messages): a ValueError, never a panic."""
+    from doubleholdem import _core
+
+    settings: dict[str, object] = {
+        "structure_name": "no-limit",
+        "double": False,
+        "stacks": [1000, 1000, 1000],
+        "blinds": (5, 10),
+        "button": 0,
+        "limit_bets": (0, 0),
+        "minimum_bet": 10,
+        "ante": (0, False),
+        "cap": (None, True),
+        "rake": None,
+        "blind_seats": None,
+        "posts": ([], []),
+        "deck": list(range(52)),
+    }
+    _core.HandCore(*settings.values())
+    settings.update(change)
+    with pytest.raises(ValueError, match=reason):
+        _core.HandCore(*settings.values())
+
+
 # ------------------------------------------------------------------ PHH
 
 

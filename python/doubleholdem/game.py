@@ -502,6 +502,8 @@ def _new_core(config: GameConfig, deck: list[int], state: str | None = None) -> 
         )
     except OverflowError:
         raise InvalidConfig("chip amounts must be below 2**63") from None
+    except ValueError as error:  # what GameConfig lets through: amounts adding up too far
+        raise InvalidConfig(str(error)) from None
 
 
 def _pot_result(fields: tuple[Any, ...]) -> PotResult:

@@ -6,7 +6,7 @@ use doubleholdem_core::game::pots::{self, Pot, PotResult, Rake};
 use doubleholdem_core::game::{
     Action, Amount, Chips, Decision, Event, Game, PointChoice, Refusal, Rules, State,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyString, PyTuple};
 
@@ -199,8 +199,7 @@ impl HandCore {
             None => Game::new(rules, deck),
             Some(json) => serde_json::from_str::<State>(json)
                 .map_err(|e| e.to_string())
-                .and_then(|state| Game::restore(rules, state))
-                .map_err(|e| format!("broken hand snapshot: {e}")),
+                .and_then(|state| Game::restore(rules, state)),
         };
         Ok(HandCore {
             game: game.map_err(PyValueError::new_err)?,
@@ -283,7 +282,9 @@ impl HandCore {
     }
 
     fn hole<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.game.state.holes[seat])
+        let hole = self.game.state.holes.get(seat);
+        let hole = hole.ok_or_else(|| PyIndexError::new_err(format!("no seat {seat}")))?;
+        PyTuple::new(py, hole)
     }
 
     fn results(&self) -> Vec<ResultTuple> {

@@ -53,6 +53,43 @@ impl Rules {
         self.stacks.len()
     }
 
+    /// The seats and amounts make sense (the Python `GameConfig` checks them with
+    /// friendlier messages; this keeps the core safe on its own).
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.players();
+        let seats_ok = self.button < n
+            && self
+                .blind_seats
+                .is_none_or(|(small, big)| big < n && small.is_none_or(|s| s < n))
+            && self.live_posts.len() <= n
+            && self.dead_posts.len() <= n;
+        let amounts = [
+            self.small_blind,
+            self.big_blind,
+            self.small_bet,
+            self.big_bet,
+            self.minimum_bet,
+            self.ante,
+        ];
+        let money_ok = self
+            .stacks
+            .iter()
+            .chain(&self.live_posts)
+            .chain(&self.dead_posts)
+            .chain(&amounts)
+            .all(|&c| c >= 0)
+            && self
+                .stacks
+                .iter()
+                .try_fold(0 as Chips, |sum, &c| sum.checked_add(c))
+                .is_some();
+        match (seats_ok, money_ok) {
+            (true, true) => Ok(()),
+            (false, _) => Err("a button, blind or post seat is not at the table".into()),
+            _ => Err("chip amounts must be whole, not negative, and add up below 2**63".into()),
+        }
+    }
+
     pub fn hole_cards(&self) -> usize {
         if self.double {
             3
@@ -285,6 +322,8 @@ impl Game {
                 deck.len()
             ));
         }
+        rules.check()?;
+        crate::cards::check_cards(&deck).map_err(|e| e.to_string())?;
         let limits = rules.limits;
         let state = State {
             deck,
@@ -320,6 +359,7 @@ impl Game {
 
     /// A hand saved as `state` under `rules`, after checking it is consistent.
     pub fn restore(rules: Rules, state: State) -> Result<Game, String> {
+        rules.check()?;
         let n = rules.players();
         let s = &state;
         let per_seat = [
