@@ -3,12 +3,14 @@ TH-31), and the pure functions of doubleholdem.pots."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from dealing import kinds, make_hand, play
 from doubleholdem.config import AnteType, Rake
 from doubleholdem.game import Hand
-from doubleholdem.pots import Pot, side_pots, split, uncalled_bet
+from doubleholdem.pots import Pot, award, side_pots, split, uncalled_bet
 
 NO_HELP = "2c7h9c3d4h"  # a board that pairs, straightens and flushes nobody below
 ROYAL = "AsKsQsJsTs"  # everyone ties
@@ -211,3 +213,20 @@ def test_th31_rake_settings_are_validated(bad: dict[str, int]) -> None:
     """TH-31: a rake is a share of the pot between 0 and all of it."""
     with pytest.raises(ValueError, match="basis_points"):
         Rake(**bad)
+
+
+@pytest.mark.parametrize(
+    ("call", "reason"),
+    [
+        (lambda: side_pots([10, 10], in_hand=[True], all_in=[False, False]), "one entry per seat"),
+        (lambda: side_pots([2**62, 2**62], in_hand=[1, 1], all_in=[0, 0]), "below 2\\*\\*63"),
+        (lambda: split(10, winners=[0, 5], button=0, players=4), "seat 5 is not one"),
+        (lambda: split(10, winners=[], button=0, players=4), "at least one winner"),
+        (lambda: split(10, winners=[0, 1], button=0, players=0), "players must be 2 to 10"),
+        (lambda: award([Pot(10, (0, 7))], {0: 5}, button=0, players=3), "seat 7 is not one"),
+    ],
+)
+def test_pot_helpers_refuse_impossible_input(call: Any, reason: str) -> None:
+    """The pot functions name what is wrong (a ValueError), never crash."""
+    with pytest.raises(ValueError, match=reason):
+        call()

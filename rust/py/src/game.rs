@@ -383,11 +383,17 @@ fn side_pots(
     in_hand: Vec<bool>,
     all_in: Vec<bool>,
     dead: Chips,
-) -> Vec<(Chips, Vec<usize>)> {
-    pots::side_pots(&committed, &in_hand, &all_in, dead)
+) -> PyResult<Vec<(Chips, Vec<usize>)>> {
+    if committed.is_empty() || in_hand.len() != committed.len() || all_in.len() != committed.len() {
+        return Err(PyValueError::new_err(
+            "committed, in_hand and all_in need one entry per seat",
+        ));
+    }
+    checked_total(committed.iter().chain([&dead]))?;
+    Ok(pots::side_pots(&committed, &in_hand, &all_in, dead)
         .into_iter()
         .map(|p| (p.amount, p.eligible))
-        .collect()
+        .collect())
 }
 
 /// `doubleholdem.pots.award`.
@@ -398,12 +404,14 @@ fn award(
     button: usize,
     players: usize,
     rakes: Vec<Chips>,
-) -> Vec<ResultTuple> {
+) -> PyResult<Vec<ResultTuple>> {
     let pots = pot_list(pots_given);
-    pots::award(&pots, &values, button, players, &rakes)
+    let eligible = pots.iter().flat_map(|p| p.eligible.iter().copied());
+    check_seats(eligible.chain([button]), players)?;
+    Ok(pots::award(&pots, &values, button, players, &rakes)
         .iter()
         .map(result_tuple)
-        .collect()
+        .collect())
 }
 
 /// `doubleholdem.pots.rake_amounts`.
@@ -419,8 +427,44 @@ fn rake_amounts(
 
 /// `doubleholdem.pots.split`: (seat, chips) in clockwise order from the button.
 #[pyfunction]
-fn split(amount: Chips, winners: Vec<usize>, button: usize, players: usize) -> Vec<(usize, Chips)> {
-    pots::split(amount, &winners, button, players)
+fn split(
+    amount: Chips,
+    winners: Vec<usize>,
+    button: usize,
+    players: usize,
+) -> PyResult<Vec<(usize, Chips)>> {
+    check_seats(winners.iter().copied().chain([button]), players)?;
+    if winners.is_empty() {
+        return Err(PyValueError::new_err(
+            "a pot is split among at least one winner",
+        ));
+    }
+    Ok(pots::split(amount, &winners, button, players))
+}
+
+/// Every seat number is one of `players` seats (2 to 10).
+fn check_seats(seats: impl IntoIterator<Item = usize>, players: usize) -> PyResult<()> {
+    if !(2..=10).contains(&players) {
+        return Err(PyValueError::new_err(format!(
+            "players must be 2 to 10, not {players}"
+        )));
+    }
+    match seats.into_iter().find(|&seat| seat >= players) {
+        Some(seat) => Err(PyValueError::new_err(format!(
+            "seat {seat} is not one of the {players} seats"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The sum of `amounts`, if every chip count fits (below 2**63 together).
+fn checked_total<'a>(amounts: impl IntoIterator<Item = &'a Chips>) -> PyResult<Chips> {
+    amounts
+        .into_iter()
+        .try_fold(0 as Chips, |sum, &c| sum.checked_add(c).filter(|_| c >= 0))
+        .ok_or_else(|| {
+            PyValueError::new_err("chip amounts must not be negative and add up below 2**63")
+        })
 }
 
 /// `doubleholdem.pots.uncalled_bet`.
