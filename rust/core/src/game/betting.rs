@@ -88,6 +88,15 @@ pub struct Limits {
     pub heads_up_uncapped: bool,
 }
 
+/// What a round reads of the hand, per seat: this round's wagers, the chips behind and
+/// who has not folded.
+#[derive(Clone, Copy, Debug)]
+pub struct Seats<'a> {
+    pub bets: &'a [Chips],
+    pub stacks: &'a [Chips],
+    pub in_hand: &'a [bool],
+}
+
 /// The state of one betting round; the hand owns the bets, stacks and who is in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Round {
@@ -132,13 +141,12 @@ impl Round {
 
     /// The first seat clockwise after `after` that must act, or `None` when the round is
     /// over (TH-5).
-    pub fn next_actor(
-        &self,
-        after: usize,
-        bets: &[Chips],
-        stacks: &[Chips],
-        in_hand: &[bool],
-    ) -> Option<usize> {
+    pub fn next_actor(&self, after: usize, seats: Seats<'_>) -> Option<usize> {
+        let Seats {
+            bets,
+            stacks,
+            in_hand,
+        } = seats;
         let n = stacks.len();
         let mut first = None;
         let mut able = 0;
@@ -162,22 +170,14 @@ impl Round {
 
     /// The options of `seat`; `pot` is every chip already in the middle, this round's
     /// bets included (for the pot-limit maximum, TH-16).
-    pub fn legal(
-        &self,
-        limits: &Limits,
-        seat: usize,
-        bets: &[Chips],
-        stacks: &[Chips],
-        in_hand: &[bool],
-        pot: Chips,
-    ) -> Legal {
-        let (bet, stack) = (bets[seat], stacks[seat]);
+    pub fn legal(&self, limits: &Limits, seat: usize, seats: Seats<'_>, pot: Chips) -> Legal {
+        let (bet, stack) = (seats.bets[seat], seats.stacks[seat]);
         let to_call = (self.level - bet).max(0);
-        let (min_raise_to, max_raise_to) =
-            match self.raise_range(limits, seat, bets, stacks, in_hand, pot, to_call) {
-                Some((low, high)) => (Some(low), Some(high)),
-                None => (None, None),
-            };
+        let (min_raise_to, max_raise_to) = match self.raise_range(limits, seat, seats, pot, to_call)
+        {
+            Some((low, high)) => (Some(low), Some(high)),
+            None => (None, None),
+        };
         Legal {
             seat,
             point: false,
@@ -192,19 +192,17 @@ impl Round {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn raise_range(
         &self,
         limits: &Limits,
         seat: usize,
-        bets: &[Chips],
-        stacks: &[Chips],
-        in_hand: &[bool],
+        seats: Seats<'_>,
         pot: Chips,
         to_call: Chips,
     ) -> Option<(Chips, Chips)> {
+        let (bets, stacks) = (seats.bets, seats.stacks);
         let stack = stacks[seat];
-        if stack <= to_call || !self.may_raise(limits, seat, bets, stacks, in_hand) {
+        if stack <= to_call || !self.may_raise(limits, seat, seats) {
             return None;
         }
         let all_in_to = bets[seat] + stack;
@@ -227,14 +225,12 @@ impl Round {
         }
     }
 
-    fn may_raise(
-        &self,
-        limits: &Limits,
-        seat: usize,
-        bets: &[Chips],
-        stacks: &[Chips],
-        in_hand: &[bool],
-    ) -> bool {
+    fn may_raise(&self, limits: &Limits, seat: usize, seats: Seats<'_>) -> bool {
+        let Seats {
+            bets,
+            stacks,
+            in_hand,
+        } = seats;
         let level = self.level;
         let answerable =
             (0..bets.len()).any(|s| in_hand[s] && s != seat && stacks[s] + bets[s] > level);
@@ -305,6 +301,14 @@ impl Round {
 mod tests {
     use super::*;
 
+    fn seats<'a>(bets: &'a [Chips], stacks: &'a [Chips], in_hand: &'a [bool]) -> Seats<'a> {
+        Seats {
+            bets,
+            stacks,
+            in_hand,
+        }
+    }
+
     const NO_LIMIT: Limits = Limits {
         structure: Structure::NoLimit,
         cap: None,
@@ -314,7 +318,7 @@ mod tests {
     #[test]
     fn an_opening_bet_ranges_from_the_minimum_to_all_in() {
         let round = Round::new(&NO_LIMIT, 3, 0, 100, 0, 0);
-        let legal = round.legal(&NO_LIMIT, 0, &[0; 3], &[1000; 3], &[true; 3], 300);
+        let legal = round.legal(&NO_LIMIT, 0, seats(&[0; 3], &[1000; 3], &[true; 3]), 300);
         assert!(legal.can_check && !legal.can_fold && legal.is_bet);
         assert_eq!(
             (legal.min_raise_to, legal.max_raise_to),
@@ -333,7 +337,7 @@ mod tests {
         bets[2] = 150; // all-in for 50 more: not a full raise
         round.record_raise(&NO_LIMIT, 2, 150, true, 3);
         let stacks = [900, 900, 0];
-        let legal = round.legal(&NO_LIMIT, 0, &bets, &stacks, &[true; 3], 350);
+        let legal = round.legal(&NO_LIMIT, 0, seats(&bets, &stacks, &[true; 3]), 350);
         assert_eq!(legal.call_amount, 50);
         assert_eq!(legal.min_raise_to, None);
     }

@@ -13,7 +13,7 @@ pub mod pots;
 use crate::double;
 use crate::eval::evaluate;
 use crate::hand::best_five;
-use betting::{Legal, Limits, Round, Structure};
+use betting::{Legal, Limits, Round, Seats, Structure};
 use pots::{award, rake_amounts, side_pots, uncalled_bet, Pot, PotResult, Rake};
 use serde::{Deserialize, Serialize};
 
@@ -304,6 +304,16 @@ pub struct State {
     pub events: Vec<Event>,
 }
 
+impl State {
+    fn seats(&self) -> Seats<'_> {
+        Seats {
+            bets: &self.bets,
+            stacks: &self.stacks,
+            in_hand: &self.in_hand,
+        }
+    }
+}
+
 /// One hand being played.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -442,14 +452,9 @@ impl Game {
         let seat = s.actor?;
         Some(match s.decision? {
             Decision::Point => Legal::point_choice(seat, s.bets[seat], s.stacks[seat]),
-            Decision::Bet => s.round.legal(
-                &self.rules.limits,
-                seat,
-                &s.bets,
-                &s.stacks,
-                &s.in_hand,
-                self.pot(),
-            ),
+            Decision::Bet => s
+                .round
+                .legal(&self.rules.limits, seat, s.seats(), self.pot()),
         })
     }
 
@@ -831,7 +836,7 @@ impl Game {
 
     fn next_decision(&mut self) -> bool {
         let s = &mut self.state;
-        let actor = s.round.next_actor(s.cursor, &s.bets, &s.stacks, &s.in_hand);
+        let actor = s.round.next_actor(s.cursor, s.seats());
         s.betting_actor = actor;
         if s.street == 1 && s.needs_point.contains(&true) {
             // DH-5: each player chooses at their turn, all-in players included
