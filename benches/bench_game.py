@@ -20,9 +20,8 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.config import GameConfig
-from doubleholdem.game import Hand
-from doubleholdem.phh import load, replay
+from doubleholdem.game import GameConfig, Hand
+from doubleholdem.game.phh import load, replay
 
 HANDS = 200
 PLURIBUS = sorted(

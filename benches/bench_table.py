@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.simulate import simulate
+from doubleholdem.table.simulate import simulate
 
 HANDS = 300
 

@@ -21,7 +21,8 @@ def hands7() -> np.ndarray:
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """Records every call the bots make to the core's equities."""
-    from doubleholdem import _core, bots
+    from doubleholdem import _core
+    from doubleholdem.table import bots
 
     recorded: list[tuple[Any, ...]] = []
     real: Callable[..., list[float]] = _core.equities

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from doubleholdem.config import GameConfig
-from doubleholdem.game import Hand, stacked_deck
+from doubleholdem.game import GameConfig, Hand, stacked_deck
 
 
 def make_hand(

@@ -1,6 +1,6 @@
 """The equity bot's Monte Carlo share of the pot (``_core.equity``, rust/core/src/equity.rs)
 against exact enumeration and a slow pure-Python reference; its input errors; its
-reproducibility; and :class:`~doubleholdem.bots.EquityBot` at a table."""
+reproducibility; and :class:`~doubleholdem.table.bots.EquityBot` at a table."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from doubleholdem import _core
-from doubleholdem.bots import EquityBot, RandomBot
 from doubleholdem.cards import parse_cards
-from doubleholdem.config import Structure, Variant
 from doubleholdem.errors import DuplicateCard, InvalidCard, InvalidHand
 from doubleholdem.evaluate import evaluate
+from doubleholdem.game import Structure, Variant
 from doubleholdem.table import Decision, Table, TableConfig
+from doubleholdem.table.bots import EquityBot, RandomBot
 
 SAMPLES = 200_000
 

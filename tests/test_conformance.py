@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from doubleholdem.phh import load, replay
+from doubleholdem.game.phh import load, replay
 
 DATA = Path(__file__).resolve().parent / "data" / "phh"
 FILES = sorted(DATA.rglob("*.phh"))

@@ -121,7 +121,7 @@ def test_ctrl_c_stops_cleanly() -> None:
 
 
 def test_progress_bar_draws_only_on_a_terminal() -> None:
-    from doubleholdem.casino_cli import ProgressBar
+    from doubleholdem.progress import ProgressBar
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

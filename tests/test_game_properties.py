@@ -13,9 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doubleholdem.cards import CARD_NAMES
-from doubleholdem.config import AnteType, GameConfig, Rake, Structure, Variant
 from doubleholdem.errors import IllegalAction
-from doubleholdem.game import Hand
+from doubleholdem.game import AnteType, GameConfig, Hand, Rake, Structure, Variant
 
 MAX_DECISIONS = 400
 

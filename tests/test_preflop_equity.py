@@ -1,6 +1,6 @@
-"""The pre-flop share table (:mod:`doubleholdem.preflop_equity`): the hole classes under
+"""The pre-flop share table (:mod:`doubleholdem.table.preflop_equity`): the hole classes under
 suit relabelling and card order, the shipped tables against fresh Monte Carlo estimates
-of the core, known values, and :class:`~doubleholdem.bots.EquityBot` reading the table
+of the core, known values, and :class:`~doubleholdem.table.bots.EquityBot` reading the table
 before the flop instead of asking the core."""
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ from typing import Any
 import pytest
 
 from doubleholdem import _core
-from doubleholdem.bots import EquityBot
 from doubleholdem.cards import parse_cards
-from doubleholdem.config import Variant
 from doubleholdem.errors import DuplicateCard, InvalidHand
-from doubleholdem.preflop_equity import (
+from doubleholdem.game import Variant
+from doubleholdem.table import Table, TableConfig
+from doubleholdem.table.bots import EquityBot
+from doubleholdem.table.preflop_equity import (
     MAX_OPPONENTS,
     preflop_class,
     preflop_classes,
     preflop_share,
     preflop_table,
 )
-from doubleholdem.table import Table, TableConfig
 
 SIZES = {"texas": 2, "double": 3}
 SUIT_PERMUTATIONS = list(permutations(range(4)))

@@ -7,9 +7,8 @@ import pytest
 
 from dealing import kinds, make_hand, play
 from doubleholdem.cards import Deck, parse_cards
-from doubleholdem.config import GameConfig, Structure
 from doubleholdem.errors import IllegalAction
-from doubleholdem.game import Hand
+from doubleholdem.game import GameConfig, Hand, Structure
 
 FL = Structure.FIXED_LIMIT
 PL = Structure.POT_LIMIT

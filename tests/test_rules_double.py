@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dealing import make_hand, play
-from doubleholdem.config import GameConfig, Structure, Variant
 from doubleholdem.errors import IllegalAction
+from doubleholdem.game import GameConfig, Structure, Variant
 
 DOUBLE = Variant.DOUBLE
 

@@ -11,10 +11,9 @@ import pytest
 
 from dealing import make_hand, play
 from doubleholdem.cli import main
-from doubleholdem.config import AnteType, GameConfig, Rake, Structure, Variant, limit_blinds
 from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidHandHistory, InvalidSnapshot
-from doubleholdem.game import Hand
-from doubleholdem.phh import dumps, loads, replay
+from doubleholdem.game import AnteType, GameConfig, Hand, Rake, Structure, Variant, limit_blinds
+from doubleholdem.game.phh import dumps, loads, replay
 
 # ------------------------------------------------------------------ configuration
 

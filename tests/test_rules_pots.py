@@ -1,5 +1,5 @@
 """Antes, pots and the showdown with hand-made deals (RULES.md TH-19 to TH-23, TH-30,
-TH-31), and the pure functions of doubleholdem.pots."""
+TH-31), and the pure functions of doubleholdem.game.pots."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 
 from dealing import kinds, make_hand, play
-from doubleholdem.config import AnteType, Rake
-from doubleholdem.game import Hand
-from doubleholdem.pots import Pot, award, side_pots, split, uncalled_bet
+from doubleholdem.game import AnteType, Hand, Rake
+from doubleholdem.game.pots import Pot, award, side_pots, split, uncalled_bet
 
 NO_HELP = "2c7h9c3d4h"  # a board that pairs, straightens and flushes nobody below
 ROYAL = "AsKsQsJsTs"  # everyone ties

@@ -11,10 +11,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doubleholdem.bots import CallingStation, RandomBot
-from doubleholdem.config import Structure, Variant
 from doubleholdem.errors import TableError
+from doubleholdem.game import Structure, Variant
 from doubleholdem.table import ButtonRule, Table, TableConfig
+from doubleholdem.table.bots import CallingStation, RandomBot
 
 SEATS = 6
 

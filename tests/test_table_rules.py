@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.bots import CallingStation, RandomBot
-from doubleholdem.config import GameConfig, Variant
 from doubleholdem.double import auto_point
 from doubleholdem.errors import (
     BuyInOutOfRange,
@@ -21,8 +19,9 @@ from doubleholdem.errors import (
     SeatTaken,
     TableError,
 )
-from doubleholdem.game import Hand
+from doubleholdem.game import GameConfig, Hand, Variant
 from doubleholdem.table import ButtonRule, Decision, Observation, Table, TableConfig
+from doubleholdem.table.bots import CallingStation, RandomBot
 
 SB, BB = 5, 10
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from doubleholdem.cli import main
-from doubleholdem.simulate import simulate
+from doubleholdem.table.simulate import simulate
 
 ARGS = ["simulate", "--players", "4", "--hands", "150", "--seed", "5"]
 

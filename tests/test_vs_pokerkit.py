@@ -27,8 +27,7 @@ import pytest
 from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem
 
 from doubleholdem.cards import CARD_NAMES
-from doubleholdem.config import AnteType, GameConfig, Structure
-from doubleholdem.game import Hand
+from doubleholdem.game import AnteType, GameConfig, Hand, Structure
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING,

@@ -101,10 +101,10 @@ def _run_double(args: argparse.Namespace) -> int:
 COMMANDS = {
     "eval": "",
     "double": "",
-    "replay": "doubleholdem.phh",
-    "casino": "doubleholdem.casino_cli",
+    "replay": "doubleholdem.game.phh",
+    "casino": "doubleholdem.casino.cli",
     "stats": "doubleholdem.double_stats",
-    "simulate": "doubleholdem.simulate",
+    "simulate": "doubleholdem.table.simulate",
 }
 
 

@@ -114,7 +114,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run_double(args: argparse.Namespace) -> int:
     """``doubleholdem stats double``."""
-    from doubleholdem.casino_cli import ProgressBar
+    from doubleholdem.progress import ProgressBar
 
     bar = ProgressBar("Double Hold'em: all deals")
     try:

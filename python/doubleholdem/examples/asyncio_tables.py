@@ -24,10 +24,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from doubleholdem.bots import Bot, CallingStation, RandomBot
-from doubleholdem.config import Structure, Variant
 from doubleholdem.errors import IllegalAction
+from doubleholdem.game import Structure, Variant
 from doubleholdem.table import Decision, Observation, Table, TableConfig
+from doubleholdem.table.bots import Bot, CallingStation, RandomBot
 
 __all__ = ["Outbox", "Report", "ScriptedPlayer", "TableTask", "serve"]
 

@@ -8,39 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from doubleholdem import casino
 from doubleholdem.errors import DoubleHoldemError
-
-
-class ProgressBar:
-    """``bar(done, total)`` redraws one line on a terminal; elsewhere it stays silent."""
-
-    def __init__(self, label: str, stream: TextIO | None = None) -> None:
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.active = self.stream.isatty()
-        self.started = time.monotonic()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.active or total <= 0:
-            return
-        width = 30
-        filled = width * done // total
-        elapsed = time.monotonic() - self.started
-        bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} {elapsed:5.1f}s")
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Ends the line (also after Ctrl-C)."""
-        if self.active:
-            self.stream.write("\n")
-            self.stream.flush()
+from doubleholdem.progress import ProgressBar
 
 
 def _game(args: argparse.Namespace) -> casino.Rules:

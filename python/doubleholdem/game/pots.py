@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from doubleholdem import _core
-from doubleholdem.config import Rake
+from doubleholdem.game.config import Rake
 
 __all__ = ["Pot", "PotResult", "award", "rake_amounts", "side_pots", "split", "uncalled_bet"]
 

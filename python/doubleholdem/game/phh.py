@@ -49,9 +49,9 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem.cards import CARD_NAMES, parse_card
-from doubleholdem.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
-from doubleholdem.game import Hand
+from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
+from doubleholdem.game.hand import Hand
 
 __all__ = ["HandHistory", "ReplayResult", "add_parser", "dumps", "load", "loads", "replay"]
 

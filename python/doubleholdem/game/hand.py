@@ -27,11 +27,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from doubleholdem import _core
-from doubleholdem.betting import Action, LegalActions
 from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards, shuffled
-from doubleholdem.config import AnteType, GameConfig, Variant
 from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidSnapshot
-from doubleholdem.pots import PotResult
+from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.game.config import AnteType, GameConfig, Variant
+from doubleholdem.game.pots import PotResult
 
 __all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand"]
 

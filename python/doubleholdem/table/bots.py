@@ -6,11 +6,11 @@ player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
 - :class:`RandomBot`: a uniformly random legal action (and raise size, and point card).
 - :class:`CallingStation`: checks or calls, never folds or raises; DH-6 point card.
 - :class:`EquityBot`: estimates its share of the pot against random hands (before the
-  flop from a shipped table, :mod:`doubleholdem.preflop_equity`; after it by Monte Carlo
+  flop from a shipped table, :mod:`doubleholdem.table.preflop_equity`; after it by Monte Carlo
   in the Rust core, one call per estimate), picks the point card with the best
   estimate, raises strong hands, calls when the price is right, folds the rest.
 
->>> from doubleholdem.table import Table, TableConfig
+>>> from doubleholdem.table.table import Table, TableConfig
 >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
 >>> for seat in range(3):
 ...     table.join(seat, f"bot{seat}", 1000)
@@ -29,9 +29,9 @@ import random
 from typing import Optional, Protocol
 
 from doubleholdem import _core
-from doubleholdem.betting import Action, LegalActions
-from doubleholdem.preflop_equity import preflop_share
-from doubleholdem.table import Decision, Observation
+from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.table.preflop_equity import preflop_share
+from doubleholdem.table.table import Decision, Observation
 
 __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
 
@@ -93,7 +93,7 @@ class EquityBot:
     """Plays by its estimated share of the pot against as many random hands as there are
     opponents (a win counts 1, a tie with k others 1/(k+1), EV-1). Before the flop the
     share depends only on the hole's class and the number of opponents, and comes from
-    the shipped table of :mod:`doubleholdem.preflop_equity` (a dict look-up; Double
+    the shipped table of :mod:`doubleholdem.table.preflop_equity` (a dict look-up; Double
     Hold'em: the best point card, DH-3, DH-4). From the flop on it is ``samples`` Monte
     Carlo deals in the Rust core (one call to the core per estimate, reproducible from
     ``seed``).

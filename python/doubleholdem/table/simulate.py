@@ -1,6 +1,6 @@
 """Bots against each other at one table: ``doubleholdem simulate``.
 
-Every seat holds a bot (:mod:`doubleholdem.bots`) with 100 big blinds; a stack is topped
+Every seat holds a bot (:mod:`doubleholdem.table.bots`) with 100 big blinds; a stack is topped
 up to the maximum buy-in before each hand, so the game never stops, and each seat's result
 is its chips minus everything it bought in. Same seed, same results.
 
@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from doubleholdem.bots import BOTS, Bot, make_bot
-from doubleholdem.config import Structure, Variant
 from doubleholdem.errors import DoubleHoldemError
-from doubleholdem.table import Table, TableConfig
+from doubleholdem.game.config import Structure, Variant
+from doubleholdem.table.bots import BOTS, Bot, make_bot
+from doubleholdem.table.table import Table, TableConfig
 
 __all__ = ["SeatResult", "SimulationResult", "add_parser", "simulate"]
 
@@ -165,7 +165,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``doubleholdem simulate``."""
-    from doubleholdem.casino_cli import ProgressBar
+    from doubleholdem.progress import ProgressBar
 
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
     for name in bots:

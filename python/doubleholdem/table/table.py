@@ -40,9 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from doubleholdem.betting import Action, LegalActions
 from doubleholdem.cards import CARD_NAMES
-from doubleholdem.config import AnteType, GameConfig, Rake, Structure, Variant
 from doubleholdem.errors import (
     BuyInOutOfRange,
     HandInProgress,
@@ -53,7 +51,9 @@ from doubleholdem.errors import (
     SeatTaken,
     TableError,
 )
-from doubleholdem.game import Event, Hand
+from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.game.config import AnteType, GameConfig, Rake, Structure, Variant
+from doubleholdem.game.hand import Event, Hand
 
 __all__ = [
     "ButtonRule",
@@ -80,7 +80,7 @@ class ButtonRule(str, enum.Enum):
 @dataclass(frozen=True)
 class TableConfig:
     """A table's settings; the game fields mean what they mean in
-    :class:`~doubleholdem.config.GameConfig`.
+    :class:`~doubleholdem.game.config.GameConfig`.
 
     - ``seats``: 2 to 10.
     - ``min_buy_in``, ``max_buy_in``: the buy-in range (TH-36); default 20 and 100 big

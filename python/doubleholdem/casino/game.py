@@ -48,6 +48,8 @@ __all__ = [
     "Analysis",
     "ClassStrategy",
     "Outcome",
+    "Pay",
+    "PayTable",
     "Round",
     "Rules",
     "Settlement",
@@ -60,6 +62,7 @@ __all__ = [
     "ray_runner",
     "side_bets",
     "simulate",
+    "starting_hand_class",
 ]
 
 Pay = tuple[int, int]

@@ -18,7 +18,7 @@ order does not matter there either; opponents always get their best point.
 
 The tables (``data/preflop_equity_texas.json``, ``data/preflop_equity_double.json``) hold,
 for every class, the share against 1 to 9 opponents, estimated by the core's Monte Carlo
-(``_core.equities``) on a large sample; ``python -m doubleholdem.preflop_equity --write``
+(``_core.equities``) on a large sample; ``python -m doubleholdem.table.preflop_equity --write``
 regenerates them. Their headers give the sample size, the seeds and the standard error.
 
 >>> preflop_class("Ah Ad"), preflop_class("7c 2d"), preflop_class("Ks Qs")
@@ -189,7 +189,7 @@ def preflop_share(hole: Sequence[int], opponents: int) -> float:
     return row[opponents - 1]
 
 
-# generation: python -m doubleholdem.preflop_equity --write
+# generation: python -m doubleholdem.table.preflop_equity --write
 
 
 def _seed(variant: str, name: str, opponents: int) -> int:
@@ -258,7 +258,7 @@ def generate(
     error = 0.5 / samples**0.5
     return {
         "game": GAMES[variant],
-        "command": "python -m doubleholdem.preflop_equity --write",
+        "command": "python -m doubleholdem.table.preflop_equity --write",
         "share": "pre-flop share of the pot against 1..9 random opponents (a win 1, a tie "
         "with k others 1/(k+1)); Double Hold'em: the best point card, opponents too",
         "opponents": list(range(1, MAX_OPPONENTS + 1)),
@@ -286,7 +286,7 @@ def dumps(table: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """The generator's command line; returns the exit status."""
     parser = argparse.ArgumentParser(
-        prog="python -m doubleholdem.preflop_equity",
+        prog="python -m doubleholdem.table.preflop_equity",
         description="Estimate the pre-flop share tables the equity bot ships with.",
     )
     parser.add_argument("--write", action="store_true", help="write the package's data files")

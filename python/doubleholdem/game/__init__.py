@@ -1,0 +1,30 @@
+"""The rules of play, in Python: settings (:mod:`.config`), a betting round
+(:mod:`.betting`), pots (:mod:`.pots`), one hand from the blinds to the last chip
+(:mod:`.hand`) and hand histories (:mod:`.phh`). Hand values come from the Rust core.
+
+>>> from doubleholdem.game import GameConfig, Hand
+>>> hand = Hand(GameConfig(stacks=(200, 200), small_blind=1, big_blind=2), seed=3)
+>>> hand.act("fold")
+>>> hand.stacks
+[199, 201]
+"""
+
+from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.game.config import AnteType, GameConfig, Rake, Structure, Variant, limit_blinds
+from doubleholdem.game.hand import STREETS, Event, Hand, play_through, stacked_deck
+
+__all__ = [
+    "STREETS",
+    "Action",
+    "AnteType",
+    "Event",
+    "GameConfig",
+    "Hand",
+    "LegalActions",
+    "Rake",
+    "Structure",
+    "Variant",
+    "limit_blinds",
+    "play_through",
+    "stacked_deck",
+]
