@@ -190,29 +190,36 @@ def test_bad_snapshots_are_rejected(text: str) -> None:
 @pytest.mark.parametrize(
     ("field", "value", "reason"),
     [
-        ("stacks", [1000, 1000], "per-seat lists"),
-        ("board", [], "the board does not fit the street"),
-        ("points", [7, None, None], "cards out of range"),
-        ("deck", [0, 1, 2], "the deck does not fit"),
-        ("actor", 9, "out of range"),
-        ("dead", 5, "do not add up"),
-        ("events", "no", "broken hand snapshot"),
+        ("deck", [0] * 52, "duplicate card 2c"),
+        ("deck", [0, 1, 2], "the deck has 3 cards"),
+        ("deck", [*range(51), 60], "60"),
+        ("deck", "AsKs", "list of card numbers"),
+        ("decisions", "no", "decisions is not a list"),
+        ("decisions", [[2, "call", None], [9, "call", None]], "decision 1: 9 is not a seat"),
+        ("decisions", [[1, "call", None]], "decision 0: seat 1 cannot act"),
+        ("decisions", [[2, "raise", -5000]], "decision 0: seat 2 cannot raise"),
+        ("decisions", [[2, "point", 0]], "decision 0: seat 2 must first act on the betting"),
+        ("decisions", [[2, "all_in", None]], "decision 0: 'all_in' with None is not"),
+        ("decisions", [[2, "call"]], "is not \\[seat, kind, amount\\]"),
+        ("decisions", [[2, "call", True]], "True is not an amount"),
+        ("config", {"stacks": [1000, 1000]}, "small_blind"),
+        ("extra", 1, "unknown fields"),
     ],
 )
 def test_tampered_snapshots_are_rejected(field: str, value: object, reason: str) -> None:
-    """A snapshot whose state was changed so it cannot be a hand raises InvalidSnapshot
-    naming what is wrong, never a crash later in the hand."""
+    """A snapshot whose content was changed so it cannot be a hand raises InvalidSnapshot
+    naming what is wrong, never a crash later in the hand: the decisions are played
+    again by the rules on the snapshot's deck."""
     hand = make_hand([1000, 1000, 1000], variant=Variant.DOUBLE)
-    play(hand, "call", "call", "check")  # on the flop: the board has 3 cards
     data = hand.snapshot()
-    data["state"][field] = value
+    data[field] = value
     with pytest.raises(InvalidSnapshot, match=reason):
         Hand.restore(data)
 
 
 def test_a_snapshot_after_the_flop_needs_every_point_card() -> None:
     """DH-5: past the flop every player in the hand has chosen a point card; a snapshot
-    without them is refused rather than failing at the showdown."""
+    without those decisions is refused rather than failing at the showdown."""
     hand = make_hand([1000, 1000, 1000], variant=Variant.DOUBLE)
     play(hand, "call", "call", "check")
     while hand.street == "flop":
@@ -222,48 +229,44 @@ def test_a_snapshot_after_the_flop_needs_every_point_card() -> None:
         else:
             hand.check_or_call()
     data = hand.snapshot()
-    data["state"]["points"] = [None, None, None]
-    with pytest.raises(InvalidSnapshot, match="no point card"):
+    data["decisions"] = [d for d in data["decisions"] if d[1] != "point"]
+    with pytest.raises(InvalidSnapshot, match="must first choose a point card"):
         Hand.restore(data)
+
+
+def test_an_older_snapshot_version_is_refused_with_a_reason() -> None:
+    """Version 2 snapshots (the state of the former Rust state machine) are refused with a
+    message that says so."""
+    with pytest.raises(InvalidSnapshot, match=r"version 3 .*version 2.*older versions"):
+        Hand.restore({"version": 2, "config": {}, "state": {}})
 
 
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        ({"deck": [0] * 52}, "duplicate card 2c"),
-        ({"deck": list(range(60))}, "not a card"),
-        ({"button": 7}, "not at the table"),
-        ({"blind_seats": (None, 9)}, "not at the table"),
-        ({"stacks": [1000, -5, 1000]}, "not negative"),
-        ({"stacks": [2**62, 2**62, 2**62]}, "below 2\\*\\*63"),
+        ({"button": 7}, "button: seat 7 does not exist"),
+        ({"blind_seats": (None, 9)}, "blind_seats: seat 9 does not exist"),
+        ({"stacks": (1000, -5, 1000)}, "stacks\\[1\\]: -5 is below the minimum 1"),
+        ({"min_bet": -1}, "min_bet: -1 is below"),
     ],
 )
-def test_the_core_refuses_impossible_settings_on_its_own(
-    change: dict[str, object], reason: str
-) -> None:
-    """The Rust state machine checks what it is given (GameConfig checks first, with
-    friendlier messages): a ValueError, never a panic."""
-    from doubleholdem import _core
+def test_impossible_settings_are_refused(change: dict[str, object], reason: str) -> None:
+    """GameConfig checks every setting the rules read: an InvalidConfig naming it."""
+    settings: dict[str, object] = {"stacks": (1000, 1000, 1000), "small_blind": 5, "big_blind": 10}
+    with pytest.raises(InvalidConfig, match=reason):
+        GameConfig(**{**settings, **change})  # type: ignore[arg-type]
 
-    settings: dict[str, object] = {
-        "structure_name": "no-limit",
-        "double": False,
-        "stacks": [1000, 1000, 1000],
-        "blinds": (5, 10),
-        "button": 0,
-        "limit_bets": (0, 0),
-        "minimum_bet": 10,
-        "ante": (0, False),
-        "cap": (None, True),
-        "rake": None,
-        "blind_seats": None,
-        "posts": ([], []),
-        "deck": list(range(52)),
-    }
-    _core.HandCore(*settings.values())
-    settings.update(change)
-    with pytest.raises(ValueError, match=reason):
-        _core.HandCore(*settings.values())
+
+def test_huge_amounts_are_exact() -> None:
+    """Python integers: stacks far beyond 2**63 play exactly and conserve every chip."""
+    big = 2**70
+    hand = Hand(
+        GameConfig(stacks=(big, big, big), small_blind=big // 4, big_blind=big // 2), seed=1
+    )
+    hand.act("all_in")
+    hand.act("all_in")
+    hand.act("fold")
+    assert hand.over and sum(hand.stacks) == 3 * big and min(hand.stacks) >= 0
 
 
 # ------------------------------------------------------------------ PHH

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from dealing import kinds, make_hand, play
-from doubleholdem.game import AnteType, Hand, Rake
+from doubleholdem.game import AnteType, GameConfig, Hand, Rake
 from doubleholdem.game.pots import Pot, award, side_pots, split, uncalled_bet
 
 NO_HELP = "2c7h9c3d4h"  # a board that pairs, straightens and flushes nobody below
@@ -218,7 +218,13 @@ def test_th31_rake_settings_are_validated(bad: dict[str, int]) -> None:
     ("call", "reason"),
     [
         (lambda: side_pots([10, 10], in_hand=[True], all_in=[False, False]), "one entry per seat"),
-        (lambda: side_pots([2**62, 2**62], in_hand=[1, 1], all_in=[0, 0]), "below 2\\*\\*63"),
+        (lambda: side_pots([-5, 10], in_hand=[1, 1], all_in=[0, 0]), "-5 chips is negative"),
+        (lambda: side_pots([10, 5], in_hand=[0, 1], all_in=[0, 1]), "unwinnable"),
+        (lambda: split(10, winners=[0, 0], button=0, players=4), "a seat is given twice"),
+        (lambda: split(2**0.5, winners=[0], button=0, players=4), "not a whole number"),  # type: ignore[arg-type]
+        (lambda: split(10, winners=[0], button=9, players=4), "button: seat 9"),
+        (lambda: award([Pot(10, ())], {}, button=0, players=3), "no eligible seat"),
+        (lambda: award([Pot(10, (0,))], {0: 1}, button=0, players=3, rakes=[11]), "more than"),
         (lambda: split(10, winners=[0, 5], button=0, players=4), "seat 5 is not one"),
         (lambda: split(10, winners=[], button=0, players=4), "at least one winner"),
         (lambda: split(10, winners=[0, 1], button=0, players=0), "players must be 2 to 10"),
@@ -229,3 +235,24 @@ def test_pot_helpers_refuse_impossible_input(call: Any, reason: str) -> None:
     """The pot functions name what is wrong (a ValueError), never crash."""
     with pytest.raises(ValueError, match=reason):
         call()
+
+
+def test_pot_helpers_are_exact_with_huge_amounts() -> None:
+    """Python integers: nothing overflows, every chip of a huge pot is awarded (TH-30)."""
+    big = 2**80 + 1
+    pots = side_pots([big, big, big], in_hand=[1, 1, 1], all_in=[0, 0, 0])
+    shares = split(pots[0].amount, winners=[0, 1], button=2, players=3)
+    assert sum(shares.values()) == 3 * big and shares[0] == shares[1] + 1
+
+
+def test_th19_chips_no_live_player_can_win_go_back() -> None:
+    """TH-19: a uniform ante larger than every remaining all-in stake, then a fold: the
+    folded seat's ante above the all-in players is theirs again (it used to panic)."""
+    config = GameConfig(stacks=(5, 5, 1000), small_blind=1, big_blind=2, ante=10, button=2)
+    hand = Hand(config, seed=1)
+    hand.act("fold")
+    assert hand.over and sum(hand.stacks) == 1010
+    assert hand.stacks[2] == 995  # ante 10, 5 of it unwinnable
+    assert [(e.kind, e.seat, e.amount) for e in hand.events if e.kind == "return"] == [
+        ("return", 2, 5)
+    ]

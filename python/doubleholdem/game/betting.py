@@ -1,17 +1,23 @@
-"""Betting decisions (RULES.md TH-4) and the options of the player to act: what
-:meth:`Hand.legal_actions <doubleholdem.game.Hand.legal_actions>` returns and
-:class:`~doubleholdem.errors.IllegalAction` carries.
+"""One betting round: who must act, what each player may do, and how a wager changes the
+round (RULES.md TH-4, TH-5, TH-10 to TH-18).
 
-The betting rules themselves (TH-5, TH-10 to TH-18: who acts, bet sizes, the cap, the
-incomplete all-in rules) are the Rust core's (``rust/core/src/game/betting.rs``).
+The round keeps the amount to match (``level``), the last *full* bet or raise and which
+players have acted since. That is all the incomplete all-in rules need:
 
->>> from doubleholdem.game import GameConfig, Hand
->>> hand = Hand(GameConfig(stacks=(1000, 1000, 1000), small_blind=50, big_blind=100), seed=1)
->>> legal = hand.legal_actions()
->>> legal.call_amount, legal.min_raise_to, legal.max_raise_to
-(100, 200, 1000)
->>> [action.value for action in legal.actions()]
-['fold', 'call', 'raise', 'all_in']
+- no/pot limit (TH-15, TH-17): a raise must add at least the last full bet or raise; an
+  all-in that adds less is not a full raise and does not reopen the betting for a player
+  who already acted, unless several short all-ins together make the amount that player
+  faces at least a full raise;
+- fixed limit (TH-14): an all-in of half a bet or more counts as a full bet or raise (and
+  towards the cap); a smaller one reopens nothing, and a player who may still raise
+  completes it to a full bet;
+- the cap (TH-12) and its heads-up exception (TH-13).
+
+>>> from doubleholdem.game.config import Structure
+>>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], level=0, min_bet=100)
+>>> legal = r.legal(0, stacks=[1000, 1000, 1000], in_hand=[True] * 3, pot=300)
+>>> legal.can_check, legal.min_raise_to, legal.max_raise_to
+(True, 100, 1000)
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
-__all__ = ["Action", "LegalActions"]
+from doubleholdem.game.config import Structure
+
+__all__ = ["Action", "BettingRound", "LegalActions", "point_choice"]
 
 
 class Action(str, enum.Enum):
@@ -122,4 +130,202 @@ class LegalActions(NamedTuple):
         }
 
 
+def point_choice(seat: int, bet: int, stack: int) -> LegalActions:
+    """The options of a player who must choose a point card (DH-5): no betting option."""
+    return LegalActions(
+        seat, False, False, 0, None, None, bet + stack, False, bet, "point", (0, 1, 2)
+    )
+
+
 _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
+_new_legal = tuple.__new__
+
+
+class BettingRound:
+    """The state of one betting round; the hand owns the stacks and who is in the hand.
+
+    ``bets`` are the players' wagers in this round (blinds included pre-flop), ``level``
+    the amount to match (pre-flop the full big blind even if its poster was short,
+    TH-18). ``bet_size`` is the fixed-limit bet of the round, ``min_bet`` the no/pot-limit
+    minimum bet; ``bets_made`` counts the bet and full raises so far (pre-flop the big
+    blind counts as the bet, TH-12).
+    """
+
+    __slots__ = (
+        "acted",
+        "bet_size",
+        "bets",
+        "bets_made",
+        "cap",
+        "capped",
+        "full_level",
+        "full_raise",
+        "heads_up_uncapped",
+        "last_aggressor",
+        "level",
+        "limit",
+        "pot_limit",
+    )
+
+    def __init__(
+        self,
+        structure: Structure,
+        bets: list[int],
+        *,
+        level: int,
+        min_bet: int = 0,
+        bet_size: int = 0,
+        bets_made: int = 0,
+        cap: int | None = None,
+        heads_up_uncapped: bool = True,
+    ) -> None:
+        self.limit = structure is Structure.FIXED_LIMIT
+        self.pot_limit = structure is Structure.POT_LIMIT
+        self.bets = bets
+        self.level = level
+        self.full_level = level
+        self.full_raise = bet_size if self.limit else min_bet
+        self.bet_size = bet_size
+        self.bets_made = bets_made
+        self.cap = cap
+        self.heads_up_uncapped = heads_up_uncapped
+        self.capped = False
+        self.acted: list[int | None] = [None] * len(bets)
+        self.last_aggressor: int | None = None
+
+    # -- who acts -------------------------------------------------------------------
+
+    def next_actor(self, after: int, stacks: list[int], in_hand: list[bool]) -> int | None:
+        """The first seat clockwise after ``after`` that must act, or ``None`` when the
+        round is over (TH-5)."""
+        n = len(stacks)
+        bets, level, acted = self.bets, self.level, self.acted
+        first = None  # the first seat clockwise that must act
+        able = 0  # seats in the hand with chips
+        last_able = 0
+        seat = after
+        for _ in range(n):
+            seat = seat + 1 if seat + 1 < n else 0
+            if in_hand[seat] and stacks[seat] > 0:
+                able += 1
+                last_able = seat
+                if first is None and (acted[seat] is None or bets[seat] < level):
+                    first = seat
+        if able == 1 and bets[last_able] >= level:
+            return None
+        return first
+
+    # -- what the actor may do ------------------------------------------------------
+
+    def legal(self, seat: int, *, stacks: list[int], in_hand: list[bool], pot: int) -> LegalActions:
+        """The options of ``seat``; ``pot`` is every chip already in the middle, this
+        round's bets included (for the pot-limit maximum, TH-16)."""
+        bet, stack, level = self.bets[seat], stacks[seat], self.level
+        to_call = level - bet if level > bet else 0
+        all_in_to = bet + stack
+        low, high = self._raise_range(seat, stacks, in_hand, pot, to_call)
+        return _new_legal(
+            LegalActions,
+            (
+                seat,
+                to_call > 0,  # can_fold
+                to_call == 0,  # can_check
+                to_call if to_call < stack else stack,  # call_amount
+                low,
+                high,
+                all_in_to,
+                level == 0,  # is_bet
+                bet,
+                "bet",
+                (),
+            ),
+        )
+
+    def _raise_range(
+        self, seat: int, stacks: list[int], in_hand: list[bool], pot: int, to_call: int
+    ) -> tuple[int | None, int | None]:
+        stack, level = stacks[seat], self.level
+        if stack <= to_call or not self._may_raise(seat, stacks, in_hand):
+            return None, None
+        all_in_to = self.bets[seat] + stack
+        if self.limit:
+            target = self.full_level + self.bet_size
+            if target <= level:
+                target = level + self.bet_size
+            amount = target if target < all_in_to else all_in_to
+            return amount, amount
+        low = level + self.full_raise
+        if low > all_in_to:
+            low = all_in_to
+        if not self.pot_limit:
+            return low, all_in_to
+        high = level + pot + to_call
+        if high > all_in_to:
+            high = all_in_to
+        return low, high if high > low else low
+
+    def _may_raise(self, seat: int, stacks: list[int], in_hand: list[bool]) -> bool:
+        level, bets = self.level, self.bets
+        for s in range(len(bets)):
+            if in_hand[s] and s != seat and stacks[s] + bets[s] > level:
+                break
+        else:
+            return False  # nobody could answer the raise
+        acted = self.acted[seat]
+        # no full bet or raise since this player acted (TH-14, TH-17); in no/pot limit
+        # several short all-ins together may still reopen the betting
+        if (
+            acted is not None
+            and self.full_level <= acted
+            and (self.limit or level - acted < self.full_raise)
+        ):
+            return False
+        if self.limit and self.cap is not None:
+            if self.capped:
+                return False
+            heads_up = self.heads_up_uncapped and sum(in_hand) == 2
+            if self.bets_made >= self.cap and not heads_up:
+                return False
+        return True
+
+    # -- applying a decision --------------------------------------------------------
+
+    def record_call_or_check(self, seat: int) -> None:
+        """The player matched the level (or went all-in trying)."""
+        self.acted[seat] = self.level
+
+    def record_raise(self, seat: int, to: int, *, all_in: bool, players_in_hand: int) -> None:
+        """The player's wager became ``to`` (more than the level): a bet or raise."""
+        increment = to - self.level
+        if self.limit:
+            full = not all_in or 2 * increment >= self.bet_size
+        else:
+            full = not all_in or increment >= self.full_raise
+        if full:
+            self.full_level = to
+            if not self.limit:
+                self.full_raise = increment
+            self.bets_made += 1
+            if (
+                self.limit
+                and self.cap is not None
+                and self.bets_made >= self.cap
+                and not (self.heads_up_uncapped and players_in_hand == 2)
+            ):
+                self.capped = True
+        self.level = to
+        self.acted[seat] = to
+        self.last_aggressor = seat
+
+    def to_dict(self) -> dict[str, Any]:
+        """The round's state, JSON-ready (part of a hand snapshot)."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BettingRound:
+        """A round from :meth:`to_dict`."""
+        round_ = cls.__new__(cls)
+        for name in cls.__slots__:
+            value = data[name]
+            setattr(round_, name, list(value) if isinstance(value, list) else value)
+        return round_

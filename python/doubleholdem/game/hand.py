@@ -5,7 +5,10 @@ A hand posts antes and blinds, deals, and then waits for decisions. Ask
 :meth:`Hand.legal_actions` who acts and what they may do; answer with :meth:`Hand.act`
 (or :meth:`Hand.choose_point` for a Double Hold'em point card, or :meth:`Hand.timeout`).
 Everything that happens is appended to an ordered event log; :meth:`Hand.view` is what
-one seat may see; :meth:`Hand.snapshot` saves the whole state as JSON-ready data.
+one seat may see; :meth:`Hand.snapshot` saves the hand as JSON-ready data.
+
+The betting round is :mod:`doubleholdem.game.betting`'s and the pots are
+:mod:`doubleholdem.game.pots`'; hand values come from the Rust core.
 
 >>> hand = Hand(GameConfig(stacks=(1000, 1000, 1000), small_blind=5, big_blind=10), seed=7)
 >>> hand.actor, hand.street, hand.pot
@@ -28,17 +31,27 @@ from typing import Any, NamedTuple
 
 from doubleholdem import _core
 from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards, shuffled
-from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidSnapshot
-from doubleholdem.game.betting import Action, LegalActions
-from doubleholdem.game.config import AnteType, GameConfig, Variant
-from doubleholdem.game.pots import PotResult
+from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidConfig, InvalidSnapshot
+from doubleholdem.game.betting import Action, BettingRound, LegalActions, point_choice
+from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
+from doubleholdem.game.pots import (
+    Pot,
+    PotResult,
+    _award,
+    _rake_amounts,
+    _side_pots,
+    _uncalled_bet,
+    _unwinnable,
+)
 
-__all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand"]
+__all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "play_through", "stacked_deck"]
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3
 BET = "bet"
 POINT = "point"
+TIMEOUT = "timeout"
+_BOARD_CARDS = (0, 3, 1, 1)
 
 
 class Event(NamedTuple):
@@ -49,10 +62,11 @@ class Event(NamedTuple):
     ``burn``, ``flop``, ``turn``, ``river`` (board cards), ``fold``, ``check``, ``call``,
     ``bet``, ``raise`` (``amount`` is the chips put in; ``to`` the total wager for bets
     and raises), ``timeout``, ``point`` (a Double Hold'em point card: ``point`` is its
-    index, ``cards`` the card), ``return`` (an uncalled bet, TH-20), ``show``, ``muck``,
-    ``hand`` (a shown hand's ``value``, best five ``cards`` and, in Double Hold'em, which
-    ``hand`` played, DH-4), ``pot`` (``pot`` index, ``amount``, eligible ``seats``),
-    ``rake``, ``award`` (``seat`` wins ``amount`` from ``pot``) and ``end``.
+    index, ``cards`` the card), ``return`` (an uncalled bet, TH-20, or chips no live
+    player can win, TH-19), ``show``, ``muck``, ``hand`` (a shown hand's ``value``, best
+    five ``cards`` and, in Double Hold'em, which ``hand`` played, DH-4), ``pot`` (``pot``
+    index, ``amount``, eligible ``seats``), ``rake``, ``award`` (``seat`` wins ``amount``
+    from ``pot``) and ``end``.
     """
 
     seq: int
@@ -92,15 +106,40 @@ class Hand:
     """One hand of poker played by the rules of RULES.md.
 
     ``config`` says the game; the deck is shuffled by a cryptographically strong
-    generator unless ``seed`` or ``rng`` is given (reproducible), or ``deck`` is given
-    (dealt in its order: replays and tests; a list of distinct card numbers is dealt as
-    it is). Hole cards are dealt one at a time clockwise from the seat left of the
-    button, then a card is burned before each board deal (TH-1). The state machine
-    itself is the Rust core's (``_core.HandCore``); this class checks arguments, raises
-    :class:`IllegalAction` and keeps the log as :class:`Event` tuples.
+    generator unless ``seed`` or ``rng`` (a :class:`random.Random`) is given
+    (reproducible), or ``deck`` is given (dealt in its order: replays and tests; a list
+    of distinct card numbers is dealt as it is). Hole cards are dealt one at a time
+    clockwise from the seat left of the button, then a card is burned before each board
+    deal (TH-1).
     """
 
-    __slots__ = ("_core", "_events", "_legal", "_results", "config")
+    __slots__ = (
+        "_actor",
+        "_bets",
+        "_betting_actor",
+        "_board",
+        "_committed",
+        "_cursor",
+        "_dead",
+        "_decision",
+        "_decisions",
+        "_deck",
+        "_events",
+        "_holes",
+        "_in_hand",
+        "_legal",
+        "_live",
+        "_needs_point",
+        "_next_card",
+        "_points",
+        "_results",
+        "_round",
+        "_runout",
+        "_shown",
+        "_stacks",
+        "_street",
+        "config",
+    )
 
     def __init__(
         self,
@@ -112,6 +151,8 @@ class Hand:
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
         if deck is None:
             cards = shuffled(list(range(52)), seed, rng)
         elif seed is not None or rng is not None:
@@ -121,21 +162,40 @@ class Hand:
         n = config.players
         if len(cards) < n * config.hole_cards + 8:
             raise InvalidConfig(f"the deck has {len(cards)} cards, too few for {n} players")
-        self._start(config, _new_core(config, cards))
-
-    def _start(self, config: GameConfig, core: _core.HandCore) -> None:
         self.config = config
-        self._core = core
+        self._deck = cards
+        self._next_card = 0
+        self._stacks = list(config.stacks)
+        self._bets = [0] * n
+        self._committed = [0] * n
+        self._dead = 0
+        self._in_hand = [True] * n
+        self._live = n
+        self._holes: list[list[int]] = [[] for _ in range(n)]
+        self._points: list[int | None] = [None] * n
+        self._needs_point = [False] * n
+        self._board: list[int] = []
+        self._street = 0
         self._events: list[Event] = []
+        self._decisions: list[tuple[int, str, int | None]] = []
+        self._shown = [False] * n
+        self._runout = False
+        self._results: list[PotResult] = []
+        self._actor: int | None = None
+        self._decision: str | None = None
+        self._betting_actor: int | None = None
         self._legal: LegalActions | None = None
-        self._results: list[PotResult] | None = None
+        self._post()
+        self._deal_holes()
+        self._round = self._open_round()
+        self._proceed()
 
     # ------------------------------------------------------------------ public view
 
     @property
     def players(self) -> int:
         """Seats dealt in."""
-        return len(self.config.stacks)
+        return len(self._stacks)
 
     @property
     def button(self) -> int:
@@ -145,106 +205,113 @@ class Hand:
     @property
     def actor(self) -> int | None:
         """The seat whose decision is awaited, ``None`` once the hand is over."""
-        return self._core.actor
+        return self._actor
 
     @property
     def decision(self) -> str | None:
         """``"bet"``, ``"point"`` (Double Hold'em point card, DH-5) or ``None``."""
-        return self._core.decision
+        return self._decision
 
     @property
     def over(self) -> bool:
         """True once every pot is awarded."""
-        return self._core.actor is None
+        return self._actor is None
 
     @property
     def street(self) -> str:
         """``preflop``, ``flop``, ``turn``, ``river`` or ``showdown`` (also after a hand
         won without a showdown)."""
-        return STREETS[self._core.street]
+        return STREETS[self._street]
 
     @property
     def board(self) -> list[int]:
         """The community cards dealt so far."""
-        return list(self._core.board)
+        return list(self._board)
 
     @property
     def stacks(self) -> list[int]:
         """Chips each seat has behind (after the awards, once the hand is over)."""
-        return self._core.stacks
+        return list(self._stacks)
 
     @property
     def bets(self) -> list[int]:
         """Each seat's wager in the current betting round."""
-        return self._core.bets
+        return list(self._bets)
 
     @property
     def committed(self) -> list[int]:
         """Each seat's chips in the middle this hand (big-blind ante excluded)."""
-        return self._core.committed
+        return list(self._committed)
 
     @property
     def pot(self) -> int:
         """Every chip in the middle, this round's bets included."""
-        return self._core.pot
+        return sum(self._committed) + self._dead
 
     @property
     def in_hand(self) -> list[bool]:
         """False for the seats that folded."""
-        return self._core.in_hand
+        return list(self._in_hand)
 
     @property
     def live(self) -> int:
         """Players who have not folded."""
-        return self._core.live
+        return self._live
 
     @property
     def points(self) -> list[int | None]:
         """Double Hold'em point card index of each seat (``None``: not chosen)."""
-        return self._core.points
+        return list(self._points)
 
     @property
     def results(self) -> list[PotResult]:
         """How each pot was settled, side pots first (empty until the hand is over)."""
-        if self._results is None:
-            results = [_pot_result(r) for r in self._core.results()]
-            if not results:
-                return []
-            self._results = results
         return list(self._results)
 
     @property
     def rake(self) -> int:
         """Chips the house took from this hand's pots (TH-31)."""
-        return self._core.rake
+        return sum(result.rake for result in self._results)
 
     @property
     def events(self) -> tuple[Event, ...]:
         """The whole event log, in order."""
-        return tuple(self._synced_events())
-
-    def _synced_events(self) -> list[Event]:
-        """The log as :class:`Event` tuples, built from the core's events as far as they
-        go (the list itself: read, do not change)."""
-        events = self._events
-        if len(events) < self._core.event_count:
-            events.extend([_new_tuple(Event, t) for t in self._core.events(len(events))])
-        return events
+        return tuple(self._events)
 
     @property
     def event_count(self) -> int:
-        """The number of events so far (without building them)."""
-        return self._core.event_count
+        """The number of events so far."""
+        return len(self._events)
 
     @property
     def payoffs(self) -> list[int]:
         """Chips won (positive) or lost by each seat so far."""
-        return [now - before for now, before in zip(self._core.stacks, self.config.stacks)]
+        return [now - before for now, before in zip(self._stacks, self.config.stacks)]
 
     def hole(self, seat: int) -> list[int]:
         """The hole cards of ``seat`` in dealing order (server side: no secrecy here)."""
         self._check_seat(seat)
-        return list(self._core.hole(seat))
+        return list(self._holes[seat])
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the seat to act may do, ``None`` once the hand is over."""
+        legal = self._legal
+        if legal is not None:  # computed once per decision
+            return legal
+        seat = self._actor
+        if seat is None:
+            return None
+        if self._decision == POINT:
+            legal = point_choice(seat, self._bets[seat], self._stacks[seat])
+        else:
+            legal = self._round.legal(
+                seat,
+                stacks=self._stacks,
+                in_hand=self._in_hand,
+                pot=sum(self._committed) + self._dead,
+            )
+        self._legal = legal
+        return legal
 
     def actor_view(
         self,
@@ -252,24 +319,11 @@ class Hand:
         """What the seat to act decides on, in one call: its options, its hole cards, the
         board, the pot and the number of players in the hand; ``None`` once the hand is
         over."""
-        view = self._core.actor_view()
-        if view is None:
-            return None
-        fields, hole, board, pot, live = view
-        legal = self._legal
+        legal = self.legal_actions()
         if legal is None:
-            legal = self._legal = _new_tuple(LegalActions, fields)
-        return legal, hole, board, pot, live
-
-    def legal_actions(self) -> LegalActions | None:
-        """What the seat to act may do, ``None`` once the hand is over."""
-        legal = self._legal
-        if legal is None:  # computed once per decision
-            fields = self._core.legal()
-            if fields is None:
-                return None
-            legal = self._legal = _new_tuple(LegalActions, fields)
-        return legal
+            return None
+        hole = tuple(self._holes[legal.seat])
+        return legal, hole, tuple(self._board), sum(self._committed) + self._dead, self._live
 
     # ------------------------------------------------------------------ decisions
 
@@ -280,89 +334,166 @@ class Hand:
         seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
-        if seat is not None and not (type(seat) is int and 0 <= seat < len(self.config.stacks)):
-            self._check_seat(seat)
-        refusal = self._core.act(action, amount, seat)
-        if refusal is None:  # self._answer(refusal, ...), faster
-            self._legal = None
-            return
-        self._answer(refusal, seat, action, amount)
+        legal = self._expect(BET, seat, action, amount)
+        try:
+            kind = _ACTIONS[action]
+        except (KeyError, TypeError):
+            kind = _action(action, legal, amount)
+        self._act(legal, kind, amount)
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
-        self._answer(self._core.act(Action.FOLD, None, None), None, Action.FOLD, None)
+        seat = self._actor
+        if (
+            self._legal is None
+            and self._decision == BET
+            and seat is not None
+            and self._round.level > self._bets[seat]  # facing a wager: always allowed
+        ):
+            self._fold(seat)
+            self._decisions.append((seat, "fold", None))
+            self._cursor = seat
+            self._proceed()
+            return
+        self.act(Action.FOLD)
 
     def check_or_call(self) -> None:
         """Checks if nothing is owed, else calls."""
-        self._answer(self._core.check_or_call(), None, Action.CALL, None)
+        seat = self._actor
+        if self._legal is None and self._decision == BET and seat is not None:
+            # always allowed: no need for the whole LegalActions
+            round_ = self._round
+            to_call = round_.level - self._bets[seat]
+            if to_call > 0:
+                stack = self._stacks[seat]
+                self._call(seat, to_call if to_call < stack else stack)
+                self._decisions.append((seat, "call", None))
+            else:
+                round_.acted[seat] = round_.level
+                self._log_event("check", seat, None, None, False)
+                self._decisions.append((seat, "check", None))
+            self._cursor = seat
+            self._proceed()
+            return
+        legal = self._expect(BET, None, Action.CALL, None)
+        self._act(legal, Action.CHECK if legal.can_check else Action.CALL, None)
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
-        self._answer(self._core.bet_or_raise_to(amount), None, Action.RAISE, amount)
+        legal = self._expect(BET, None, Action.RAISE, amount)
+        self._act(legal, Action.BET if legal.is_bet else Action.RAISE, amount)
 
     def choose_point(self, seat: int, point: int | str) -> None:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
         0..2 into its hole cards in dealing order, or the card itself as text ("Kc").
         Only at that seat's turn on the flop, before it acts."""
-        self._check_seat(seat)
-        if isinstance(point, str):
-            try:
-                card = parse_card(point)
-            except ValueError:
-                card = 255  # no card: refused below
-            refusal = self._core.choose_point(seat, None, card)
-        else:
-            refusal = self._core.choose_point(seat, point)
-        self._answer(refusal, seat, POINT, point)
+        legal = self._expect(POINT, seat, POINT, None)
+        index = self._point_index(legal, point)
+        self._decisions.append((seat, POINT, index))
+        self._choose(seat, index)
 
     def timeout(self, seat: int) -> None:
         """Seat ``seat`` ran out of time: its point card is chosen by DH-6, a betting
         decision checks if free, else folds (TH-40)."""
         self._check_seat(seat)
-        self._answer(self._core.timeout(seat), seat, "timeout", None)
-
-    def _answer(
-        self,
-        refusal: tuple[str, str, str | None] | None,
-        seat: int | None,
-        action: object,
-        amount: object,
-    ) -> None:
-        """After a decision: forget the options it answered, or raise its refusal."""
-        if refusal is None:
-            self._legal = None
-            return
+        if self._actor != seat:
+            raise IllegalAction(
+                f"seat {seat} cannot time out: it is {self._turn_text()}",
+                seat=seat,
+                action=TIMEOUT,
+                legal=self.legal_actions(),
+            )
         legal = self.legal_actions()
-        what, message, rule = refusal
-        if what == "over":
-            raise IllegalAction(message, seat=seat, action=action, amount=_amount(amount))
-        assert legal is not None
-        who = legal.seat if seat is None else seat
-        if what == "turn":
+        assert legal is not None  # a seat acts
+        self._decisions.append((seat, TIMEOUT, None))
+        self._log(TIMEOUT, seat)
+        if legal.decision == POINT:
+            self._choose(seat, _core.auto_point(self._holes[seat]))
+        elif legal.can_check:
+            self._apply(legal, Action.CHECK, None)
+        else:
+            self._apply(legal, Action.FOLD, None)
+
+    def _act(self, legal: LegalActions, kind: Action, amount: int | None) -> None:
+        """A checked betting decision, applied and recorded for the snapshot."""
+        if kind is Action.ALL_IN:
+            kind, amount = self._all_in_as(legal, amount)
+        self._apply(legal, kind, amount)
+        self._decisions.append((legal.seat, kind.value, amount if kind in _SIZED else None))
+
+    def _apply(self, legal: LegalActions, kind: Action, amount: object) -> None:
+        """Applies a betting decision, or raises :class:`IllegalAction` having changed
+        nothing."""
+        actor = legal.seat
+        if kind is Action.FOLD:
+            if not legal.can_fold or amount is not None:
+                reason = "there is nothing to call: check instead"
+                self._require(legal.can_fold, reason, legal, kind)
+                self._require(amount is None, "a fold takes no amount", legal, kind, amount)
+            self._fold(actor)
+        elif kind is Action.CHECK:
+            if not legal.can_check or amount is not None:
+                self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
+                self._require(amount is None, "a check takes no amount", legal, kind, amount)
+            self._round.acted[actor] = self._round.level
+            self._log_event("check", actor, None, None, False)
+        elif kind is Action.CALL:
+            chips = legal.call_amount
+            if chips <= 0 or not (amount is None or amount == chips):
+                reason = "there is nothing to call: check instead"
+                self._require(legal.can_call, reason, legal, kind)
+                self._require(
+                    amount is None or amount == chips, f"a call is {chips}", legal, kind, amount
+                )
+            self._call(actor, chips)
+        else:
+            self._raise(legal, kind, amount)
+        self._cursor = actor
+        self._proceed()
+
+    def _choose(self, seat: int, index: int) -> None:
+        card = self._holes[seat][index]
+        self._points[seat] = index
+        self._needs_point[seat] = False
+        self._log(POINT, seat, cards=(card,), point=index)
+        if seat != self._betting_actor:
+            self._cursor = seat
+        self._proceed()
+
+    # ------------------------------------------------------------------ validation
+
+    def _expect(self, decision: str, seat: int | None, action: object, amount: object) -> Any:
+        if seat is not None and not (type(seat) is int and 0 <= seat < len(self._stacks)):
+            self._check_seat(seat)
+        legal = self.legal_actions()
+        if legal is None:
             raise IllegalAction(
-                message, seat=who, action=action, amount=_amount(amount), legal=legal
+                "the hand is over", seat=seat, action=action, amount=_amount(amount)
             )
-        if what == "action":
-            names = ", ".join(a.value for a in Action)
-            message = f"{action!r} is not an action (one of {names})"
+        if seat is not None and seat != legal.seat:
             raise IllegalAction(
-                message, seat=who, action=action, amount=_amount(amount), legal=legal
+                f"seat {seat} cannot act: it is {self._turn_text()}",
+                seat=seat,
+                action=action,
+                amount=_amount(amount),
+                legal=legal,
             )
-        if what == "point":
-            cards = " ".join(CARD_NAMES[c] for c in self._core.hole(legal.seat))
-            message = f"seat {who} cannot choose point {amount!r}: give 0, 1 or 2 or one of {cards}"
-            raise IllegalAction(message, seat=who, action=POINT, legal=legal)
-        assert rule is not None
-        if what == "total":
-            message = f"give the total to raise to, not {amount!r}"
-        kind = Action(rule)
-        raise IllegalAction(
-            f"seat {who} cannot {kind.value}: {message}",
-            seat=who,
-            action=kind,
-            amount=_amount(amount),
-            legal=legal,
-        )
+        if legal.decision != decision:
+            wanted = "choose a point card" if legal.decision == POINT else "act on the betting"
+            raise IllegalAction(
+                f"seat {legal.seat} must first {wanted}",
+                seat=legal.seat,
+                action=action,
+                amount=_amount(amount),
+                legal=legal,
+            )
+        return legal
+
+    def _turn_text(self) -> str:
+        if self._actor is None:
+            return "the end of the hand"
+        what = "choose a point card" if self._decision == POINT else "act"
+        return f"seat {self._actor}'s turn to {what}"
 
     def _check_seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
@@ -370,7 +501,365 @@ class Hand:
                 f"{seat!r} is not a seat (seats 0..{self.players - 1})", action=None
             )
 
+    @staticmethod
+    def _require(
+        ok: bool, reason: str, legal: LegalActions, kind: Action, amount: object = None
+    ) -> None:
+        if not ok:
+            raise IllegalAction(
+                f"seat {legal.seat} cannot {kind.value}: {reason}",
+                seat=legal.seat,
+                action=kind,
+                amount=_amount(amount),
+                legal=legal,
+            )
+
+    def _all_in_as(self, legal: LegalActions, amount: object) -> tuple[Action, int | None]:
+        self._require(amount is None, "an all-in takes no amount", legal, Action.ALL_IN, amount)
+        if legal.stack > 0 and legal.call_amount == legal.stack:
+            return Action.CALL, None
+        self._require(
+            legal.max_raise_to == legal.all_in_to,
+            _raise_range_text(legal),
+            legal,
+            Action.ALL_IN,
+        )
+        return (Action.BET if legal.is_bet else Action.RAISE), legal.all_in_to
+
+    def _point_index(self, legal: LegalActions, point: object) -> int:
+        hole = self._holes[legal.seat]
+        if isinstance(point, str):
+            try:
+                card = parse_card(point)
+            except ValueError:
+                card = -1
+            if card in hole:
+                return hole.index(card)
+        elif isinstance(point, int) and not isinstance(point, bool) and 0 <= point < len(hole):
+            return point
+        raise IllegalAction(
+            f"seat {legal.seat} cannot choose point {point!r}: give 0, 1 or 2 or one of "
+            + " ".join(CARD_NAMES[c] for c in hole),
+            seat=legal.seat,
+            action=POINT,
+            legal=legal,
+        )
+
+    # ------------------------------------------------------------------ chips
+
+    def _wager(self, seat: int, chips: int) -> None:
+        self._stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._committed[seat] += chips
+
+    def _fold(self, seat: int) -> None:
+        self._in_hand[seat] = False
+        self._live -= 1
+        self._log_event("fold", seat, None, None, False)
+
+    def _call(self, seat: int, chips: int) -> None:
+        stacks = self._stacks
+        stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._committed[seat] += chips
+        self._round.record_call_or_check(seat)
+        self._log_event("call", seat, chips, None, stacks[seat] == 0)
+
+    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
+        self._require(legal.can_raise, _raise_range_text(legal), legal, kind, amount)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            self._require(False, f"give the total to raise to, not {amount!r}", legal, kind)
+        assert isinstance(amount, int)
+        low, high = legal.min_raise_to, legal.max_raise_to
+        assert low is not None and high is not None
+        self._require(low <= amount <= high, _raise_range_text(legal), legal, kind, amount)
+        seat = legal.seat
+        self._wager(seat, amount - legal.bet)
+        all_in = self._stacks[seat] == 0
+        self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
+        kind_text = "bet" if legal.is_bet else "raise"
+        self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
+
+    def _return(self, seat: int, chips: int) -> None:
+        self._stacks[seat] += chips
+        self._committed[seat] -= chips
+        self._log("return", seat, amount=chips)
+
+    # ------------------------------------------------------------------ the hand's flow
+
+    def _clockwise(self, start: int) -> list[int]:
+        """Every seat clockwise from ``start`` (included)."""
+        n = self.players
+        return [(start + i) % n for i in range(n)]
+
+    def _blind_seats(self) -> tuple[int | None, int]:
+        if self.config.blind_seats is not None:  # placed by a table (TH-38)
+            return self.config.blind_seats
+        button, n = self.config.button, self.players
+        if n == 2:  # TH-3: the button posts the small blind
+            return button, (button + 1) % n
+        return (button + 1) % n, (button + 2) % n
+
+    def _post(self) -> None:
+        """Antes (TH-19) then blinds (TH-2, TH-18); a short player posts what they have."""
+        config = self.config
+        small, big = self._blind_seats()
+        seat: int | None
+        if config.ante:
+            if config.ante_type is AnteType.UNIFORM:
+                for seat in self._clockwise(config.button + 1):
+                    chips = min(config.ante, self._stacks[seat])
+                    self._stacks[seat] -= chips
+                    self._committed[seat] += chips
+                    self._log("ante", seat, amount=chips, all_in=self._stacks[seat] == 0)
+            else:
+                chips = min(config.ante, self._stacks[big])
+                self._stacks[big] -= chips
+                self._dead += chips
+                self._log("ante", big, amount=chips, all_in=self._stacks[big] == 0)
+        for seat, blind, kind in (
+            (small, config.small_blind, "small_blind"),
+            (big, config.big_blind, "big_blind"),
+        ):
+            if seat is None:
+                continue
+            chips = min(blind, self._stacks[seat])
+            if chips:
+                self._wager(seat, chips)
+                self._log(kind, seat, amount=chips, all_in=self._stacks[seat] == 0)
+        if config.live_posts or config.dead_posts:
+            self._post_for_table()
+
+    def _post_for_table(self) -> None:
+        """A table's extra posts, clockwise from the button: a live post (TH-36, TH-37)
+        is a wager like a blind; a dead post (TH-37) goes whole into the main pot."""
+        config = self.config
+        for seat in self._clockwise(config.button + 1):
+            live = config.live_posts[seat] if config.live_posts else 0
+            chips = min(live, self._stacks[seat])
+            if chips:
+                self._wager(seat, chips)
+                self._log("post", seat, amount=chips, all_in=self._stacks[seat] == 0)
+            dead = config.dead_posts[seat] if config.dead_posts else 0
+            chips = min(dead, self._stacks[seat])
+            if chips:
+                self._stacks[seat] -= chips
+                self._dead += chips
+                self._log("post_dead", seat, amount=chips, all_in=self._stacks[seat] == 0)
+
+    def _draw(self, count: int) -> tuple[int, ...]:
+        start = self._next_card
+        self._next_card = start + count
+        return tuple(self._deck[start : start + count])
+
+    def _deal_holes(self) -> None:
+        order = self._clockwise(self.config.button + 1)
+        deck, holes, n = self._deck, self._holes, len(order)
+        start = self._next_card
+        rounds = self.config.hole_cards
+        for i, seat in enumerate(order):  # one card at a time, clockwise (TH-1)
+            holes[seat].extend(deck[start + i : start + i + rounds * n : n])
+        self._next_card = start + rounds * n
+        events = self._events
+        for seat in order:  # self._log("deal", seat, cards=...), faster
+            held = tuple(holes[seat])
+            fields = (len(events), "deal", seat, None, None, held, False, None, (), None, None)
+            events.append(_new_event(Event, (*fields, None)))
+
+    def _open_round(self) -> BettingRound:
+        config = self.config
+        limit = config.structure is Structure.FIXED_LIMIT
+        bet_size = 0
+        if limit:
+            assert config.small_bet is not None and config.big_bet is not None
+            bet_size = config.small_bet if self._street < 2 else config.big_bet
+        if self._street == 0:
+            self._cursor = self._blind_seats()[1]
+            level, bets_made = config.big_blind, 1
+        else:
+            self._cursor = config.button
+            level, bets_made = 0, 0
+        return BettingRound(
+            config.structure,
+            self._bets,
+            level=level,
+            min_bet=config.minimum_bet,
+            bet_size=bet_size,
+            bets_made=bets_made,
+            cap=config.cap,
+            heads_up_uncapped=config.heads_up_uncapped,
+        )
+
+    def _proceed(self) -> None:
+        """Moves on until a decision is needed or the hand is over."""
+        self._legal = None
+        while True:
+            if self._live == 1:
+                self._win_uncontested()
+                return
+            if self._next_decision():
+                return
+            self._close_round()
+            if self._street == 3:
+                self._showdown()
+                return
+            self._street += 1
+            self._deal_board()
+            self._round = self._open_round()
+
+    def _next_decision(self) -> bool:
+        actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
+        self._betting_actor = actor
+        if self._street == 1 and True in self._needs_point:
+            # DH-5: each player chooses at their turn, all-in players included
+            seat = self._cursor
+            n = len(self._stacks)
+            for _ in range(n):
+                seat = seat + 1 if seat + 1 < n else 0
+                if self._needs_point[seat]:
+                    self._actor, self._decision = seat, POINT
+                    return True
+                if seat == actor:
+                    break
+        if actor is None:
+            return False
+        self._actor, self._decision = actor, BET
+        return True
+
+    def _return_uncalled(self) -> None:
+        """TH-20: the part of a bet nobody matched goes back to its owner."""
+        returned = _uncalled_bet(self._bets)
+        if returned is not None:
+            self._return(*returned)
+
+    def _close_round(self) -> None:
+        self._return_uncalled()
+        bets = self._bets
+        bets[:] = [0] * len(bets)  # the same list: the round holds it
+        with_chips = 0
+        for alive, stack in zip(self._in_hand, self._stacks):
+            if alive and stack:
+                with_chips += 1
+        if not self._runout and with_chips <= 1:
+            self._runout = True  # TH-22: every hand is turned face up
+            for seat in self._showdown_order():
+                self._show(seat)
+
+    def _deal_board(self) -> None:
+        self._log("burn", cards=self._draw(1))
+        cards = self._draw(_BOARD_CARDS[self._street])
+        self._board.extend(cards)
+        self._log(STREETS[self._street], cards=cards)
+        if self._street == 1 and self.config.variant is Variant.DOUBLE:
+            self._needs_point = list(self._in_hand)
+
+    # ------------------------------------------------------------------ the end
+
+    def _showdown_order(self) -> list[int]:
+        """TH-22: the last bettor or raiser of the final round first, else the first
+        player left of the button; then clockwise."""
+        aggressor = self._round.last_aggressor
+        start = self.config.button + 1 if self._runout or aggressor is None else aggressor
+        return [s for s in self._clockwise(start) if self._in_hand[s]]
+
+    def _show(self, seat: int) -> None:
+        self._shown[seat] = True
+        self._log("show", seat, cards=tuple(self._holes[seat]), point=self._points[seat])
+
+    def _value(self, seat: int) -> tuple[int, int | None, tuple[int, ...]]:
+        hole = self._holes[seat]
+        if self.config.variant is Variant.DOUBLE:
+            point = self._points[seat]
+            assert point is not None  # DH-5: everyone in the hand chose on the flop
+            value, which, five = _core.resolve(hole, point, self._board)
+            return value, which, tuple(five)
+        cards = hole + self._board
+        return _core.evaluate(cards), None, tuple(_core.best_five(cards))
+
+    def _return_unwinnable(self) -> None:
+        """Chips that no live player can win (a uniform ante above every remaining
+        stake, TH-19) go back to whoever put them in."""
+        for seat, chips in enumerate(_unwinnable(self._committed, self._in_hand)):
+            if chips:
+                self._return(seat, chips)
+
+    def _showdown(self) -> None:
+        self._street = 4
+        self._return_unwinnable()
+        pots = _side_pots(
+            self._committed, self._in_hand, [s == 0 for s in self._stacks], self._dead
+        )
+        values: dict[int, int] = {}
+        for seat in self._showdown_order():
+            value, which, five = self._value(seat)
+            if self._shown[seat] or _can_win(seat, value, values, pots):
+                if not self._shown[seat]:
+                    self._show(seat)
+                values[seat] = value
+                self._log("hand", seat, cards=five, value=value, hand=which)
+            else:
+                self._log("muck", seat)
+        rakes = _rake_amounts(pots, self.config.rake, True)
+        self._settle(_award(pots, values, self.config.button, self.players, rakes))
+
+    def _win_uncontested(self) -> None:
+        """TH-5: the last player in the hand wins every pot without showing."""
+        self._return_uncalled()
+        self._return_unwinnable()
+        winner = self._in_hand.index(True)
+        pot = Pot(sum(self._committed) + self._dead, (winner,))
+        (rake,) = _rake_amounts([pot], self.config.rake, len(self._board) >= 3)
+        self._street = 4
+        self._settle([PotResult(0, pot.amount, rake, (winner,), (winner,), (pot.amount - rake,))])
+
+    def _settle(self, results: list[PotResult]) -> None:
+        for result in results:
+            self._log("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
+            if result.rake:
+                self._log("rake", pot=result.pot, amount=result.rake)
+            for seat, share in zip(result.winners, result.shares):
+                self._stacks[seat] += share
+                self._log("award", seat, pot=result.pot, amount=share)
+        for seat in range(self.players):
+            self._bets[seat] = 0
+            self._committed[seat] = 0
+        self._dead = 0
+        self._results = results
+        self._actor = self._decision = self._betting_actor = None
+        self._log("end")
+
     # ------------------------------------------------------------------ log and views
+
+    def _log(
+        self,
+        kind: str,
+        seat: int | None = None,
+        *,
+        amount: int | None = None,
+        to: int | None = None,
+        cards: tuple[int, ...] = (),
+        all_in: bool = False,
+        pot: int | None = None,
+        seats: tuple[int, ...] = (),
+        point: int | None = None,
+        value: int | None = None,
+        hand: int | None = None,
+    ) -> None:
+        events = self._events
+        fields = (len(events), kind, seat, amount, to, cards, all_in, pot, seats, point, value)
+        events.append(_new_event(Event, (*fields, hand)))
+
+    def _log_event(
+        self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
+    ) -> None:
+        """:meth:`_log` of a betting action, the common case."""
+        events = self._events
+        events.append(
+            _new_event(
+                Event,
+                (len(events), kind, seat, amount, to, (), all_in, None, (), None, None, None),
+            )
+        )
 
     def event_log(
         self, seat: int | None = None, *, everything: bool = False
@@ -378,8 +867,8 @@ class Hand:
         """The event log as JSON-ready dicts: everything (``everything=True``, the
         server's record), or what ``seat`` may see (``None``: a spectator)."""
         if everything:
-            return [event.to_dict() for event in self._synced_events()]
-        return [self._visible(event, seat).to_dict() for event in self._synced_events()]
+            return [event.to_dict() for event in self._events]
+        return [self._visible(event, seat).to_dict() for event in self._events]
 
     def log_json(self) -> str:
         """The full event log as compact JSON: equal seeds and actions give equal bytes."""
@@ -393,7 +882,7 @@ class Hand:
             return event
         if kind == "deal":
             return event._replace(cards=())
-        if kind == "point" and not self.config.reveal_point:
+        if kind == POINT and not self.config.reveal_point:
             return event._replace(cards=(), point=None)
         return event
 
@@ -404,35 +893,33 @@ class Hand:
         player's unshown cards or hidden point card, never the deck."""
         if seat is not None:
             self._check_seat(seat)
-        core = self._core
         legal = self.legal_actions()
-        shown_seats = core.shown
-        points = core.points
         shown = {
-            str(s): [CARD_NAMES[c] for c in core.hole(s)]
+            str(s): [CARD_NAMES[c] for c in self._holes[s]]
             for s in range(self.players)
-            if shown_seats[s]
+            if self._shown[s]
         }
-        visible_points = {
-            str(s): points[s]
+        points = {
+            str(s): self._points[s]
             for s in range(self.players)
-            if points[s] is not None and (s == seat or shown_seats[s] or self.config.reveal_point)
+            if self._points[s] is not None
+            and (s == seat or self._shown[s] or self.config.reveal_point)
         }
         return {
             "seat": seat,
             "config": self.config.to_dict(),
             "street": self.street,
             "button": self.button,
-            "board": [CARD_NAMES[c] for c in core.board],
-            "stacks": self.stacks,
-            "bets": self.bets,
+            "board": [CARD_NAMES[c] for c in self._board],
+            "stacks": list(self._stacks),
+            "bets": list(self._bets),
             "pot": self.pot,
-            "in_hand": self.in_hand,
-            "to_act": self.actor,
-            "decision": self.decision,
-            "hole": [CARD_NAMES[c] for c in core.hole(seat)] if seat is not None else [],
+            "in_hand": list(self._in_hand),
+            "to_act": self._actor,
+            "decision": self._decision,
+            "hole": [CARD_NAMES[c] for c in self._holes[seat]] if seat is not None else [],
             "shown": shown,
-            "points": visible_points,
+            "points": points,
             "legal": legal.to_dict() if legal is not None and legal.seat == seat else None,
             "over": self.over,
             "events": self.event_log(seat),
@@ -441,12 +928,16 @@ class Hand:
     # ------------------------------------------------------------------ snapshots
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state (deck included: keep it on the server), JSON-ready and
-        versioned; :meth:`restore` continues the hand identically."""
+        """The hand as JSON-ready data (the deck included: keep it on the server),
+        versioned: the settings, the deck and every decision so far as ``[seat, kind,
+        amount]`` (``kind`` a betting action, ``point`` or ``timeout``; ``amount`` the
+        total of a bet or raise, or the point index). :meth:`restore` plays them again,
+        so a snapshot restores to exactly this hand, or is refused."""
         return {
             "version": SNAPSHOT_VERSION,
             "config": self.config.to_dict(),
-            "state": json.loads(self._core.state_json()),
+            "deck": list(self._deck),
+            "decisions": [list(decision) for decision in self._decisions],
         }
 
     def to_json(self) -> str:
@@ -458,60 +949,70 @@ class Hand:
         """The hand saved by :meth:`to_json`."""
         try:
             data = json.loads(text)
-        except ValueError as error:
-            raise InvalidSnapshot(f"a snapshot is JSON: {error}") from None
+        except (ValueError, TypeError, RecursionError) as error:
+            raise InvalidSnapshot(f"a snapshot is JSON text: {error}") from None
         return cls.restore(data)
 
     @classmethod
     def restore(cls, data: dict[str, Any]) -> Hand:
-        """The hand saved by :meth:`snapshot`; :class:`InvalidSnapshot` if it is not one."""
-        if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION:
-            found = data.get("version") if isinstance(data, dict) else None
+        """The hand saved by :meth:`snapshot`: its decisions are played again on its deck
+        by the rules, so a snapshot that is not a hand raises :class:`InvalidSnapshot`
+        saying what is wrong."""
+        found = data.get("version") if isinstance(data, dict) else None
+        if found != SNAPSHOT_VERSION or isinstance(found, bool):
             raise InvalidSnapshot(
-                f"not a version {SNAPSHOT_VERSION} hand snapshot (version {found!r})"
+                f"not a version {SNAPSHOT_VERSION} hand snapshot (version {found!r}); "
+                "older versions cannot be restored"
             )
+        unknown = sorted(set(data) - {"version", "config", "deck", "decisions"})
+        if unknown:
+            raise InvalidSnapshot(f"broken hand snapshot: unknown fields {unknown}")
         try:
-            config = GameConfig.from_dict(data["config"])
-            core = _new_core(config, list(range(52)), state=json.dumps(data["state"]))
-        except (KeyError, TypeError, IndexError, ValueError) as error:
+            hand = cls(GameConfig.from_dict(data["config"]), deck=_snapshot_deck(data["deck"]))
+        except KeyError as error:
+            raise InvalidSnapshot(f"broken hand snapshot: {error} is missing") from None
+        except DoubleHoldemError as error:
             raise InvalidSnapshot(f"broken hand snapshot: {error}") from None
-        hand = cls.__new__(cls)
-        hand._start(config, core)
+        decisions = data.get("decisions")
+        if not isinstance(decisions, list):
+            raise InvalidSnapshot("broken hand snapshot: decisions is not a list")
+        for number, decision in enumerate(decisions):
+            try:
+                hand._replay(decision)
+            except (DoubleHoldemError, ValueError, TypeError) as error:
+                raise InvalidSnapshot(f"broken hand snapshot: decision {number}: {error}") from None
         return hand
 
-
-def _new_core(config: GameConfig, deck: list[int], state: str | None = None) -> _core.HandCore:
-    """The Rust state machine for ``config``: dealing ``deck``, or restoring ``state``."""
-    rake = config.rake
-    try:
-        return _core.HandCore(
-            config.structure.value,
-            config.variant is Variant.DOUBLE,
-            list(config.stacks),
-            (config.small_blind, config.big_blind),
-            config.button,
-            (config.small_bet or 0, config.big_bet or 0),
-            config.minimum_bet,
-            (config.ante, config.ante_type is AnteType.BIG_BLIND),
-            (config.cap, config.heads_up_uncapped),
-            None if rake is None else (rake.basis_points, rake.cap, rake.no_flop_no_drop),
-            config.blind_seats,
-            (list(config.live_posts), list(config.dead_posts)),
-            deck,
-            state,
-        )
-    except OverflowError:
-        raise InvalidConfig("chip amounts must be below 2**63") from None
-    except ValueError as error:  # what GameConfig lets through: amounts adding up too far
-        raise InvalidConfig(str(error)) from None
+    def _replay(self, decision: object) -> None:
+        """One ``[seat, kind, amount]`` decision of a snapshot, checked like any other."""
+        if not (isinstance(decision, list) and len(decision) == 3):
+            raise InvalidSnapshot(f"{decision!r} is not [seat, kind, amount]")
+        seat, kind, amount = decision
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
+            raise InvalidSnapshot(f"{amount!r} is not an amount")
+        if kind == TIMEOUT and amount is None:
+            self.timeout(seat)
+        elif kind == POINT and amount is not None:
+            self.choose_point(seat, amount)
+        elif kind in _ACTIONS and kind != Action.ALL_IN.value:
+            self.act(kind, amount, seat=seat)
+        else:
+            raise InvalidSnapshot(f"{kind!r} with {amount!r} is not a decision")
 
 
-def _pot_result(fields: tuple[Any, ...]) -> PotResult:
-    pot, amount, rake, eligible, winners, shares = fields
-    return PotResult(pot, amount, rake, tuple(eligible), tuple(winners), tuple(shares))
+_new_event = tuple.__new__
+_ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
+_SIZED = frozenset({Action.BET, Action.RAISE})
 
 
-_new_tuple = tuple.__new__
+def _can_win(seat: int, value: int, shown: dict[int, int], pots: Sequence[Pot]) -> bool:
+    """A hand that cannot win or tie any pot it is in may be mucked (TH-22)."""
+    for pot in pots:
+        if seat in pot.eligible:
+            best = max((shown[s] for s in pot.eligible if s in shown), default=-1)
+            if value >= best:
+                return True
+    return False
 
 
 def _card_order(cards: Sequence[int]) -> list[int]:
@@ -530,8 +1031,36 @@ _CARDS = frozenset(range(52))
 _INT = frozenset({int})
 
 
+def _snapshot_deck(deck: object) -> list[int]:
+    if not isinstance(deck, list) or not all(type(c) is int for c in deck):
+        raise InvalidSnapshot("broken hand snapshot: the deck is a list of card numbers")
+    return _card_order(deck)
+
+
 def _amount(amount: object) -> int | None:
     return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+
+
+def _action(action: object, legal: LegalActions, amount: object) -> Action:
+    try:
+        return Action(action)
+    except ValueError:
+        names = ", ".join(a.value for a in Action)
+        raise IllegalAction(
+            f"{action!r} is not an action (one of {names})",
+            seat=legal.seat,
+            action=action,
+            amount=_amount(amount),
+            legal=legal,
+        ) from None
+
+
+def _raise_range_text(legal: LegalActions) -> str:
+    if legal.min_raise_to is None:
+        return "no bet or raise is allowed now"
+    if legal.min_raise_to == legal.max_raise_to:
+        return f"the only bet or raise is to {legal.min_raise_to}"
+    return f"bets and raises go to {legal.min_raise_to}..{legal.max_raise_to}"
 
 
 def stacked_deck(
@@ -575,8 +1104,9 @@ def play_through(hand: Hand, decisions: Iterable[tuple[str, int | None]]) -> Han
     """Applies ``(action, amount)`` pairs in order (``("point", index)`` for a point
     card); a convenience for tests and examples."""
     for action, amount in decisions:
-        if action == "point":
-            assert hand.actor is not None and amount is not None
+        if action == POINT:
+            if hand.actor is None or amount is None:
+                raise IllegalAction("no point card to choose now", action=POINT)
             hand.choose_point(hand.actor, amount)
         else:
             hand.act(action, amount)

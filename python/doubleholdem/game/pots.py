@@ -1,11 +1,16 @@
-"""Pots: uncalled bets (TH-20), main and side pots (TH-21), rake (TH-31) and awarding
-each pot with odd chips one each clockwise from the button (TH-23, TH-30).
+"""Pots: uncalled bets (TH-20), chips no live player can win, main and side pots (TH-21),
+rake (TH-31) and awarding each pot with odd chips one each clockwise from the button
+(TH-23, TH-30).
 
-Pure functions over lists of integers, seats numbered clockwise from 0; the hand's own
-settlement uses the same Rust functions (``rust/core/src/game/pots.rs``).
+Pure functions over lists of integers (Python integers: nothing overflows), seats
+numbered clockwise from 0. The public functions check their input and raise
+``ValueError`` naming what is wrong; the hand calls the same rules through the unchecked
+``_`` versions, with input it keeps consistent itself.
 
 >>> uncalled_bet([0, 300, 100])  # seat 1 bet 300, only 100 was called
 (1, 200)
+>>> unwinnable([10, 5, 5], in_hand=[False, True, True])  # seat 0's ante above the rest
+[5, 0, 0]
 >>> side_pots([100, 300, 300, 50], in_hand=[1, 1, 1, 0], all_in=[1, 0, 0, 0])
 [Pot(amount=350, eligible=(0, 1, 2)), Pot(amount=400, eligible=(1, 2))]
 >>> split(10, winners=[0, 2, 3], button=2, players=4)  # odd chip to seat 3, left of the button
@@ -14,13 +19,21 @@ settlement uses the same Rust functions (``rust/core/src/game/pots.rs``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from doubleholdem import _core
-from doubleholdem.game.config import Rake
+from doubleholdem.game.config import MAX_PLAYERS, MIN_PLAYERS, Rake
 
-__all__ = ["Pot", "PotResult", "award", "rake_amounts", "side_pots", "split", "uncalled_bet"]
+__all__ = [
+    "Pot",
+    "PotResult",
+    "award",
+    "rake_amounts",
+    "side_pots",
+    "split",
+    "uncalled_bet",
+    "unwinnable",
+]
 
 
 class Pot(NamedTuple):
@@ -43,10 +56,110 @@ class PotResult(NamedTuple):
     shares: tuple[int, ...]
 
 
+# ---------------------------------------------------------------------- the rules
+
+
+def _uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
+    top = max(bets)
+    if bets.count(top) > 1:
+        return None
+    second = max([b for b in bets if b != top])
+    return bets.index(top), top - second
+
+
+def _unwinnable(committed: Sequence[int], in_hand: Sequence[bool | int]) -> list[int]:
+    # Only folded seats can be above every live seat (after TH-20, an over-large uniform
+    # ante, TH-19): nobody can win those chips, so they go back to whoever put them in.
+    top = max([c for c, alive in zip(committed, in_hand) if alive], default=0)
+    return [c - top if c > top else 0 for c in committed]
+
+
+def _side_pots(
+    committed: Sequence[int],
+    in_hand: Sequence[bool | int],
+    all_in: Sequence[bool | int],
+    dead: int,
+) -> list[Pot]:
+    n = len(committed)
+    top = max(committed)
+    levels = sorted({committed[s] for s in range(n) if in_hand[s] and all_in[s]} | {top})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(
+            (c if c < level else level) - (c if c < previous else previous) for c in committed
+        )
+        eligible = tuple(s for s in range(n) if in_hand[s] and committed[s] >= level)
+        if not pots:
+            amount += dead
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)  # adjacent equal pots merge
+        elif amount or not pots:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    return pots
+
+
+def _rake_amounts(pots: Sequence[Pot], rake: Rake | None, flop_dealt: bool) -> list[int]:
+    if rake is None or (rake.no_flop_no_drop and not flop_dealt):
+        return [0] * len(pots)
+    left = rake.cap
+    taken = []
+    for pot in pots:
+        amount = pot.amount * rake.basis_points // 10_000
+        if left is not None:
+            amount = min(amount, left)
+            left -= amount
+        taken.append(amount)
+    return taken
+
+
+def _split(amount: int, winners: Sequence[int], button: int, players: int) -> dict[int, int]:
+    if len(winners) == 1:
+        return {winners[0]: amount}
+    order = sorted(winners, key=lambda s: (s - button - 1) % players)
+    share, odd = divmod(amount, len(order))
+    return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
+
+
+def _award(
+    pots: Sequence[Pot],
+    values: Mapping[int, int],
+    button: int,
+    players: int,
+    rakes: Sequence[int],
+) -> list[PotResult]:
+    results = []
+    for index in range(len(pots) - 1, -1, -1):  # side pots first (TH-23)
+        amount, eligible = pots[index]
+        rake = rakes[index]
+        contenders = [s for s in eligible if s in values] or list(eligible)
+        best = max(values.get(s, 0) for s in contenders)
+        winners = [s for s in contenders if values.get(s, 0) == best]
+        shares = _split(amount - rake, winners, button, players)
+        results.append(
+            PotResult(index, amount, rake, eligible, tuple(shares), tuple(shares.values()))
+        )
+    return results
+
+
+# ---------------------------------------------------------------------- checked API
+
+
 def uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
     """The seat and amount of the part of the largest bet no other player matched (TH-20);
     ``None`` if the two largest bets are equal."""
-    return _core.uncalled_bet(list(bets))
+    bets = _chips("bets", bets)
+    return _uncalled_bet(bets) if len(bets) >= 2 else None
+
+
+def unwinnable(committed: Sequence[int], *, in_hand: Sequence[bool | int]) -> list[int]:
+    """The chips of each seat that no player still in the hand can win: what a folded
+    seat put in above every live seat (an ante larger than every remaining stake, TH-19).
+    They go back to whoever put them in before the pots are made."""
+    committed = _chips("committed", committed)
+    _per_seat("in_hand", in_hand, len(committed))
+    return _unwinnable(committed, in_hand)
 
 
 def side_pots(
@@ -61,30 +174,43 @@ def side_pots(
     ``committed`` is each seat's total in the middle (folded seats too), ``in_hand`` who
     has not folded, ``all_in`` who has no chips left, ``dead`` money that goes whole into
     the main pot (a big-blind ante, TH-19). Each all-in level of a player still in the
-    hand closes a pot; adjacent pots with the same eligible players are merged.
+    hand closes a pot; adjacent pots with the same eligible players are merged. Chips
+    that no live seat can win (:func:`unwinnable`) must be returned first.
     """
-    flags = [bool(v) for v in in_hand], [bool(v) for v in all_in]
-    found = _core.side_pots(list(committed), *flags, dead)
-    return [Pot(amount, tuple(eligible)) for amount, eligible in found]
+    committed = _chips("committed", committed)
+    n = len(committed)
+    _per_seat("in_hand", in_hand, n)
+    _per_seat("all_in", all_in, n)
+    (dead,) = _chips("dead", [dead])
+    if not any(in_hand):
+        raise ValueError("side_pots: no seat is in the hand")
+    if any(_unwinnable(committed, in_hand)):
+        raise ValueError("side_pots: return the chips no live seat can win first (unwinnable)")
+    return _side_pots(committed, in_hand, all_in, dead)
 
 
 def rake_amounts(pots: Sequence[Pot], rake: Rake | None, *, flop_dealt: bool) -> list[int]:
     """The house share of each pot (TH-31): a percentage rounded down, the hand's cap
     spent on the main pot first, nothing before the flop with "no flop, no drop"."""
-    rule = None if rake is None else (rake.basis_points, rake.cap, rake.no_flop_no_drop)
-    return _core.rake_amounts(_plain(pots), rule, flop_dealt)
+    _chips("pot amounts", [pot.amount for pot in pots])
+    return _rake_amounts(pots, rake, flop_dealt)
 
 
 def split(amount: int, *, winners: Sequence[int], button: int, players: int) -> dict[int, int]:
     """A pot shared by tied winners (TH-30): equal shares in whole chips, the chips that
     do not divide one each to the winners clockwise from the first seat left of the
     button. Returns seat -> chips, in that clockwise order."""
-    return dict(_core.split(amount, list(winners), button, players))
+    (amount,) = _chips("amount", [amount])
+    _table(button, players)
+    _seats("winners", winners, players)
+    if not winners:
+        raise ValueError("split: give at least one winner")
+    return _split(amount, winners, button, players)
 
 
 def award(
     pots: Sequence[Pot],
-    values: dict[int, int],
+    values: Mapping[int, int],
     *,
     button: int,
     players: int,
@@ -95,13 +221,47 @@ def award(
     pot after rake, ties split by :func:`split`. A pot none of whose eligible seats
     showed goes to its eligible seats as if all tied (it cannot happen in a hand played
     by the rules)."""
-    shown = [values.get(seat) for seat in range(players)]
-    found = _core.award(_plain(pots), shown, button, players, list(rakes or [0] * len(pots)))
-    return [
-        PotResult(pot, amount, rake, tuple(eligible), tuple(winners), tuple(shares))
-        for pot, amount, rake, eligible, winners, shares in found
-    ]
+    _table(button, players)
+    rakes = [0] * len(pots) if rakes is None else _chips("rakes", rakes)
+    if len(rakes) != len(pots):
+        raise ValueError(f"award: one rake per pot ({len(pots)}), not {len(rakes)}")
+    for pot, rake in zip(pots, rakes):
+        _chips("pot amounts", [pot.amount])
+        _seats("eligible", pot.eligible, players)
+        if not pot.eligible:
+            raise ValueError(f"award: a pot of {pot.amount} has no eligible seat")
+        if rake > pot.amount:
+            raise ValueError(f"award: a rake of {rake} is more than its pot of {pot.amount}")
+    _seats("values", list(values), players)
+    return _award(pots, values, button, players, rakes)
 
 
-def _plain(pots: Sequence[Pot]) -> list[tuple[int, list[int]]]:
-    return [(pot.amount, list(pot.eligible)) for pot in pots]
+def _chips(name: str, values: Sequence[int]) -> list[int]:
+    found = list(values)
+    for value in found:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name}: {value!r} is not a whole number of chips")
+        if value < 0:
+            raise ValueError(f"{name}: {value} chips is negative")
+    return found
+
+
+def _per_seat(name: str, values: Sequence[object], seats: int) -> None:
+    if len(values) != seats:
+        raise ValueError(f"{name}: give one entry per seat ({seats}), not {len(values)}")
+
+
+def _table(button: int, players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"players must be 2 to 10, not {players!r}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+    _seats("button", [button], players)
+
+
+def _seats(name: str, seats: Sequence[int], players: int) -> None:
+    for seat in seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"{name}: seat {seat!r} is not one of the seats 0..{players - 1}")
+    if len(set(seats)) != len(seats):
+        raise ValueError(f"{name}: a seat is given twice in {list(seats)}")

@@ -1,7 +1,8 @@
-//! doubleholdem-core: cards, the hand evaluator, Double Hold'em resolution and batch
-//! work, the hand state machine (`game`), the casino game (`casino`) and the equity
-//! bot's Monte Carlo (`equity`), in pure Rust (no Python). The rules are those of
-//! RULES.md; ids are cited.
+//! doubleholdem-core: hand values in pure Rust (no Python). Cards, the hand evaluator,
+//! Double Hold'em resolution and batch work, enumerations, the casino game's exact
+//! analysis (`casino`) and the equity Monte Carlo (`equity`). The rules of play
+//! (betting, pots, odd chips, the hand state machine) are the Python package's. The
+//! rules are those of RULES.md; ids are cited.
 #![deny(unsafe_code)]
 
 pub mod batch;
@@ -14,7 +15,6 @@ pub mod enumerate;
 pub mod equity;
 pub mod error;
 pub mod eval;
-pub mod game;
 pub mod hand;
 pub mod parallel;
 #[doc(hidden)]

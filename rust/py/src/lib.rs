@@ -4,7 +4,6 @@
 
 mod casino;
 mod equity;
-mod game;
 
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -193,6 +192,5 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CATEGORY_NAMES", hand::CATEGORY_NAMES.to_vec())?;
     casino::register(m)?;
     equity::register(m)?;
-    game::register(m)?;
     Ok(())
 }
