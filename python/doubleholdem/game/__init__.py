@@ -10,7 +10,15 @@
 """
 
 from doubleholdem.game.betting import Action, LegalActions
-from doubleholdem.game.config import AnteType, GameConfig, Rake, Structure, Variant, limit_blinds
+from doubleholdem.game.config import (
+    AnteType,
+    GameConfig,
+    GameRules,
+    Rake,
+    Structure,
+    Variant,
+    limit_blinds,
+)
 from doubleholdem.game.hand import STREETS, Event, Hand, play_through, stacked_deck
 
 __all__ = [
@@ -19,6 +27,7 @@ __all__ = [
     "AnteType",
     "Event",
     "GameConfig",
+    "GameRules",
     "Hand",
     "LegalActions",
     "Rake",

@@ -1,4 +1,5 @@
-"""The configuration of one hand: a frozen, validated :class:`GameConfig`.
+"""The settings of a game (:class:`GameRules`) and of one hand (:class:`GameConfig`:
+the rules and the seats), frozen and validated.
 
 Every setting marked **[setting]** in RULES.md is a field here, with the rule's default.
 Money is integers in the smallest unit (chips or cents).
@@ -26,6 +27,7 @@ from doubleholdem.errors import InvalidConfig
 __all__ = [
     "AnteType",
     "GameConfig",
+    "GameRules",
     "Rake",
     "Structure",
     "Variant",
@@ -100,15 +102,15 @@ class Rake:
 
 
 @dataclass(frozen=True)
-class GameConfig:
-    """One hand's settings, validated on construction (:class:`InvalidConfig` says why).
+class GameRules:
+    """The rules a game is played by, the same at every hand of a table (RULES.md
+    settings): a :class:`GameConfig` adds the seats of one hand, a table's
+    ``TableConfig`` the table's own settings. Validated on construction
+    (:class:`InvalidConfig` says why).
 
-    - ``stacks``: chips of each seat at the start of the hand (2 to 10 seats, TH-1, TH-6),
-      seats numbered clockwise from 0.
-    - ``button``: the button's seat. With two players the button posts the small blind
-      (TH-3); otherwise the small blind sits left of it (TH-2).
     - ``small_blind``, ``big_blind``: the blinds (TH-2; TH-11 helper :func:`limit_blinds`).
     - ``structure``: fixed limit, pot limit or no limit (default no limit).
+    - ``variant``: Texas or Double Hold'em (DH-1).
     - ``small_bet``, ``big_bet``: fixed limit only; default the big blind and twice the
       small bet (TH-10).
     - ``min_bet``: no/pot limit minimum bet, default the big blind (TH-15).
@@ -116,8 +118,96 @@ class GameConfig:
     - ``cap``: fixed limit bets per round counting the bet, ``None`` for no cap (TH-12,
       default 4: a bet and three raises); ``heads_up_uncapped`` (TH-13, default on).
     - ``rake``: TH-31 (default none).
-    - ``variant``: Texas or Double Hold'em; ``reveal_point`` shows a chosen point card to
-      everyone at once instead of at showdown (DH-8, default hidden).
+    - ``reveal_point`` shows a chosen point card to everyone at once instead of at
+      showdown (DH-8, default hidden).
+    """
+
+    small_blind: int
+    big_blind: int
+    structure: Structure = Structure.NO_LIMIT
+    variant: Variant = Variant.TEXAS
+    small_bet: int | None = None
+    big_bet: int | None = None
+    min_bet: int | None = None
+    ante: int = 0
+    ante_type: AnteType = AnteType.UNIFORM
+    cap: int | None = 4
+    heads_up_uncapped: bool = True
+    rake: Rake | None = None
+    reveal_point: bool = False
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "structure", _enum(Structure, "structure", self.structure))
+        set_(self, "variant", _enum(Variant, "variant", self.variant))
+        set_(self, "ante_type", _enum(AnteType, "ante_type", self.ante_type))
+        self._check_blinds()
+        self._check_bets()
+        _require_int("ante", self.ante, minimum=0)
+        if self.cap is not None:
+            _require_int("cap", self.cap, minimum=1)
+        _require_bool("heads_up_uncapped", self.heads_up_uncapped)
+        _require_bool("reveal_point", self.reveal_point)
+        if self.rake is not None and not isinstance(self.rake, Rake):
+            raise InvalidConfig("rake: give a Rake or None", field="rake")
+
+    def rules(self) -> dict[str, Any]:
+        """The :class:`GameRules` fields and their values (what a table hands to each
+        hand's :class:`GameConfig`)."""
+        return {name: getattr(self, name) for name in _RULES}
+
+    def _check_blinds(self) -> None:
+        _require_int("small_blind", self.small_blind, minimum=0)
+        _require_int("big_blind", self.big_blind, minimum=1)
+        if self.small_blind > self.big_blind:
+            raise InvalidConfig(
+                f"small_blind: {self.small_blind} is more than the big blind {self.big_blind}",
+                field="small_blind",
+            )
+
+    def _check_bets(self) -> None:
+        if self.structure is Structure.FIXED_LIMIT:
+            small = self.big_blind if self.small_bet is None else self.small_bet
+            _require_int("small_bet", small, minimum=1)
+            big = 2 * small if self.big_bet is None else self.big_bet
+            _require_int("big_bet", big, minimum=small)
+            object.__setattr__(self, "small_bet", small)
+            object.__setattr__(self, "big_bet", big)
+        elif self.small_bet is not None or self.big_bet is not None:
+            raise InvalidConfig(
+                f"small_bet/big_bet: only fixed limit has fixed bets, not {self.structure.value}",
+                field="small_bet",
+            )
+        if self.min_bet is not None:
+            if self.structure is Structure.FIXED_LIMIT:
+                raise InvalidConfig(
+                    "min_bet: fixed limit bets are small_bet and big_bet", field="min_bet"
+                )
+            _require_int("min_bet", self.min_bet, minimum=1)
+
+    @property
+    def hole_cards(self) -> int:
+        """Hole cards per player: 2, or 3 in Double Hold'em (DH-1)."""
+        return 3 if self.variant is Variant.DOUBLE else 2
+
+    @property
+    def minimum_bet(self) -> int:
+        """The smallest no/pot-limit bet (TH-15): ``min_bet`` or the big blind."""
+        return self.big_blind if self.min_bet is None else self.min_bet
+
+
+_RULES = tuple(f.name for f in dataclasses.fields(GameRules))
+
+
+@dataclass(frozen=True)
+class GameConfig(GameRules):
+    """One hand's settings: the :class:`GameRules` and the seats, validated on
+    construction (:class:`InvalidConfig` says why). Give every field by name.
+
+    - ``stacks``: chips of each seat at the start of the hand (2 to 10 seats, TH-1, TH-6),
+      seats numbered clockwise from 0.
+    - ``button``: the button's seat. With two players the button posts the small blind
+      (TH-3); otherwise the small blind sits left of it (TH-2).
 
     What a table (``doubleholdem.table``) needs beyond one hand, all off by default:
 
@@ -131,46 +221,21 @@ class GameConfig:
       of missed blinds, TH-37). Empty, or one amount per seat.
     """
 
-    stacks: tuple[int, ...]
-    small_blind: int
-    big_blind: int
-    structure: Structure = Structure.NO_LIMIT
-    variant: Variant = Variant.TEXAS
+    stacks: tuple[int, ...] = ()
     button: int = 0
-    small_bet: int | None = None
-    big_bet: int | None = None
-    min_bet: int | None = None
-    ante: int = 0
-    ante_type: AnteType = AnteType.UNIFORM
-    cap: int | None = 4
-    heads_up_uncapped: bool = True
-    rake: Rake | None = None
-    reveal_point: bool = False
     blind_seats: tuple[int | None, int] | None = None
     live_posts: tuple[int, ...] = ()
     dead_posts: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "structure", _enum(Structure, "structure", self.structure))
-        set_(self, "variant", _enum(Variant, "variant", self.variant))
-        set_(self, "ante_type", _enum(AnteType, "ante_type", self.ante_type))
-        set_(self, "stacks", _stacks(self.stacks))
+        object.__setattr__(self, "stacks", _stacks(self.stacks))
         _require_int("button", self.button, minimum=0)
         if self.button >= len(self.stacks):
             raise InvalidConfig(
                 f"button: seat {self.button} does not exist (seats 0..{len(self.stacks) - 1})",
                 field="button",
             )
-        self._check_blinds()
-        self._check_bets()
-        _require_int("ante", self.ante, minimum=0)
-        if self.cap is not None:
-            _require_int("cap", self.cap, minimum=1)
-        _require_bool("heads_up_uncapped", self.heads_up_uncapped)
-        _require_bool("reveal_point", self.reveal_point)
-        if self.rake is not None and not isinstance(self.rake, Rake):
-            raise InvalidConfig("rake: give a Rake or None", field="rake")
+        super().__post_init__()
         self._check_table_fields()
 
     def _check_table_fields(self) -> None:
@@ -208,49 +273,10 @@ class GameConfig:
                 _require_int(f"{name}[{seat}]", chips, minimum=0)
             object.__setattr__(self, name, posts)
 
-    def _check_blinds(self) -> None:
-        _require_int("small_blind", self.small_blind, minimum=0)
-        _require_int("big_blind", self.big_blind, minimum=1)
-        if self.small_blind > self.big_blind:
-            raise InvalidConfig(
-                f"small_blind: {self.small_blind} is more than the big blind {self.big_blind}",
-                field="small_blind",
-            )
-
-    def _check_bets(self) -> None:
-        if self.structure is Structure.FIXED_LIMIT:
-            small = self.big_blind if self.small_bet is None else self.small_bet
-            _require_int("small_bet", small, minimum=1)
-            big = 2 * small if self.big_bet is None else self.big_bet
-            _require_int("big_bet", big, minimum=small)
-            object.__setattr__(self, "small_bet", small)
-            object.__setattr__(self, "big_bet", big)
-        elif self.small_bet is not None or self.big_bet is not None:
-            raise InvalidConfig(
-                f"small_bet/big_bet: only fixed limit has fixed bets, not {self.structure.value}",
-                field="small_bet",
-            )
-        if self.min_bet is not None:
-            if self.structure is Structure.FIXED_LIMIT:
-                raise InvalidConfig(
-                    "min_bet: fixed limit bets are small_bet and big_bet", field="min_bet"
-                )
-            _require_int("min_bet", self.min_bet, minimum=1)
-
     @property
     def players(self) -> int:
         """The number of seats dealt in."""
         return len(self.stacks)
-
-    @property
-    def hole_cards(self) -> int:
-        """Hole cards per player: 2, or 3 in Double Hold'em (DH-1)."""
-        return 3 if self.variant is Variant.DOUBLE else 2
-
-    @property
-    def minimum_bet(self) -> int:
-        """The smallest no/pot-limit bet (TH-15): ``min_bet`` or the big blind."""
-        return self.big_blind if self.min_bet is None else self.min_bet
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""

@@ -48,6 +48,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import rtoml
+
 from doubleholdem.cards import CARD_NAMES, parse_card
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
@@ -110,17 +112,12 @@ def load(path: str | Path) -> HandHistory:
 
 
 def loads(text: str) -> HandHistory:
-    """Parses PHH text; :class:`InvalidHandHistory` says what is wrong with it."""
-    fields = _simple_toml(text)
-    if fields is None:
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover
-            import tomli as tomllib
-        try:
-            fields = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise InvalidHandHistory(f"not valid TOML: {error}") from None
+    """Parses PHH text (TOML, read by rtoml, a maintained TOML parser with a Rust core);
+    :class:`InvalidHandHistory` says what is wrong with it."""
+    try:
+        fields = rtoml.loads(text)
+    except (rtoml.TomlParsingError, ValueError, TypeError) as error:
+        raise InvalidHandHistory(f"not valid TOML: {error}") from None
     return HandHistory(
         config=_config(fields),
         actions=tuple(_strings(fields, "actions")),
@@ -129,39 +126,7 @@ def loads(text: str) -> HandHistory:
     )
 
 
-def _simple_toml(text: str) -> dict[str, Any] | None:
-    """The fast path for the usual one-line ``key = value`` PHH files, whose values read
-    the same as JSON (with single quotes as double); ``None`` sends anything else to the
-    full TOML parser."""
-    fields: dict[str, Any] = {}
-    single = '"' not in text  # usual: single quotes only, all read as double at once
-    if single:
-        text = text.replace("'", '"')
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line[0] == "#":
-            continue
-        key, equals, value = line.partition(" = ")
-        if not equals or not key.isidentifier() or key in fields or "\\" in value:
-            return None
-        if single:
-            pass
-        elif '"' not in value:
-            value = value.replace("'", '"')
-        elif "'" in value:
-            return None
-        value = value.lstrip()
-        try:
-            fields[key], end = _scan_json(value, 0)
-        except (StopIteration, ValueError):
-            return None
-        if end != len(value):
-            return None
-    return fields
-
-
 _STR = {str}
-_scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _field(fields: dict[str, Any], name: str) -> Any:

@@ -33,8 +33,10 @@ the same log, byte for byte.
 from __future__ import annotations
 
 import bisect
+import copy
 import enum
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -52,7 +54,7 @@ from doubleholdem.errors import (
     TableError,
 )
 from doubleholdem.game.betting import Action, LegalActions
-from doubleholdem.game.config import AnteType, GameConfig, Rake, Structure, Variant
+from doubleholdem.game.config import GameConfig, GameRules, Variant
 from doubleholdem.game.hand import Event, Hand
 
 __all__ = [
@@ -78,9 +80,10 @@ class ButtonRule(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class TableConfig:
-    """A table's settings; the game fields mean what they mean in
-    :class:`~doubleholdem.game.config.GameConfig`.
+class TableConfig(GameRules):
+    """A table's settings: the :class:`~doubleholdem.game.config.GameRules` its hands are
+    played by (blinds, structure, variant, antes, cap, rake, ...) and the table's own.
+    Give every field by name.
 
     - ``seats``: 2 to 10.
     - ``min_buy_in``, ``max_buy_in``: the buy-in range (TH-36); default 20 and 100 big
@@ -91,10 +94,6 @@ class TableConfig:
       use); ``point_time``: seconds to choose a point card, no bank (DH-7).
     """
 
-    small_blind: int
-    big_blind: int
-    structure: Structure = Structure.NO_LIMIT
-    variant: Variant = Variant.TEXAS
     seats: int = MAX_SEATS
     min_buy_in: int | None = None
     max_buy_in: int | None = None
@@ -102,17 +101,9 @@ class TableConfig:
     action_time: float = 15.0
     time_bank: float = 30.0
     point_time: float = 15.0
-    small_bet: int | None = None
-    big_bet: int | None = None
-    min_bet: int | None = None
-    ante: int = 0
-    ante_type: AnteType = AnteType.UNIFORM
-    cap: int | None = 4
-    heads_up_uncapped: bool = True
-    rake: Rake | None = None
-    reveal_point: bool = False
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         set_ = object.__setattr__
         try:
             set_(self, "button_rule", ButtonRule(self.button_rule))
@@ -120,12 +111,8 @@ class TableConfig:
             raise InvalidConfig(
                 f"button_rule: {self.button_rule!r} is not moving or dead", field="button_rule"
             ) from None
-        sample = self.hand_config((self.big_blind, self.big_blind), button=0)
-        set_(self, "structure", sample.structure)
-        set_(self, "variant", sample.variant)
-        set_(self, "ante_type", sample.ante_type)
         _require(
-            isinstance(self.seats, int) and 2 <= self.seats <= MAX_SEATS,
+            _is_int(self.seats) and 2 <= self.seats <= MAX_SEATS,
             "seats",
             f"a table has 2 to {MAX_SEATS} seats, not {self.seats!r}",
         )
@@ -137,8 +124,12 @@ class TableConfig:
         set_(self, "max_buy_in", high)
         for name in ("action_time", "time_bank", "point_time"):
             value = getattr(self, name)
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
-            _require(ok, name, f"{value!r} is not a number of seconds")
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            _require(
+                ok and math.isfinite(value) and value >= 0,
+                name,
+                f"{value!r} is not a number of seconds",
+            )
         _require(self.action_time > 0, "action_time", "a decision needs some time")
         _require(self.point_time > 0, "point_time", "a point card needs some time")
 
@@ -160,23 +151,11 @@ class TableConfig:
         """The :class:`GameConfig` of one hand at this table."""
         return GameConfig(
             stacks=tuple(stacks),
-            small_blind=self.small_blind,
-            big_blind=self.big_blind,
-            structure=self.structure,
-            variant=self.variant,
             button=button,
-            small_bet=self.small_bet,
-            big_bet=self.big_bet,
-            min_bet=self.min_bet,
-            ante=self.ante,
-            ante_type=self.ante_type,
-            cap=self.cap,
-            heads_up_uncapped=self.heads_up_uncapped,
-            rake=self.rake,
-            reveal_point=self.reveal_point,
             blind_seats=blind_seats,
             live_posts=tuple(live_posts),
             dead_posts=tuple(dead_posts),
+            **self.rules(),
         )
 
 
@@ -308,7 +287,7 @@ class Table:
         # the log, ``_hand_seats``: the hand, its number and dealt seats)
         self._log: list[dict[str, Any] | int] = []
         self._hands: list[int] = []
-        self._hand_seats: list[tuple[Hand, int, list[int]]] = []
+        self._hand_seats: list[tuple[Hand, int, list[int], list[str]]] = []
         self._legal: tuple[LegalActions, LegalActions] | None = None
         self._bought_in = 0
         self._cashed_out = 0
@@ -539,8 +518,12 @@ class Table:
             raise NotEnoughPlayers(
                 f"a hand needs two players able to play, not {len(able)} (seats {able})"
             )
-        plan = self._plan(able)
-        self._deal(plan)
+        seats, logged = [copy.copy(seat) for seat in self._seats], self.log_length
+        try:
+            self._deal(self._plan(able))
+        except BaseException:  # a refused start changes nothing: not a flag, not a line
+            self._seats, self._log[logged:] = seats, []
+            raise
 
     def _plan(self, able: list[int]) -> _Plan:
         ready = [s for s in able if not self._at(s).owes]
@@ -669,6 +652,7 @@ class Table:
             tuple([plan.live.get(s, 0) for s in dealt]),
             tuple([plan.dead.get(s, 0) for s in dealt]),
         )
+        hand = Hand(config, rng=self._rng)  # first: the table changes once it is dealt
         self._hand_number += 1
         self._button, self._small, self._big = plan.button, plan.small_position, plan.big
         self._last_big = (plan.big, self._at(plan.big).player)
@@ -684,9 +668,9 @@ class Table:
             big_blind=plan.big,
             seats=list(dealt),
         )
-        self._hand = Hand(config, rng=self._rng)
+        self._hand = hand
         self._hands.append(len(self._log))
-        self._hand_seats.append((self._hand, self._hand_number, dealt))
+        self._hand_seats.append((self._hand, self._hand_number, dealt, self._dealt_players))
         self._legal = None
         self._synced = 0
         self._after_change(self._now)
@@ -854,10 +838,20 @@ class Table:
         return self._entries(start)
 
     def _time(self, now: float | None) -> None:
+        """Time runs to ``now`` (seconds), checked before anything changes: a finite
+        number, not before the table's time."""
         if now is None:
             return
-        if isinstance(now, bool) or not isinstance(now, (int, float)) or now != now:
+        if isinstance(now, bool) or not isinstance(now, (int, float)):
             raise TableError(f"now must be a time in seconds, not {now!r}")
+        try:
+            config = self.config
+            latest = now + config.action_time + config.time_bank + config.point_time
+            finite = math.isfinite(now) and math.isfinite(latest)
+        except OverflowError:
+            finite = False
+        if not finite:
+            raise TableError(f"now must be a finite time in seconds, not {now!r}")
         if now < self._now:
             raise TableError(f"time cannot go back from {self._now} to {now}")
         self._now = now
@@ -902,10 +896,16 @@ class Table:
         awards) from entry ``since`` on: everything (the server's record), or what
         ``seat`` may see. :attr:`log_length` is where the next entry will go, so a server
         can send each seat only what is new."""
-        entries = self._entries(since)
         if everything:
-            return [dict(entry) for entry in entries]
-        return [self._visible(entry, seat) for entry in entries]
+            return [dict(entry) for entry in self._entries(since)]
+        if seat is not None:
+            self._check_seat_number(seat)
+        occupant = None if seat is None else self._seats[seat]
+        viewer = None if occupant is None else occupant.player
+        return [
+            self._visible(entry, seat, owner is not None and owner == viewer)
+            for entry, owner in self._owned_entries(since)
+        ]
 
     @property
     def log_length(self) -> int:
@@ -928,27 +928,37 @@ class Table:
 
     def _entries(self, since: int) -> list[dict[str, Any]]:
         """The log from entry ``since`` on (a slice start), hand events as dicts."""
+        return [entry for entry, _ in self._owned_entries(since)]
+
+    def _owned_entries(self, since: int) -> list[tuple[dict[str, Any], str | None]]:
+        """:meth:`_entries`, each with the player a hand event's seat was dealt to
+        (``None`` for the table's own entries): whose private cards it may carry."""
         self._sync_log()
         log, starts, seats = self._log, self._hands, self._hand_seats
-        entries = []
+        entries: list[tuple[dict[str, Any], str | None]] = []
         events: dict[int, tuple[Event, ...]] = {}  # of each hand read, by its place
         for index in range(len(log))[since:]:
             item = log[index]
             if isinstance(item, dict):
-                entries.append(item)
-            else:
-                place = bisect.bisect_right(starts, index) - 1
-                hand, number, dealt = seats[place]
-                if place not in events:
-                    events[place] = hand.events
-                entries.append(_hand_entry(events[place][item], number, dealt))
+                entries.append((item, None))
+                continue
+            place = bisect.bisect_right(starts, index) - 1
+            hand, number, dealt, players = seats[place]
+            if place not in events:
+                events[place] = hand.events
+            event = events[place][item]
+            owner = None if event.seat is None else players[event.seat]
+            entries.append((_hand_entry(event, number, dealt), owner))
         return entries
 
-    def _visible(self, entry: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def _visible(self, entry: dict[str, Any], seat: int | None, own: bool) -> dict[str, Any]:
+        """``entry`` as ``seat`` may see it: a deal or hidden point card only by the
+        player it was dealt to (``own``), not by whoever sits in that seat later; burnt
+        cards by nobody."""
         kind = entry["kind"]
+        mine = own and entry.get("seat") == seat
         hidden = kind == "burn" or (
-            entry.get("seat") != seat
-            and (kind == "deal" or (kind == "point" and not self.config.reveal_point))
+            not mine and (kind == "deal" or (kind == "point" and not self.config.reveal_point))
         )
         if not hidden:
             return dict(entry)
