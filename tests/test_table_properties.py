@@ -36,6 +36,7 @@ def session(seed: int, rule: ButtonRule, variant: Variant, steps: int = 60) -> T
     bots = [RandomBot(seed + seat) if seat % 2 else CallingStation() for seat in range(SEATS)]
     now, joined = 0.0, 0
     last_big: tuple[int, str] | None = None
+    dealt_to: dict[int, dict[int, str]] = {}  # hand number -> seat -> player
     for _ in range(steps):
         joined = churn(table, rng, joined, now)
         assert table.chips() + table.rake == table.bought_in
@@ -47,9 +48,24 @@ def session(seed: int, rule: ButtonRule, variant: Variant, steps: int = 60) -> T
         current = (big, table.player(big))
         assert current != last_big, "TH-35: the same player posts the big blind twice"
         last_big = current
+        dealt_to[table.hand_number] = {s: table.player(s) for s in table.dealt}
         now = play(table, bots, rng, now)
         assert table.chips() + table.rake == table.bought_in
+    check_private_cards(table, dealt_to)
     return table
+
+
+def check_private_cards(table: Table, dealt_to: dict[int, dict[int, str]]) -> None:
+    """Each seat's log shows hole cards and hidden point cards only of hands its present
+    occupant was dealt there, never a former occupant's (DH-8, TH-22)."""
+    for seat, occupant in enumerate(table.seats()):
+        if occupant is None:
+            continue
+        for entry in table.event_log(seat):
+            private = entry["kind"] == "deal" or (entry["kind"] == "point" and "point" in entry)
+            if private and ("cards" in entry or "point" in entry):
+                dealt = dealt_to[entry["hand_number"]].get(entry["seat"])
+                assert entry["seat"] == seat and dealt == occupant["player"], entry
 
 
 def churn(table: Table, rng: random.Random, joined: int, now: float) -> int:

@@ -387,6 +387,7 @@ class Hand:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
         0..2 into its hole cards in dealing order, or the card itself as text ("Kc").
         Only at that seat's turn on the flop, before it acts."""
+        self._check_seat(seat)
         legal = self._expect(POINT, seat, POINT, None)
         index = self._point_index(legal, point)
         self._decisions.append((seat, POINT, index))
