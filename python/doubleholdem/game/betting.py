@@ -15,7 +15,7 @@ players have acted since. That is all the incomplete all-in rules need:
 
 >>> from doubleholdem.game.config import Structure
 >>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], level=0, min_bet=100)
->>> legal = r.legal(0, stacks=[1000, 1000, 1000], in_hand=[True] * 3, pot=300)
+>>> legal = r.legal(0, [1000, 1000, 1000], [True] * 3, 300)
 >>> legal.can_check, legal.min_raise_to, legal.max_raise_to
 (True, 100, 1000)
 """
@@ -197,33 +197,39 @@ class BettingRound:
 
     def next_actor(self, after: int, stacks: list[int], in_hand: list[bool]) -> int | None:
         """The first seat clockwise after ``after`` that must act, or ``None`` when the
-        round is over (TH-5)."""
+        round is over (TH-5): nobody owes an action, or one player with chips is left
+        and has matched the level."""
         n = len(stacks)
         bets, level, acted = self.bets, self.level, self.acted
         first = None  # the first seat clockwise that must act
-        able = 0  # seats in the hand with chips
-        last_able = 0
+        only = after  # the one seat in the hand with chips, while there is one
+        able = 0  # seats in the hand with chips, counted until a second one
         seat = after
         for _ in range(n):
             seat = seat + 1 if seat + 1 < n else 0
             if in_hand[seat] and stacks[seat] > 0:
                 able += 1
-                last_able = seat
                 if first is None and (acted[seat] is None or bets[seat] < level):
                     first = seat
-        if able == 1 and bets[last_able] >= level:
+                if able == 1:
+                    only = seat
+                elif first is not None:
+                    return first
+        if able == 1 and bets[only] >= level:
             return None
         return first
 
     # -- what the actor may do ------------------------------------------------------
 
-    def legal(self, seat: int, *, stacks: list[int], in_hand: list[bool], pot: int) -> LegalActions:
+    def legal(self, seat: int, stacks: list[int], in_hand: list[bool], pot: int) -> LegalActions:
         """The options of ``seat``; ``pot`` is every chip already in the middle, this
         round's bets included (for the pot-limit maximum, TH-16)."""
         bet, stack, level = self.bets[seat], stacks[seat], self.level
         to_call = level - bet if level > bet else 0
-        all_in_to = bet + stack
-        low, high = self._raise_range(seat, stacks, in_hand, pot, to_call)
+        low: int | None = None
+        high: int | None = None
+        if stack > to_call and self._may_raise(seat, stacks, in_hand):
+            low, high = self._raise_range(bet + stack, pot, to_call)
         return _new_legal(
             LegalActions,
             (
@@ -233,7 +239,7 @@ class BettingRound:
                 to_call if to_call < stack else stack,  # call_amount
                 low,
                 high,
-                all_in_to,
+                bet + stack,  # all_in_to
                 level == 0,  # is_bet
                 bet,
                 "bet",
@@ -241,14 +247,11 @@ class BettingRound:
             ),
         )
 
-    def _raise_range(
-        self, seat: int, stacks: list[int], in_hand: list[bool], pot: int, to_call: int
-    ) -> tuple[int | None, int | None]:
-        stack, level = stacks[seat], self.level
-        if stack <= to_call or not self._may_raise(seat, stacks, in_hand):
-            return None, None
-        all_in_to = self.bets[seat] + stack
-        if self.limit:
+    def _raise_range(self, all_in_to: int, pot: int, to_call: int) -> tuple[int, int]:
+        """The totals a bet or raise may go to (TH-10, TH-14, TH-15, TH-16), all-in at
+        most."""
+        level = self.level
+        if self.limit:  # one size: a full bet above the last full level (TH-14)
             target = self.full_level + self.bet_size
             if target <= level:
                 target = level + self.bet_size
@@ -283,9 +286,8 @@ class BettingRound:
         if self.limit and self.cap is not None:
             if self.capped:
                 return False
-            heads_up = self.heads_up_uncapped and sum(in_hand) == 2
-            if self.bets_made >= self.cap and not heads_up:
-                return False
+            if self.bets_made >= self.cap:  # TH-12, unless heads-up uncapped (TH-13)
+                return self.heads_up_uncapped and in_hand.count(True) == 2
         return True
 
     # -- applying a decision --------------------------------------------------------

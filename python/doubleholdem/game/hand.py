@@ -304,12 +304,8 @@ class Hand:
         if self._decision == POINT:
             legal = point_choice(seat, self._bets[seat], self._stacks[seat])
         else:
-            legal = self._round.legal(
-                seat,
-                stacks=self._stacks,
-                in_hand=self._in_hand,
-                pot=sum(self._committed) + self._dead,
-            )
+            pot = sum(self._committed) + self._dead
+            legal = self._round.legal(seat, self._stacks, self._in_hand, pot)
         self._legal = legal
         return legal
 
@@ -334,7 +330,13 @@ class Hand:
         seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
-        legal = self._expect(BET, seat, action, amount)
+        legal = self._legal
+        if (
+            legal is None
+            or legal.decision != BET
+            or not (seat is None or (type(seat) is int and seat == legal.seat))
+        ):  # else the options of this betting decision are known: no need to check again
+            legal = self._expect(BET, seat, action, amount)
         try:
             kind = _ACTIONS[action]
         except (KeyError, TypeError):
@@ -420,7 +422,7 @@ class Hand:
         if kind is Action.ALL_IN:
             kind, amount = self._all_in_as(legal, amount)
         self._apply(legal, kind, amount)
-        self._decisions.append((legal.seat, kind.value, amount if kind in _SIZED else None))
+        self._decisions.append((legal.seat, _NAMES[kind], amount if kind in _SIZED else None))
 
     def _apply(self, legal: LegalActions, kind: Action, amount: object) -> None:
         """Applies a betting decision, or raises :class:`IllegalAction` having changed
@@ -1004,14 +1006,17 @@ class Hand:
 _new_event = tuple.__new__
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
 _SIZED = frozenset({Action.BET, Action.RAISE})
+_NAMES = {action: action.value for action in Action}
 
 
 def _can_win(seat: int, value: int, shown: dict[int, int], pots: Sequence[Pot]) -> bool:
     """A hand that cannot win or tie any pot it is in may be mucked (TH-22)."""
-    for pot in pots:
-        if seat in pot.eligible:
-            best = max((shown[s] for s in pot.eligible if s in shown), default=-1)
-            if value >= best:
+    for _, eligible in pots:
+        if seat in eligible:
+            for other in eligible:
+                if shown.get(other, -1) > value:
+                    break
+            else:
                 return True
     return False
 

@@ -33,7 +33,6 @@ the same log, byte for byte.
 from __future__ import annotations
 
 import bisect
-import copy
 import enum
 import json
 import math
@@ -284,10 +283,12 @@ class Table:
         self._hand_number = 0
         # table records as dicts; a hand's event as its number in the hand, turned into a
         # dict only when the log is read (``_hands``: where each hand's events start in
-        # the log, ``_hand_seats``: the hand, its number and dealt seats)
+        # the log, ``_hand_seats``: the hand (its events once it is over: a tuple of
+        # plain tuples costs the garbage collector nothing), its number, dealt seats and
+        # the players dealt in)
         self._log: list[dict[str, Any] | int] = []
         self._hands: list[int] = []
-        self._hand_seats: list[tuple[Hand, int, list[int], list[str]]] = []
+        self._hand_seats: list[tuple[Hand | tuple[Event, ...], int, list[int], list[str]]] = []
         self._legal: tuple[LegalActions, LegalActions] | None = None
         self._bought_in = 0
         self._cashed_out = 0
@@ -518,11 +519,14 @@ class Table:
             raise NotEnoughPlayers(
                 f"a hand needs two players able to play, not {len(able)} (seats {able})"
             )
-        seats, logged = [copy.copy(seat) for seat in self._seats], self.log_length
+        seated = [seat for seat in self._seats if seat is not None]
+        flags, logged = [vars(seat).copy() for seat in seated], self.log_length
         try:
             self._deal(self._plan(able))
         except BaseException:  # a refused start changes nothing: not a flag, not a line
-            self._seats, self._log[logged:] = seats, []
+            for seat, saved in zip(seated, flags):
+                vars(seat).update(saved)
+            del self._log[logged:]
             raise
 
     def _plan(self, able: list[int]) -> _Plan:
@@ -649,8 +653,8 @@ class Table:
             tuple([occupant.stack for occupant in occupants]),
             button_index,
             (small, index[plan.big]),
-            tuple([plan.live.get(s, 0) for s in dealt]),
-            tuple([plan.dead.get(s, 0) for s in dealt]),
+            tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
+            tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
         )
         hand = Hand(config, rng=self._rng)  # first: the table changes once it is dealt
         self._hand_number += 1
@@ -692,7 +696,9 @@ class Table:
         template = self._template
         if not (
             self._template_of is self.config
-            and 2 <= n == len(live_posts) == len(dead_posts)
+            and 2 <= n
+            and len(live_posts) in (0, n)
+            and len(dead_posts) in (0, n)
             and 0 <= button < n
             and 0 <= big < n
             and (small is None or (0 <= small < n and small != big))
@@ -743,7 +749,11 @@ class Table:
     ) -> None:
         """A betting decision of ``seat`` (see :meth:`Hand.act`). With ``now``, time
         runs first: a decision that comes after the seat ran out of time is refused."""
-        hand, index = self._turn(seat, now, action, amount)
+        hand = self._hand
+        if now is None and seat == self._to_act and type(seat) is int and hand is not None:
+            index = self._actor  # the seat to act, at the table's time: no need to check
+        else:
+            hand, index = self._turn(seat, now, action, amount)
         try:
             hand.act(action, amount, seat=index)
         except IllegalAction as error:
@@ -883,6 +893,8 @@ class Table:
         self._rake += rake
         stacks = {str(s): stack for s, stack in zip(self._dealt, hand.stacks)}
         self._record("hand_end", number=self._hand_number, stacks=stacks, rake=rake)
+        _, number, dealt, players = self._hand_seats[-1]
+        self._hand_seats[-1] = (hand.events, number, dealt, players)
         for s, occupant in zip(self._dealt, occupants):
             if occupant.leaving:
                 self._remove(s, occupant)
@@ -943,9 +955,9 @@ class Table:
                 entries.append((item, None))
                 continue
             place = bisect.bisect_right(starts, index) - 1
-            hand, number, dealt, players = seats[place]
+            played, number, dealt, players = seats[place]
             if place not in events:
-                events[place] = hand.events
+                events[place] = played if isinstance(played, tuple) else played.events
             event = events[place][item]
             owner = None if event.seat is None else players[event.seat]
             entries.append((_hand_entry(event, number, dealt), owner))
