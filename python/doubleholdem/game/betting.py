@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 from doubleholdem.game.config import Structure
 
-__all__ = ["Action", "BettingRound", "LegalActions", "point_choice"]
+__all__ = ["CLOCKWISE", "Action", "BettingRound", "LegalActions", "point_choice"]
 
 
 class Action(str, enum.Enum):
@@ -138,6 +138,11 @@ def point_choice(seat: int, bet: int, stack: int) -> LegalActions:
 
 
 _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
+
+CLOCKWISE = {
+    n: tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) for n in range(2, 11)
+}
+"""``CLOCKWISE[n][start]``: the seats of an ``n``-seat hand clockwise from ``start``."""
 _new_legal = tuple.__new__
 
 
@@ -199,23 +204,21 @@ class BettingRound:
         """The first seat clockwise after ``after`` that must act, or ``None`` when the
         round is over (TH-5): nobody owes an action, or one player with chips is left
         and has matched the level."""
-        n = len(stacks)
         bets, level, acted = self.bets, self.level, self.acted
         first = None  # the first seat clockwise that must act
-        only = after  # the one seat in the hand with chips, while there is one
-        able = 0  # seats in the hand with chips, counted until a second one
-        seat = after
-        for _ in range(n):
-            seat = seat + 1 if seat + 1 < n else 0
-            if in_hand[seat] and stacks[seat] > 0:
-                able += 1
+        only = -1  # the first seat in the hand with chips
+        many = False  # and another one
+        for seat in CLOCKWISE[len(stacks)][after + 1 if after + 1 < len(stacks) else 0]:
+            if stacks[seat] and in_hand[seat]:
                 if first is None and (acted[seat] is None or bets[seat] < level):
                     first = seat
-                if able == 1:
+                if only < 0:
                     only = seat
                 elif first is not None:
                     return first
-        if able == 1 and bets[only] >= level:
+                else:
+                    many = True
+        if not many and only >= 0 and bets[only] >= level:
             return None
         return first
 

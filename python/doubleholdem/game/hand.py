@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 from doubleholdem import _core
 from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards, shuffled
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidConfig, InvalidSnapshot
-from doubleholdem.game.betting import Action, BettingRound, LegalActions, point_choice
+from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.game.pots import (
     Pot,
@@ -132,6 +132,7 @@ class Hand:
         "_needs_point",
         "_next_card",
         "_points",
+        "_points_due",
         "_results",
         "_round",
         "_runout",
@@ -174,6 +175,7 @@ class Hand:
         self._holes: list[list[int]] = [[] for _ in range(n)]
         self._points: list[int | None] = [None] * n
         self._needs_point = [False] * n
+        self._points_due = 0
         self._board: list[int] = []
         self._street = 0
         self._events: list[Event] = []
@@ -458,6 +460,7 @@ class Hand:
         card = self._holes[seat][index]
         self._points[seat] = index
         self._needs_point[seat] = False
+        self._points_due -= 1
         self._log(POINT, seat, cards=(card,), point=index)
         if seat != self._betting_actor:
             self._cursor = seat
@@ -590,10 +593,10 @@ class Hand:
 
     # ------------------------------------------------------------------ the hand's flow
 
-    def _clockwise(self, start: int) -> list[int]:
+    def _clockwise(self, start: int) -> tuple[int, ...]:
         """Every seat clockwise from ``start`` (included)."""
-        n = self.players
-        return [(start + i) % n for i in range(n)]
+        n = len(self._stacks)
+        return CLOCKWISE[n][start % n]
 
     def _blind_seats(self) -> tuple[int | None, int]:
         if self.config.blind_seats is not None:  # placed by a table (TH-38)
@@ -713,13 +716,10 @@ class Hand:
     def _next_decision(self) -> bool:
         actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
         self._betting_actor = actor
-        if self._street == 1 and True in self._needs_point:
-            # DH-5: each player chooses at their turn, all-in players included
-            seat = self._cursor
-            n = len(self._stacks)
-            for _ in range(n):
-                seat = seat + 1 if seat + 1 < n else 0
-                if self._needs_point[seat]:
+        if self._points_due:  # DH-5: each chooses at their turn, all-in players included
+            needs = self._needs_point
+            for seat in self._clockwise(self._cursor + 1):
+                if needs[seat]:
                     self._actor, self._decision = seat, POINT
                     return True
                 if seat == actor:
@@ -755,6 +755,7 @@ class Hand:
         self._log(STREETS[self._street], cards=cards)
         if self._street == 1 and self.config.variant is Variant.DOUBLE:
             self._needs_point = list(self._in_hand)
+            self._points_due = self._live
 
     # ------------------------------------------------------------------ the end
 

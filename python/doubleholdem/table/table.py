@@ -696,7 +696,7 @@ class Table:
         template = self._template
         if not (
             self._template_of is self.config
-            and 2 <= n
+            and n >= 2
             and len(live_posts) in (0, n)
             and len(dead_posts) in (0, n)
             and 0 <= button < n
