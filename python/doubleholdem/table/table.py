@@ -283,12 +283,14 @@ class Table:
         self._hand_number = 0
         # table records as dicts; a hand's event as its number in the hand, turned into a
         # dict only when the log is read (``_hands``: where each hand's events start in
-        # the log, ``_hand_seats``: the hand (its events once it is over: a tuple of
-        # plain tuples costs the garbage collector nothing), its number, dealt seats and
-        # the players dealt in)
+        # the log, ``_hand_seats``: the hand (its events as plain tuples once it is over:
+        # the garbage collector stops tracking those, not Event tuples), its number,
+        # dealt seats and the players dealt in)
         self._log: list[dict[str, Any] | int] = []
         self._hands: list[int] = []
-        self._hand_seats: list[tuple[Hand | tuple[Event, ...], int, list[int], list[str]]] = []
+        self._hand_seats: list[
+            tuple[Hand | tuple[tuple[Any, ...], ...], int, list[int], list[str]]
+        ] = []
         self._legal: tuple[LegalActions, LegalActions] | None = None
         self._bought_in = 0
         self._cashed_out = 0
@@ -894,7 +896,8 @@ class Table:
         stacks = {str(s): stack for s, stack in zip(self._dealt, hand.stacks)}
         self._record("hand_end", number=self._hand_number, stacks=stacks, rake=rake)
         _, number, dealt, players = self._hand_seats[-1]
-        self._hand_seats[-1] = (hand.events, number, dealt, players)
+        plain = tuple([tuple(event) for event in hand.events])  # what the collector skips
+        self._hand_seats[-1] = (plain, number, dealt, players)
         for s, occupant in zip(self._dealt, occupants):
             if occupant.leaving:
                 self._remove(s, occupant)
@@ -948,7 +951,7 @@ class Table:
         self._sync_log()
         log, starts, seats = self._log, self._hands, self._hand_seats
         entries: list[tuple[dict[str, Any], str | None]] = []
-        events: dict[int, tuple[Event, ...]] = {}  # of each hand read, by its place
+        events: dict[int, Sequence[Sequence[Any]]] = {}  # of each hand read, by its place
         for index in range(len(log))[since:]:
             item = log[index]
             if isinstance(item, dict):
@@ -958,7 +961,7 @@ class Table:
             played, number, dealt, players = seats[place]
             if place not in events:
                 events[place] = played if isinstance(played, tuple) else played.events
-            event = events[place][item]
+            event = _new_tuple(Event, events[place][item])
             owner = None if event.seat is None else players[event.seat]
             entries.append((_hand_entry(event, number, dealt), owner))
         return entries
