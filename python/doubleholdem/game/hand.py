@@ -317,7 +317,7 @@ class Hand:
         """What the seat to act decides on, in one call: its options, its hole cards, the
         board, the pot and the number of players in the hand; ``None`` once the hand is
         over."""
-        legal = self.legal_actions()
+        legal = self._legal or self.legal_actions()
         if legal is None:
             return None
         hole = tuple(self._holes[legal.seat])
@@ -430,19 +430,19 @@ class Hand:
         """Applies a betting decision, or raises :class:`IllegalAction` having changed
         nothing."""
         actor = legal.seat
-        if kind is Action.FOLD:
+        if kind is _FOLD:
             if not legal.can_fold or amount is not None:
                 reason = "there is nothing to call: check instead"
                 self._require(legal.can_fold, reason, legal, kind)
                 self._require(amount is None, "a fold takes no amount", legal, kind, amount)
             self._fold(actor)
-        elif kind is Action.CHECK:
+        elif kind is _CHECK:
             if not legal.can_check or amount is not None:
                 self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
                 self._require(amount is None, "a check takes no amount", legal, kind, amount)
             self._round.acted[actor] = self._round.level
             self._log_event("check", actor, None, None, False)
-        elif kind is Action.CALL:
+        elif kind is _CALL:
             chips = legal.call_amount
             if chips <= 0 or not (amount is None or amount == chips):
                 reason = "there is nothing to call: check instead"
@@ -1005,6 +1005,7 @@ class Hand:
 
 
 _new_event = tuple.__new__
+_FOLD, _CHECK, _CALL = Action.FOLD, Action.CHECK, Action.CALL
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
 _SIZED = frozenset({Action.BET, Action.RAISE})
 _NAMES = {action: action.value for action in Action}

@@ -134,11 +134,12 @@ def _top_up(table: Table, players: int, top: int) -> None:
 
 
 def _play(table: Table, bots: Sequence[Bot]) -> None:
+    observe, decide = table.observe, table.decide
     while True:
         seat = table.to_act  # None once the hand is over
         if seat is None:
             return
-        table.decide(seat, bots[seat].decide(table.observe(seat)))
+        decide(seat, bots[seat].decide(observe(seat)))
 
 
 def _seat_result(table: Table, seat: int, bot: str, hands: int) -> SeatResult:
