@@ -584,8 +584,11 @@ class Table:
         dealt = []
         for s in able:
             seat = self._at(s)
-            posts_here = seat.post and not self._between(button, s, big, include_start=True)
-            if s == big or not seat.owes or posts_here:
+            if (
+                s == big
+                or not seat.owes
+                or (seat.post and not self._between(button, s, big, include_start=True))
+            ):
                 dealt.append(s)
         return dealt
 
