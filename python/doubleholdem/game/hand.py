@@ -178,7 +178,7 @@ class Hand:
         self._points_due = 0
         self._board: list[int] = []
         self._street = 0
-        self._events: list[Event] = []
+        self._events: list[tuple[Any, ...]] = []  # Event fields, as plain tuples
         self._decisions: list[tuple[int, str, int | None]] = []
         self._shown = [False] * n
         self._runout = False
@@ -278,6 +278,12 @@ class Hand:
     @property
     def events(self) -> tuple[Event, ...]:
         """The whole event log, in order."""
+        return tuple([_new_event(Event, record) for record in self._events])
+
+    @property
+    def records(self) -> tuple[tuple[Any, ...], ...]:
+        """The event log as plain tuples in :class:`Event`'s field order (what a table
+        or server keeps of a finished hand: ``Event._make(record)`` reads one back)."""
         return tuple(self._events)
 
     @property
@@ -669,8 +675,9 @@ class Hand:
         events = self._events
         for seat in order:  # self._log("deal", seat, cards=...), faster
             held = tuple(holes[seat])
-            fields = (len(events), "deal", seat, None, None, held, False, None, (), None, None)
-            events.append(_new_event(Event, (*fields, None)))
+            events.append(
+                (len(events), "deal", seat, None, None, held, False, None, (), None, None, None)
+            )
 
     def _open_round(self) -> BettingRound:
         config = self.config
@@ -850,20 +857,16 @@ class Hand:
         hand: int | None = None,
     ) -> None:
         events = self._events
-        fields = (len(events), kind, seat, amount, to, cards, all_in, pot, seats, point, value)
-        events.append(_new_event(Event, (*fields, hand)))
+        events.append(
+            (len(events), kind, seat, amount, to, cards, all_in, pot, seats, point, value, hand)
+        )
 
     def _log_event(
         self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
     ) -> None:
         """:meth:`_log` of a betting action, the common case."""
         events = self._events
-        events.append(
-            _new_event(
-                Event,
-                (len(events), kind, seat, amount, to, (), all_in, None, (), None, None, None),
-            )
-        )
+        events.append((len(events), kind, seat, amount, to, (), all_in, None, (), None, None, None))
 
     def event_log(
         self, seat: int | None = None, *, everything: bool = False
@@ -871,8 +874,8 @@ class Hand:
         """The event log as JSON-ready dicts: everything (``everything=True``, the
         server's record), or what ``seat`` may see (``None``: a spectator)."""
         if everything:
-            return [event.to_dict() for event in self._events]
-        return [self._visible(event, seat).to_dict() for event in self._events]
+            return [event.to_dict() for event in self.events]
+        return [self._visible(event, seat).to_dict() for event in self.events]
 
     def log_json(self) -> str:
         """The full event log as compact JSON: equal seeds and actions give equal bytes."""

@@ -899,8 +899,7 @@ class Table:
         stacks = {str(s): stack for s, stack in zip(self._dealt, hand.stacks)}
         self._record("hand_end", number=self._hand_number, stacks=stacks, rake=rake)
         _, number, dealt, players = self._hand_seats[-1]
-        plain = tuple([tuple(event) for event in hand.events])  # what the collector skips
-        self._hand_seats[-1] = (plain, number, dealt, players)
+        self._hand_seats[-1] = (hand.records, number, dealt, players)
         for s, occupant in zip(self._dealt, occupants):
             if occupant.leaving:
                 self._remove(s, occupant)
@@ -963,7 +962,7 @@ class Table:
             place = bisect.bisect_right(starts, index) - 1
             played, number, dealt, players = seats[place]
             if place not in events:
-                events[place] = played if isinstance(played, tuple) else played.events
+                events[place] = played if isinstance(played, tuple) else played.records
             event = _new_tuple(Event, events[place][item])
             owner = None if event.seat is None else players[event.seat]
             entries.append((_hand_entry(event, number, dealt), owner))
