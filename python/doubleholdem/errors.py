@@ -71,6 +71,22 @@ class InvalidSnapshot(DoubleHoldemError, ValueError):
     """A saved hand state that is not a snapshot this version can restore."""
 
 
+class TamperedSnapshot(InvalidSnapshot):
+    """A table snapshot whose checksum does not match its content, or whose content does
+    not hold together (seats, the hand, the log, chips that do not add up)."""
+
+
+class ProtocolError(DoubleHoldemError, ValueError):
+    """A game server message that cannot be taken: malformed, oversized, of an unknown
+    type or version, or with fields of the wrong kind. ``code`` is the short error code
+    the server replies with (``bad_json``, ``too_large``, ``bad_version``,
+    ``bad_type``, ``bad_field``)."""
+
+    def __init__(self, message: str, *, code: str = "bad_message") -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class InvalidHandHistory(DoubleHoldemError, ValueError):
     """A PHH hand history that cannot be read or that breaks the rules.
 

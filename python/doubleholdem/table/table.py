@@ -33,7 +33,9 @@ the same log, byte for byte.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import enum
+import hashlib
 import json
 import math
 import random
@@ -47,10 +49,12 @@ from doubleholdem.errors import (
     HandInProgress,
     IllegalAction,
     InvalidConfig,
+    InvalidSnapshot,
     NotEnoughPlayers,
     SeatEmpty,
     SeatTaken,
     TableError,
+    TamperedSnapshot,
 )
 from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.game.config import GameConfig, GameRules, Variant
@@ -65,6 +69,7 @@ __all__ = [
 ]
 
 MAX_SEATS = 10
+TABLE_SNAPSHOT_VERSION = 1  # of Table.to_json
 BET = "bet"
 POINT = "point"
 
@@ -1171,6 +1176,203 @@ class Table:
         return 0 < offset < span
 
 
+    # ------------------------------------------------------------------ snapshots, memory
+    # (for servers: kept apart from the rest of the class)
+
+    def to_json(self) -> str:
+        """The whole table as versioned JSON text (the hand's deck included: keep it on
+        the server). :meth:`from_json` restores it and play goes on identically; the text
+        carries a checksum, and an edited or inconsistent snapshot is refused.
+
+        >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
+        >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
+        >>> table.start_hand(now=0.0); table.act(0, "call", now=1.0)
+        >>> copy = Table.from_json(table.to_json())
+        >>> copy.to_act, copy.stack(0), copy.view(1) == table.view(1)
+        (1, 990, True)
+        >>> Table.from_json(table.to_json().replace('"stack":1000', '"stack":9000', 1))
+        Traceback (most recent call last):
+        ...
+        doubleholdem.errors.TamperedSnapshot: table snapshot: the checksum does not match
+        """
+        body = json.dumps(self._snapshot_body(), separators=(",", ":"))
+        digest = hashlib.sha256(body.encode()).hexdigest()
+        return f'{{"version":{TABLE_SNAPSHOT_VERSION},"sha256":"{digest}","table":{body}}}'
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Table:
+        """The table saved by :meth:`to_json`; :class:`~doubleholdem.errors.InvalidSnapshot`
+        (:class:`~doubleholdem.errors.TamperedSnapshot` when the checksum or the
+        consistency checks fail) if it is not one."""
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError) as error:
+            raise InvalidSnapshot(f"a table snapshot is JSON: {error}") from None
+        if not isinstance(data, dict) or data.get("version") != TABLE_SNAPSHOT_VERSION:
+            found = data.get("version") if isinstance(data, dict) else None
+            raise InvalidSnapshot(
+                f"not a version {TABLE_SNAPSHOT_VERSION} table snapshot (version {found!r})"
+            )
+        body = data.get("table")
+        if not isinstance(body, dict) or not isinstance(data.get("sha256"), str):
+            raise InvalidSnapshot("table snapshot: no table or checksum")
+        canonical = json.dumps(body, separators=(",", ":"))
+        if hashlib.sha256(canonical.encode()).hexdigest() != data["sha256"]:
+            raise TamperedSnapshot("table snapshot: the checksum does not match")
+        try:
+            table = cls._from_snapshot_body(body)
+        except InvalidSnapshot:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+            raise TamperedSnapshot(f"table snapshot: {type(error).__name__}: {error}") from None
+        return table
+
+    def release_history(self) -> list[dict[str, Any]]:
+        """Between hands: returns the whole log (as ``event_log(everything=True)``) and
+        forgets it, with the finished hands' records, so that a long session keeps its
+        memory bounded (a server stores what this returns). :attr:`log_length` starts
+        from 0 again; the last hand stays readable through :attr:`hand` and :meth:`view`.
+
+        >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
+        >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
+        >>> table.start_hand(now=0.0); table.act(0, "fold", now=1.0)
+        >>> [entry["kind"] for entry in table.release_history()][-2:], table.log_length
+        (['end', 'hand_end'], 0)
+        """
+        if self.in_hand:
+            raise HandInProgress(f"hand {self._hand_number} is still being played")
+        entries = self._entries(0)
+        self._log = []
+        self._hands = []
+        self._hand_seats = []
+        return entries
+
+    def _snapshot_body(self) -> dict[str, Any]:
+        self._sync_log()
+        config = self.config
+        fields = {f: getattr(config, f) for f in config.__dataclass_fields__}
+        for name in ("structure", "variant", "ante_type", "button_rule"):
+            fields[name] = fields[name].value
+        if config.rake is not None:
+            rake = config.rake
+            fields["rake"] = {
+                "basis_points": rake.basis_points,
+                "cap": rake.cap,
+                "no_flop_no_drop": rake.no_flop_no_drop,
+            }
+        hand = self._hand
+        last = len(self._log)  # where the last hand's entries start, if still logged
+        if hand is not None and self._hand_seats and self._hand_seats[-1][0] is hand:
+            last = self._hands[-1]
+        older = self._entries(0)[:last]  # finished hands' events written out as dicts
+        log: list[Any] = [*older, *self._log[last:]]
+        rng = None
+        if self._rng is not None:
+            version, state, gauss = self._rng.getstate()
+            rng = [version, list(state), gauss]
+        return {
+            "config": fields,
+            "rng": rng,
+            "seats": [None if s is None else dataclasses.asdict(s) for s in self._seats],
+            "button": self._button,
+            "small": self._small,
+            "big": self._big,
+            "last_big": None if self._last_big is None else list(self._last_big),
+            "hand": None if hand is None else json.loads(hand.to_json()),
+            "hand_start": None if hand is None else last,
+            "dealt": list(self._dealt),
+            "dealt_players": list(self._dealt_players),
+            "synced": self._synced,
+            "hand_number": self._hand_number,
+            "log": log,
+            "bought_in": self._bought_in,
+            "cashed_out": self._cashed_out,
+            "rake": self._rake,
+            "now": self._now,
+            "deadline": self._deadline,
+            "phase": self._phase,
+        }
+
+    @classmethod
+    def _from_snapshot_body(cls, body: dict[str, Any]) -> Table:
+        fields = dict(body["config"])
+        if fields.get("rake") is not None:
+            fields["rake"] = Rake(**fields["rake"])
+        config = TableConfig(**fields)
+        rng = None
+        if body["rng"] is not None:
+            version, state, gauss = body["rng"]
+            rng = random.Random()
+            rng.setstate((version, tuple(state), gauss))
+        table = cls(config, rng=rng)
+        seats = body["seats"]
+        _check(isinstance(seats, list) and len(seats) == config.seats, "seats")
+        for number, seat in enumerate(seats):
+            if seat is not None:
+                occupant = _Seat(**seat)
+                _check(_is_int(occupant.stack) and occupant.stack >= 0, f"seat {number} stack")
+                _check(isinstance(occupant.player, str) and occupant.player != "", "player")
+                table._seats[number] = occupant
+        for name in ("button", "small", "big"):
+            value = body[name]
+            _check(value is None or (_is_int(value) and 0 <= value < config.seats), name)
+            setattr(table, f"_{name}", value)
+        last_big = body["last_big"]
+        table._last_big = None if last_big is None else (int(last_big[0]), str(last_big[1]))
+        for name in ("hand_number", "bought_in", "cashed_out", "rake", "synced"):
+            _check(_is_int(body[name]) and body[name] >= 0, name)
+            setattr(table, f"_{name}", body[name])
+        for name in ("now", "deadline"):
+            value = body[name]
+            ok = value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+            _check(ok and (value is not None or name == "deadline"), name)
+            setattr(table, f"_{name}", value)
+        _check(body["phase"] in (None, "action", "bank", POINT), "phase")
+        table._phase = body["phase"]
+        log = body["log"]
+        _check(isinstance(log, list), "log")
+        table._log = log
+        dealt, players = body["dealt"], body["dealt_players"]
+        _check(isinstance(dealt, list) and isinstance(players, list), "dealt")
+        _check(len(dealt) == len(players) == len(set(dealt)), "dealt")
+        _check(all(_is_int(s) and 0 <= s < config.seats for s in dealt), "dealt")
+        table._dealt, table._dealt_players = list(dealt), [str(p) for p in players]
+        if body["hand"] is not None:
+            hand = Hand.from_json(json.dumps(body["hand"]))
+            _check(hand.players == len(dealt), "the hand's players")
+            _check(hand.event_count >= table._synced, "synced")
+            start = body["hand_start"]
+            _check(_is_int(start) and 0 <= start <= len(log), "hand_start")
+            for index, item in enumerate(log):
+                if index < start:
+                    _check(isinstance(item, dict), "log entry")
+                else:
+                    ok = isinstance(item, dict) or (_is_int(item) and 0 <= item < table._synced)
+                    _check(ok, "log entry")
+            table._hand = hand
+            table._hands = [start]
+            table._hand_seats = [(hand, table._hand_number, table._dealt)]
+            if not hand.over:
+                for index, seat in enumerate(dealt):
+                    occupant = table._seats[seat]
+                    _check(occupant is not None, f"dealt seat {seat} is empty")
+                    assert occupant is not None
+                    _check(occupant.player == table._dealt_players[index], f"seat {seat}")
+                    _check(occupant.stack == hand.config.stacks[index], f"seat {seat} stack")
+                actor = hand.actor
+                _check(actor is not None, "actor")
+                assert actor is not None
+                table._to_act, table._actor = dealt[actor], actor
+                _check(table._deadline is not None and table._phase is not None, "deadline")
+            else:
+                _check(table._deadline is None, "deadline")
+        else:
+            _check(all(isinstance(item, dict) for item in log), "log entry")
+            _check(table._deadline is None and not dealt, "no hand")
+        _check(table.chips() + table._rake == table.bought_in, "chips do not add up")
+        return table
+
+
 _new_tuple = tuple.__new__
 
 
@@ -1222,3 +1424,9 @@ def _is_int(value: object) -> bool:
 def _require(ok: bool, name: str, reason: str) -> None:
     if not ok:
         raise InvalidConfig(f"{name}: {reason}", field=name)
+
+
+def _check(ok: bool, what: str) -> None:
+    """A consistency check of a table snapshot (:meth:`Table.from_json`)."""
+    if not ok:
+        raise TamperedSnapshot(f"table snapshot: {what} is not consistent")
