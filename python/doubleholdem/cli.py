@@ -105,6 +105,8 @@ COMMANDS = {
     "casino": "doubleholdem.casino.cli",
     "stats": "doubleholdem.double_stats",
     "simulate": "doubleholdem.table.simulate",
+    "serve": "doubleholdem.server.cli",
+    "loadtest": "doubleholdem.server.loadtest",
 }
 
 

@@ -1,0 +1,89 @@
+"""The ASGI app (starlette): the browser page, ``/healthz``, ``/api/tables`` and the
+WebSocket ``/ws`` that speaks ``docs/PROTOCOL.md``. Needs ``doubleholdem[server]``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from doubleholdem.server.room import Connection, Room
+
+__all__ = ["STATIC", "create_app"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def create_app(room: Room) -> Starlette:
+    """The app serving ``room`` (its tables run while the app runs)."""
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def healthz(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    async def tables(request: Request) -> Response:
+        return JSONResponse(room.lobby())
+
+    async def socket(websocket: WebSocket) -> None:
+        await websocket.accept()
+        connection = room.connect()
+        writer = asyncio.create_task(_write(websocket, connection))
+        try:
+            while not connection.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                data = text if text is not None else message.get("bytes") or b""
+                room.handle(connection, data)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            room.disconnect(connection)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(writer, 1.0)
+            writer.cancel()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await room.start()
+        try:
+            yield
+        finally:
+            await room.stop()
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/healthz", healthz),
+            Route("/api/tables", tables),
+            WebSocketRoute("/ws", socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+
+
+async def _write(websocket: WebSocket, connection: Connection) -> None:
+    """Sends the connection's queued messages until it closes."""
+    try:
+        while True:
+            text = await connection.outbox.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+    except Exception:
+        connection.closed = True
+        return
+    with contextlib.suppress(Exception):
+        await websocket.close(code=1008 if connection.closed else 1000)

@@ -1,0 +1,133 @@
+"""``doubleholdem serve``: the game server (needs ``doubleholdem[server]``).
+
+Tables come from ``--config tables.toml`` or the defaults (:func:`room.default_configs`),
+a ``[[table]]`` list whose entries take :class:`~doubleholdem.table.TableConfig` fields
+(``variant``, ``structure``, ``small_blind``, ``big_blind``, ``seats``, ``action_time``,
+...); the ``--tables`` tables use them in turn. A database that already holds tables
+restores them where they were."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from doubleholdem.table import TableConfig
+
+__all__ = ["add_parser", "load_configs"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Registers ``serve``."""
+    p = subparsers.add_parser("serve", help="run the game server with its browser table")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    p.add_argument("--db", default="tables.db", help="SQLite database (tables.db)")
+    p.add_argument("--tables", type=_count, default=4, help="tables (4)")
+    p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table (2)")
+    p.add_argument("--bot-delay", type=_seconds, default=1.0, help="seconds a bot thinks (1)")
+    p.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands (2)")
+    p.add_argument("--config", help="a TOML file of table settings")
+    p.add_argument("--seed", type=int, help="seeded deals (reproducible; default: strong)")
+    p.add_argument(
+        "--sync", choices=("normal", "full"), default="normal", help="SQLite synchronous mode"
+    )
+    p.set_defaults(run=run)
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 10_000:
+        raise argparse.ArgumentTypeError(f"{text} is not a count in 0..10000")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds in 0..3600")
+    return value
+
+
+def load_configs(path: str) -> list[TableConfig]:
+    """The table settings in the TOML file at ``path``.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+    ...     _ = f.write('[[table]]\\nvariant = "double"\\nstructure = "fixed-limit"\\n'
+    ...                 'small_blind = 10\\nbig_blind = 20\\nseats = 4\\n')
+    >>> [(c.variant.value, c.structure.value, c.big_blind, c.seats) for c in load_configs(f.name)]
+    [('double', 'fixed-limit', 20, 4)]
+    >>> os.unlink(f.name)
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    from doubleholdem.errors import InvalidConfig
+    from doubleholdem.game import Rake
+
+    with open(path, "rb") as file:
+        try:
+            data = tomllib.load(file)
+        except tomllib.TOMLDecodeError as error:
+            raise InvalidConfig(f"{path}: {error}") from None
+    entries = data.get("table")
+    if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
+        raise InvalidConfig(f"{path}: needs a [[table]] list")
+    configs = []
+    for entry in entries:
+        fields = dict(entry)
+        if isinstance(fields.get("rake"), dict):
+            fields["rake"] = Rake(**fields["rake"])
+        try:
+            configs.append(TableConfig(**fields))
+        except TypeError as error:
+            raise InvalidConfig(f"{path}: {error}") from None
+    return configs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the server until interrupted."""
+    try:
+        import uvicorn
+
+        from doubleholdem.server.app import create_app
+    except ImportError as error:
+        raise ValueError(f"serve needs pip install doubleholdem[server] ({error})") from None
+    from doubleholdem.server.room import Room, RoomSettings
+
+    settings = RoomSettings(
+        tables=args.tables, bots=args.bots, bot_delay=args.bot_delay, pause=args.pause
+    )
+    settings.seed = args.seed
+    if args.config:
+        settings.configs = load_configs(args.config)
+    room = Room.open(args.db, settings, synchronous=args.sync)
+    config = uvicorn.Config(
+        create_app(room),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        if server.started:
+            port = server.servers[0].sockets[0].getsockname()[1]
+            host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+            print(f"doubleholdem: {len(room.runners)} tables; open http://{host}:{port}/", flush=True)
+        await task
+
+    import asyncio
+
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:
+        pass
+    return 0

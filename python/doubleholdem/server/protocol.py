@@ -1,0 +1,229 @@
+"""The WebSocket protocol's client messages (``docs/PROTOCOL.md``): one pure function,
+:func:`decode`, turns the text a client sent into a typed message or raises
+:class:`~doubleholdem.errors.ProtocolError` with the code the server replies with.
+
+>>> decode('{"v": 1, "type": "act", "id": "a1", "hand": 3, "action": "raise", "amount": 40}')
+Act(id='a1', hand=3, action='raise', amount=40)
+>>> decode('{"v": 1, "type": "sit", "table": 0, "seat": 2, "name": "ann", "buy_in": 1000}')
+Sit(table=0, seat=2, name='ann', buy_in=1000)
+>>> decode('{"v": 1, "type": "act", "id": "a1", "hand": 3, "action": "steal"}')
+Traceback (most recent call last):
+...
+doubleholdem.errors.ProtocolError: act: action must be one of fold, check, call, bet, raise, all_in, point
+>>> decode("x" * 5000)
+Traceback (most recent call last):
+...
+doubleholdem.errors.ProtocolError: a message is at most 4096 bytes, this one has 5000
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple, Union
+
+from doubleholdem.errors import ProtocolError
+
+__all__ = [
+    "ACTIONS",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "Act",
+    "Leave",
+    "Lobby",
+    "Message",
+    "Ping",
+    "Resume",
+    "Sit",
+    "SitIn",
+    "TopUp",
+    "Watch",
+    "decode",
+    "encode",
+]
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+MAX_NAME = 24
+MAX_ID = 64
+ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "point")
+
+
+class Lobby(NamedTuple):
+    """Asks for the list of tables."""
+
+
+class Sit(NamedTuple):
+    """Takes ``seat`` (or the first open one when ``None``) at ``table``."""
+
+    table: int
+    seat: int | None
+    name: str
+    buy_in: int
+
+
+class Resume(NamedTuple):
+    """Takes back the seat that ``token`` was given for."""
+
+    token: str
+
+
+class Watch(NamedTuple):
+    """Watches ``table`` as a spectator."""
+
+    table: int
+
+
+class Act(NamedTuple):
+    """A decision in hand number ``hand``; ``id`` is the client's action id (a retried
+    id is applied once). ``amount``: the total to bet or raise to, or the point index."""
+
+    id: str
+    hand: int
+    action: str
+    amount: int | None
+
+
+class TopUp(NamedTuple):
+    """Adds chips between hands."""
+
+    amount: int
+
+
+class SitIn(NamedTuple):
+    """Comes back after sitting out."""
+
+
+class Leave(NamedTuple):
+    """Leaves the seat (after the hand being played)."""
+
+
+class Ping(NamedTuple):
+    """Asks for a ``pong`` (keep-alive, clock)."""
+
+
+Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Ping]
+
+
+def decode(text: str | bytes) -> Message:
+    """The message in ``text`` (a JSON object with ``"v": 1`` and a ``type``), or
+    :class:`ProtocolError`. Pure: no state, no I/O; every input either decodes or raises
+    :class:`ProtocolError`."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            f"a message is at most {MAX_MESSAGE_BYTES} bytes, this one has {size}",
+            code="too_large",
+        )
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError, RecursionError) as error:
+        raise ProtocolError(f"not JSON: {error}", code="bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is a JSON object", code="bad_json")
+    if data.get("v") != PROTOCOL_VERSION or type(data.get("v")) is not int:
+        raise ProtocolError(
+            f"protocol version {data.get('v')!r} is not {PROTOCOL_VERSION}", code="bad_version"
+        )
+    kind = data.get("type")
+    decoder = _DECODERS.get(kind) if isinstance(kind, str) else None
+    if decoder is None:
+        raise ProtocolError(f"unknown message type {kind!r}", code="bad_type")
+    fields = _Fields(str(kind), data)
+    message = decoder(fields)
+    fields.done()
+    return message
+
+
+def encode(kind: str, **fields: Any) -> str:
+    """A server message: ``{"v": 1, "type": kind, ...fields}`` as compact JSON."""
+    return json.dumps({"v": PROTOCOL_VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+class _Fields:
+    """Reads a message's fields, each once, and refuses fields it did not read."""
+
+    def __init__(self, kind: str, data: dict[str, Any]) -> None:
+        self.kind = kind
+        self.data = data
+        self.read = {"v", "type"}
+
+    def _get(self, name: str, required: bool) -> Any:
+        self.read.add(name)
+        if name not in self.data and required:
+            raise self.error(f"{name} is missing")
+        return self.data.get(name)
+
+    def error(self, reason: str) -> ProtocolError:
+        return ProtocolError(f"{self.kind}: {reason}", code="bad_field")
+
+    def integer(self, name: str, low: int, high: int, *, optional: bool = False) -> int | None:
+        value = self._get(name, not optional)
+        if value is None and optional:
+            return None
+        if type(value) is not int or not low <= value <= high:
+            raise self.error(f"{name} must be a whole number in {low}..{high}")
+        return value
+
+    def text(self, name: str, pattern: str, longest: int) -> str:
+        value = self._get(name, True)
+        ok = isinstance(value, str) and 1 <= len(value) <= longest
+        if not ok or not all(c.isalnum() or c in pattern for c in value):
+            raise self.error(f"{name} must be 1 to {longest} letters, digits or {pattern!r}")
+        return str(value)
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.read)
+        if extra:
+            raise self.error(f"unknown fields {', '.join(extra)}")
+
+
+_BIG = 2**53
+
+
+def _sit(f: _Fields) -> Sit:
+    table = f.integer("table", 0, 100_000)
+    seat = f.integer("seat", 0, 9, optional=True)
+    name = f.text("name", " _-.", MAX_NAME)
+    if name != name.strip():
+        raise f.error("name must not start or end with a space")
+    buy_in = f.integer("buy_in", 1, _BIG)
+    assert table is not None and buy_in is not None
+    return Sit(table, seat, name, buy_in)
+
+
+def _act(f: _Fields) -> Act:
+    ident = f.text("id", "_-.:", MAX_ID)
+    hand = f.integer("hand", 1, _BIG)
+    action = f._get("action", True)
+    if action not in ACTIONS:
+        raise f.error(f"action must be one of {', '.join(ACTIONS)}")
+    amount = f.integer("amount", 0, _BIG, optional=True)
+    if action == "point" and amount is None:
+        raise f.error("a point card needs amount: its index 0, 1 or 2")
+    assert hand is not None
+    return Act(ident, hand, str(action), amount)
+
+
+def _watch(f: _Fields) -> Watch:
+    table = f.integer("table", 0, 100_000)
+    assert table is not None
+    return Watch(table)
+
+
+def _top_up(f: _Fields) -> TopUp:
+    amount = f.integer("amount", 1, _BIG)
+    assert amount is not None
+    return TopUp(amount)
+
+
+_DECODERS: dict[str, Any] = {
+    "lobby": lambda f: Lobby(),
+    "sit": _sit,
+    "resume": lambda f: Resume(f.text("token", "_-", 128)),
+    "watch": _watch,
+    "act": _act,
+    "top_up": _top_up,
+    "sit_in": lambda f: SitIn(),
+    "leave": lambda f: Leave(),
+    "ping": lambda f: Ping(),
+}

@@ -1,0 +1,2 @@
+// placeholder
+new WebSocket("ws://x");

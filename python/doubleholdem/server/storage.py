@@ -1,0 +1,199 @@
+"""Durable state of the game server: one SQLite database in WAL mode (the standard
+library's :mod:`sqlite3`). Every change to a table is one transaction: the table's
+:meth:`~doubleholdem.table.Table.to_json` snapshot, with the seat tokens and the client
+action ids it applied, and at the end of each hand that hand's log (finished hands live
+here, not in memory). A reply goes out only after its transaction is committed, so after a
+crash (``kill -9`` at any moment) the database holds every change anybody was told about.
+
+``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
+also survives the machine losing power, at the price of a disk flush per change.
+
+>>> store = Storage(":memory:")
+>>> with store.transaction():
+...     store.put_table(0, '{"snapshot": 1}', {"0": "random"})
+...     store.put_token("token-hash", 0, 3, "ann")
+>>> [(row.id, row.snapshot, row.bots) for row in store.tables()]
+[(0, '{"snapshot": 1}', {'0': 'random'})]
+>>> store.token("token-hash")
+(0, 3, 'ann')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+__all__ = ["SCHEMA_VERSION", "Storage", "StoredTable", "token_hash"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    snapshot TEXT NOT NULL,
+    bots TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    log TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    token TEXT NOT NULL,
+    id TEXT NOT NULL,
+    table_id INTEGER NOT NULL,
+    hand INTEGER NOT NULL,
+    PRIMARY KEY (token, id)
+);
+"""
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class StoredTable(NamedTuple):
+    """A table as stored: its id, its snapshot text and its bot seats (seat -> kind)."""
+
+    id: int
+    snapshot: str
+    bots: dict[str, str]
+
+
+class Storage:
+    """The server's database at ``path`` (created if missing)."""
+
+    def __init__(self, path: str, *, synchronous: str = "normal") -> None:
+        if synchronous not in ("normal", "full"):
+            raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        self._db.executescript(_SCHEMA)
+        self._db.execute(
+            "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+        )
+        self._depth = 0
+
+    def close(self) -> None:
+        """Closes the database."""
+        self._db.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One atomic change (nested uses join the outer one)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    # tables
+
+    def tables(self) -> list[StoredTable]:
+        """Every stored table, by id."""
+        rows = self._db.execute("SELECT id, snapshot, bots FROM tables ORDER BY id")
+        return [StoredTable(i, snapshot, json.loads(bots)) for i, snapshot, bots in rows]
+
+    def put_table(self, table_id: int, snapshot: str, bots: dict[str, str] | None = None) -> None:
+        """Stores the table's snapshot (and, when given, its bot seats)."""
+        if bots is None:
+            self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
+        else:
+            self._db.execute(
+                "INSERT OR REPLACE INTO tables VALUES (?, ?, ?)",
+                (table_id, snapshot, json.dumps(bots)),
+            )
+
+    # finished hands
+
+    def put_hand(self, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
+        """Stores the log of a finished hand (the server's record: every card)."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
+            (table_id, number, json.dumps(log, separators=(",", ":"))),
+        )
+
+    def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
+        """The ``last`` finished hands of a table as (number, log), oldest first."""
+        rows = self._db.execute(
+            "SELECT number, log FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT ?",
+            (table_id, last),
+        ).fetchall()
+        return [(number, json.loads(log)) for number, log in reversed(rows)]
+
+    # seat tokens
+
+    def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:
+        """Stores a seat token's hash."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?)", (hashed, table_id, seat, player)
+        )
+
+    def token(self, hashed: str) -> tuple[int, int, str] | None:
+        """(table, seat, player) of a token hash, or ``None``."""
+        row = self._db.execute(
+            "SELECT table_id, seat, player FROM tokens WHERE hash = ?", (hashed,)
+        ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+
+    def tokens(self, table_id: int) -> list[tuple[str, int, str]]:
+        """(hash, seat, player) of every token of a table."""
+        rows = self._db.execute(
+            "SELECT hash, seat, player FROM tokens WHERE table_id = ?", (table_id,)
+        )
+        return [(str(h), int(s), str(p)) for h, s, p in rows]
+
+    def drop_token(self, hashed: str) -> None:
+        """Forgets a token (its player left) and the action ids sent with it."""
+        self._db.execute("DELETE FROM tokens WHERE hash = ?", (hashed,))
+        self._db.execute("DELETE FROM actions WHERE token = ?", (hashed,))
+
+    # client action ids
+
+    def put_action(self, hashed: str, action_id: str, table_id: int, hand: int) -> None:
+        """Notes that the action ``action_id`` of a token was applied."""
+        self._db.execute(
+            "INSERT INTO actions VALUES (?, ?, ?, ?)", (hashed, action_id, table_id, hand)
+        )
+
+    def action_applied(self, hashed: str, action_id: str) -> bool:
+        """True if that action id of that token was applied already."""
+        row = self._db.execute(
+            "SELECT 1 FROM actions WHERE token = ? AND id = ?", (hashed, action_id)
+        ).fetchone()
+        return row is not None
+
+    def forget_actions(self, table_id: int, before_hand: int) -> None:
+        """Forgets the action ids of a table's hands before ``before_hand`` (retries of
+        those are refused as stale anyway)."""
+        self._db.execute(
+            "DELETE FROM actions WHERE table_id = ? AND hand < ?", (table_id, before_hand)
+        )

@@ -1,0 +1,171 @@
+"""Helpers of the server tests: a real uvicorn server in a thread on 127.0.0.1, a
+WebSocket client with timeouts, and the leak audit every message a table sends passes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+import time
+from typing import Any
+
+import uvicorn
+import websockets
+
+from doubleholdem.cards import CARD_NAMES
+from doubleholdem.server.app import create_app
+from doubleholdem.server.room import Connection, Room, TableRunner
+
+CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
+
+
+def leaks(runner: TableRunner, connection: Connection, text: str) -> list[str]:
+    """What ``text``, sent to ``connection`` about ``runner``'s table now, shows that its
+    seat may not see: another seat's unshown hole cards, an undealt or burned card, or
+    another seat's hidden point card (DH-8)."""
+    table = runner.table
+    seat = connection.seat
+    hand = table.hand
+    found: list[str] = []
+    if hand is None:
+        allowed: set[str] = set()
+    else:
+        shown = {e.seat for e in hand.events if e.kind == "show"}
+        dealt = table.dealt
+        own = dealt.index(seat) if seat in dealt else None
+        if own is not None and table.seats()[seat] is not None:  # type: ignore[index]
+            if table.player(seat) != hand_player(table, own):  # type: ignore[arg-type]
+                own = None
+        allowed = {CARD_NAMES[c] for c in hand.board}
+        for index in range(len(dealt)):
+            if index == own or index in shown:
+                allowed.update(CARD_NAMES[c] for c in hand.hole(index))
+        reveal = table.config.reveal_point
+        message = json.loads(text)
+        view = message.get("view")
+        if view and view.get("hand"):
+            for key in view["hand"]["points"]:
+                index = dealt.index(int(key))
+                if index != own and index not in shown and not reveal:
+                    found.append(f"point of seat {key}")
+        for entry in message.get("log", []):
+            if entry["kind"] == "point" and "point" in entry and entry["seat"] != seat:
+                if dealt.index(entry["seat"]) not in shown and not reveal:
+                    found.append(f"point entry of seat {entry['seat']}")
+            if entry["kind"] == "burn" and "cards" in entry:
+                found.append("a burned card")
+    for card in CARD.findall(text):
+        if card not in allowed:
+            found.append(f"card {card}")
+    return found
+
+
+def hand_player(table: Any, index: int) -> str:
+    """The player dealt in at hand index ``index`` of the table's hand."""
+    return str(table._dealt_players[index])
+
+
+class ServerThread:
+    """The app for ``room`` served by uvicorn in a thread on 127.0.0.1 (a free port);
+    every message about a table is audited for leaks into ``self.leaks``."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.leaks: list[str] = []
+        self.audited = 0
+        room.audit = self._audit
+        config = uvicorn.Config(
+            create_app(room),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def _audit(self, connection: Connection, runner: TableRunner, text: str) -> None:
+        self.audited += 1
+        self.leaks.extend(leaks(runner, connection, text))
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "no server"
+            time.sleep(0.01)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+
+class Client:
+    """A WebSocket client that keeps every message it receives."""
+
+    def __init__(self, socket: Any) -> None:
+        self.socket = socket
+        self.received: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+
+    @classmethod
+    async def connect(cls, url: str) -> Client:
+        client = cls(await websockets.connect(url, max_size=2**22))
+        welcome = await client.next("welcome")
+        assert welcome["protocol"] == 1
+        return client
+
+    async def send(self, **message: Any) -> None:
+        await self.socket.send(json.dumps({"v": 1, **message}))
+
+    async def raw(self, text: str | bytes) -> None:
+        await self.socket.send(text)
+
+    async def next(self, kind: str | None = None, timeout: float = 10.0, **match: Any) -> Any:
+        """The next message (of ``kind``, with the ``match`` fields)."""
+
+        async def wait() -> Any:
+            while True:
+                text = await self.socket.recv()
+                self.texts.append(text)
+                message = json.loads(text)
+                self.received.append(message)
+                if (kind is None or message["type"] == kind) and all(
+                    message.get(k) == v for k, v in match.items()
+                ):
+                    return message
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def state_where(
+        self, test: Any, timeout: float = 10.0, *, current: bool = False
+    ) -> dict[str, Any]:
+        """The next state message for which ``test(message)`` holds (with ``current``,
+        the last one received if it holds)."""
+        if current:
+            states = [m for m in self.received if m["type"] == "state"]
+            if states and test(states[-1]):
+                return states[-1]
+
+        async def wait() -> dict[str, Any]:
+            while True:
+                message = await self.next("state", timeout)
+                if test(message):
+                    return message  # type: ignore[no-any-return]
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def close(self) -> None:
+        await self.socket.close()
