@@ -1,0 +1,126 @@
+"""The browser table in a real browser: Debian's Chromium driven by Playwright's async
+API. Two players in two browser contexts (one phone-width) sit down at a Double Hold'em
+table and play a hand through the point cards (DH-5) to the showdown; one reloads the page
+mid-hand and carries on with the same seat and cards. Screenshots are kept as test output
+(in ``$DOUBLEHOLDEM_SCREENSHOTS`` when set)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doubleholdem.game import Structure, Variant
+from doubleholdem.server.room import Room, RoomSettings
+from doubleholdem.table import TableConfig
+
+from server_harness import ServerThread
+
+playwright = pytest.importorskip("playwright.async_api")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium")
+
+CONFIG = TableConfig(
+    small_blind=5,
+    big_blind=10,
+    seats=3,
+    variant=Variant.DOUBLE,
+    structure=Structure.FIXED_LIMIT,
+    action_time=120,
+    point_time=120,
+)
+
+
+async def _decide(page: Any) -> bool:
+    """Makes the page's decision if it has one: point card 0 by keyboard ("1"), check
+    ("k") or call ("c"). True if it acted."""
+    if await page.locator("#hole button[data-point]").count():
+        await page.keyboard.press("1")
+        return True
+    actions = page.locator("#actions button")
+    if await actions.count():
+        if await page.locator('#actions button[data-action="check"]').count():
+            await page.keyboard.press("k")
+        else:
+            await page.locator('#actions button[data-action="call"]').click()
+        return True
+    return False
+
+
+async def _hole(page: Any) -> list[str]:
+    cards = page.locator("#hole [data-card], #hole button[data-point]")
+    await cards.first.wait_for()
+    names = []
+    for index in range(await cards.count()):
+        item = cards.nth(index)
+        names.append(await item.get_attribute("data-card") or await item.get_attribute("aria-label"))
+    return [name.replace("point card ", "") for name in names]
+
+
+async def _scenario(url: str, shots: Path) -> dict[str, Any]:
+    async with playwright.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            desk = await browser.new_context(viewport={"width": 1100, "height": 900})
+            phone = await browser.new_context(viewport={"width": 390, "height": 844})
+            ann, bob = await desk.new_page(), await phone.new_page()
+            for page, name in ((ann, "ann"), (bob, "bob")):
+                await page.goto(url)
+                await page.fill("#name", name)
+                await page.locator('button[data-sit="0"]').click()
+                await page.locator("#table").wait_for(state="visible")
+            await ann.locator("#hole .card").first.wait_for()
+            before = await _hole(ann)
+            assert len(before) == 3  # DH-1
+            decisions, reloaded, shown = 0, False, {}
+            for _ in range(600):
+                if "wins" in (await ann.inner_text("#results")):
+                    break
+                acted = False
+                for page in (ann, bob):
+                    if await _decide(page):
+                        acted = True
+                        decisions += 1
+                        await page.wait_for_timeout(150)
+                # bob's page never shows ann's cards before the showdown
+                seats_text = await bob.inner_html("#seats")
+                if "show" not in (await bob.inner_text("#history")):
+                    assert not any(f'data-card="{c}"' in seats_text for c in before)
+                if decisions >= 4 and not reloaded:  # on the flop, after the point cards
+                    await ann.screenshot(path=str(shots / "table-before-reload.png"))
+                    await ann.reload()
+                    await ann.locator("#table").wait_for(state="visible")
+                    assert sorted(await _hole(ann)) == sorted(before)
+                    reloaded = True
+                if not acted:
+                    await ann.wait_for_timeout(100)
+            results = await ann.inner_text("#results")
+            history = await ann.inner_text("#history")
+            shown["results"] = results
+            shown["history"] = history
+            shown["reloaded"] = reloaded
+            shown["decisions"] = decisions
+            await ann.screenshot(path=str(shots / "table-showdown.png"), full_page=True)
+            await bob.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+            return shown
+        finally:
+            await browser.close()
+
+
+def test_two_players_play_a_double_holdem_hand_in_the_browser(tmp_path: Path) -> None:
+    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=30.0, configs=[CONFIG])
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    with ServerThread(room) as server:
+        outcome = asyncio.run(_scenario(server.url, shots))
+        assert server.leaks == []
+    assert outcome["reloaded"]
+    assert "wins" in outcome["results"]
+    assert "picks point card" in outcome["history"]  # DH-5, the player's own choice
+    assert "shows" in outcome["history"] or "wins" in outcome["history"]
+    assert (shots / "table-showdown.png").stat().st_size > 10_000
