@@ -34,9 +34,12 @@ def leaks(runner: TableRunner, connection: Connection, text: str) -> list[str]:
         shown = {e.seat for e in hand.events if e.kind == "show"}
         dealt = table.dealt
         own = dealt.index(seat) if seat in dealt else None
-        if own is not None and table.seats()[seat] is not None:  # type: ignore[index]
-            if table.player(seat) != hand_player(table, own):  # type: ignore[arg-type]
-                own = None
+        if (
+            own is not None
+            and table.seats()[seat] is not None  # type: ignore[index]
+            and table.player(seat) != hand_player(table, own)  # type: ignore[arg-type]
+        ):
+            own = None
         allowed = {CARD_NAMES[c] for c in hand.board}
         for index in range(len(dealt)):
             if index == own or index in shown:
@@ -50,9 +53,9 @@ def leaks(runner: TableRunner, connection: Connection, text: str) -> list[str]:
                 if index != own and index not in shown and not reveal:
                     found.append(f"point of seat {key}")
         for entry in message.get("log", []):
-            if entry["kind"] == "point" and "point" in entry and entry["seat"] != seat:
-                if dealt.index(entry["seat"]) not in shown and not reveal:
-                    found.append(f"point entry of seat {entry['seat']}")
+            hidden = entry["kind"] == "point" and "point" in entry and entry["seat"] != seat
+            if hidden and dealt.index(entry["seat"]) not in shown and not reveal:
+                found.append(f"point entry of seat {entry['seat']}")
             if entry["kind"] == "burn" and "cards" in entry:
                 found.append("a burned card")
     for card in CARD.findall(text):

@@ -17,7 +17,6 @@ import pytest
 from doubleholdem.game import Structure, Variant
 from doubleholdem.server.room import Room, RoomSettings
 from doubleholdem.table import TableConfig
-
 from server_harness import ServerThread
 
 playwright = pytest.importorskip("playwright.async_api")
@@ -57,7 +56,9 @@ async def _hole(page: Any) -> list[str]:
     names = []
     for index in range(await cards.count()):
         item = cards.nth(index)
-        names.append(await item.get_attribute("data-card") or await item.get_attribute("aria-label"))
+        names.append(
+            await item.get_attribute("data-card") or await item.get_attribute("aria-label")
+        )
     return [name.replace("point card ", "") for name in names]
 
 

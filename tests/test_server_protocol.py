@@ -16,7 +16,6 @@ import pytest
 from doubleholdem.game import Structure, Variant
 from doubleholdem.server.room import Room, RoomSettings
 from doubleholdem.table import Table, TableConfig
-
 from server_harness import Client, ServerThread
 
 DOUBLE = TableConfig(
@@ -103,7 +102,7 @@ def test_http_endpoints(tmp_path: Path) -> None:
         for t in tables:
             assert t["variant"] == "double" and t["structure"] == "fixed-limit"
             assert t["blinds"] == [5, 10] and len(t["seats"]) == 3
-            assert t["seats"][0]["player"] == "bot-%d-0" % t["id"] and t["seats"][2] is None
+            assert t["seats"][0]["player"] == f"bot-{t['id']}-0" and t["seats"][2] is None
             assert t["chips"] + t["rake"] == t["bought_in"]
             assert set(t) >= {"id", "variant", "structure", "blinds", "seats", "hand_number"}
 
@@ -181,8 +180,10 @@ def test_refusals_change_nothing(tmp_path: Path) -> None:
             (json.dumps({"type": "ping"}), "bad_version"),
             (json.dumps({"v": 1, "type": "steal"}), "bad_type"),
             (json.dumps({"v": 1, "type": "act", "id": "i", "hand": number}), "bad_field"),
-            (json.dumps({"v": 1, "type": "sit", "table": 0, "name": "x" * 99, "buy_in": 1}),
-             "bad_field"),
+            (
+                json.dumps({"v": 1, "type": "sit", "table": 0, "name": "x" * 99, "buy_in": 1}),
+                "bad_field",
+            ),
             (json.dumps({"v": 1, "type": "ping", "extra": 1}), "bad_field"),
             (json.dumps({"v": 1, "type": "watch", "table": 99}), "no_table"),
             ("x" * 5000, "too_large"),
@@ -231,11 +232,13 @@ def test_many_hands_with_bots_leak_nothing(tmp_path: Path) -> None:
         client = await Client.connect(server.ws_url)
         await client.send(type="sit", table=0, name=name, buy_in=1000)
         seat = (await client.next("seated"))["seat"]
-        count, current = 0, True
+        count = 0
         while True:
             state = await client.state_where(
-                lambda m: m["view"]["hand_number"] > hands
-                or bool(m["view"]["hand"] and m["view"]["hand"]["legal"])
+                lambda m: (
+                    m["view"]["hand_number"] > hands
+                    or bool(m["view"]["hand"] and m["view"]["hand"]["legal"])
+                )
             )
             if state["view"]["hand_number"] > hands:
                 break
@@ -250,9 +253,7 @@ def test_many_hands_with_bots_leak_nothing(tmp_path: Path) -> None:
         await client.close()
 
     async def scenario(server: ServerThread) -> None:
-        await asyncio.gather(
-            player(server, "ann", 6), player(server, "bob", 6), watcher(server, 6)
-        )
+        await asyncio.gather(player(server, "ann", 6), player(server, "bob", 6), watcher(server, 6))
 
     with ServerThread(_room(tmp_path, bots=1)) as server:
         asyncio.run(scenario(server))

@@ -81,9 +81,10 @@ def test_refuses_edited_and_broken_snapshots() -> None:
     body = json.dumps(data["table"], separators=(",", ":"))
     import hashlib
 
-    data["sha256"] = hashlib.sha256(body.encode()).hexdigest()
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    forged = f'{{"version":1,"sha256":"{digest}","table":{body}}}'
     with pytest.raises(TamperedSnapshot, match="chips"):
-        Table.from_json(json.dumps(data))
+        Table.from_json(forged)
     for bad in ("", "[]", "{}", '{"version":99}', text[:-5]):
         with pytest.raises(InvalidSnapshot):
             Table.from_json(bad)

@@ -73,7 +73,11 @@ def load_configs(path: str) -> list[TableConfig]:
         except tomllib.TOMLDecodeError as error:
             raise InvalidConfig(f"{path}: {error}") from None
     entries = data.get("table")
-    if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
+    if (
+        not isinstance(entries, list)
+        or not entries
+        or not all(isinstance(e, dict) for e in entries)
+    ):
         raise InvalidConfig(f"{path}: needs a [[table]] list")
     configs = []
     for entry in entries:
@@ -103,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
     settings.seed = args.seed
     if args.config:
         settings.configs = load_configs(args.config)
+    from doubleholdem.server.loadtest import _raise_file_limit
+
+    _raise_file_limit()
     room = Room.open(args.db, settings, synchronous=args.sync)
     config = uvicorn.Config(
         create_app(room),
@@ -121,13 +128,14 @@ def run(args: argparse.Namespace) -> int:
         if server.started:
             port = server.servers[0].sockets[0].getsockname()[1]
             host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
-            print(f"doubleholdem: {len(room.runners)} tables; open http://{host}:{port}/", flush=True)
+            print(
+                f"doubleholdem: {len(room.runners)} tables; open http://{host}:{port}/", flush=True
+            )
         await task
 
     import asyncio
+    import contextlib
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
-    except KeyboardInterrupt:
-        pass
     return 0

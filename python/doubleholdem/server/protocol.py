@@ -9,7 +9,7 @@ Sit(table=0, seat=2, name='ann', buy_in=1000)
 >>> decode('{"v": 1, "type": "act", "id": "a1", "hand": 3, "action": "steal"}')
 Traceback (most recent call last):
 ...
-doubleholdem.errors.ProtocolError: act: action must be one of fold, check, call, bet, raise, all_in, point
+doubleholdem.errors.ProtocolError: act: action must be one of fold, check, call, bet, ...
 >>> decode("x" * 5000)
 Traceback (most recent call last):
 ...
@@ -19,6 +19,7 @@ doubleholdem.errors.ProtocolError: a message is at most 4096 bytes, this one has
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
 from doubleholdem.errors import ProtocolError
@@ -216,7 +217,7 @@ def _top_up(f: _Fields) -> TopUp:
     return TopUp(amount)
 
 
-_DECODERS: dict[str, Any] = {
+_DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "lobby": lambda f: Lobby(),
     "sit": _sit,
     "resume": lambda f: Resume(f.text("token", "_-", 128)),

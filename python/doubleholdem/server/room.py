@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -35,6 +36,7 @@ BOT_KINDS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
     "station": lambda seed: CallingStation(),
 }
+_log = logging.getLogger("doubleholdem.server")
 MAX_QUEUE = 512  # messages waiting for a slow client before it is dropped
 RATE = 20.0  # messages a second a client may send, on average
 BURST = 40.0  # and at once
@@ -285,7 +287,27 @@ class TableRunner:
 
     async def run(self) -> None:
         """Plays the table until cancelled: starts hands, lets bots act, and applies
-        deadlines."""
+        deadlines. An unexpected error is logged and the table goes on from its last
+        committed state."""
+        while True:
+            try:
+                await self._run()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _log.exception("table %d stopped on an error; restoring it", self.id)
+                self._restore()
+                await asyncio.sleep(1.0)
+
+    def _restore(self) -> None:
+        """Back to the last committed state of the table."""
+        for stored in self.room.store.tables():
+            if stored.id == self.id:
+                self.table = Table.from_json(stored.snapshot)
+                for connection in self.connections:
+                    connection.since = 0
+
+    async def _run(self) -> None:
         room = self.room
         table = self.table
         while True:
@@ -304,9 +326,12 @@ class TableRunner:
                     self._bot_turn(seat)
                     continue
                 wait = None if deadline is None else deadline - now
-            elif now >= self.next_start and self._ready():
+            elif self._bots_short():
                 with self.change():
                     self._top_up_bots()
+                continue
+            elif now >= self.next_start and self._ready():
+                with self.change():
                     table.start_hand(now=now)
                 continue
             elif self._ready():
@@ -331,13 +356,19 @@ class TableRunner:
             if table.in_hand and table.to_act == seat:
                 table.decide(seat, self.bots[seat].decide(table.observe(seat)), now=now)
 
+    def _bots_short(self) -> list[int]:
+        """The bot seats below half the maximum buy-in (between hands)."""
+        table = self.table
+        high = table.config.buy_in_range[1]
+        seats = table.seats()
+        return [s for s in self.bots if seats[s] is not None and seats[s]["stack"] < high // 2]  # type: ignore[index]
+
     def _top_up_bots(self) -> None:
         """Bots buy back up to the maximum when they are below half of it."""
         table = self.table
         high = table.config.buy_in_range[1]
-        for seat in self.bots:
-            if table.seats()[seat] is not None and table.stack(seat) < high // 2:
-                table.top_up(seat, high - table.stack(seat), now=table.now)
+        for seat in self._bots_short():
+            table.top_up(seat, high - table.stack(seat), now=table.now)
 
     # ------------------------------------------------------------------ requests
 

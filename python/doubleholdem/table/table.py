@@ -33,12 +33,12 @@ the same log, byte for byte.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import enum
 import hashlib
 import json
 import math
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -70,6 +70,7 @@ __all__ = [
 
 MAX_SEATS = 10
 TABLE_SNAPSHOT_VERSION = 1  # of Table.to_json
+_SNAPSHOT_FRAME = re.compile(r'\{"version":\d+,"sha256":"([0-9a-f]{64})","table":(.*)\}', re.S)
 BET = "bet"
 POINT = "point"
 
@@ -1175,7 +1176,6 @@ class Table:
             return True
         return 0 < offset < span
 
-
     # ------------------------------------------------------------------ snapshots, memory
     # (for servers: kept apart from the rest of the class)
 
@@ -1195,7 +1195,11 @@ class Table:
         ...
         doubleholdem.errors.TamperedSnapshot: table snapshot: the checksum does not match
         """
-        body = json.dumps(self._snapshot_body(), separators=(",", ":"))
+        fields = self._snapshot_body()
+        hand = self._hand
+        body = json.dumps(fields, separators=(",", ":"))
+        if hand is not None:  # the hand's own snapshot text, as it is
+            body = f'{body[:-1]},"hand":{hand.to_json()}}}'
         digest = hashlib.sha256(body.encode()).hexdigest()
         return f'{{"version":{TABLE_SNAPSHOT_VERSION},"sha256":"{digest}","table":{body}}}'
 
@@ -1204,9 +1208,16 @@ class Table:
         """The table saved by :meth:`to_json`; :class:`~doubleholdem.errors.InvalidSnapshot`
         (:class:`~doubleholdem.errors.TamperedSnapshot` when the checksum or the
         consistency checks fail) if it is not one."""
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode()
+            except UnicodeDecodeError as error:
+                raise InvalidSnapshot(f"a table snapshot is JSON text: {error}") from None
+        if not isinstance(text, str):
+            raise InvalidSnapshot(f"a table snapshot is JSON text, not {type(text).__name__}")
         try:
             data = json.loads(text)
-        except (ValueError, TypeError) as error:
+        except (ValueError, RecursionError) as error:
             raise InvalidSnapshot(f"a table snapshot is JSON: {error}") from None
         if not isinstance(data, dict) or data.get("version") != TABLE_SNAPSHOT_VERSION:
             found = data.get("version") if isinstance(data, dict) else None
@@ -1214,10 +1225,10 @@ class Table:
                 f"not a version {TABLE_SNAPSHOT_VERSION} table snapshot (version {found!r})"
             )
         body = data.get("table")
-        if not isinstance(body, dict) or not isinstance(data.get("sha256"), str):
-            raise InvalidSnapshot("table snapshot: no table or checksum")
-        canonical = json.dumps(body, separators=(",", ":"))
-        if hashlib.sha256(canonical.encode()).hexdigest() != data["sha256"]:
+        framed = _SNAPSHOT_FRAME.fullmatch(text)
+        if not isinstance(body, dict) or framed is None:
+            raise InvalidSnapshot("table snapshot: not in the form to_json writes")
+        if hashlib.sha256(framed.group(2).encode()).hexdigest() != framed.group(1):
             raise TamperedSnapshot("table snapshot: the checksum does not match")
         try:
             table = cls._from_snapshot_body(body)
@@ -1264,7 +1275,9 @@ class Table:
         last = len(self._log)  # where the last hand's entries start, if still logged
         if hand is not None and self._hand_seats and self._hand_seats[-1][0] is hand:
             last = self._hands[-1]
-        older = self._entries(0)[:last]  # finished hands' events written out as dicts
+        older: list[Any] = self._log[:last]
+        if not all(isinstance(entry, dict) for entry in older):
+            older = self._entries(0)[:last]  # finished hands' events written out as dicts
         log: list[Any] = [*older, *self._log[last:]]
         rng = None
         if self._rng is not None:
@@ -1273,12 +1286,11 @@ class Table:
         return {
             "config": fields,
             "rng": rng,
-            "seats": [None if s is None else dataclasses.asdict(s) for s in self._seats],
+            "seats": [None if s is None else dict(s.__dict__) for s in self._seats],
             "button": self._button,
             "small": self._small,
             "big": self._big,
             "last_big": None if self._last_big is None else list(self._last_big),
-            "hand": None if hand is None else json.loads(hand.to_json()),
             "hand_start": None if hand is None else last,
             "dealt": list(self._dealt),
             "dealt_players": list(self._dealt_players),
@@ -1337,8 +1349,8 @@ class Table:
         _check(len(dealt) == len(players) == len(set(dealt)), "dealt")
         _check(all(_is_int(s) and 0 <= s < config.seats for s in dealt), "dealt")
         table._dealt, table._dealt_players = list(dealt), [str(p) for p in players]
-        if body["hand"] is not None:
-            hand = Hand.from_json(json.dumps(body["hand"]))
+        if body.get("hand") is not None:
+            hand = Hand.from_json(json.dumps(body["hand"], separators=(",", ":")))
             _check(hand.players == len(dealt), "the hand's players")
             _check(hand.event_count >= table._synced, "synced")
             start = body["hand_start"]

@@ -1,0 +1,84 @@
+"""Game server targets (issue 11; benchmarks, not tests): 1,000 WebSocket clients on 200
+tables in one server process, p50 action round trip under 5 ms and p99 under 50 ms with
+no errors and no chip lost; and a restart with 200 tables mid-hand serving again within
+2 s. The server and the load run as separate processes on 127.0.0.1.
+
+Run: ``python -m pytest benches/bench_server.py --benchmark-enable -s`` (prints the
+figures; ``DOUBLEHOLDEM_LOAD_CLIENTS``, ``..._TABLES`` and ``..._SECONDS`` change the
+load). Measured figures are in README.md ("Play it").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CLIENTS = int(os.environ.get("DOUBLEHOLDEM_LOAD_CLIENTS", "1000"))
+TABLES = int(os.environ.get("DOUBLEHOLDEM_LOAD_TABLES", "200"))
+SECONDS = float(os.environ.get("DOUBLEHOLDEM_LOAD_SECONDS", "30"))
+THINK = float(os.environ.get("DOUBLEHOLDEM_LOAD_THINK", "0.5"))
+
+
+def _serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], int, float]:
+    started = time.perf_counter()
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db)]
+    command += ["--port", "0", "--tables", str(TABLES), "--pause", "0.5", *extra]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    port = int(line.rsplit(":", 1)[1].strip("/\n"))
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as r:
+        assert r.read() == b"ok"
+    return process, port, time.perf_counter() - started
+
+
+def _stop(process: subprocess.Popen[str], sig: int = signal.SIGTERM) -> None:
+    process.send_signal(sig)
+    process.wait(60)
+
+
+def test_load_1000_clients_200_tables(benchmark: Any, tmp_path: Path) -> None:
+    benchmark.group = "server: action round trip under load"
+    process, port, _ = _serve(tmp_path / "load.db", "--bots", "0")
+    try:
+        command = [
+            sys.executable, "-m", "doubleholdem.cli", "loadtest",
+            "--url", f"http://127.0.0.1:{port}", "--clients", str(CLIENTS),
+            "--seconds", str(SECONDS), "--think", str(THINK), "--json",
+        ]  # fmt: skip
+
+        def load() -> dict[str, Any]:
+            out = subprocess.run(command, capture_output=True, text=True, check=False)
+            result: dict[str, Any] = json.loads(out.stdout)
+            return result
+
+        result = benchmark.pedantic(load, rounds=1, iterations=1)
+    finally:
+        _stop(process)
+    benchmark.extra_info.update(result)
+    print("\nload:", json.dumps(result))
+    assert result["errors"] == 0 and result["chip_errors"] == 0
+
+
+def test_restart_200_tables_mid_hand(benchmark: Any, tmp_path: Path) -> None:
+    benchmark.group = "server: restart with every table mid-hand"
+    db = tmp_path / "restart.db"
+    process, _, _ = _serve(db, "--bots", "6", "--bot-delay", "0.05")
+    time.sleep(3.0)  # every table is in a hand
+    _stop(process, signal.SIGKILL)
+
+    def restart() -> float:
+        process, _, seconds = _serve(db, "--bots", "6", "--bot-delay", "0.05")
+        _stop(process, signal.SIGKILL)
+        return seconds
+
+    seconds = benchmark.pedantic(restart, rounds=3, iterations=1)
+    benchmark.extra_info["seconds_to_serving"] = seconds
+    print(f"\nrestart of {TABLES} tables mid-hand: serving after {seconds:.2f} s")

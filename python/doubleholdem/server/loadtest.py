@@ -1,0 +1,209 @@
+"""``doubleholdem loadtest``: bot clients over WebSockets against a running server.
+
+C clients take open seats at the server's tables (``GET /api/tables``), play for S
+seconds like calling stations (point card by DH-6's automatic choice, then check or call),
+each waiting ``--think`` seconds before it answers, then leave. Prints one JSON object:
+``clients``, ``actions``, ``p50_ms`` and ``p99_ms`` (an action sent to its result
+received), ``errors`` (refused actions, failed connections), and ``chip_errors`` (tables
+whose chips and rake do not add up to what was bought in, checked at the end).
+Only for servers on this machine or your own test hosts."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from doubleholdem.cards import parse_card
+from doubleholdem.double import auto_point
+
+__all__ = ["LoadResult", "add_parser", "run", "run_load"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Registers ``loadtest``."""
+    p = subparsers.add_parser("loadtest", help="bot clients over WebSockets against a server")
+    p.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    p.add_argument("--clients", type=int, required=True, help="clients (each takes a seat)")
+    p.add_argument("--seconds", type=float, required=True, help="how long they play")
+    p.add_argument("--think", type=float, default=0.5, help="seconds before each answer (0.5)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+class LoadResult(dict[str, Any]):
+    """The load test's figures (a dict, printed as JSON)."""
+
+
+def _get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def _percentile(values: list[float], share: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+class _Client:
+    def __init__(self, index: int, table: int, seat: int, buy_in: int, think: float) -> None:
+        self.index = index
+        self.table = table
+        self.seat = seat
+        self.buy_in = buy_in
+        self.think = think
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.sent: dict[str, float] = {}
+        self.count = 0
+        self.rng = random.Random(index)
+
+    async def play(self, ws_url: str, stop_at: float, gate: asyncio.Semaphore) -> None:
+        from websockets.asyncio.client import connect
+
+        async with gate:
+            socket = await connect(ws_url, max_size=2**22, open_timeout=60)
+        try:
+            await socket.send(
+                json.dumps(
+                    {
+                        "v": 1,
+                        "type": "sit",
+                        "table": self.table,
+                        "seat": self.seat,
+                        "name": f"load-{self.index}",
+                        "buy_in": self.buy_in,
+                    }
+                )
+            )
+            answering: asyncio.Task[None] | None = None
+            while True:
+                left = stop_at - time.monotonic()
+                if left <= 0:
+                    break
+                try:
+                    text = await asyncio.wait_for(socket.recv(), left)
+                except asyncio.TimeoutError:
+                    break
+                message = json.loads(text)
+                kind = message["type"]
+                if kind in ("result", "error") and message.get("id") in self.sent:
+                    started = self.sent.pop(message["id"])
+                    if kind == "result":
+                        self.latencies.append((time.perf_counter() - started) * 1000.0)
+                    else:
+                        self.errors += 1
+                elif kind == "error":
+                    self.errors += 1
+                elif kind == "state" and not self.sent and (answering is None or answering.done()):
+                    answering = asyncio.create_task(self._answer(socket, message["view"]))
+            if answering is not None:
+                answering.cancel()
+            await socket.send(json.dumps({"v": 1, "type": "leave"}))
+        finally:
+            await socket.close()
+
+    async def _answer(self, socket: Any, view: dict[str, Any]) -> None:
+        hand = view["hand"]
+        seat = view["seat"]
+        if hand is None or hand["over"]:
+            mine = view["seats"][seat] if seat is not None else None
+            if mine is not None and mine["stack"] == 0:  # bust: buy back in between hands
+                await socket.send(json.dumps({"v": 1, "type": "top_up", "amount": self.buy_in}))
+            return
+        legal = hand["legal"]
+        if legal is None:
+            return
+        if self.think > 0:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        self.count += 1
+        ident = f"l{self.index}-{self.count}"
+        message: dict[str, Any] = {
+            "v": 1,
+            "type": "act",
+            "id": ident,
+            "hand": view["hand_number"],
+        }
+        if hand["decision"] == "point":
+            message.update(action="point", amount=auto_point([parse_card(c) for c in hand["hole"]]))
+        else:
+            message["action"] = "check" if legal["can_check"] else "call"
+        self.sent[ident] = time.perf_counter()
+        await socket.send(json.dumps(message))
+
+
+async def run_load(
+    url: str, clients: int, seconds: float, *, think: float = 0.5, seed: int = 1
+) -> LoadResult:
+    """Runs the load test against the server at ``url``; see the module docstring."""
+    base = url.rstrip("/")
+    parts = urllib.parse.urlsplit(base)
+    ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}/ws"
+    tables = await asyncio.to_thread(_get_json, base + "/api/tables")
+    seats = [
+        (t["id"], s, t["buy_in"][1])
+        for t in tables
+        for s, occupant in enumerate(t["seats"])
+        if occupant is None
+    ]
+    if len(seats) < clients:
+        raise ValueError(f"the server has {len(seats)} open seats, not {clients}")
+    # fill tables evenly: seat k of every table before seat k+1 of any
+    seats.sort(key=lambda item: (item[1], item[0]))
+    players = [_Client(i, *seats[i], think) for i in range(clients)]
+    gate = asyncio.Semaphore(64)
+    started = time.monotonic()
+    stop_at = started + seconds
+    outcomes = await asyncio.gather(
+        *(p.play(ws_url, stop_at, gate) for p in players), return_exceptions=True
+    )
+    failed = sum(1 for o in outcomes if isinstance(o, BaseException))
+    await asyncio.sleep(0.5)  # let the server apply the leaves
+    after = await asyncio.to_thread(_get_json, base + "/api/tables")
+    chip_errors = sum(1 for t in after if t["chips"] + t["rake"] != t["bought_in"])
+    latencies = [x for p in players for x in p.latencies]
+    return LoadResult(
+        clients=clients,
+        tables=len({p.table for p in players}),
+        seconds=round(time.monotonic() - started, 2),
+        actions=len(latencies),
+        p50_ms=round(_percentile(latencies, 0.50), 3),
+        p99_ms=round(_percentile(latencies, 0.99), 3),
+        errors=failed + sum(p.errors for p in players),
+        chip_errors=chip_errors,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``loadtest`` command."""
+    if args.clients < 1 or args.seconds <= 0 or args.think < 0:
+        raise ValueError("--clients must be at least 1, --seconds and --think positive")
+    _raise_file_limit()
+    result = asyncio.run(
+        run_load(args.url, args.clients, args.seconds, think=args.think, seed=args.seed)
+    )
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key + ':':<12} {value}")
+    return 0 if result["errors"] == 0 and result["chip_errors"] == 0 else 1
+
+
+def _raise_file_limit() -> None:
+    """Each client is a socket: allow as many open files as the system lets us."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
