@@ -9,7 +9,6 @@ restores them where they were."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from doubleholdem.table import TableConfig
@@ -60,18 +59,16 @@ def load_configs(path: str) -> list[TableConfig]:
     [('double', 'fixed-limit', 20, 4)]
     >>> os.unlink(f.name)
     """
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    import rtoml
+
     from doubleholdem.errors import InvalidConfig
     from doubleholdem.game import Rake
 
-    with open(path, "rb") as file:
-        try:
-            data = tomllib.load(file)
-        except tomllib.TOMLDecodeError as error:
-            raise InvalidConfig(f"{path}: {error}") from None
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = rtoml.load(file)
+    except (OSError, rtoml.TomlParsingError, ValueError, TypeError) as error:
+        raise InvalidConfig(f"{path}: {error}") from None
     entries = data.get("table")
     if (
         not isinstance(entries, list)

@@ -57,7 +57,7 @@ from doubleholdem.errors import (
     TamperedSnapshot,
 )
 from doubleholdem.game.betting import Action, LegalActions
-from doubleholdem.game.config import GameConfig, GameRules, Variant
+from doubleholdem.game.config import GameConfig, GameRules, Rake, Variant
 from doubleholdem.game.hand import Event, Hand
 
 __all__ = [
@@ -1273,7 +1273,7 @@ class Table:
             }
         hand = self._hand
         last = len(self._log)  # where the last hand's entries start, if still logged
-        if hand is not None and self._hand_seats and self._hand_seats[-1][0] is hand:
+        if hand is not None and self._hand_seats and self._hand_seats[-1][1] == self._hand_number:
             last = self._hands[-1]
         older: list[Any] = self._log[:last]
         if not all(isinstance(entry, dict) for entry in older):
@@ -1363,7 +1363,8 @@ class Table:
                     _check(ok, "log entry")
             table._hand = hand
             table._hands = [start]
-            table._hand_seats = [(hand, table._hand_number, table._dealt)]
+            played = hand.events if hand.over else hand  # as the table keeps them
+            table._hand_seats = [(played, table._hand_number, table._dealt, table._dealt_players)]
             if not hand.over:
                 for index, seat in enumerate(dealt):
                     occupant = table._seats[seat]
