@@ -84,6 +84,7 @@ class ServerThread:
             port=0,
             log_level="warning",
             ws_max_size=64 * 1024,
+            ws_per_message_deflate=False,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)

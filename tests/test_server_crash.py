@@ -109,9 +109,13 @@ async def _run(db: Path, seed: int) -> tuple[Player, list[int]]:
                 assert table["hand_number"] >= hands_seen[table["id"]]
                 hands_seen[table["id"]] = table["hand_number"]
             session = asyncio.create_task(player.session(port))
+            for _ in range(3000):  # the seat is taken once, before any crash
+                if player.token is not None or session.done():
+                    break
+                await asyncio.sleep(0.01)
             await asyncio.sleep(rng.uniform(0.1, 0.5))
             os.kill(process.pid, signal.SIGKILL)  # at any moment: mid-hand, mid-write
-            with contextlib.suppress(websockets.ConnectionClosed, OSError):
+            with contextlib.suppress(websockets.WebSocketException, OSError):
                 await asyncio.wait_for(session, 10)
         finally:
             process.kill()
@@ -129,7 +133,7 @@ async def _run(db: Path, seed: int) -> tuple[Player, list[int]]:
         hands_seen = [t["hand_number"] for t in _tables(port)]
         process.send_signal(signal.SIGTERM)
         process.wait(30)
-        with contextlib.suppress(websockets.ConnectionClosed, OSError):
+        with contextlib.suppress(websockets.WebSocketException, OSError):
             await asyncio.wait_for(session, 10)
     finally:
         process.kill()

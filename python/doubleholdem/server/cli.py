@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
         lifespan="on",
     )
     server = uvicorn.Server(config)

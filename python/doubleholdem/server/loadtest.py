@@ -70,7 +70,7 @@ class _Client:
         from websockets.asyncio.client import connect
 
         async with gate:
-            socket = await connect(ws_url, max_size=2**22, open_timeout=60)
+            socket = await connect(ws_url, max_size=2**22, open_timeout=60, compression=None)
         try:
             await socket.send(
                 json.dumps(

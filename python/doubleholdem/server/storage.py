@@ -23,13 +23,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 __all__ = ["SCHEMA_VERSION", "Storage", "StoredTable", "token_hash"]
 
 SCHEMA_VERSION = 1
+CHECKPOINT_SECONDS = 1.0
+WAL_LIMIT = 16 * 2**20
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,9 +90,41 @@ class Storage:
         self._db.executescript(_SCHEMA)
         self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._depth = 0
+        self._stop = threading.Event()
+        self._checkpoints: threading.Thread | None = None
+        if path != ":memory:":
+            # Checkpoints (which flush the disk) run in a thread of their own, so that
+            # commits on the event loop never wait for a disk flush.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpoints = threading.Thread(
+                target=self._checkpoint, name="doubleholdem-checkpoints", daemon=True
+            )
+            self._checkpoints.start()
+
+    def _checkpoint(self) -> None:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                # PASSIVE never waits for the server; it cannot reset a log that is
+                # written to all the time, so past WAL_LIMIT bytes a TRUNCATE does (the
+                # server's next commit waits for it, a few milliseconds)
+                try:
+                    size = os.path.getsize(self.path + "-wal")
+                except OSError:
+                    size = 0
+                mode = "TRUNCATE" if size > WAL_LIMIT else "PASSIVE"
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute(f"PRAGMA wal_checkpoint({mode})")
+        finally:
+            db.close()
 
     def close(self) -> None:
         """Closes the database."""
+        self._stop.set()
+        if self._checkpoints is not None:
+            self._checkpoints.join()
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
 
     @contextlib.contextmanager
