@@ -9,6 +9,7 @@ restores them where they were."""
 from __future__ import annotations
 
 import argparse
+import socket
 from typing import Any
 
 from doubleholdem.table import TableConfig
@@ -46,6 +47,22 @@ def _seconds(text: str) -> float:
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError(f"{text} is not a number of seconds in 0..3600")
     return value
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one), or one line saying why
+    not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        listener = socket.socket(family, kind, proto)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        raise ValueError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    listener.setblocking(False)
+    return listener
 
 
 def load_configs(path: str) -> list[TableConfig]:
@@ -107,11 +124,11 @@ def run(args: argparse.Namespace) -> int:
     from doubleholdem.server.loadtest import _raise_file_limit
 
     _raise_file_limit()
+    listener = _listen(args.host, args.port)
+    port = listener.getsockname()[1]
     room = Room.open(args.db, settings, synchronous=args.sync)
     config = uvicorn.Config(
         create_app(room),
-        host=args.host,
-        port=args.port,
         log_level="warning",
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
@@ -120,15 +137,13 @@ def run(args: argparse.Namespace) -> int:
     server = uvicorn.Server(config)
 
     async def serve() -> None:
-        task = asyncio.create_task(server.serve())
+        task = asyncio.create_task(server.serve(sockets=[listener]))
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
-            port = server.servers[0].sockets[0].getsockname()[1]
-            host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
-            print(
-                f"doubleholdem: {len(room.runners)} tables; open http://{host}:{port}/", flush=True
-            )
+            host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
+            tables = len(room.runners)
+            print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
         await task
 
     import asyncio
