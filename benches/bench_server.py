@@ -82,4 +82,3 @@ def test_restart_200_tables_mid_hand(benchmark: Any, tmp_path: Path) -> None:
     seconds = benchmark.pedantic(restart, rounds=3, iterations=1)
     benchmark.extra_info["seconds_to_serving"] = seconds
     print(f"\nrestart of {TABLES} tables mid-hand: serving after {seconds:.2f} s")
-

@@ -1363,7 +1363,7 @@ class Table:
                     _check(ok, "log entry")
             table._hand = hand
             table._hands = [start]
-            played = hand.events if hand.over else hand  # as the table keeps them
+            played = hand.records if hand.over else hand  # as the table keeps them
             table._hand_seats = [(played, table._hand_number, table._dealt, table._dealt_players)]
             if not hand.over:
                 for index, seat in enumerate(dealt):
