@@ -80,7 +80,7 @@ class ProtocolError(DoubleHoldemError, ValueError):
     """A game server message that cannot be taken: malformed, oversized, of an unknown
     type or version, or with fields of the wrong kind. ``code`` is the short error code
     the server replies with (``bad_json``, ``too_large``, ``bad_version``,
-    ``bad_type``, ``bad_field``)."""
+    ``bad_type``, ``bad_field``; the server also uses ``no_table``)."""
 
     def __init__(self, message: str, *, code: str = "bad_message") -> None:
         super().__init__(message)
