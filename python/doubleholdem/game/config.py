@@ -280,9 +280,11 @@ class GameConfig(GameRules):
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""
-        data = dataclasses.asdict(self)
+        data = {name: getattr(self, name) for name in _FIELDS}  # no deep copy: all plain
         for name in ("structure", "variant", "ante_type"):
             data[name] = data[name].value
+        if self.rake is not None:
+            data["rake"] = dataclasses.asdict(self.rake)
         data["stacks"] = list(self.stacks)
         for name in ("blind_seats", "live_posts", "dead_posts"):
             value = data.pop(name)
@@ -350,3 +352,6 @@ def _stacks(stacks: object) -> tuple[int, ...]:
     for seat, stack in enumerate(values):
         _require_int(f"stacks[{seat}]", stack, minimum=1)
     return values
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig))
