@@ -157,3 +157,15 @@ class HandInProgress(TableError):
 
 class NotEnoughPlayers(TableError):
     """A hand cannot start: fewer than two players are able to play."""
+
+
+class RangeError(DoubleHoldemError, ValueError):
+    """A hand range that cannot be read, or one left empty (``doubleholdem.ranges``).
+    ``token`` is the offending token as written and ``position`` where it starts in the
+    range text (0-based, in characters); both are ``None`` when the range as a whole is
+    wrong. Nothing of a refused range is used."""
+
+    def __init__(self, message: str, *, token: str | None, position: int | None) -> None:
+        super().__init__(message)
+        self.token = token
+        self.position = position

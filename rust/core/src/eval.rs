@@ -72,6 +72,21 @@ impl Hand {
         mask: 0,
     };
 
+    /// No cards and no suit-counter start: the neutral element of [`Hand::plus`], from
+    /// which a set of cards is summed to be added to many hands at once.
+    pub const ZERO: Hand = Hand { key: 0, mask: 0 };
+
+    /// This hand with the cards summed from [`Hand::ZERO`] in `cards` added: the
+    /// enumerations sum each board once and add it to every player's hole.
+    #[inline(always)]
+    #[must_use]
+    pub fn plus(self, cards: Hand) -> Hand {
+        Hand {
+            key: self.key.wrapping_add(cards.key),
+            mask: self.mask.wrapping_add(cards.mask),
+        }
+    }
+
     /// The hand with one more card. Any byte is accepted; [`Hand::is_valid`] tells
     /// whether all were distinct cards.
     #[inline(always)]

@@ -17,6 +17,7 @@ pub mod error;
 pub mod eval;
 pub mod hand;
 pub mod parallel;
+pub mod showdown;
 #[doc(hidden)]
 pub mod tablegen;
 

@@ -1,0 +1,366 @@
+"""Equities: each player's share of the pot, exact or by Monte Carlo, for 2 to 10
+players holding hands or ranges (:mod:`doubleholdem.ranges`), with a board of 0, 3, 4 or
+5 cards and dead cards, in Texas Hold'em or Double Hold'em. The work runs in Rust.
+
+A showdown gives the pot to the best value (RULES.md EV-1); a tie among k players
+gives each 1/k. ``win`` is the fraction of showdowns a player wins alone, ``tie`` the
+fraction they share, and ``equity`` the share of the pot.
+
+>>> r = calculate(["AhAs", "KcKd"])
+>>> r.exact, r.showdowns, round(r.equity[0], 4)
+(True, 1712304, 0.8126)
+>>> r.fractions[0]
+Fraction(1391327, 1712304)
+>>> r = calculate(["QQ+,AKs", "JJ-88,AQs+"], board="Kh 8h 2c")
+>>> [round(e, 4) for e in r.equity], r.showdowns
+([0.7935, 0.2065], 620568)
+
+Double Hold'em (DH-1 to DH-6): three hole cards, each player's point card an index
+0..2 or ``"auto"`` (DH-6, the default), known from the hole alone, so pre-flop equity
+works too:
+
+>>> r = calculate(["AhKh7c", "QsQd2c"], board="Kd 8h 2s", variant="double", points=[0, "auto"])
+>>> [round(e, 4) for e in r.equity]
+[0.3465, 0.6535]
+
+Monte Carlo reports each player's standard error; the seed makes it reproducible:
+
+>>> r = calculate(["AhKh", "random", "random"], samples=100_000, seed=1)
+>>> r.exact, r.showdowns, all(0 < s < 0.002 for s in r.stderr)
+(False, 100000, True)
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal, Union
+
+from doubleholdem import _core
+from doubleholdem.cards import CardLike, parse_cards
+from doubleholdem.errors import DuplicateCard, InvalidHand, RangeError
+from doubleholdem.ranges import Range, parse_range
+
+__all__ = [
+    "DEFAULT_STDERR",
+    "EXACT_SHOWDOWNS",
+    "Equity",
+    "Question",
+    "calculate",
+    "equity_chunk",
+    "ray_runner",
+]
+
+PlayerLike = Union[str, Range, Iterable[CardLike]]
+"""A player: range text (``"QQ+,AKs"``, ``"AhKh"``, ``"random"``), a parsed
+:class:`~doubleholdem.ranges.Range`, or one hand as cards."""
+
+Point = Union[int, Literal["auto"]]
+
+EXACT_SHOWDOWNS = 4_000_000_000
+"""``exact=None`` enumerates when the enumeration counts at most this many showdowns."""
+
+DEFAULT_STDERR = 0.0005
+"""``exact=None`` samples until every standard error is at most this, when the
+enumeration would be too long."""
+
+VARIANTS = ("texas", "double")
+
+
+@dataclass(frozen=True)
+class Question:
+    """A checked question, as the Rust core takes it (picklable, for runners): per
+    player the cards of every hand one after another and a weight per hand."""
+
+    variant: str
+    players: tuple[tuple[bytes, tuple[int, ...]], ...]
+    board: tuple[int, ...]
+    dead: tuple[int, ...]
+
+    def core_args(self) -> tuple[str, list[tuple[bytes, list[int]]], list[int], list[int]]:
+        players = [(cards, list(weights)) for cards, weights in self.players]
+        return self.variant, players, list(self.board), list(self.dead)
+
+
+@dataclass(frozen=True)
+class Equity:
+    """The result: per player in order ``equity``, ``win`` and ``tie``; the number of
+    ``showdowns`` counted; whether it is ``exact``; ``stderr`` per player (Monte Carlo;
+    ``None`` when exact); ``fractions``, the equities as exact fractions (``None`` for
+    Monte Carlo)."""
+
+    equity: tuple[float, ...]
+    win: tuple[float, ...]
+    tie: tuple[float, ...]
+    showdowns: int
+    exact: bool
+    stderr: tuple[float, ...] | None
+    fractions: tuple[Fraction, ...] | None
+
+    def as_json(self) -> dict[str, Any]:
+        """The result as JSON-ready values (without the fractions)."""
+        return {
+            "equity": list(self.equity),
+            "win": list(self.win),
+            "tie": list(self.tie),
+            "showdowns": self.showdowns,
+            "exact": self.exact,
+            "stderr": None if self.stderr is None else list(self.stderr),
+        }
+
+
+def _player_hands(player: PlayerLike, hole_cards: int, index: int) -> list[tuple[tuple[int, ...], int]]:
+    if isinstance(player, Range):
+        return list(player.combos)
+    if isinstance(player, str):
+        try:
+            return list(parse_range(player, hole_cards).combos)
+        except RangeError as error:
+            raise RangeError(
+                f"player {index + 1}: {error}", token=error.token, position=error.position
+            ) from None
+    cards = tuple(parse_cards(player))
+    if len(cards) != hole_cards:
+        raise InvalidHand(f"player {index + 1}: a hand has {hole_cards} cards, not {len(cards)}")
+    return [(cards, 1)]
+
+
+@lru_cache(maxsize=1)
+def _auto_points() -> dict[tuple[int, ...], int]:
+    """DH-6 for every three-card hole in increasing card order (for ``random``)."""
+    from itertools import combinations
+
+    return {h: _core.auto_point(list(h)) for h in combinations(range(52), 3)}
+
+
+def _arrange(
+    hands: list[tuple[tuple[int, ...], int]], point: Point, random: bool, index: int
+) -> list[tuple[tuple[int, ...], int]]:
+    """Double Hold'em hands with the point card first (DH-2, DH-3)."""
+    if point != "auto" and (isinstance(point, bool) or point not in (0, 1, 2)):
+        raise InvalidHand(
+            f"player {index + 1}: point {point!r} is not 0, 1, 2 or 'auto' (DH-6)"
+        )
+    out = []
+    for hole, weight in hands:
+        if point == "auto":
+            p = _auto_points()[hole] if random else _core.auto_point(list(hole))
+            out.append(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight))
+        elif random:
+            # A random hole dealt in random order: its point card is any of the three.
+            out.extend(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight) for p in range(3))
+        else:
+            out.append(((hole[point], *(c for i, c in enumerate(hole) if i != point)), weight))
+    return out
+
+
+def _remove_impossible(
+    ranges: list[list[tuple[tuple[int, ...], int]]], known: set[int], texts: list[str]
+) -> None:
+    """Drops hands that collide with the board and dead cards, and with a player's only
+    hand (repeatedly); a player left with none is a :class:`RangeError`."""
+
+    def empty(i: int, why: str) -> RangeError:
+        return RangeError(
+            f"player {i + 1}: no hand of {texts[i]!r} is left once {why} are taken out",
+            token=None,
+            position=None,
+        )
+
+    for i, hands in enumerate(ranges):
+        hands[:] = [h for h in hands if not known.intersection(h[0])]
+        if not hands:
+            raise empty(i, "the board and dead cards")
+    changed = True
+    while changed:
+        changed = False
+        for i, hands in enumerate(ranges):
+            if len(hands) != 1:
+                continue
+            fixed = set(hands[0][0])
+            for j, others in enumerate(ranges):
+                if j == i:
+                    continue
+                if len(others) == 1 and fixed.intersection(others[0][0]):
+                    card = min(fixed.intersection(others[0][0]))
+                    from doubleholdem.cards import format_card
+
+                    raise DuplicateCard(
+                        f"players {i + 1} and {j + 1} both hold {format_card(card)}", card=card
+                    )
+                before = len(others)
+                others[:] = [h for h in others if not fixed.intersection(h[0])]
+                if not others:
+                    raise empty(j, f"player {i + 1}'s cards")
+                changed |= len(others) != before
+
+
+def question(
+    players: Sequence[PlayerLike],
+    board: str | Iterable[CardLike] | None = None,
+    dead: str | Iterable[CardLike] | None = None,
+    *,
+    variant: str = "texas",
+    points: Sequence[Point] | None = None,
+) -> Question:
+    """Checks and shapes the input of :func:`calculate` for the Rust core."""
+    if variant not in VARIANTS:
+        raise InvalidHand(f"variant is 'texas' or 'double', not {variant!r}")
+    if isinstance(players, (str, Range)) or not 2 <= len(players) <= 10:
+        n = "one" if isinstance(players, (str, Range)) else len(players)
+        raise InvalidHand(f"equity needs a list of 2 to 10 players, not {n}")
+    hole_cards = 3 if variant == "double" else 2
+    board_cards = parse_cards(board or [])
+    dead_cards = parse_cards(dead or [])
+    if len(board_cards) not in (0, 3, 4, 5):
+        raise InvalidHand(f"a board has 0, 3, 4 or 5 cards, not {len(board_cards)}")
+    known = board_cards + dead_cards
+    if len(set(known)) != len(known):
+        from doubleholdem.cards import format_card
+
+        card = next(c for c in known if known.count(c) > 1)
+        raise DuplicateCard(f"duplicate card {format_card(card)} on the board or dead", card=card)
+    if points is not None and variant != "double":
+        raise InvalidHand("points are for Double Hold'em (variant='double') only")
+    if points is not None and (isinstance(points, str) or len(points) != len(players)):
+        raise InvalidHand(f"give one point per player ({len(players)}), as a list")
+    ranges = [_player_hands(p, hole_cards, i) for i, p in enumerate(players)]
+    texts = [p if isinstance(p, str) else str(p) for p in players]
+    if variant == "double":
+        chosen: Sequence[Point] = points if points is not None else ["auto"] * len(players)
+        ranges = [
+            _arrange(r, chosen[i], isinstance(players[i], str) and players[i].strip().lower() == "random", i)
+            for i, r in enumerate(ranges)
+        ]
+    _remove_impossible(ranges, set(known), texts)
+    shaped = []
+    for hands in ranges:
+        divisor = math.gcd(*(w for _, w in hands))
+        cards = bytes(c for hand, _ in hands for c in hand)
+        shaped.append((cards, tuple(w // divisor for _, w in hands)))
+    return Question(variant, tuple(shaped), tuple(board_cards), tuple(dead_cards))
+
+
+def equity_chunk(q: Question, start: int, stop: int) -> tuple[int, int, list[int], list[int], list[int]]:
+    """Units ``start:stop`` of the exact enumeration of ``q``, on one thread: integer
+    tallies (showdowns, weight, win, tie, units) that add up over chunks in any order."""
+    showdowns, weight, win, tie, units, _ = _core.showdown_exact(*q.core_args(), start, stop, None, 1)
+    return showdowns, weight, list(win), list(tie), list(units)
+
+
+Runner = Callable[[Sequence[tuple[Question, int, int]]], Sequence[tuple[int, int, list[int], list[int], list[int]]]]
+"""Runs :func:`equity_chunk` on each argument tuple and returns the results in order."""
+
+
+def ray_runner(
+    tasks: Sequence[tuple[Question, int, int]],
+) -> list[tuple[int, int, list[int], list[int], list[int]]]:
+    """A :data:`Runner` on a Ray cluster (``pip install doubleholdem[ray]``; call
+    ``ray.init(...)`` first)."""
+    import ray
+
+    remote = ray.remote(equity_chunk)
+    return list(ray.get([remote.remote(*task) for task in tasks]))
+
+
+def _exact_result(showdowns: int, weight: int, win: Sequence[int], tie: Sequence[int], units: Sequence[int]) -> Equity:
+    unit = 2520
+    fractions = tuple(Fraction(u, weight * unit) for u in units)
+    return Equity(
+        equity=tuple(float(f) for f in fractions),
+        win=tuple(w / weight for w in win),
+        tie=tuple(t / weight for t in tie),
+        showdowns=showdowns,
+        exact=True,
+        stderr=None,
+        fractions=fractions,
+    )
+
+
+def calculate(
+    players: Sequence[PlayerLike],
+    board: str | Iterable[CardLike] | None = None,
+    dead: str | Iterable[CardLike] | None = None,
+    *,
+    variant: str = "texas",
+    points: Sequence[Point] | None = None,
+    exact: bool | None = None,
+    samples: int | None = None,
+    stderr: float | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    runner: Runner | None = None,
+    chunks: int = 16,
+    progress: Callable[[int, int], object] | None = None,
+) -> Equity:
+    """Each player's equity, win and tie fractions (see the module docstring).
+
+    ``exact=True`` enumerates every deal of the players' hands and every board;
+    ``samples=N`` or ``stderr=E`` (stop once every player's standard error is at most E)
+    ask for Monte Carlo, reproducible with ``seed``; by default (``exact=None``) the
+    enumeration runs when it counts at most :data:`EXACT_SHOWDOWNS` showdowns, else
+    Monte Carlo to :data:`DEFAULT_STDERR`. ``threads`` (all cores by default),
+    ``progress(done, total)`` about ten times a second; Ctrl-C stops the work
+    (KeyboardInterrupt). With ``runner`` (e.g. :func:`ray_runner`) an exact enumeration
+    is split into ``chunks`` chunks run there; the result is identical.
+    """
+    q = question(players, board, dead, variant=variant, points=points)
+    if samples is not None and stderr is not None:
+        raise InvalidHand("give samples or stderr, not both")
+    if exact and (samples is not None or stderr is not None):
+        raise InvalidHand("exact=True takes no samples or stderr: those are for Monte Carlo")
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+        raise InvalidHand(f"samples must be a whole number of at least 1, not {samples!r}")
+    if stderr is not None and not (isinstance(stderr, (int, float)) and 0 < stderr < 1):
+        raise InvalidHand(f"stderr must be above 0 and below 1, not {stderr!r}")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise InvalidHand(f"threads must be at least 1, not {threads!r}")
+    sampling = samples is not None or stderr is not None or exact is False
+    if exact is None and not sampling:
+        sampling = _core.showdown_count(*q.core_args(), EXACT_SHOWDOWNS + 1) > EXACT_SHOWDOWNS
+    if not sampling:
+        if runner is None:
+            showdowns, weight, win, tie, units, _ = _core.showdown_exact(
+                *q.core_args(), None, None, progress, threads
+            )
+            return _exact_result(showdowns, weight, win, tie, units)
+        total = _core.showdown_exact(*q.core_args(), 0, 0, None, 1)[5]
+        bounds = [total * i // chunks for i in range(chunks + 1)]
+        tasks = [(q, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+        results = list(runner(tasks))
+        n = len(q.players)
+        return _exact_result(
+            sum(r[0] for r in results),
+            sum(r[1] for r in results),
+            [sum(r[2][i] for r in results) for i in range(n)],
+            [sum(r[3][i] for r in results) for i in range(n)],
+            [sum(r[4][i] for r in results) for i in range(n)],
+        )
+    if runner is not None:
+        raise InvalidHand("runner= splits exact enumerations; Monte Carlo runs locally")
+    if samples is None and stderr is None:
+        stderr = DEFAULT_STDERR
+    if seed is None:
+        seed = secrets.randbits(64)
+    count, win, tie, units, squares = _core.showdown_sample(
+        *q.core_args(), samples, stderr, seed % 2**64, progress, threads
+    )
+    unit = 2520
+    errors = []
+    for total, square in zip(units, squares):
+        mean = total / count
+        variance = max(square / count - mean * mean, 0.0) * count / max(count - 1, 1)
+        errors.append(math.sqrt(variance / count) / unit)
+    return Equity(
+        equity=tuple(u / (count * unit) for u in units),
+        win=tuple(w / count for w in win),
+        tie=tuple(t / count for t in tie),
+        showdowns=count,
+        exact=False,
+        stderr=tuple(errors),
+        fractions=None,
+    )

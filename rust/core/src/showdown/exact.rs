@@ -1,0 +1,467 @@
+//! Exact equities: every deal of hands (one per suit class, see [`super::suits`]) and
+//! every completion of the board.
+//!
+//! Two ways to walk the same sum, chosen by their cost:
+//! - by deal: for each class of deals of hands, enumerate the boards with incremental
+//!   rank-key sums (each board summed once and added to every player's hole);
+//! - by board: for each completion of the board, evaluate every hand of every range
+//!   once, then count each class of deals by looking its hands' values up. This pays
+//!   when ranges are wide and few boards remain (a range against a range on the flop).
+//!
+//! The work is a list of units (classes or boards); any split into ranges of units
+//! gives tallies that add up to the whole, which is how big jobs are chunked.
+
+use super::suits::{classes, count_deals, Class};
+use super::{value, Counts, Spec, Tally, Variant, MAX_PLAYERS, UNIT};
+use crate::cards::Card;
+use crate::error::CoreError;
+use crate::eval::{Hand, HandValue};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// How the sum is walked: the units are classes of deals, or boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    ByDeal,
+    ByBoard,
+}
+
+/// An exact enumeration, planned: the classes of deals and the way to walk them.
+#[derive(Debug)]
+pub struct Plan {
+    spec: Spec,
+    classes: Vec<Class>,
+    mode: Mode,
+    /// The completions of the board (by-board mode only): the cards as a hand summed
+    /// from [`Hand::ZERO`], and as a bit set.
+    boards: Vec<(Hand, u64)>,
+}
+
+/// `n` choose `k`.
+pub fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// The number of showdowns an exact enumeration counts (deals of hands times boards),
+/// capped at `cap`: cheap to compute, to decide between enumeration and sampling.
+pub fn showdowns(spec: &Spec, cap: u64) -> u64 {
+    let left = 52 - u64::from(spec.known.count_ones());
+    let held = (spec.variant.hole_cards() * spec.players.len()) as u64;
+    let boards = choose(left - held, spec.missing() as u64);
+    let deals = count_deals(spec, cap / boards.max(1) + 1);
+    deals.saturating_mul(boards).min(cap)
+}
+
+impl Plan {
+    /// Plans the enumeration of `spec`.
+    pub fn new(spec: Spec) -> Plan {
+        let classes = classes(&spec);
+        let n = spec.players.len() as u64;
+        let left = 52 - u64::from(spec.known.count_ones());
+        let held = spec.variant.hole_cards() as u64 * n;
+        let missing = spec.missing() as u64;
+        let evaluations = if spec.variant == Variant::Double {
+            2
+        } else {
+            1
+        };
+        let by_deal = classes.len() as u64 * choose(left - held, missing) * n * evaluations;
+        let hands: u64 = spec.players.iter().map(|p| p.len() as u64).sum();
+        let all_boards = choose(left, missing);
+        // A lookup and a comparison cost about a quarter of an evaluation.
+        let by_board = all_boards * (hands * evaluations + classes.len() as u64 * n / 4);
+        let mode = if missing > 0 && by_board < by_deal {
+            Mode::ByBoard
+        } else {
+            Mode::ByDeal
+        };
+        let boards = if mode == Mode::ByBoard {
+            let mut boards = Vec::with_capacity(all_boards as usize);
+            for_each_board(&spec.deck(), spec.missing(), |hand, mask| {
+                boards.push((hand, mask))
+            });
+            boards
+        } else {
+            Vec::new()
+        };
+        Plan {
+            spec,
+            classes,
+            mode,
+            boards,
+        }
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The number of units of work: classes of deals, or boards.
+    pub fn units(&self) -> usize {
+        match self.mode {
+            Mode::ByDeal => self.classes.len(),
+            Mode::ByBoard => self.boards.len(),
+        }
+    }
+
+    /// Tallies units `start..stop` on the current rayon pool, adding 1 to `done` per
+    /// unit; stops with [`CoreError::Interrupted`] once `cancel` is set.
+    pub fn run(
+        &self,
+        start: usize,
+        stop: usize,
+        done: &AtomicUsize,
+        cancel: &AtomicBool,
+    ) -> Result<Tally, CoreError> {
+        let stop = stop.min(self.units());
+        let start = start.min(stop);
+        let n = self.spec.players.len();
+        let double = self.spec.variant == Variant::Double;
+        let work = |range: std::ops::Range<usize>| -> Result<Tally, CoreError> {
+            let mut tally = Tally::new(n);
+            match (self.mode, double) {
+                (Mode::ByDeal, false) => self.by_deal::<false>(range, &mut tally, done, cancel)?,
+                (Mode::ByDeal, true) => self.by_deal::<true>(range, &mut tally, done, cancel)?,
+                (Mode::ByBoard, false) => self.by_board::<false>(range, &mut tally, done, cancel)?,
+                (Mode::ByBoard, true) => self.by_board::<true>(range, &mut tally, done, cancel)?,
+            }
+            Ok(tally)
+        };
+        let step = match self.mode {
+            Mode::ByDeal => 1,
+            Mode::ByBoard => 64,
+        };
+        let pieces: Vec<std::ops::Range<usize>> = (start..stop)
+            .step_by(step)
+            .map(|a| a..(a + step).min(stop))
+            .collect();
+        pieces
+            .into_par_iter()
+            .map(work)
+            .try_reduce(|| Tally::new(n), |mut a, b| {
+                a.add(&b);
+                Ok(a)
+            })
+    }
+
+    fn bases(&self) -> Vec<Vec<[Hand; 2]>> {
+        let board = self.spec.board_hand();
+        self.spec
+            .players
+            .iter()
+            .map(|range| {
+                range
+                    .iter()
+                    .map(|c| c.bases(self.spec.variant, board))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn by_deal<const DOUBLE: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        tally: &mut Tally,
+        done: &AtomicUsize,
+        cancel: &AtomicBool,
+    ) -> Result<(), CoreError> {
+        let n = self.spec.players.len();
+        let deck = self.spec.deck();
+        let missing = self.spec.missing();
+        for class in &self.classes[range] {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(CoreError::Interrupted);
+            }
+            let mut bases = [[Hand::EMPTY; 2]; MAX_PLAYERS];
+            for (i, base) in bases.iter_mut().enumerate().take(n) {
+                let combo = &self.spec.players[i][class.hands[i] as usize];
+                *base = combo.bases(self.spec.variant, self.spec.board_hand());
+            }
+            let rest: Vec<Card> = deck
+                .iter()
+                .copied()
+                .filter(|&c| class.mask >> c & 1 == 0)
+                .collect();
+            let mut counts = Counts::ZERO;
+            if n == 2 {
+                let (a, b) = (bases[0], bases[1]);
+                for_each_board(&rest, missing, |extra, _| {
+                    counts.heads_up(value::<DOUBLE>(&a, extra), value::<DOUBLE>(&b, extra), 1)
+                });
+            } else {
+                let mut values = [0 as HandValue; MAX_PLAYERS];
+                for_each_board(&rest, missing, |extra, _| {
+                    for (v, base) in values.iter_mut().zip(&bases).take(n) {
+                        *v = value::<DOUBLE>(base, extra);
+                    }
+                    counts.showdown(&values[..n], 1);
+                });
+            }
+            counts.add_to(tally, class.weight, class.deals, n == 2);
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    fn by_board<const DOUBLE: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        tally: &mut Tally,
+        done: &AtomicUsize,
+        cancel: &AtomicBool,
+    ) -> Result<(), CoreError> {
+        let n = self.spec.players.len();
+        let bases = self.bases();
+        let masks: Vec<Vec<u64>> = self
+            .spec
+            .players
+            .iter()
+            .map(|r| r.iter().map(|c| c.mask).collect())
+            .collect();
+        let mut values: Vec<Vec<HandValue>> = bases.iter().map(|b| vec![0; b.len()]).collect();
+        let mut win = [0u128; MAX_PLAYERS];
+        let mut tie = [0u128; MAX_PLAYERS];
+        let mut units = [0u128; MAX_PLAYERS];
+        let (mut showdowns, mut weight) = (0u64, 0u128);
+        for &(extra, board_mask) in &self.boards[range] {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(CoreError::Interrupted);
+            }
+            for ((vals, bases), masks) in values.iter_mut().zip(&bases).zip(&masks) {
+                for ((v, base), &mask) in vals.iter_mut().zip(bases).zip(masks) {
+                    if mask & board_mask == 0 {
+                        *v = value::<DOUBLE>(base, extra);
+                    }
+                }
+            }
+            for class in &self.classes {
+                if class.mask & board_mask != 0 {
+                    continue;
+                }
+                let mut best = 0;
+                let mut tied = 0u64;
+                for (i, vals) in values.iter().enumerate() {
+                    let v = vals[class.hands[i] as usize];
+                    if v > best {
+                        best = v;
+                        tied = 1;
+                    } else if v == best {
+                        tied += 1;
+                    }
+                }
+                showdowns += class.deals;
+                weight += class.weight;
+                let share = class.weight * u128::from(UNIT / tied);
+                for (i, vals) in values.iter().enumerate() {
+                    if vals[class.hands[i] as usize] == best {
+                        units[i] += share;
+                        if tied == 1 {
+                            win[i] += class.weight;
+                        } else {
+                            tie[i] += class.weight;
+                        }
+                    }
+                }
+            }
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        tally.showdowns += showdowns;
+        tally.weight += weight;
+        for i in 0..n {
+            tally.win[i] += win[i];
+            tally.tie[i] += tie[i];
+            tally.units[i] += units[i];
+        }
+        Ok(())
+    }
+}
+
+/// Calls `f(cards, mask)` for every set of `k` cards of `deck` (k <= 5), the cards
+/// summed from [`Hand::ZERO`] one card per loop level.
+#[inline(always)]
+pub(crate) fn for_each_board(deck: &[Card], k: usize, mut f: impl FnMut(Hand, u64)) {
+    let n = deck.len();
+    let z = Hand::ZERO;
+    let bit = |i: usize| 1u64 << deck[i];
+    match k {
+        0 => f(z, 0),
+        1 => (0..n).for_each(|a| f(z.add_card(deck[a]), bit(a))),
+        2 => {
+            for a in 0..n {
+                let (ha, ma) = (z.add_card(deck[a]), bit(a));
+                for b in a + 1..n {
+                    f(ha.add_card(deck[b]), ma | bit(b));
+                }
+            }
+        }
+        3 => {
+            for a in 0..n {
+                let (ha, ma) = (z.add_card(deck[a]), bit(a));
+                for b in a + 1..n {
+                    let (hb, mb) = (ha.add_card(deck[b]), ma | bit(b));
+                    for c in b + 1..n {
+                        f(hb.add_card(deck[c]), mb | bit(c));
+                    }
+                }
+            }
+        }
+        4 => {
+            for a in 0..n {
+                let (ha, ma) = (z.add_card(deck[a]), bit(a));
+                for b in a + 1..n {
+                    let (hb, mb) = (ha.add_card(deck[b]), ma | bit(b));
+                    for c in b + 1..n {
+                        let (hc, mc) = (hb.add_card(deck[c]), mb | bit(c));
+                        for d in c + 1..n {
+                            f(hc.add_card(deck[d]), mc | bit(d));
+                        }
+                    }
+                }
+            }
+        }
+        _ => {
+            for a in 0..n {
+                let (ha, ma) = (z.add_card(deck[a]), bit(a));
+                for b in a + 1..n {
+                    let (hb, mb) = (ha.add_card(deck[b]), ma | bit(b));
+                    for c in b + 1..n {
+                        let (hc, mc) = (hb.add_card(deck[c]), mb | bit(c));
+                        for d in c + 1..n {
+                            let (hd, md) = (hc.add_card(deck[d]), mc | bit(d));
+                            for e in d + 1..n {
+                                f(hd.add_card(deck[e]), md | bit(e));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The exact tally of a whole question on the current rayon pool.
+pub fn tally(spec: Spec) -> Result<Tally, CoreError> {
+    let plan = Plan::new(spec);
+    plan.run(
+        0,
+        plan.units(),
+        &AtomicUsize::new(0),
+        &AtomicBool::new(false),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+    use crate::eval::evaluate;
+
+    fn texas(players: &[&[&str]], board: &str, dead: &str) -> Spec {
+        let players: Vec<Vec<(Vec<u8>, u64)>> = players
+            .iter()
+            .map(|hands| hands.iter().map(|h| (parse_cards(h).unwrap(), 1)).collect())
+            .collect();
+        Spec::new(
+            Variant::Texas,
+            &players,
+            &parse_cards(board).unwrap(),
+            &parse_cards(dead).unwrap(),
+        )
+        .unwrap()
+    }
+
+    /// Every deal of hands and every board, one evaluation of seven cards at a time.
+    fn brute_force(spec: &Spec) -> Tally {
+        let n = spec.players.len();
+        let mut tally = Tally::new(n);
+        let mut deal = vec![0usize; n];
+        loop {
+            let combos: Vec<_> = (0..n).map(|i| spec.players[i][deal[i]]).collect();
+            let used = combos.iter().fold(0u64, |m, c| m | c.mask);
+            if combos.iter().map(|c| c.mask.count_ones()).sum::<u32>() == used.count_ones() {
+                let weight: u128 = combos.iter().map(|c| u128::from(c.weight)).product();
+                let deck: Vec<u8> = spec.deck().into_iter().filter(|&c| used >> c & 1 == 0).collect();
+                for_each_board(&deck, spec.missing(), |_, mask| {
+                    let board: Vec<u8> = (0..52u8).filter(|&c| mask >> c & 1 == 1).collect();
+                    let values: Vec<HandValue> = combos
+                        .iter()
+                        .map(|c| {
+                            let seven = [&spec.board[..], &board, &c.cards[..2]].concat();
+                            evaluate(&seven).unwrap()
+                        })
+                        .collect();
+                    let mut counts = Counts::ZERO;
+                    counts.showdown(&values, 1);
+                    counts.add_to(&mut tally, weight, 1, false);
+                });
+            }
+            let mut i = 0;
+            loop {
+                if i == n {
+                    return tally;
+                }
+                deal[i] += 1;
+                if deal[i] < spec.players[i].len() {
+                    break;
+                }
+                deal[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn both_modes_equal_brute_force() {
+        let kings = ["Kc Kd", "Kc Kh", "Kc Ks", "Kd Kh", "Kd Ks", "Kh Ks"];
+        let suited = ["Ac Qc", "Ad Qd", "Ah Qh", "As Qs", "7c 6c"];
+        for (players, board) in [
+            (&[&kings[..], &suited[..]][..], "Qh 8h 2c 4d"),
+            (&[&kings[..], &suited[..], &["9s 9c"][..]][..], "Qh 8h 2c"),
+            (&[&["Ah Kh"][..], &["Qs Qd"][..]][..], "Jh Th 2c 3d"),
+        ] {
+            let spec = texas(players, board, "Ts");
+            let expected = brute_force(&spec);
+            for mode in [Mode::ByDeal, Mode::ByBoard] {
+                let mut plan = Plan::new(spec.clone());
+                if plan.mode != mode {
+                    plan.mode = mode;
+                    plan.boards.clear();
+                    for_each_board(&spec.deck(), spec.missing(), |h, m| plan.boards.push((h, m)));
+                }
+                let got = plan
+                    .run(0, plan.units(), &AtomicUsize::new(0), &AtomicBool::new(false))
+                    .unwrap();
+                assert_eq!(got, expected, "{mode:?} {board}");
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_add_up() {
+        let spec = texas(&[&["Ah Kh", "As Ks"], &["Qs Qd", "Jc Tc"], &["7d 7c"]], "2h 5h 9s", "");
+        let plan = Plan::new(spec);
+        let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let whole = plan.run(0, plan.units(), &done, &cancel).unwrap();
+        let mut parts = plan.run(1, plan.units(), &done, &cancel).unwrap();
+        parts.add(&plan.run(0, 1, &done, &cancel).unwrap());
+        assert_eq!(parts, whole);
+        let cancel = AtomicBool::new(true);
+        assert_eq!(
+            plan.run(0, plan.units(), &done, &cancel),
+            Err(CoreError::Interrupted)
+        );
+    }
+
+    #[test]
+    fn aces_against_kings_preflop() {
+        // AhAs vs KcKd: 1,712,304 boards; OMPEval (through pokerfast) gives 0.81255489679.
+        let t = tally(texas(&[&["Ah As"], &["Kc Kd"]], "", "")).unwrap();
+        assert_eq!(t.showdowns, 1_712_304);
+        let equity = t.units[0] as f64 / (t.weight as f64 * UNIT as f64);
+        assert!((equity - 0.812_554_896_794_027_3).abs() < 1e-12, "{equity}");
+        assert_eq!(t.units[0] + t.units[1], t.weight * u128::from(UNIT));
+    }
+}
