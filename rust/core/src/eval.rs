@@ -209,6 +209,13 @@ macro_rules! sse2 {
     }};
 }
 
+/// The value of the best flush among the ranks of `ranks` (a 13-bit mask, 2 = bit 0,
+/// at least five bits set): the hand of one suit holding those ranks.
+#[inline(always)]
+pub fn flush_value(ranks: u16) -> HandValue {
+    tables::FLUSH[usize::from(ranks & 0x1fff)]
+}
+
 /// Value of 5, 6 or 7 distinct cards.
 pub fn evaluate(cards: &[Card]) -> Result<HandValue, CoreError> {
     if !(5..=7).contains(&cards.len()) {

@@ -11,6 +11,7 @@
 //! The work is a list of units (classes or boards); any split into ranges of units
 //! gives tallies that add up to the whole, which is how big jobs are chunked.
 
+use super::preflop;
 use super::suits::{classes, count_deals, Class};
 use super::{value, Counts, Spec, Tally, Variant, MAX_PLAYERS, UNIT};
 use crate::cards::Card;
@@ -35,6 +36,9 @@ pub struct Plan {
     /// The completions of the board (by-board mode only): the cards as a hand summed
     /// from [`Hand::ZERO`], and as a bit set.
     boards: Vec<(Hand, u64)>,
+    /// Whether five cards to come are counted by rank pattern (always, but for the
+    /// tests that check it against the boards one by one).
+    by_pattern: bool,
 }
 
 /// `n` choose `k`.
@@ -68,7 +72,13 @@ impl Plan {
         } else {
             1
         };
-        let by_deal = classes.len() as u64 * choose(left - held, missing) * n * evaluations;
+        // Five cards to come are counted by rank pattern: about 50,000 steps a deal.
+        let boards_per_deal = if missing == 5 {
+            50_000
+        } else {
+            choose(left - held, missing)
+        };
+        let by_deal = classes.len() as u64 * boards_per_deal * n * evaluations;
         let hands: u64 = spec.players.iter().map(|p| p.len() as u64).sum();
         let all_boards = choose(left, missing);
         // A lookup and a comparison cost about a quarter of an evaluation.
@@ -92,6 +102,7 @@ impl Plan {
             classes,
             mode,
             boards,
+            by_pattern: true,
         }
     }
 
@@ -186,7 +197,20 @@ impl Plan {
                 .filter(|&c| class.mask >> c & 1 == 0)
                 .collect();
             let mut counts = Counts::ZERO;
-            if n == 2 {
+            if missing == 5 && self.by_pattern {
+                let hands: Vec<Vec<[Card; 2]>> = (0..n)
+                    .map(|i| {
+                        let [a, b, c] = self.spec.players[i][class.hands[i] as usize].cards;
+                        if DOUBLE {
+                            vec![[a, b], [a, c]]
+                        } else {
+                            vec![[a, b]]
+                        }
+                    })
+                    .collect();
+                let free = !(self.spec.known | class.mask) & ((1 << 52) - 1);
+                preflop::count(&hands, free, &mut counts);
+            } else if n == 2 {
                 let (a, b) = (bases[0], bases[1]);
                 for_each_board(&rest, missing, |extra, _| {
                     counts.heads_up(value::<DOUBLE>(&a, extra), value::<DOUBLE>(&b, extra), 1)
@@ -436,6 +460,35 @@ mod tests {
                     .unwrap();
                 assert_eq!(got, expected, "{mode:?} {board}");
             }
+        }
+    }
+
+    fn double(players: &[&[&str]], board: &str, dead: &str) -> Spec {
+        let players: Vec<Vec<(Vec<u8>, u64)>> = players
+            .iter()
+            .map(|hands| hands.iter().map(|h| (parse_cards(h).unwrap(), 2)).collect())
+            .collect();
+        let (board, dead) = (parse_cards(board).unwrap(), parse_cards(dead).unwrap());
+        Spec::new(Variant::Double, &players, &board, &dead).unwrap()
+    }
+
+    #[test]
+    fn rank_patterns_equal_boards_one_by_one() {
+        let specs = [
+            texas(&[&["Ah Kh"], &["Qs Qd"]], "", ""),
+            texas(&[&["Ah Kh"], &["Qs Qd"], &["7h 6h"]], "", "2h 3h"),
+            texas(&[&["Ac 2c", "Ah Kh"], &["5c 4c"], &["Td 9d", "Jh Th"], &["8s 8c"]], "", "Kc"),
+            double(&[&["Ah Kh 7c"], &["Qs Qd 2s"]], "", ""),
+            double(&[&["Ah 5h 7h"], &["Qs Qd 2d"], &["9c 8c 3c"]], "", "Td"),
+        ];
+        for spec in specs {
+            let mut plan = Plan::new(spec);
+            plan.mode = Mode::ByDeal;
+            let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
+            let fast = plan.run(0, plan.units(), &done, &cancel).unwrap();
+            plan.by_pattern = false;
+            let slow = plan.run(0, plan.units(), &done, &cancel).unwrap();
+            assert_eq!(fast, slow);
         }
     }
 

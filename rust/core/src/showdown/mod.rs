@@ -13,6 +13,7 @@
 //! number of units and the tallies are exact integers that add up in any order.
 
 pub mod exact;
+mod preflop;
 pub mod sample;
 mod suits;
 
