@@ -107,6 +107,8 @@ COMMANDS = {
     "simulate": "doubleholdem.table.simulate",
     "serve": "doubleholdem.server.cli",
     "loadtest": "doubleholdem.server.loadtest",
+    "equity": "doubleholdem.equity_cli",
+    "point": "doubleholdem.equity_cli:add_point_parser",
 }
 
 
@@ -115,7 +117,8 @@ def _adder(command: str) -> Callable[[Any], None]:
         return _add_eval
     if command == "double":
         return _add_double
-    add: Callable[[Any], None] = importlib.import_module(COMMANDS[command]).add_parser
+    module, _, function = COMMANDS[command].partition(":")
+    add: Callable[[Any], None] = getattr(importlib.import_module(module), function or "add_parser")
     return add
 
 

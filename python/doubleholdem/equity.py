@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any, Literal, Union
 
 from doubleholdem import _core
-from doubleholdem.cards import CardLike, parse_cards
+from doubleholdem.cards import CardLike, format_card, parse_cards
 from doubleholdem.errors import DuplicateCard, InvalidHand, RangeError
 from doubleholdem.ranges import Range, parse_range
 
@@ -171,6 +171,7 @@ def _remove_impossible(
             position=None,
         )
 
+    given = [len(hands) == 1 for hands in ranges]  # one hand, as the caller gave it
     for i, hands in enumerate(ranges):
         hands[:] = [h for h in hands if not known.intersection(h[0])]
         if not hands:
@@ -185,10 +186,8 @@ def _remove_impossible(
             for j, others in enumerate(ranges):
                 if j == i:
                     continue
-                if len(others) == 1 and fixed.intersection(others[0][0]):
+                if given[i] and given[j] and fixed.intersection(others[0][0]):
                     card = min(fixed.intersection(others[0][0]))
-                    from doubleholdem.cards import format_card
-
                     raise DuplicateCard(
                         f"players {i + 1} and {j + 1} both hold {format_card(card)}", card=card
                     )
@@ -220,8 +219,6 @@ def question(
         raise InvalidHand(f"a board has 0, 3, 4 or 5 cards, not {len(board_cards)}")
     known = board_cards + dead_cards
     if len(set(known)) != len(known):
-        from doubleholdem.cards import format_card
-
         card = next(c for c in known if known.count(c) > 1)
         raise DuplicateCard(f"duplicate card {format_card(card)} on the board or dead", card=card)
     if points is not None and variant != "double":

@@ -146,7 +146,7 @@ def parse_range(text: str, hole_cards: int = 2) -> Range:
         at = position + len(raw) - len(raw.lstrip())
         position += len(raw) + 1
         if not token:
-            raise RangeError(f"empty token at position {at} of {text!r}", token="", position=at)
+            raise RangeError(f"empty token '' at position {at} of {text!r}", token="", position=at)
         item, _, weight_text = token.partition(":")
         item = item.strip()
         weight = WEIGHT_SCALE
