@@ -16,14 +16,14 @@ from itertools import combinations, product
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import auto_point as reference_auto_point
 
 from doubleholdem import _core
-from doubleholdem.cards import CARD_NAMES, format_card
+from doubleholdem.cards import CARD_NAMES
 from doubleholdem.cli import main
 from doubleholdem.equity import Equity, calculate, equity_chunk, question
 from doubleholdem.errors import DuplicateCard, InvalidCard, InvalidHand, RangeError
 from doubleholdem.ranges import parse_range
+from reference import auto_point as reference_auto_point
 
 Hands = list[tuple[tuple[int, ...], int]]
 
@@ -103,7 +103,9 @@ def assert_matches(result: Equity, expected: tuple[list[Fraction], ...]) -> None
 TOKENS = ["AA", "KK", "QQ", "77", "AKs", "AKo", "KQ", "T9s", "65s", "J8o", "A5s"]
 
 
-def random_spot(rng: random.Random, players: int, board_size: int) -> tuple[list[str], list[int], list[int]]:
+def random_spot(
+    rng: random.Random, players: int, board_size: int
+) -> tuple[list[str], list[int], list[int]]:
     """Range texts (exact hands, rank classes, weights), a board and dead cards, with
     few enough deals and boards for the brute force."""
     for _ in range(10_000):
@@ -224,7 +226,11 @@ def test_double_exact_equals_brute_force(board_size: int) -> None:
         holes = [tuple(deck[3 * i : 3 * i + 3]) for i in range(players)]
         rest = deck[3 * players :]
         board = rest[:board_size]
-        dead = rest[board_size:][: 52 - 3 * players - board_size - 16] if board_size == 0 else rest[board_size : board_size + 2]
+        dead = (
+            rest[board_size:][: 52 - 3 * players - board_size - 16]
+            if board_size == 0
+            else rest[board_size : board_size + 2]
+        )
         points = [rng.choice([0, 1, 2, "auto"]) for _ in range(players)]
         texts = ["".join(CARD_NAMES[c] for c in h) for h in holes]
         result = calculate(texts, board, dead, variant="double", points=points, exact=True)
@@ -266,7 +272,9 @@ def test_advise_point_exact_and_monte_carlo() -> None:
     advice = advise_point("Kc Ks 6c", "Kd 6h 2s", ["Ah Qd Jc"])
     assert advice.exact and [c.point for c in advice.choices] == [0, 1, 2]
     for choice in advice.choices:
-        r = calculate(["KcKs6c", "AhQdJc"], "Kd 6h 2s", variant="double", points=[choice.point, "auto"])
+        r = calculate(
+            ["KcKs6c", "AhQdJc"], "Kd 6h 2s", variant="double", points=[choice.point, "auto"]
+        )
         assert r.equity[0] == choice.equity
     sampled = advise_point("Kc Ks 6c", "Kd 6h 2s", 2, samples=20_000, seed=3)
     assert not sampled.exact and sampled.best.equity >= sampled.choices[-1].equity
@@ -469,8 +477,16 @@ def test_collisions_drop_out_and_empty_ranges_are_refused() -> None:
         (dict(stderr=0.0), InvalidHand, "stderr"),
         (dict(stderr=-1), InvalidHand, "stderr"),
         (dict(threads=0), InvalidHand, "threads"),
-        (dict(players=["AhKhQh", "2c2d2h"], variant="double", points=[3, 0]), InvalidHand, "point 3"),
-        (dict(players=["AhKhQh", "2c2d2h"], variant="double", points=[0]), InvalidHand, "one point"),
+        (
+            dict(players=["AhKhQh", "2c2d2h"], variant="double", points=[3, 0]),
+            InvalidHand,
+            "point 3",
+        ),
+        (
+            dict(players=["AhKhQh", "2c2d2h"], variant="double", points=[0]),
+            InvalidHand,
+            "one point",
+        ),
         (dict(players=["AhKh", "QsQd"], runner=list, samples=10), InvalidHand, "runner"),
     ],
 )
@@ -516,7 +532,9 @@ def test_progress_reaches_the_total() -> None:
     calculate(["QQ+,AKs", "JJ-88,AQs+"], exact=True, progress=lambda d, t: seen.append((d, t)))
     assert seen and seen[-1][0] == seen[-1][1]
     seen.clear()
-    calculate(["AhKh", "random"], samples=100_000, seed=1, progress=lambda d, t: seen.append((d, t)))
+    calculate(
+        ["AhKh", "random"], samples=100_000, seed=1, progress=lambda d, t: seen.append((d, t))
+    )
     assert seen[-1] == (1000, 1000)
 
 
@@ -546,10 +564,32 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_point(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["point", "--hole", "Kc Ks 6c", "--flop", "Kd 6h 2s", "--against", "Ah Qd Jc", "--json"]) == 0
+    assert (
+        main(
+            ["point", "--hole", "Kc Ks 6c", "--flop", "Kd 6h 2s", "--against", "Ah Qd Jc", "--json"]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["exact"] and [c["card"] for c in out["choices"]][-1] == "6c"
-    assert main(["point", "--hole", "Kc Ks 6c", "--flop", "Kd 6h 2s", "--opponents", "2", "--samples", "5000", "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "point",
+                "--hole",
+                "Kc Ks 6c",
+                "--flop",
+                "Kd 6h 2s",
+                "--opponents",
+                "2",
+                "--samples",
+                "5000",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out.startswith("best point card: K")
 
 

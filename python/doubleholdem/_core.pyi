@@ -109,3 +109,33 @@ def equities(
     points: list[int | None],
     seed: int,
 ) -> list[float]: ...
+
+# Equities of hands and ranges (doubleholdem.equity). Each player: the cards of every
+# hand one after another (2 per hand for "texas", 3 with the point card first for
+# "double") and a weight per hand.
+_Players = list[tuple[bytes, list[int]]]
+
+def showdown_count(
+    variant: str, players: _Players, board: list[int], dead: list[int], cap: int
+) -> int: ...
+def showdown_exact(
+    variant: str,
+    players: _Players,
+    board: list[int],
+    dead: list[int],
+    start: int | None = None,
+    stop: int | None = None,
+    progress: Callable[[int, int], object] | None = None,
+    threads: int | None = None,
+) -> tuple[int, int, list[int], list[int], list[int], int]: ...
+def showdown_sample(
+    variant: str,
+    players: _Players,
+    board: list[int],
+    dead: list[int],
+    samples: int | None,
+    stderr: float | None,
+    seed: int,
+    progress: Callable[[int, int], object] | None = None,
+    threads: int | None = None,
+) -> tuple[int, list[int], list[int], list[int], list[int]]: ...

@@ -13,7 +13,7 @@ best first; exact when every hand is known:
 
 >>> advice = advise_point("Kc Ks 6c", "Kd 6h 2s", ["Ah Qd Jc"])
 >>> [(c.card, round(c.equity, 4)) for c in advice.choices], advice.exact
-([('Kc', 0.9535), ('Ks', 0.9535), ('6c', 0.899)], True)
+([('Kc', 0.9734), ('Ks', 0.9734), ('6c', 0.9336)], True)
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ fraction they share, and ``equity`` the share of the pot.
 >>> r.exact, r.showdowns, round(r.equity[0], 4)
 (True, 1712304, 0.8126)
 >>> r.fractions[0]
-Fraction(1391327, 1712304)
+Fraction(29603, 36432)
 >>> r = calculate(["QQ+,AKs", "JJ-88,AQs+"], board="Kh 8h 2c")
 >>> [round(e, 4) for e in r.equity], r.showdowns
-([0.7935, 0.2065], 620568)
+([0.7935, 0.2065], 454410)
 
 Double Hold'em (DH-1 to DH-6): three hole cards, each player's point card an index
 0..2 or ``"auto"`` (DH-6, the default), known from the hole alone, so pre-flop equity
@@ -21,7 +21,7 @@ works too:
 
 >>> r = calculate(["AhKh7c", "QsQd2c"], board="Kd 8h 2s", variant="double", points=[0, "auto"])
 >>> [round(e, 4) for e in r.equity]
-[0.3465, 0.6535]
+[0.8427, 0.1573]
 
 Monte Carlo reports each player's standard error; the seed makes it reproducible:
 
@@ -113,7 +113,9 @@ class Equity:
         }
 
 
-def _player_hands(player: PlayerLike, hole_cards: int, index: int) -> list[tuple[tuple[int, ...], int]]:
+def _player_hands(
+    player: PlayerLike, hole_cards: int, index: int
+) -> list[tuple[tuple[int, ...], int]]:
     if isinstance(player, Range):
         return list(player.combos)
     if isinstance(player, str):
@@ -138,13 +140,11 @@ def _auto_points() -> dict[tuple[int, ...], int]:
 
 
 def _arrange(
-    hands: list[tuple[tuple[int, ...], int]], point: Point, random: bool, index: int
+    hands: list[tuple[tuple[int, ...], int]], point: Point | str, random: bool, index: int
 ) -> list[tuple[tuple[int, ...], int]]:
     """Double Hold'em hands with the point card first (DH-2, DH-3)."""
     if point != "auto" and (isinstance(point, bool) or point not in (0, 1, 2)):
-        raise InvalidHand(
-            f"player {index + 1}: point {point!r} is not 0, 1, 2 or 'auto' (DH-6)"
-        )
+        raise InvalidHand(f"player {index + 1}: point {point!r} is not 0, 1, 2 or 'auto' (DH-6)")
     out = []
     for hole, weight in hands:
         if point == "auto":
@@ -152,7 +152,9 @@ def _arrange(
             out.append(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight))
         elif random:
             # A random hole dealt in random order: its point card is any of the three.
-            out.extend(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight) for p in range(3))
+            out.extend(
+                ((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight) for p in range(3)
+            )
         else:
             out.append(((hole[point], *(c for i, c in enumerate(hole) if i != point)), weight))
     return out
@@ -198,13 +200,17 @@ def _remove_impossible(
                 changed |= len(others) != before
 
 
+def _is_random(player: PlayerLike) -> bool:
+    return isinstance(player, str) and player.strip().lower() == "random"
+
+
 def question(
     players: Sequence[PlayerLike],
     board: str | Iterable[CardLike] | None = None,
     dead: str | Iterable[CardLike] | None = None,
     *,
     variant: str = "texas",
-    points: Sequence[Point] | None = None,
+    points: Sequence[Point | str] | None = None,
 ) -> Question:
     """Checks and shapes the input of :func:`calculate` for the Rust core."""
     if variant not in VARIANTS:
@@ -228,11 +234,8 @@ def question(
     ranges = [_player_hands(p, hole_cards, i) for i, p in enumerate(players)]
     texts = [p if isinstance(p, str) else str(p) for p in players]
     if variant == "double":
-        chosen: Sequence[Point] = points if points is not None else ["auto"] * len(players)
-        ranges = [
-            _arrange(r, chosen[i], isinstance(players[i], str) and players[i].strip().lower() == "random", i)
-            for i, r in enumerate(ranges)
-        ]
+        chosen: Sequence[Point | str] = points if points is not None else ["auto"] * len(players)
+        ranges = [_arrange(r, chosen[i], _is_random(players[i]), i) for i, r in enumerate(ranges)]
     _remove_impossible(ranges, set(known), texts)
     shaped = []
     for hands in ranges:
@@ -242,14 +245,21 @@ def question(
     return Question(variant, tuple(shaped), tuple(board_cards), tuple(dead_cards))
 
 
-def equity_chunk(q: Question, start: int, stop: int) -> tuple[int, int, list[int], list[int], list[int]]:
+def equity_chunk(
+    q: Question, start: int, stop: int
+) -> tuple[int, int, list[int], list[int], list[int]]:
     """Units ``start:stop`` of the exact enumeration of ``q``, on one thread: integer
     tallies (showdowns, weight, win, tie, units) that add up over chunks in any order."""
-    showdowns, weight, win, tie, units, _ = _core.showdown_exact(*q.core_args(), start, stop, None, 1)
+    showdowns, weight, win, tie, units, _ = _core.showdown_exact(
+        *q.core_args(), start, stop, None, 1
+    )
     return showdowns, weight, list(win), list(tie), list(units)
 
 
-Runner = Callable[[Sequence[tuple[Question, int, int]]], Sequence[tuple[int, int, list[int], list[int], list[int]]]]
+Runner = Callable[
+    [Sequence[tuple[Question, int, int]]],
+    Sequence[tuple[int, int, list[int], list[int], list[int]]],
+]
 """Runs :func:`equity_chunk` on each argument tuple and returns the results in order."""
 
 
@@ -264,7 +274,9 @@ def ray_runner(
     return list(ray.get([remote.remote(*task) for task in tasks]))
 
 
-def _exact_result(showdowns: int, weight: int, win: Sequence[int], tie: Sequence[int], units: Sequence[int]) -> Equity:
+def _exact_result(
+    showdowns: int, weight: int, win: Sequence[int], tie: Sequence[int], units: Sequence[int]
+) -> Equity:
     unit = 2520
     fractions = tuple(Fraction(u, weight * unit) for u in units)
     return Equity(
@@ -284,7 +296,7 @@ def calculate(
     dead: str | Iterable[CardLike] | None = None,
     *,
     variant: str = "texas",
-    points: Sequence[Point] | None = None,
+    points: Sequence[Point | str] | None = None,
     exact: bool | None = None,
     samples: int | None = None,
     stderr: float | None = None,
@@ -310,11 +322,15 @@ def calculate(
         raise InvalidHand("give samples or stderr, not both")
     if exact and (samples is not None or stderr is not None):
         raise InvalidHand("exact=True takes no samples or stderr: those are for Monte Carlo")
-    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int) or samples < 1):
+    if samples is not None and (
+        isinstance(samples, bool) or not isinstance(samples, int) or samples < 1
+    ):
         raise InvalidHand(f"samples must be a whole number of at least 1, not {samples!r}")
     if stderr is not None and not (isinstance(stderr, (int, float)) and 0 < stderr < 1):
         raise InvalidHand(f"stderr must be above 0 and below 1, not {stderr!r}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
+    ):
         raise InvalidHand(f"threads must be at least 1, not {threads!r}")
     sampling = samples is not None or stderr is not None or exact is False
     if exact is None and not sampling:

@@ -88,7 +88,9 @@ def add_point_parser(subparsers: Any) -> None:
     p.add_argument("--flop", required=True, help='the three flop cards, "Kd 6h 2s"')
     against = p.add_mutually_exclusive_group()
     against.add_argument("--opponents", type=int, help="this many random opponents (default 1)")
-    against.add_argument("--against", help='opponents\' holes, comma-separated: "Ah Qd Jc, 9s 9d 2c"')
+    against.add_argument(
+        "--against", help='opponents\' holes, comma-separated: "Ah Qd Jc, 9s 9d 2c"'
+    )
     p.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
     p.add_argument("--seed", type=int, help="seed of the Monte Carlo (reproducible)")
     p.add_argument("--threads", type=int, help="threads (default: all cores)")
