@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from doubleholdem.cards import RANKS, parse_card
@@ -136,6 +137,14 @@ def parse_range(text: str, hole_cards: int = 2) -> Range:
     exact hands and ``random`` exist). See the module docstring for the grammar."""
     if not isinstance(text, str):
         raise RangeError(f"a range is text, not {type(text).__name__}", token=None, position=None)
+    if hole_cards not in (2, 3):
+        raise RangeError(f"hands have 2 or 3 cards, not {hole_cards}", token=None, position=None)
+    return _parse(text, hole_cards)
+
+
+@lru_cache(maxsize=256)
+def _parse(text: str, hole_cards: int) -> Range:
+    """:func:`parse_range` of checked arguments; a range read before is not read again."""
     if text.strip().lower() == "random":
         return Range(text, tuple((h, WEIGHT_SCALE) for h in _all_hands(hole_cards)))
     combos: list[tuple[Hand, int]] = []

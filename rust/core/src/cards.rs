@@ -146,6 +146,23 @@ impl SplitMix64 {
         }
         (wide >> 64) as u64
     }
+
+    /// Two independent uniform numbers in `0..a` and `0..b` (each below 2^32, above 0)
+    /// from one 64-bit draw when possible: each half of it is used as in
+    /// [`SplitMix64::below`] with 32-bit words, and a half that falls in the rejected
+    /// zone is replaced by a fresh draw, so neither is biased.
+    #[inline(always)]
+    pub(crate) fn below_two(&mut self, a: u32, b: u32) -> (u32, u32) {
+        let bits = self.next_u64();
+        let lemire = |x: u32, range: u32| {
+            let wide = u64::from(x) * u64::from(range);
+            let low = wide as u32;
+            (low >= range || low >= range.wrapping_neg() % range).then_some((wide >> 32) as u32)
+        };
+        let first = lemire(bits as u32, a).unwrap_or_else(|| self.below(a.into()) as u32);
+        let second = lemire((bits >> 32) as u32, b).unwrap_or_else(|| self.below(b.into()) as u32);
+        (first, second)
+    }
 }
 
 #[cfg(test)]

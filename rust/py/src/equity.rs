@@ -117,11 +117,19 @@ mod showdown {
         })
     }
 
+    /// Enumerations estimated below this many evaluations run on the calling thread.
+    const SMALL_JOB: u64 = 2_000_000;
+
     /// Each player's hands: the cards of all hands one after another, and a weight per
     /// hand.
     type Players = Vec<(Vec<u8>, Vec<u64>)>;
 
-    fn spec(variant: &str, players: &Players, board: &[u8], dead: &[u8]) -> Result<Spec, CoreError> {
+    fn spec(
+        variant: &str,
+        players: &Players,
+        board: &[u8],
+        dead: &[u8],
+    ) -> Result<Spec, CoreError> {
         let variant = match variant {
             "texas" => Variant::Texas,
             "double" => Variant::Double,
@@ -191,10 +199,26 @@ mod showdown {
         let units = plan.units();
         let (start, stop) = (start.unwrap_or(0), stop.unwrap_or(units).min(units));
         let total = stop.saturating_sub(start);
-        let tally = supervised(py, progress, total, threads, |done, cancel| {
-            plan.run(start, stop, done, cancel)
-        })?;
-        Ok((tally.showdowns, tally.weight, tally.win, tally.tie, tally.units, units))
+        let tally = if progress.is_none() && plan.cost() < SMALL_JOB {
+            // A few milliseconds at most: no worker thread to watch it.
+            let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
+            let result = py.detach(|| {
+                parallel::with_threads(threads, || plan.run(start, stop, &done, &cancel))
+            });
+            checked(py, result)?
+        } else {
+            supervised(py, progress, total, threads, |done, cancel| {
+                plan.run(start, stop, done, cancel)
+            })?
+        };
+        Ok((
+            tally.showdowns,
+            tally.weight,
+            tally.win,
+            tally.tie,
+            tally.units,
+            units,
+        ))
     }
 
     type SampleTally = (u64, Vec<u64>, Vec<u64>, Vec<u128>, Vec<u128>);

@@ -36,6 +36,8 @@ pub struct Plan {
     /// The completions of the board (by-board mode only): the cards as a hand summed
     /// from [`Hand::ZERO`], and as a bit set.
     boards: Vec<(Hand, u64)>,
+    /// The estimated number of evaluations and lookups of the whole enumeration.
+    cost: u64,
     /// Whether five cards to come are counted by rank pattern (always, but for the
     /// tests that check it against the boards one by one).
     by_pattern: bool,
@@ -83,6 +85,7 @@ impl Plan {
         let all_boards = choose(left, missing);
         // A lookup and a comparison cost about a quarter of an evaluation.
         let by_board = all_boards * (hands * evaluations + classes.len() as u64 * n / 4);
+        let cost = by_deal.min(by_board);
         let mode = if missing > 0 && by_board < by_deal {
             Mode::ByBoard
         } else {
@@ -102,8 +105,15 @@ impl Plan {
             classes,
             mode,
             boards,
+            cost,
             by_pattern: true,
         }
+    }
+
+    /// The estimated work of the whole enumeration, in evaluations (a few nanoseconds
+    /// each): small jobs need no progress reports.
+    pub fn cost(&self) -> u64 {
+        self.cost
     }
 
     pub fn mode(&self) -> Mode {
@@ -136,7 +146,9 @@ impl Plan {
             match (self.mode, double) {
                 (Mode::ByDeal, false) => self.by_deal::<false>(range, &mut tally, done, cancel)?,
                 (Mode::ByDeal, true) => self.by_deal::<true>(range, &mut tally, done, cancel)?,
-                (Mode::ByBoard, false) => self.by_board::<false>(range, &mut tally, done, cancel)?,
+                (Mode::ByBoard, false) => {
+                    self.by_board::<false>(range, &mut tally, done, cancel)?
+                }
                 (Mode::ByBoard, true) => self.by_board::<true>(range, &mut tally, done, cancel)?,
             }
             Ok(tally)
@@ -149,13 +161,13 @@ impl Plan {
             .step_by(step)
             .map(|a| a..(a + step).min(stop))
             .collect();
-        pieces
-            .into_par_iter()
-            .map(work)
-            .try_reduce(|| Tally::new(n), |mut a, b| {
+        pieces.into_par_iter().map(work).try_reduce(
+            || Tally::new(n),
+            |mut a, b| {
                 a.add(&b);
                 Ok(a)
-            })
+            },
+        )
     }
 
     fn bases(&self) -> Vec<Vec<[Hand; 2]>> {
@@ -230,6 +242,23 @@ impl Plan {
         Ok(())
     }
 
+    /// The classes as (hands, mask, weight, deals) in 64 bits, when every class weight
+    /// is below 2^32 (so that a board's sums fit in 64 bits).
+    fn small_pairs(&self) -> Option<Vec<SmallClass>> {
+        self.classes
+            .iter()
+            .map(|c| {
+                let weight = u64::try_from(c.weight).ok().filter(|&w| w < 1 << 32)?;
+                Some(SmallClass {
+                    hands: [c.hands[0], c.hands[1]],
+                    mask: c.mask,
+                    weight,
+                    deals: c.deals,
+                })
+            })
+            .collect()
+    }
+
     fn by_board<const DOUBLE: bool>(
         &self,
         range: std::ops::Range<usize>,
@@ -250,6 +279,7 @@ impl Plan {
         let mut tie = [0u128; MAX_PLAYERS];
         let mut units = [0u128; MAX_PLAYERS];
         let (mut showdowns, mut weight) = (0u64, 0u128);
+        let heads_up = (n == 2).then(|| self.small_pairs()).flatten();
         for &(extra, board_mask) in &self.boards[range] {
             if cancel.load(Ordering::Relaxed) {
                 return Err(CoreError::Interrupted);
@@ -260,6 +290,36 @@ impl Plan {
                         *v = value::<DOUBLE>(base, extra);
                     }
                 }
+            }
+            if let Some(pairs) = &heads_up {
+                // Two players, small weights: branch-free sums in 64 bits per board.
+                let (first, second) = (&values[0], &values[1]);
+                let (mut w0, mut w1, mut tied, mut deals, mut sum) = (0u64, 0u64, 0u64, 0u64, 0u64);
+                for pair in pairs {
+                    let live = u64::from(pair.mask & board_mask == 0);
+                    let (a, b) = (
+                        first[pair.hands[0] as usize],
+                        second[pair.hands[1] as usize],
+                    );
+                    let w = pair.weight * live;
+                    w0 += w * u64::from(a > b);
+                    w1 += w * u64::from(b > a);
+                    tied += w * u64::from(a == b);
+                    deals += pair.deals * live;
+                    sum += w;
+                }
+                showdowns += deals;
+                weight += u128::from(sum);
+                win[0] += u128::from(w0);
+                win[1] += u128::from(w1);
+                tie[0] += u128::from(tied);
+                tie[1] += u128::from(tied);
+                units[0] +=
+                    u128::from(w0) * u128::from(UNIT) + u128::from(tied) * u128::from(UNIT / 2);
+                units[1] +=
+                    u128::from(w1) * u128::from(UNIT) + u128::from(tied) * u128::from(UNIT / 2);
+                done.fetch_add(1, Ordering::Relaxed);
+                continue;
             }
             for class in &self.classes {
                 if class.mask & board_mask != 0 {
@@ -301,6 +361,14 @@ impl Plan {
         }
         Ok(())
     }
+}
+
+/// A heads-up class of deals with a weight below 2^32.
+struct SmallClass {
+    hands: [u32; 2],
+    mask: u64,
+    weight: u64,
+    deals: u64,
 }
 
 /// Calls `f(cards, mask)` for every set of `k` cards of `deck` (k <= 5), the cards
@@ -407,7 +475,11 @@ mod tests {
             let used = combos.iter().fold(0u64, |m, c| m | c.mask);
             if combos.iter().map(|c| c.mask.count_ones()).sum::<u32>() == used.count_ones() {
                 let weight: u128 = combos.iter().map(|c| u128::from(c.weight)).product();
-                let deck: Vec<u8> = spec.deck().into_iter().filter(|&c| used >> c & 1 == 0).collect();
+                let deck: Vec<u8> = spec
+                    .deck()
+                    .into_iter()
+                    .filter(|&c| used >> c & 1 == 0)
+                    .collect();
                 for_each_board(&deck, spec.missing(), |_, mask| {
                     let board: Vec<u8> = (0..52u8).filter(|&c| mask >> c & 1 == 1).collect();
                     let values: Vec<HandValue> = combos
@@ -453,10 +525,17 @@ mod tests {
                 if plan.mode != mode {
                     plan.mode = mode;
                     plan.boards.clear();
-                    for_each_board(&spec.deck(), spec.missing(), |h, m| plan.boards.push((h, m)));
+                    for_each_board(&spec.deck(), spec.missing(), |h, m| {
+                        plan.boards.push((h, m))
+                    });
                 }
                 let got = plan
-                    .run(0, plan.units(), &AtomicUsize::new(0), &AtomicBool::new(false))
+                    .run(
+                        0,
+                        plan.units(),
+                        &AtomicUsize::new(0),
+                        &AtomicBool::new(false),
+                    )
                     .unwrap();
                 assert_eq!(got, expected, "{mode:?} {board}");
             }
@@ -477,7 +556,16 @@ mod tests {
         let specs = [
             texas(&[&["Ah Kh"], &["Qs Qd"]], "", ""),
             texas(&[&["Ah Kh"], &["Qs Qd"], &["7h 6h"]], "", "2h 3h"),
-            texas(&[&["Ac 2c", "Ah Kh"], &["5c 4c"], &["Td 9d", "Jh Th"], &["8s 8c"]], "", "Kc"),
+            texas(
+                &[
+                    &["Ac 2c", "Ah Kh"],
+                    &["5c 4c"],
+                    &["Td 9d", "Jh Th"],
+                    &["8s 8c"],
+                ],
+                "",
+                "Kc",
+            ),
             double(&[&["Ah Kh 7c"], &["Qs Qd 2s"]], "", ""),
             double(&[&["Ah 5h 7h"], &["Qs Qd 2d"], &["9c 8c 3c"]], "", "Td"),
         ];
@@ -494,7 +582,11 @@ mod tests {
 
     #[test]
     fn chunks_add_up() {
-        let spec = texas(&[&["Ah Kh", "As Ks"], &["Qs Qd", "Jc Tc"], &["7d 7c"]], "2h 5h 9s", "");
+        let spec = texas(
+            &[&["Ah Kh", "As Ks"], &["Qs Qd", "Jc Tc"], &["7d 7c"]],
+            "2h 5h 9s",
+            "",
+        );
         let plan = Plan::new(spec);
         let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
         let whole = plan.run(0, plan.units(), &done, &cancel).unwrap();
