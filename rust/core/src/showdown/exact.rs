@@ -375,56 +375,60 @@ struct SmallClass {
 /// summed from [`Hand::ZERO`] one card per loop level.
 #[inline(always)]
 pub(crate) fn for_each_board(deck: &[Card], k: usize, mut f: impl FnMut(Hand, u64)) {
-    let n = deck.len();
     let z = Hand::ZERO;
-    let bit = |i: usize| 1u64 << deck[i];
+    let from = |start: usize| deck.iter().enumerate().skip(start);
+    let add = |(hand, mask): (Hand, u64), card: Card| (hand.add_card(card), mask | 1 << card);
     match k {
         0 => f(z, 0),
-        1 => (0..n).for_each(|a| f(z.add_card(deck[a]), bit(a))),
+        1 => deck.iter().for_each(|&a| f(z.add_card(a), 1 << a)),
         2 => {
-            for a in 0..n {
-                let (ha, ma) = (z.add_card(deck[a]), bit(a));
-                for b in a + 1..n {
-                    f(ha.add_card(deck[b]), ma | bit(b));
+            for (i, &a) in from(0) {
+                let ha = add((z, 0), a);
+                for (_, &b) in from(i + 1) {
+                    let (h, m) = add(ha, b);
+                    f(h, m);
                 }
             }
         }
         3 => {
-            for a in 0..n {
-                let (ha, ma) = (z.add_card(deck[a]), bit(a));
-                for b in a + 1..n {
-                    let (hb, mb) = (ha.add_card(deck[b]), ma | bit(b));
-                    for c in b + 1..n {
-                        f(hb.add_card(deck[c]), mb | bit(c));
+            for (i, &a) in from(0) {
+                let ha = add((z, 0), a);
+                for (j, &b) in from(i + 1) {
+                    let hb = add(ha, b);
+                    for (_, &c) in from(j + 1) {
+                        let (h, m) = add(hb, c);
+                        f(h, m);
                     }
                 }
             }
         }
         4 => {
-            for a in 0..n {
-                let (ha, ma) = (z.add_card(deck[a]), bit(a));
-                for b in a + 1..n {
-                    let (hb, mb) = (ha.add_card(deck[b]), ma | bit(b));
-                    for c in b + 1..n {
-                        let (hc, mc) = (hb.add_card(deck[c]), mb | bit(c));
-                        for d in c + 1..n {
-                            f(hc.add_card(deck[d]), mc | bit(d));
+            for (i, &a) in from(0) {
+                let ha = add((z, 0), a);
+                for (j, &b) in from(i + 1) {
+                    let hb = add(ha, b);
+                    for (l, &c) in from(j + 1) {
+                        let hc = add(hb, c);
+                        for (_, &d) in from(l + 1) {
+                            let (h, m) = add(hc, d);
+                            f(h, m);
                         }
                     }
                 }
             }
         }
         _ => {
-            for a in 0..n {
-                let (ha, ma) = (z.add_card(deck[a]), bit(a));
-                for b in a + 1..n {
-                    let (hb, mb) = (ha.add_card(deck[b]), ma | bit(b));
-                    for c in b + 1..n {
-                        let (hc, mc) = (hb.add_card(deck[c]), mb | bit(c));
-                        for d in c + 1..n {
-                            let (hd, md) = (hc.add_card(deck[d]), mc | bit(d));
-                            for e in d + 1..n {
-                                f(hd.add_card(deck[e]), md | bit(e));
+            for (i, &a) in from(0) {
+                let ha = add((z, 0), a);
+                for (j, &b) in from(i + 1) {
+                    let hb = add(ha, b);
+                    for (l, &c) in from(j + 1) {
+                        let hc = add(hb, c);
+                        for (o, &d) in from(l + 1) {
+                            let hd = add(hc, d);
+                            for (_, &e) in from(o + 1) {
+                                let (h, m) = add(hd, e);
+                                f(h, m);
                             }
                         }
                     }

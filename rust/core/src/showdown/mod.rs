@@ -238,6 +238,7 @@ fn mask_of(cards: &[Card]) -> u64 {
 /// A player with a single hand holds it for sure: other players' hands that share a
 /// card with it are impossible. Repeats until nothing changes, since removing hands can
 /// leave another player with one.
+#[allow(clippy::needless_range_loop)] // reads player i's range while changing player j's
 fn remove_collisions_with_fixed_hands(ranges: &mut [Vec<Combo>]) -> Result<(), CoreError> {
     loop {
         let mut changed = false;

@@ -145,14 +145,14 @@ pub(crate) fn count(players: &[Vec<[Card; 2]>], free: u64, counts: &mut Counts) 
         }
     }
     // The least number of board cards of a suit that can make someone a flush.
-    let mut flush_from = [5u32; 4];
-    for s in 0..4 {
-        let most = (0..n)
-            .flat_map(|i| twos[i][..per_player].iter().map(move |t| t.suit_counts[s]))
+    let flush_from: [u32; 4] = std::array::from_fn(|s| {
+        let most = twos[..n]
+            .iter()
+            .flat_map(|hands| hands[..per_player].iter().map(move |t| t.suit_counts[s]))
             .max()
             .unwrap_or(0);
-        flush_from[s] = 5 - u32::from(most);
-    }
+        5 - u32::from(most)
+    });
     let mut rank_values = [0 as HandValue; MAX_PLAYERS];
     let mut values = [0 as HandValue; MAX_PLAYERS];
     for p in patterns() {
