@@ -48,9 +48,9 @@ def add_parser(subparsers: Any) -> None:
 
 def run_equity(args: argparse.Namespace) -> int:
     """``doubleholdem equity``."""
-    from doubleholdem.progress import ProgressBar
     from doubleholdem.cli import print_result
     from doubleholdem.equity import calculate
+    from doubleholdem.progress import ProgressBar
 
     bar = ProgressBar("equity")
     try:
