@@ -324,6 +324,12 @@ def test_exact_none_enumerates_when_cheap_and_samples_otherwise() -> None:
     assert calculate(["AhAs", "KcKd"]).exact
     big = calculate(["random"] * 6, seed=1)
     assert not big.exact and big.stderr is not None and max(big.stderr) <= 0.0005
+    # Few showdowns but too many deals of hands to hold: sampled, and refused as exact.
+    river = "As Kd 8h 5c 2s"
+    assert not calculate(["random"] * 3, river, samples=1000, seed=1).exact
+    assert not calculate(["random"] * 3, river, seed=1).exact
+    with pytest.raises(InvalidHand, match="more than 20000000 deals"):
+        calculate(["random"] * 3, river, exact=True)
 
 
 # ---------------------------------------------------------------- properties

@@ -117,7 +117,7 @@ _Players = list[tuple[bytes, list[int]]]
 
 def showdown_count(
     variant: str, players: _Players, board: list[int], dead: list[int], cap: int
-) -> int: ...
+) -> tuple[int, int]: ...
 def showdown_exact(
     variant: str,
     players: _Players,

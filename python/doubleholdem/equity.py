@@ -47,6 +47,7 @@ from doubleholdem.ranges import Range, parse_range
 
 __all__ = [
     "DEFAULT_STDERR",
+    "EXACT_DEALS",
     "EXACT_SHOWDOWNS",
     "Equity",
     "Question",
@@ -62,7 +63,10 @@ PlayerLike = Union[str, Range, Iterable[CardLike]]
 Point = Union[int, Literal["auto"]]
 
 EXACT_SHOWDOWNS = 4_000_000_000
-"""``exact=None`` enumerates when the enumeration counts at most this many showdowns."""
+EXACT_DEALS = 2_000_000
+"""``exact=None`` enumerates when the enumeration counts at most :data:`EXACT_SHOWDOWNS`
+showdowns and :data:`EXACT_DEALS` deals of hands (``exact=True`` takes up to 20 million
+deals of hands)."""
 
 DEFAULT_STDERR = 0.0005
 """``exact=None`` samples until every standard error is at most this, when the
@@ -334,7 +338,8 @@ def calculate(
         raise InvalidHand(f"threads must be at least 1, not {threads!r}")
     sampling = samples is not None or stderr is not None or exact is False
     if exact is None and not sampling:
-        sampling = _core.showdown_count(*q.core_args(), EXACT_SHOWDOWNS + 1) > EXACT_SHOWDOWNS
+        deals, showdowns = _core.showdown_count(*q.core_args(), EXACT_SHOWDOWNS + 1)
+        sampling = showdowns > EXACT_SHOWDOWNS or deals > EXACT_DEALS
     if not sampling:
         if runner is None:
             showdowns, weight, win, tie, units, _ = _core.showdown_exact(

@@ -161,7 +161,8 @@ mod showdown {
         Spec::new(variant, &hands, board, dead)
     }
 
-    /// The number of showdowns an exact enumeration would count, capped at `cap`.
+    /// The number of deals of hands and of showdowns an exact enumeration would count,
+    /// each capped at `cap`.
     #[pyfunction]
     fn showdown_count(
         py: Python<'_>,
@@ -170,9 +171,9 @@ mod showdown {
         board: Vec<u8>,
         dead: Vec<u8>,
         cap: u64,
-    ) -> PyResult<u64> {
+    ) -> PyResult<(u64, u64)> {
         let spec = checked(py, spec(variant, &players, &board, &dead))?;
-        Ok(py.detach(|| exact::showdowns(&spec, cap)))
+        Ok(py.detach(|| (exact::deals(&spec, cap), exact::showdowns(&spec, cap))))
     }
 
     type ExactTally = (u64, u128, Vec<u128>, Vec<u128>, Vec<u128>, usize);
@@ -195,7 +196,7 @@ mod showdown {
         threads: Option<usize>,
     ) -> PyResult<ExactTally> {
         let spec = checked(py, spec(variant, &players, &board, &dead))?;
-        let plan = py.detach(|| Plan::new(spec));
+        let plan = checked(py, py.detach(|| Plan::new(spec)))?;
         let units = plan.units();
         let (start, stop) = (start.unwrap_or(0), stop.unwrap_or(units).min(units));
         let total = stop.saturating_sub(start);

@@ -61,9 +61,24 @@ pub fn showdowns(spec: &Spec, cap: u64) -> u64 {
     deals.saturating_mul(boards).min(cap)
 }
 
+/// The most deals of hands an enumeration takes (their classes are held in memory).
+pub const MAX_DEALS: u64 = 20_000_000;
+
+/// The number of deals of hands (one hand per player, no card twice), capped at `cap`.
+pub fn deals(spec: &Spec, cap: u64) -> u64 {
+    count_deals(spec, cap)
+}
+
 impl Plan {
-    /// Plans the enumeration of `spec`.
-    pub fn new(spec: Spec) -> Plan {
+    /// Plans the enumeration of `spec`; more than [`MAX_DEALS`] deals of hands is an
+    /// error (sample instead).
+    pub fn new(spec: Spec) -> Result<Plan, CoreError> {
+        if count_deals(&spec, MAX_DEALS + 1) > MAX_DEALS {
+            return Err(CoreError::invalid_hand(format!(
+                "more than {MAX_DEALS} deals of hands to enumerate: ask for Monte Carlo \
+                 (samples or stderr) instead"
+            )));
+        }
         let classes = classes(&spec);
         let n = spec.players.len() as u64;
         let left = 52 - u64::from(spec.known.count_ones());
@@ -100,14 +115,14 @@ impl Plan {
         } else {
             Vec::new()
         };
-        Plan {
+        Ok(Plan {
             spec,
             classes,
             mode,
             boards,
             cost,
             by_pattern: true,
-        }
+        })
     }
 
     /// The estimated work of the whole enumeration, in evaluations (a few nanoseconds
@@ -440,7 +455,7 @@ pub(crate) fn for_each_board(deck: &[Card], k: usize, mut f: impl FnMut(Hand, u6
 
 /// The exact tally of a whole question on the current rayon pool.
 pub fn tally(spec: Spec) -> Result<Tally, CoreError> {
-    let plan = Plan::new(spec);
+    let plan = Plan::new(spec)?;
     plan.run(
         0,
         plan.units(),
@@ -525,7 +540,7 @@ mod tests {
             let spec = texas(players, board, "Ts");
             let expected = brute_force(&spec);
             for mode in [Mode::ByDeal, Mode::ByBoard] {
-                let mut plan = Plan::new(spec.clone());
+                let mut plan = Plan::new(spec.clone()).unwrap();
                 if plan.mode != mode {
                     plan.mode = mode;
                     plan.boards.clear();
@@ -574,7 +589,7 @@ mod tests {
             double(&[&["Ah 5h 7h"], &["Qs Qd 2d"], &["9c 8c 3c"]], "", "Td"),
         ];
         for spec in specs {
-            let mut plan = Plan::new(spec);
+            let mut plan = Plan::new(spec).unwrap();
             plan.mode = Mode::ByDeal;
             let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
             let fast = plan.run(0, plan.units(), &done, &cancel).unwrap();
@@ -591,7 +606,7 @@ mod tests {
             "2h 5h 9s",
             "",
         );
-        let plan = Plan::new(spec);
+        let plan = Plan::new(spec).unwrap();
         let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
         let whole = plan.run(0, plan.units(), &done, &cancel).unwrap();
         let mut parts = plan.run(1, plan.units(), &done, &cancel).unwrap();
