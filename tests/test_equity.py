@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -619,3 +620,22 @@ def test_cli_refusals_are_one_line(argv: list[str], capsys: pytest.CaptureFixtur
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("doubleholdem: error: ") and captured.err.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+def test_ctrl_c_stops_the_command_cleanly() -> None:
+    """SIGINT during a long Monte Carlo run: the workers stop, one line on stderr, 130."""
+    import signal
+    import subprocess
+    import sys
+
+    from test_double_stats import wait_until_busy
+
+    argv = ["equity", "random", "random", "random", "--samples", "60000000000", "--threads", "1"]
+    command = [sys.executable, "-m", "doubleholdem.cli", *argv]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_until_busy(process.pid, cpu_seconds=1.5)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert out == "" and err.strip() == "doubleholdem: interrupted"
