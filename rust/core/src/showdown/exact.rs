@@ -38,6 +38,8 @@ pub struct Plan {
     boards: Vec<(Hand, u64)>,
     /// The estimated number of evaluations and lookups of the whole enumeration.
     cost: u64,
+    /// By board with two players: the classes grouped for the fast path.
+    heads_up: Option<HeadsUp>,
     /// Whether five cards to come are counted by rank pattern (always, but for the
     /// tests that check it against the boards one by one).
     by_pattern: bool,
@@ -115,14 +117,19 @@ impl Plan {
         } else {
             Vec::new()
         };
-        Ok(Plan {
+        let mut plan = Plan {
             spec,
             classes,
             mode,
             boards,
             cost,
+            heads_up: None,
             by_pattern: true,
-        })
+        };
+        if mode == Mode::ByBoard && n == 2 {
+            plan.heads_up = plan.heads_up_groups();
+        }
+        Ok(plan)
     }
 
     /// The estimated work of the whole enumeration, in evaluations (a few nanoseconds
@@ -257,21 +264,24 @@ impl Plan {
         Ok(())
     }
 
-    /// The classes as (hands, mask, weight, deals) in 64 bits, when every class weight
-    /// is below 2^32 (so that a board's sums fit in 64 bits).
-    fn small_pairs(&self) -> Option<Vec<SmallClass>> {
-        self.classes
-            .iter()
-            .map(|c| {
-                let weight = u64::try_from(c.weight).ok().filter(|&w| w < 1 << 32)?;
-                Some(SmallClass {
-                    hands: [c.hands[0], c.hands[1]],
-                    mask: c.mask,
-                    weight,
-                    deals: c.deals,
-                })
-            })
-            .collect()
+    /// The classes grouped by the first player's hand, with weights and deal counts
+    /// below 2^32 (so that a board's sums fit in 64 bits); `None` if one is larger.
+    fn heads_up_groups(&self) -> Option<HeadsUp> {
+        let mut order: Vec<&Class> = self.classes.iter().collect();
+        order.sort_unstable_by_key(|c| (c.hands[0], c.hands[1]));
+        let mut groups = HeadsUp::default();
+        for c in order {
+            let weight = u64::try_from(c.weight).ok().filter(|&w| w < 1 << 32)?;
+            if groups.first.last() != Some(&c.hands[0]) {
+                groups.first.push(c.hands[0]);
+                groups.ends.push(0);
+            }
+            groups.second.push(c.hands[1]);
+            groups.weight.push(weight);
+            groups.deals.push(c.deals);
+            *groups.ends.last_mut().expect("a group was pushed") = groups.second.len();
+        }
+        Some(groups)
     }
 
     fn by_board<const DOUBLE: bool>(
@@ -294,7 +304,8 @@ impl Plan {
         let mut tie = [0u128; MAX_PLAYERS];
         let mut units = [0u128; MAX_PLAYERS];
         let (mut showdowns, mut weight) = (0u64, 0u128);
-        let heads_up = (n == 2).then(|| self.small_pairs()).flatten();
+        let heads_up = &self.heads_up;
+        let mut second = vec![0u64; masks[1].len()];
         for &(extra, board_mask) in &self.boards[range] {
             if cancel.load(Ordering::Relaxed) {
                 return Err(CoreError::Interrupted);
@@ -306,23 +317,36 @@ impl Plan {
                     }
                 }
             }
-            if let Some(pairs) = &heads_up {
-                // Two players, small weights: branch-free sums in 64 bits per board.
-                let (first, second) = (&values[0], &values[1]);
-                let (mut w0, mut w1, mut tied, mut deals, mut sum) = (0u64, 0u64, 0u64, 0u64, 0u64);
-                for pair in pairs {
-                    let live = u64::from(pair.mask & board_mask == 0);
-                    let (a, b) = (
-                        first[pair.hands[0] as usize],
-                        second[pair.hands[1] as usize],
-                    );
-                    let w = pair.weight * live;
-                    w0 += w * u64::from(a > b);
-                    w1 += w * u64::from(b > a);
-                    tied += w * u64::from(a == b);
-                    deals += pair.deals * live;
-                    sum += w;
+            if let Some(groups) = heads_up {
+                // Two players, small weights: branch-free sums in 64 bits per board. The
+                // second player's value and whether the hand is live, in one word.
+                for ((info, &v), &mask) in second.iter_mut().zip(&values[1]).zip(&masks[1]) {
+                    *info = u64::from(v) | u64::from(mask & board_mask == 0) << 32;
                 }
+                let (mut w0, mut w1, mut deals, mut sum) = (0u64, 0u64, 0u64, 0u64);
+                let mut start = 0;
+                for (&h0, &end) in groups.first.iter().zip(&groups.ends) {
+                    let range = start..end;
+                    start = end;
+                    if masks[0][h0 as usize] & board_mask != 0 {
+                        continue;
+                    }
+                    let a = values[0][h0 as usize];
+                    let hands = groups.second[range.clone()].iter();
+                    let weights = groups.weight[range.clone()]
+                        .iter()
+                        .zip(&groups.deals[range]);
+                    for (&h1, (&weight, &d)) in hands.zip(weights) {
+                        let info = second[h1 as usize];
+                        let (b, live) = (info as HandValue, info >> 32);
+                        let w = weight * live;
+                        w0 += w * u64::from(a > b);
+                        w1 += w * u64::from(b > a);
+                        deals += d * live;
+                        sum += w;
+                    }
+                }
+                let tied = sum - w0 - w1;
                 showdowns += deals;
                 weight += u128::from(sum);
                 win[0] += u128::from(w0);
@@ -378,12 +402,16 @@ impl Plan {
     }
 }
 
-/// A heads-up class of deals with a weight below 2^32.
-struct SmallClass {
-    hands: [u32; 2],
-    mask: u64,
-    weight: u64,
-    deals: u64,
+/// Heads-up classes of deals grouped by the first player's hand: group g is the hand
+/// `first[g]` against `second[ends[g - 1]..ends[g]]`, with the classes' weights (below
+/// 2^32) and numbers of deals.
+#[derive(Debug, Default)]
+struct HeadsUp {
+    first: Vec<u32>,
+    ends: Vec<usize>,
+    second: Vec<u32>,
+    weight: Vec<u64>,
+    deals: Vec<u64>,
 }
 
 /// Calls `f(cards, mask)` for every set of `k` cards of `deck` (k <= 5), the cards
@@ -627,5 +655,75 @@ mod tests {
         let equity = t.units[0] as f64 / (t.weight as f64 * UNIT as f64);
         assert!((equity - 0.812_554_896_794_027_3).abs() < 1e-12, "{equity}");
         assert_eq!(t.units[0] + t.units[1], t.weight * u128::from(UNIT));
+    }
+}
+
+#[cfg(test)]
+mod speed {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn range(tokens: &[(&str, &str)]) -> Vec<(Vec<u8>, u64)> {
+        // (ranks, "pair" | "suited") to hands.
+        let mut out = Vec::new();
+        for &(ranks, kind) in tokens {
+            let r: Vec<u8> = ranks
+                .bytes()
+                .map(|c| b"23456789TJQKA".iter().position(|&x| x == c).unwrap() as u8)
+                .collect();
+            for a in 0..4u8 {
+                for b in 0..4u8 {
+                    let ok = if kind == "pair" { a < b } else { a == b };
+                    if ok {
+                        out.push((vec![r[0] * 4 + a, r[1] * 4 + b], 1));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    #[ignore = "a timing, not a test: cargo test --release -- --ignored --nocapture"]
+    fn flop_range_against_range() {
+        let a = range(&[
+            ("QQ", "pair"),
+            ("KK", "pair"),
+            ("AA", "pair"),
+            ("AK", "suited"),
+        ]);
+        let b = range(&[
+            ("JJ", "pair"),
+            ("TT", "pair"),
+            ("99", "pair"),
+            ("88", "pair"),
+            ("AQ", "suited"),
+            ("AK", "suited"),
+        ]);
+        let board = parse_cards("Kh 8h 2c").unwrap();
+        let spec = Spec::new(Variant::Texas, &[a, b], &board, &[]).unwrap();
+        let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let mut best = f64::MAX;
+        let mut plan_best = f64::MAX;
+        for _ in 0..200 {
+            let t = std::time::Instant::now();
+            let plan = Plan::new(spec.clone()).unwrap();
+            plan_best = plan_best.min(t.elapsed().as_secs_f64());
+            pool.install(|| plan.run(0, plan.units(), &done, &cancel))
+                .unwrap();
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        let plan = Plan::new(spec).unwrap();
+        println!(
+            "flop: {:.0} us (plan {:.0} us), {} classes, {:?}",
+            best * 1e6,
+            plan_best * 1e6,
+            plan.classes.len(),
+            plan.mode
+        );
     }
 }
