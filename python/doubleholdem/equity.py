@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
 from typing import Any, Literal, Union
 
 from doubleholdem import _core
@@ -179,7 +180,8 @@ def _remove_impossible(
 
     given = [len(hands) == 1 for hands in ranges]  # one hand, as the caller gave it
     for i, hands in enumerate(ranges):
-        hands[:] = [h for h in hands if not known.intersection(h[0])]
+        if known:
+            hands[:] = [h for h in hands if known.isdisjoint(h[0])]
         if not hands:
             raise empty(i, "the board and dead cards")
     changed = True
@@ -243,9 +245,10 @@ def question(
     _remove_impossible(ranges, set(known), texts)
     shaped = []
     for hands in ranges:
-        divisor = math.gcd(*(w for _, w in hands))
-        cards = bytes(c for hand, _ in hands for c in hand)
-        shaped.append((cards, tuple(w // divisor for _, w in hands)))
+        weights = [w for _, w in hands]
+        divisor = math.gcd(*weights)
+        cards = bytes(chain.from_iterable(hand for hand, _ in hands))
+        shaped.append((cards, tuple(w // divisor for w in weights)))
     return Question(variant, tuple(shaped), tuple(board_cards), tuple(dead_cards))
 
 
