@@ -639,3 +639,13 @@ def test_ctrl_c_stops_the_command_cleanly() -> None:
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert out == "" and err.strip() == "doubleholdem: interrupted"
+
+
+def test_weights_too_fine_for_128_bit_tallies_are_refused() -> None:
+    # Ten players with weights 0.999 and 0.001: the products overflow 128-bit tallies.
+    hands = ["2c2d", "3c3d", "4c4d", "5c5d", "6c6d", "7c7d", "8c8d", "9c9d", "TcTd", "JcJd"]
+    players = [f"{h}:0.999,{h[0]}h{h[0]}s:0.001" for h in hands]
+    with pytest.raises(InvalidHand, match="too fine"):
+        calculate(players, exact=True)
+    assert not calculate(players, samples=1000, seed=1).exact
+    assert not calculate(players, seed=1).exact

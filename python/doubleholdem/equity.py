@@ -342,7 +342,11 @@ def calculate(
     sampling = samples is not None or stderr is not None or exact is False
     if exact is None and not sampling:
         deals, showdowns = _core.showdown_count(*q.core_args(), EXACT_SHOWDOWNS + 1)
-        sampling = showdowns > EXACT_SHOWDOWNS or deals > EXACT_DEALS
+        # The core's 128-bit tallies take the weights' product times the deals, boards
+        # and a share (it refuses an enumeration past that bound).
+        bound = math.prod(max(w) for _, w in q.players) * deals
+        bound *= math.comb(52, 5 - len(q.board)) * 2520
+        sampling = showdowns > EXACT_SHOWDOWNS or deals > EXACT_DEALS or bound >= 2**126
     if not sampling:
         if runner is None:
             showdowns, weight, win, tie, units, _ = _core.showdown_exact(

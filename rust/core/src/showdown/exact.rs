@@ -75,11 +75,28 @@ impl Plan {
     /// Plans the enumeration of `spec`; more than [`MAX_DEALS`] deals of hands is an
     /// error (sample instead).
     pub fn new(spec: Spec) -> Result<Plan, CoreError> {
-        if count_deals(&spec, MAX_DEALS + 1) > MAX_DEALS {
+        let deals = count_deals(&spec, MAX_DEALS + 1);
+        if deals > MAX_DEALS {
             return Err(CoreError::invalid_hand(format!(
                 "more than {MAX_DEALS} deals of hands to enumerate: ask for Monte Carlo \
                  (samples or stderr) instead"
             )));
+        }
+        // Tallies are 128-bit: the weight of every deal times every board times a
+        // share must fit, with room for the sums.
+        let bound: f64 = spec
+            .players
+            .iter()
+            .map(|p| p.iter().map(|c| c.weight).max().unwrap_or(1) as f64)
+            .product::<f64>()
+            * deals as f64
+            * choose(52, spec.missing() as u64) as f64
+            * UNIT as f64;
+        if bound >= 2f64.powi(127) {
+            return Err(CoreError::invalid_hand(
+                "the weights are too fine for an exact enumeration of this many players: \
+                 ask for Monte Carlo (samples or stderr) instead",
+            ));
         }
         let classes = classes(&spec);
         let n = spec.players.len() as u64;
