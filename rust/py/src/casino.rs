@@ -80,7 +80,7 @@ impl PyRules {
 
 /// Runs `work` on a worker thread (on `threads` threads) while this thread reports
 /// `progress(done, total)` and watches for Ctrl-C.
-pub(crate) fn supervised<T: Send>(
+fn supervised<T: Send>(
     py: Python<'_>,
     progress: Option<&Bound<'_, PyAny>>,
     total: usize,
