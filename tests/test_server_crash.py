@@ -22,6 +22,7 @@ from typing import Any
 
 import websockets
 
+from doubleholdem.server.room import RATE
 from doubleholdem.table import Table
 
 CRASHES = 20
@@ -94,6 +95,7 @@ class Player:
         else:
             message["action"] = "check" if hand["legal"]["can_check"] else "call"
         self.pending = message
+        await asyncio.sleep(1.5 / RATE)  # a player within the rate limit, however fast the bots
         await socket.send(json.dumps(message))
 
 
