@@ -1,11 +1,11 @@
-"""Game engine throughput against pokerkit, side by side in the same run (issue 3 targets,
+"""Game engine throughput against pokerkit, side by side in the same run (issue 9 targets,
 not tests): random 6-player no-limit hands to showdown and payout on the same action
-policy, and replaying the Pluribus PHH files.
+policy, and replaying the Pluribus PHH files. The rules of play are Python.
 
-Measured (2-core VM, other jobs running, two runs): random hands 8.3-8.5 ms per 200,
-280x-370x pokerkit; the Pluribus files in one process 0.20-0.42 s, 8.8x-10.5x pokerkit's
-2.1-3.7 s in the same run; the replay command as a whole process 7.4x-7.6x (the target is
-5x).
+Measured (2-core VM, other jobs running, four runs): random hands 38-42 ms per 200 at
+best, 60x-72x pokerkit (target 50x); the replay command as a whole process 0.39-0.46 s,
+5.6x-5.8x pokerkit in one process (target 5x), with the package's bytecode compiled as a
+pip install does (3.7x when every module is compiled at start-up).
 
 Run: ``make bench`` or ``python -m pytest benches/bench_game.py --benchmark-enable``.
 """

@@ -1,11 +1,10 @@
-"""Table throughput (issue 4 target, not a test): ``simulate`` with 6 bots at one table,
-fixed-limit Double Hold'em, hands per second on one core. Target: 5,000 hands/s.
+"""Table throughput (issue 9 target, not a test): ``simulate`` with 6 bots at one table,
+fixed-limit Double Hold'em, hands per second on one core. Target: 3,000 hands/s with
+calling stations and random bots.
 
-Measured (2-core VM, other jobs running, two runs of 300 hands, seed 1): calling
-stations and random bots 48.8-50.5 ms at best (6,000-6,100 hands/s), 55 ms at the
-median (5,500/s); with equity bots 59-69 ms at best (4,300-5,100/s), 60-78 ms at the
-median (3,800-5,000/s). Before the hand engine moved to the Rust core it was about
-2,300/s (station+random) and 150/s (with equity bots).
+Measured (2-core VM, other jobs running, four runs of 300 hands, seed 1), the rules of
+play in Python: stations and random bots 121-160 ms (1,900-2,500 hands/s: the target is
+not met); with equity bots 128-157 ms. With the rules in Rust it was 3,300-6,000/s.
 
 Run: ``make bench`` or ``python -m pytest benches/bench_table.py --benchmark-enable``.
 """
