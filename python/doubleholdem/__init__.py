@@ -16,6 +16,7 @@ from doubleholdem.errors import (
     InvalidHand,
     InvalidValue,
 )
+from doubleholdem.evaluate import MAX_THREADS as MAX_THREADS
 from doubleholdem.evaluate import (
     Category,
     CategoryCounts,
@@ -29,9 +30,15 @@ from doubleholdem.evaluate import (
 
 if hasattr(os, "register_at_fork"):
     # A forked child has none of the parent's worker threads: give it pools of its own.
-    os.register_at_fork(after_in_child=_core.after_fork_in_child)
+    # The pool cache is locked across the fork, so no other thread holds it then.
+    os.register_at_fork(
+        before=_core.before_fork,
+        after_in_parent=_core.after_fork_in_parent,
+        after_in_child=_core.after_fork_in_child,
+    )
 
 __all__ = [
+    "MAX_THREADS",
     "Category",
     "CategoryCounts",
     "Deck",

@@ -108,11 +108,16 @@ def shuffled(
     :class:`secrets.SystemRandom`, say) shuffles by itself."""
     if seed is not None and rng is not None:
         raise ValueError("give a seed or a generator, not both")
+    order = list(cards)
+    for card in order:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 51:
+            raise InvalidCard(f"{card!r} is not a card: cards are integers 0..51", card=card)
     if rng is None and seed is not None:
         rng = random.Random(seed)
     if type(rng) is random.Random:
-        return _core.shuffle(cards, rng.getrandbits(64))
-    order = list(cards)
+        return _core.shuffle(order, rng.getrandbits(64))
+    if rng is not None and not callable(getattr(rng, "shuffle", None)):
+        raise TypeError(f"rng must be a random.Random-like generator, not {type(rng).__name__}")
     (rng or secrets.SystemRandom()).shuffle(order)
     return order
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -131,19 +132,63 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def thread_count(text: str) -> int:
+    """The argparse type of ``--threads``: a whole number from 1 to
+    :data:`doubleholdem.MAX_THREADS`, checked before any work starts."""
+    from doubleholdem.evaluate import MAX_THREADS
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_THREADS:
+        shown = text if len(text) <= 40 else f"a number of {len(text)} characters"
+        raise argparse.ArgumentTypeError(
+            f"threads must be a whole number from 1 to {MAX_THREADS}, not {shown}"
+        )
+    return value
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 500 else text[:500] + "..."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
+    """Runs the command line; returns the exit status: 0, 2 for bad input (one line on
+    stderr, never a traceback), 130 after Ctrl-C, 1 for an internal error (one line
+    too; ``DOUBLEHOLDEM_TRACEBACK=1`` shows its traceback)."""
     try:
         words = sys.argv[1:] if argv is None else list(argv)
         args = build_parser(words[0] if words else None).parse_args(words)
         status: int = args.run(args)
         return status
-    except (DoubleHoldemError, ValueError) as error:
-        print(f"doubleholdem: error: {error}", file=sys.stderr)
+    except (DoubleHoldemError, ValueError, TypeError, OverflowError) as error:
+        print(f"doubleholdem: error: {_one_line(error)}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("doubleholdem: error: the input is nested too deeply", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("doubleholdem: error: out of memory", file=sys.stderr)
+        return 2
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        reason = error.strerror or _one_line(error)
+        print(f"doubleholdem: error: {where}{reason}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("doubleholdem: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:
+        if os.environ.get("DOUBLEHOLDEM_TRACEBACK"):
+            raise
+        name = type(error).__name__
+        print(
+            f"doubleholdem: internal error: {name}: {_one_line(error)} (please report it)",
+            file=sys.stderr,
+        )
+        return 1
 
 
 def entry_point() -> None:

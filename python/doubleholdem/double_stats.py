@@ -103,12 +103,16 @@ def statistics(
 
 def add_parser(subparsers: Any) -> None:
     """Registers ``doubleholdem stats double``."""
+    from doubleholdem.cli import thread_count
+
     parser = subparsers.add_parser("stats", help="exact statistics")
     commands = parser.add_subparsers(dest="stats_command", required=True, parser_class=type(parser))
     double = commands.add_parser("double", help="Double Hold'em: automatic vs best point card")
     double.add_argument("--json", action="store_true", help="print one JSON object")
     double.add_argument("--classes", action="store_true", help="also list the 1,755 hole classes")
-    double.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    double.add_argument(
+        "--threads", type=thread_count, default=None, help="threads (default: all cores)"
+    )
     double.set_defaults(run=run_double)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from doubleholdem import _core
 from doubleholdem._arrays import as_uint8
 from doubleholdem.cards import CardLike, format_cards, parse_cards
-from doubleholdem.errors import InvalidValue
+from doubleholdem.errors import InvalidHand, InvalidValue
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,12 +85,29 @@ def best_five(cards: str | Iterable[CardLike]) -> list[int]:
     return list(_core.best_five(parse_cards(cards)))
 
 
+MAX_THREADS: int = _core.MAX_THREADS
+"""The most threads a call may ask for (256). Every ``threads=`` of the package
+(:func:`evaluate_batch`, :func:`category_counts`, ``double.resolve_batch``, the casino
+analysis and simulation, the Double Hold'em statistics) takes ``None`` (all cores) or a
+whole number from 1 to ``MAX_THREADS``; anything else is a ``ValueError`` (a
+``TypeError`` for what is not an integer) raised before any work starts.
+
+Pools are bounded: at most 4 pools of a chosen size are kept and reused, the least
+recently used one is let go when a fifth size is asked for."""
+
+
 def evaluate_batch(hands: Any, *, threads: int | None = None) -> npt.NDArray[np.uint16]:
     """Values of many hands: an array of shape (N, 5), (N, 6) or (N, 7) of cards.
 
     A C-contiguous uint8 array is read in place; other integer arrays and nested lists
     are converted. The work runs without the GIL on ``threads`` threads (default: all
-    cores). A bad row (a card above 51, a card twice) raises an error naming the first.
+    cores; at most :data:`MAX_THREADS`). A bad row (a card above 51, a card twice)
+    raises an error naming the first.
+
+    >>> evaluate_batch([[51, 47, 43, 39, 35]], threads=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: threads must be a whole number from 1 to 256, not 0
     """
     return _core.evaluate_batch(as_uint8(hands, "hands", 2), threads)
 
@@ -112,5 +129,9 @@ def category_counts(k: int, *, threads: int | None = None) -> CategoryCounts:
     >>> counts.total, counts.distinct_values, counts.counts[Category.FLUSH]
     (2598960, 7462, 5108)
     """
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"category_counts takes k = 5, 6 or 7 cards, not {k!r}")
+    if k not in (5, 6, 7):
+        raise InvalidHand(f"category_counts takes k = 5, 6 or 7 cards, not {k}")
     counts, royal, distinct, total = _core.category_counts(k, threads)
     return CategoryCounts(dict(zip(Category, counts)), royal, distinct, total)

@@ -31,6 +31,8 @@ def _with_bar(label: str, work: Any) -> Any:
 
 def add_parser(subparsers: Any) -> None:
     """Registers ``doubleholdem casino``."""
+    from doubleholdem.cli import thread_count
+
     parser = subparsers.add_parser(
         "casino", help="Heads Up Hold'em: analysis, side bets, simulation"
     )
@@ -44,7 +46,9 @@ def add_parser(subparsers: Any) -> None:
         p.add_argument("--game", choices=sorted(casino.GAMES), default="heads-up")
         p.add_argument("--json", action="store_true", help="print one JSON object")
     for p in (analyze, simulate):
-        p.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+        p.add_argument(
+            "--threads", type=thread_count, default=None, help="threads (default: all cores)"
+        )
     analyze.add_argument(
         "--plot", metavar="FILE.png", help="draw the pre-flop strategy (matplotlib)"
     )
@@ -159,8 +163,8 @@ def run_side_bets(args: argparse.Namespace) -> int:
 def run_simulate(args: argparse.Namespace) -> int:
     """``doubleholdem casino simulate``: exact analysis first (it yields the strategy
     and the exact figure), then the rounds."""
-    if args.rounds < 2:
-        raise DoubleHoldemError(f"--rounds must be at least 2, not {args.rounds}")
+    if not 2 <= args.rounds < 2**64:
+        raise DoubleHoldemError(f"--rounds must be 2 to 2**64 - 1, not {args.rounds}")
     analysis, _ = _analysis(args)
     rules = _game(args)
     sim = _with_bar(

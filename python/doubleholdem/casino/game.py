@@ -37,6 +37,7 @@ __all__ = [
     "BAD_BEAT_TABLE",
     "GAMES",
     "HEADS_UP",
+    "MAX_STAKE",
     "NO_BAD_BEAT",
     "ODDS_TABLE",
     "PAY_CLASS_NAMES",
@@ -209,12 +210,29 @@ class Settlement:
         return self.ante + self.odds + self.play + self.trips + self.pocket_bonus
 
 
+MAX_STAKE = 2**63 - 1
+"""The largest amount of one wager. Every settlement of stakes up to it is exact (the
+core settles in 128-bit integers); a larger stake is refused when the round is made."""
+
+
 def _stake(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidWager(f"the {name} must be an integer amount, not {value!r}")
     if value < 0:
         raise InvalidWager(f"the {name} cannot be negative ({value})")
+    if value > MAX_STAKE:
+        raise InvalidWager(f"the {name} must be at most {MAX_STAKE} (MAX_STAKE), not {value}")
     return value
+
+
+def _rules(rules: object) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        if rules not in GAMES:
+            raise InvalidRules(f"no game {rules!r}: choose {' or '.join(sorted(GAMES))}")
+        return GAMES[rules]
+    raise TypeError(f"rules must be a Rules or a game name, not {type(rules).__name__}")
 
 
 def _action_name(multiple: int | None, stage: Stage) -> str:
@@ -227,7 +245,9 @@ class Round:
     """One round against the dealer: wagers, three decisions, settlement.
 
     ``odds`` defaults to the Ante and must equal it (HU-1); ``trips`` and
-    ``pocket_bonus`` are the optional side bets (0: not played). The deck is shuffled
+    ``pocket_bonus`` are the optional side bets (0: not played). Each stake is a whole
+    amount up to :data:`MAX_STAKE` (2**63 - 1), and settles exactly. ``rules`` is a
+    :class:`Rules` or the name of a game of :data:`GAMES`. The deck is shuffled
     by a strong generator unless ``seed`` or ``rng`` is given; ``order`` deals known
     cards first: player, player, dealer, dealer, then the five board cards.
     """
@@ -239,11 +259,12 @@ class Round:
         odds: int | None = None,
         trips: int = 0,
         pocket_bonus: int = 0,
-        rules: Rules = HEADS_UP,
+        rules: Rules | str = HEADS_UP,
         seed: int | None = None,
         rng: Any = None,
         order: Sequence[CardLike] = (),
     ) -> None:
+        rules = _rules(rules)
         self.ante = _stake(ante, "Ante")
         if self.ante == 0:
             raise InvalidWager("the Ante must be positive")
@@ -313,11 +334,13 @@ class Round:
 
     def raise_(self, multiple: int) -> None:
         """Bets Play = ``multiple`` x Ante, if that raise is allowed now (HU-2 to HU-4)."""
-        if isinstance(multiple, bool) or multiple not in self._raises():
-            raise self._refuse(f"raise {multiple}x")
-        self.history.append(f"raise {multiple}")
-        self.play = multiple
-        self._settle()
+        if (
+            isinstance(multiple, bool)
+            or not isinstance(multiple, int)
+            or multiple not in self._raises()
+        ):
+            raise self._refuse(f"raise {multiple!r}x")
+        self._settle(multiple, f"raise {multiple}")
 
     def check(self) -> None:
         """Checks before the flop or on the flop (HU-2, HU-3)."""
@@ -330,22 +353,24 @@ class Round:
         """Folds at the river after two checks (HU-4): Ante and Odds lose."""
         if self.stage is not Stage.RIVER:
             raise self._refuse("fold")
-        self.history.append("fold")
-        self._settle()
+        self._settle(None, "fold")
 
-    def _settle(self) -> None:
-        self.stage = Stage.SETTLED
+    def _settle(self, play: int | None, action: str) -> None:
+        # Settled first, then the round changes: a refused settlement changes nothing.
         result = _core.casino_settle(
             self.rules.core(),
             self.ante,
             self.trips,
             self.pocket_bonus,
-            self.play,
+            play,
             self.player,
             self._board,
             self._dealer,
         )
         self.settlement = Settlement(*result)
+        self.history.append(action)
+        self.play = play
+        self.stage = Stage.SETTLED
 
     def __repr__(self) -> str:
         board = format_cards(self.board) or "-"
@@ -495,7 +520,19 @@ def _frequency_key(multiple: int) -> str:
 
 def analysis_chunk(rules: Rules, start: int, stop: int) -> tuple[list[int], bytes]:
     """One chunk of the analysis: flop classes ``start:stop`` of
-    ``_core.casino_flop_chunks()``. Tallies of chunks add up, in any order."""
+    ``_core.casino_flop_chunks()``. Tallies of chunks add up, in any order.
+
+    >>> analysis_chunk(HEADS_UP, -1, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: flop classes -1:0 are not within 0:1755
+    """
+    total = _core.casino_flop_chunks()
+    for bound in (start, stop):
+        if isinstance(bound, bool) or not isinstance(bound, int):
+            raise TypeError(f"flop classes are whole numbers, not {bound!r}")
+    if not 0 <= start <= stop <= total:
+        raise ValueError(f"flop classes {start}:{stop} are not within 0:{total}")
     return _core.casino_analysis_chunk(rules.core(), start, stop)
 
 
@@ -612,8 +649,9 @@ def simulate(
 ) -> Simulation:
     """Plays ``rounds`` rounds with the optimal strategy of ``analysis`` (computed
     first if not given), in Rust; the same seed gives the same figures."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 2:
-        raise InvalidWager(f"a simulation needs at least 2 rounds, not {rounds!r}")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 2 <= rounds < 2**64:
+        raise InvalidWager(f"a simulation needs 2 to 2**64 - 1 rounds, not {rounds!r}")
+    _core.check_threads(threads)
     analysis = analysis or analyze(rules, threads=threads)
     if analysis.rules.settings_key() != rules.settings_key():
         raise InvalidRules(f"the analysis is of {analysis.rules.name}'s settings, not these")

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,14 +103,49 @@ class ReplayResult:
 # ---------------------------------------------------------------------------- reading
 
 
+MAX_FILE_BYTES = 1 << 20
+"""The largest hand-history file :func:`load` reads (1 MiB; a long hand is a few KiB)."""
+
+
 def load(path: str | Path) -> HandHistory:
-    """Reads a PHH file."""
+    """Reads a PHH file: a regular file of UTF-8 text of at most :data:`MAX_FILE_BYTES`
+    bytes. Anything else (a directory, a device, a pipe, a larger file, bytes that are
+    not UTF-8) is an :class:`InvalidHandHistory` naming the file, read no further."""
+    return loads(_read(path))
+
+
+def _read(path: str | Path) -> str:
+    name = str(path)
+
+    def refuse(reason: str) -> InvalidHandHistory:
+        return InvalidHandHistory(f"cannot read {name}: {reason}", path=name)
+
     try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
+        # O_NONBLOCK: opening a pipe does not wait for a writer; no effect on files.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
-        raise InvalidHandHistory(f"cannot read {path}: {error.strerror}", path=str(path)) from None
-    return loads(text)
+        raise refuse(error.strerror or str(error)) from None
+    except ValueError as error:  # a NUL byte in the name
+        raise refuse(str(error)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise refuse("not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise refuse(f"larger than {MAX_FILE_BYTES} bytes ({info.st_size})")
+        with os.fdopen(fd, "rb", closefd=False) as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise refuse(error.strerror or str(error)) from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise refuse(f"larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        byte = data[error.start]
+        raise refuse(f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})") from None
 
 
 def loads(text: str) -> HandHistory:
@@ -509,24 +546,37 @@ def _actions(hand: Hand, player: dict[int, str]) -> list[str]:
 # ---------------------------------------------------------------------------- command line
 
 
+def _reason(error: BaseException) -> str:
+    if isinstance(error, RecursionError):
+        return "not a hand history: values nested too deeply"
+    if isinstance(error, MemoryError):
+        return "not a hand history: too large to read"
+    text = str(error)
+    text = text if len(text) <= 300 else text[:300] + "..."
+    return text.replace("\n", " ")
+
+
 def add_parser(subparsers: Any) -> None:
     """Registers ``doubleholdem replay FILE... [--json]``."""
     p = subparsers.add_parser("replay", help="replay PHH hand histories to their finishing stacks")
-    p.add_argument("files", nargs="+", metavar="FILE", help="PHH files")
+    p.add_argument(
+        "files", nargs="+", metavar="FILE", help="PHH files (regular files of at most 1 MiB)"
+    )
     p.add_argument("--json", action="store_true", help="one JSON line per file")
     p.set_defaults(run=run_replay)
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Prints each file's finishing stacks (PHH player order); a rejected file is named
-    on stderr with the action number and the reason, and the exit status is 2."""
+    """Prints each file's finishing stacks (PHH player order). A file that cannot be
+    read or replayed (see :func:`load`) is named on stderr in one line with the reason
+    (and the action number); the others are still replayed, and the exit status is 2."""
     status = 0
     out = sys.stdout
     for path in args.files:
         try:
             result = replay(load(path))
-        except InvalidHandHistory as error:
-            print(f"doubleholdem: error: {path}: {error}", file=sys.stderr)
+        except (DoubleHoldemError, ValueError, TypeError, RecursionError, MemoryError) as error:
+            print(f"doubleholdem: error: {path}: {_reason(error)}", file=sys.stderr)
             status = 2
             continue
         if args.json:

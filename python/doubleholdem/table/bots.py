@@ -109,6 +109,12 @@ class EquityBot:
     name = "equity"
 
     def __init__(self, seed: int | None = None, *, samples: int = 200, raise_at: float = 0.6):
+        if isinstance(samples, bool) or not isinstance(samples, int):
+            raise TypeError(f"samples must be a whole number, not {samples!r}")
+        if not 1 <= samples <= 2**32 - 1:
+            raise ValueError(f"samples must be from 1 to 2**32 - 1, not {samples}")
+        if isinstance(raise_at, bool) or not isinstance(raise_at, (int, float)):
+            raise TypeError(f"raise_at must be a number, not {raise_at!r}")
         self.rng = random.Random(seed)
         self.samples = samples
         self.raise_at = raise_at

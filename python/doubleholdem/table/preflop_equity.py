@@ -285,6 +285,8 @@ def dumps(table: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The generator's command line; returns the exit status."""
+    from doubleholdem.cli import thread_count
+
     parser = argparse.ArgumentParser(
         prog="python -m doubleholdem.table.preflop_equity",
         description="Estimate the pre-flop share tables the equity bot ships with.",
@@ -292,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the package's data files")
     parser.add_argument("--out", type=Path, help="write into this directory instead")
     parser.add_argument("--samples", type=int, default=SAMPLES, help="deals per estimate")
-    parser.add_argument("--threads", type=int, help="default: one per core")
+    parser.add_argument("--threads", type=thread_count, help="default: one per core")
     parser.add_argument("--variant", choices=sorted(GAMES), action="append")
     args = parser.parse_args(argv)
     if not args.write and args.out is None:

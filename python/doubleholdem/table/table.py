@@ -190,7 +190,19 @@ class Observation(NamedTuple):
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Observation:
-        """The observation inside :meth:`Table.view` of the seat to act."""
+        """The observation inside :meth:`Table.view` of the seat to act; a
+        :class:`TableError` names what is missing or wrong in something else."""
+        try:
+            return cls._from_view(view)
+        except TableError:
+            raise
+        except KeyError as error:
+            raise TableError(f"not a table view: it has no {error.args[0]!r} field") from None
+        except (TypeError, AttributeError, ValueError, IndexError) as error:
+            raise TableError(f"not a table view: {error}") from None
+
+    @classmethod
+    def _from_view(cls, view: dict[str, Any]) -> Observation:
         from doubleholdem.cards import parse_card
 
         hand = view["hand"]

@@ -20,6 +20,8 @@ pub enum CoreError {
     InvalidRules { reason: String },
     /// A long computation stopped because its cancellation flag was set.
     Interrupted,
+    /// An argument outside its allowed range, such as a thread count (a `ValueError`).
+    InvalidArgument { reason: String },
 }
 
 impl CoreError {
@@ -31,6 +33,12 @@ impl CoreError {
 
     pub fn invalid_rules(reason: impl Into<String>) -> Self {
         CoreError::InvalidRules {
+            reason: reason.into(),
+        }
+    }
+
+    pub fn invalid_argument(reason: impl Into<String>) -> Self {
+        CoreError::InvalidArgument {
             reason: reason.into(),
         }
     }
@@ -58,6 +66,7 @@ impl fmt::Display for CoreError {
             CoreError::InRow { row, error } => write!(f, "row {row}: {error}"),
             CoreError::InvalidRules { reason } => f.write_str(reason),
             CoreError::Interrupted => f.write_str("interrupted"),
+            CoreError::InvalidArgument { reason } => f.write_str(reason),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! thread wakes every 100 ms to report progress and to notice Ctrl-C, which sets the
 //! work's cancellation flag and raises KeyboardInterrupt once the workers stopped.
 
-use crate::{checked, to_py};
+use crate::{checked, threads_arg, to_py};
 use doubleholdem_core::casino::advise::{self, OptionEv};
 use doubleholdem_core::casino::analysis::{self, Analysis, ACTIONS, BINS};
 use doubleholdem_core::casino::rules::{PayTable, Payout, PocketBonusTable, Rules, PAY_CLASSES};
@@ -141,7 +141,7 @@ fn casino_settle(
     player: [u8; 2],
     board: [u8; 5],
     dealer: [u8; 2],
-) -> PyResult<(i64, i64, i64, i64, i64)> {
+) -> PyResult<(i128, i128, i128, i128, i128)> {
     let wagers = Wagers {
         ante,
         trips,
@@ -196,8 +196,9 @@ fn casino_analysis_chunk<'py>(
     start: usize,
     stop: usize,
     progress: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<ChunkResult<'py>> {
+    let threads = threads_arg(py, threads)?;
     let total = stop.saturating_sub(start);
     let chunk = supervised(py, progress, total, threads, |done, cancel| {
         analysis::analyse_chunk(&rules.rules, start..stop, done, cancel)
@@ -293,8 +294,9 @@ fn casino_simulate<'py>(
     rounds: u64,
     seed: u64,
     progress: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_arg(py, threads)?;
     let strategy = Strategy {
         preflop,
         flop: flop.to_vec(),
@@ -361,8 +363,9 @@ fn double_counts<'py>(
 fn double_stats<'py>(
     py: Python<'py>,
     progress: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let threads = threads_arg(py, threads)?;
     let total = doubleholdem_core::classes::triple_classes()
         .representatives
         .len();

@@ -7,11 +7,15 @@ mod equity;
 
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 
 /// The one boundary where core errors become Python exceptions.
 fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
+    if let CoreError::InvalidArgument { reason } = error {
+        return PyValueError::new_err(reason);
+    }
     let message = error.to_string();
     let (row, inner) = match error {
         CoreError::InRow { row, error } => (Some(row), *error),
@@ -33,6 +37,42 @@ fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
         Ok(PyErr::from_value(exception))
     };
     build().unwrap_or_else(|e| e)
+}
+
+/// A `threads=` argument: `None` (all cores) or a whole number from 1 to
+/// `parallel::MAX_THREADS`; anything else is a `ValueError` (a `TypeError` if it is not
+/// an integer) naming the bound, raised before any work starts.
+pub(crate) fn threads_arg(
+    py: Python<'_>,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<usize>> {
+    let Some(threads) = threads.filter(|t| !t.is_none()) else {
+        return Ok(None);
+    };
+    if threads.is_instance_of::<PyBool>() || !threads.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "threads must be a whole number from 1 to {}, not {}",
+            parallel::MAX_THREADS,
+            threads.repr()?
+        )));
+    }
+    let n = threads.extract::<i128>().unwrap_or(i128::MAX);
+    let n = parallel::check_threads(n).map_err(|_| {
+        let shown = threads.str().map_or_else(|_| "?".into(), |s| s.to_string());
+        let shown = if shown.len() > 40 {
+            format!("an integer of {} digits", shown.len())
+        } else {
+            shown
+        };
+        to_py(
+            py,
+            CoreError::invalid_argument(format!(
+                "threads must be a whole number from 1 to {}, not {shown}",
+                parallel::MAX_THREADS
+            )),
+        )
+    })?;
+    Ok(Some(n))
 }
 
 type CoreResult<T> = Result<T, CoreError>;
@@ -76,8 +116,32 @@ fn shuffle(py: Python<'_>, mut cards: Vec<u8>, seed: u64) -> PyResult<Bound<'_, 
 }
 
 #[pyfunction]
+fn before_fork() {
+    parallel::before_fork();
+}
+
+#[pyfunction]
+fn after_fork_in_parent() {
+    parallel::after_fork_in_parent();
+}
+
+#[pyfunction]
 fn after_fork_in_child() {
     parallel::after_fork_in_child();
+}
+
+/// Checks a `threads=` argument as every batch function does (for Python code that
+/// checks before long work of its own).
+#[pyfunction]
+#[pyo3(signature = (threads=None))]
+fn check_threads(py: Python<'_>, threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads_arg(py, threads)
+}
+
+/// How many thread pools of a chosen size are kept, and their threads in all.
+#[pyfunction]
+fn kept_pools() -> (usize, usize) {
+    parallel::kept_pools()
 }
 
 #[pyfunction]
@@ -90,8 +154,9 @@ fn table_bytes() -> usize {
 fn category_counts(
     py: Python<'_>,
     k: usize,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<([u64; 9], u64, usize, u64)> {
+    let threads = threads_arg(py, threads)?;
     let counts = checked(
         py,
         py.detach(|| parallel::with_threads(threads, || enumerate::category_counts(k))),
@@ -109,8 +174,9 @@ fn category_counts(
 fn evaluate_batch<'py>(
     py: Python<'py>,
     hands: PyReadonlyArray2<'py, u8>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<HandValue>>> {
+    let threads = threads_arg(py, threads)?;
     let [rows, width] = [hands.shape()[0], hands.shape()[1]];
     let cards = contiguous(py, &hands, "hands")?;
     let mut out = vec![0; rows];
@@ -151,8 +217,9 @@ fn resolve_batch<'py>(
     holes: PyReadonlyArray2<'py, u8>,
     points: PyReadonlyArray1<'py, u8>,
     boards: PyReadonlyArray2<'py, u8>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<HandValue>>> {
+    let threads = threads_arg(py, threads)?;
     if holes.shape()[1] != 3 || boards.shape()[1] != 5 {
         let shapes = format!("holes {:?}, boards {:?}", holes.shape(), boards.shape());
         return Err(to_py(
@@ -182,7 +249,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(table_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(shuffle, m)?)?;
+    m.add_function(wrap_pyfunction!(before_fork, m)?)?;
+    m.add_function(wrap_pyfunction!(after_fork_in_parent, m)?)?;
     m.add_function(wrap_pyfunction!(after_fork_in_child, m)?)?;
+    m.add_function(wrap_pyfunction!(kept_pools, m)?)?;
+    m.add_function(wrap_pyfunction!(check_threads, m)?)?;
+    m.add("MAX_THREADS", parallel::MAX_THREADS)?;
     m.add_function(wrap_pyfunction!(category_counts, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;

@@ -44,9 +44,9 @@ impl Payout {
     }
 
     /// The net result of a stake of `stake` (an integer amount): a fractional win is
-    /// rounded down to the smallest unit, as casinos pay.
-    pub fn on(self, stake: i64) -> i64 {
-        (stake * i64::from(self.to)).div_euclid(i64::from(self.per))
+    /// rounded down to the smallest unit, as casinos pay. Exact for every stake.
+    pub fn on(self, stake: i64) -> i128 {
+        (i128::from(stake) * i128::from(self.to)).div_euclid(i128::from(self.per))
     }
 
     /// The exact net result per unit of stake.

@@ -95,19 +95,21 @@ pub struct Wagers {
     pub pocket_bonus: i64,
 }
 
-/// Net result of each bet (positive: won, negative: lost), in money units.
+/// Net result of each bet (positive: won, negative: lost), in money units. Exact for
+/// every wager an `i64` holds: a stake below 2**63 times a payout `to` below 2**31 or
+/// a Play multiple below 2**32 stays far below 2**127.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Settlement {
-    pub ante: i64,
-    pub odds: i64,
-    pub play: i64,
-    pub trips: i64,
-    pub pocket_bonus: i64,
+    pub ante: i128,
+    pub odds: i128,
+    pub play: i128,
+    pub trips: i128,
+    pub pocket_bonus: i128,
 }
 
 impl Settlement {
     /// The player's net result of the round.
-    pub fn total(&self) -> i64 {
+    pub fn total(&self) -> i128 {
         self.ante + self.odds + self.play + self.trips + self.pocket_bonus
     }
 }
@@ -151,24 +153,25 @@ pub fn settle(
     let board_hand = Hand::EMPTY.add_cards(&board);
     let player_value = board_hand.add_cards(&player).value();
     let side = |stake: i64, payout: Payout| payout.on(stake);
+    let ante = i128::from(wagers.ante);
     let mut result = Settlement {
         trips: side(wagers.trips, trips_payout(rules, player_value)),
         pocket_bonus: side(wagers.pocket_bonus, pocket_bonus_payout(rules, player)),
         ..Settlement::default()
     };
     let Some(multiple) = play else {
-        result.ante = -wagers.ante;
-        result.odds = -wagers.ante;
+        result.ante = -ante;
+        result.odds = -ante;
         return Ok(result);
     };
     let dealer_value = board_hand.add_cards(&dealer).value();
     let showdown = Showdown::of(rules, player_value, dealer_value);
-    result.ante = showdown.ante_sign() * wagers.ante;
+    result.ante = i128::from(showdown.ante_sign()) * ante;
     result.odds = side(
         wagers.ante,
         showdown.odds_payout(rules, pay_class(player_value)),
     );
-    result.play = showdown.sign() * wagers.ante * i64::from(multiple);
+    result.play = i128::from(showdown.sign()) * ante * i128::from(multiple);
     Ok(result)
 }
 
@@ -200,7 +203,7 @@ mod tests {
         settle(&rules, WAGERS, play, two(player), five(board), two(dealer)).unwrap()
     }
 
-    fn abc(s: Settlement) -> (i64, i64, i64) {
+    fn abc(s: Settlement) -> (i128, i128, i128) {
         (s.ante, s.odds, s.play)
     }
 
@@ -338,7 +341,34 @@ mod tests {
         let den = rules.main_denominator();
         let s = hu("9c 2c", "Jc Qc Kd 2h 5c", "Ks 3d", Some(2));
         let units = showdown_units(&rules, den, 2, 5, Showdown::WinQualified);
-        assert_eq!(units * 10, (s.ante + s.odds + s.play) * den);
+        assert_eq!(
+            i128::from(units * 10),
+            (s.ante + s.odds + s.play) * i128::from(den)
+        );
+    }
+
+    /// Wagers near 2**63 settle exactly, with the right sign (issue 12).
+    #[test]
+    fn huge_wagers_settle_exactly() {
+        let rules = Rules::heads_up();
+        let wagers = Wagers {
+            ante: 1 << 62,
+            trips: i64::MAX,
+            pocket_bonus: 1 << 59,
+        };
+        let s = settle(
+            &rules,
+            wagers,
+            Some(3),
+            two("As Ad"),
+            five("Ah 7c 2d 9s Jh"),
+            two("Kc Kd"),
+        )
+        .unwrap();
+        let ante = 1i128 << 62;
+        assert_eq!((s.ante, s.odds, s.play), (ante, 0, 3 * ante));
+        assert_eq!(s.trips, 3 * i128::from(i64::MAX));
+        assert_eq!(s.pocket_bonus, 30 << 59);
     }
 
     #[test]

@@ -299,7 +299,7 @@ mod tests {
             ante: 2,
             ..Default::default()
         };
-        let direct: i64 = (0..2000)
+        let direct: i128 = (0..2000)
             .map(|_| {
                 let c = rng.deal::<9>();
                 let (player, dealer) = ([c[0], c[1]], [c[2], c[3]]);
@@ -308,7 +308,7 @@ mod tests {
                 s.unwrap().total()
             })
             .sum();
-        assert_eq!(a.sum, i128::from(direct), "an Ante of 2 is 2 units of 1/2");
+        assert_eq!(a.sum, direct, "an Ante of 2 is 2 units of 1/2");
         assert_eq!(a, simulate_chunk(&rules, &strategy, 9, 0, 2000));
         assert_ne!(a.sum, simulate_chunk(&rules, &strategy, 9, 1, 2000).sum);
     }
