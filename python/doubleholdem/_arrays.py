@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from doubleholdem.errors import InvalidCard, InvalidHand
+from doubleholdem.extras import require
 
 if TYPE_CHECKING:
     import numpy as np
@@ -17,6 +18,7 @@ def as_uint8(array: Any, name: str, ndim: int, *, cards: bool = True) -> npt.NDA
     """``array`` as C-contiguous uint8 without copying when it already is; other integer
     arrays and nested lists are converted, refusing values that do not fit (the
     uint8 input itself is validated by the core in the same pass that evaluates it)."""
+    require("numpy", "numpy", "a batch of cards")
     import numpy as np
 
     a = np.asarray(array)

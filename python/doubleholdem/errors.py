@@ -169,3 +169,12 @@ class RangeError(DoubleHoldemError, ValueError):
         super().__init__(message)
         self.token = token
         self.position = position
+
+
+class MissingExtra(DoubleHoldemError, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings
+    it (``pip install doubleholdem[ray]``), and ``extra`` holds its name."""
+
+    def __init__(self, message: str, *, extra: str) -> None:
+        super().__init__(message)
+        self.extra = extra

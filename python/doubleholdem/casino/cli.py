@@ -14,6 +14,7 @@ from typing import Any
 
 from doubleholdem import casino
 from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.extras import require
 from doubleholdem.progress import ProgressBar
 
 
@@ -74,6 +75,8 @@ def _analysis(args: argparse.Namespace) -> tuple[casino.Analysis, float]:
 
 def run_analyze(args: argparse.Namespace) -> int:
     """``doubleholdem casino analyze``."""
+    if args.plot:  # before the long analysis, not after it
+        require("matplotlib", "plot", "--plot")
     analysis, seconds = _analysis(args)
     if args.save_strategy:
         save_strategy(analysis, Path(args.save_strategy), args.game)
@@ -113,15 +116,9 @@ def save_strategy(analysis: casino.Analysis, path: Path, game: str) -> None:
 def plot_strategy(analysis: casino.Analysis, path: Path) -> None:
     """A 13x13 grid of the pre-flop strategy: colour by best option, text the EV gain
     of the best raise over checking (needs ``pip install doubleholdem[plot]``)."""
-    try:
-        import matplotlib
+    require("matplotlib", "plot", "--plot").use("Agg")
+    import matplotlib.pyplot as plt
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as error:
-        raise DoubleHoldemError(
-            "--plot needs matplotlib: pip install doubleholdem[plot]"
-        ) from error
     ranks = "AKQJT98765432"
     gains = [[0.0] * 13 for _ in range(13)]
     fig, ax = plt.subplots(figsize=(9, 9))

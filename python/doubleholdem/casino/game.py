@@ -32,6 +32,7 @@ from typing import Any
 from doubleholdem import _core
 from doubleholdem.cards import CardLike, Deck, format_cards, parse_cards
 from doubleholdem.errors import InvalidHand, InvalidRules, InvalidWager
+from doubleholdem.extras import require
 
 __all__ = [
     "BAD_BEAT_TABLE",
@@ -543,7 +544,7 @@ Runner = Callable[[Sequence[tuple[Rules, int, int]]], Sequence[tuple[list[int], 
 def ray_runner(tasks: Sequence[tuple[Rules, int, int]]) -> list[tuple[list[int], bytes]]:
     """A :data:`Runner` on a Ray cluster (``pip install doubleholdem[ray]``; call
     ``ray.init(...)`` first)."""
-    import ray
+    ray = require("ray", "ray", "ray_runner")
 
     remote = ray.remote(analysis_chunk)
     return list(ray.get([remote.remote(*task) for task in tasks]))
