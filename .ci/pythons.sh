@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every supported Python: builds the wheel once, installs that one file into a fresh
+# virtual environment of each CPython given (make pythons: the oldest and the newest
+# supported, 3.9 and 3.13), and runs .ci/smoke.py there: every command and the README
+# examples. The long exact computations (casino analyze and simulate, stats double) run
+# on the first interpreter only: they are the same Rust code on every Python (abi3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+python=${PYTHON:-python3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" .
+wheel=$(ls "$work"/dist/doubleholdem-*.whl)
+echo "pythons: built $(basename "$wheel")"
+long=1
+for interpreter in "$@"; do
+    if [ -z "$interpreter" ] || [ ! -x "$interpreter" ]; then
+        echo "pythons: no such CPython: '$interpreter' (set OLDEST_PYTHON / NEWEST_PYTHON)" >&2
+        exit 1
+    fi
+    rm -rf "$work/venv"
+    "$interpreter" -m venv "$work/venv"
+    "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[numpy]"
+    (cd "$work" && SMOKE_LONG=$long "$work/venv/bin/python" "$root/.ci/smoke.py" "$root")
+    long=0
+done
