@@ -4,6 +4,8 @@ by ``ci/multi_python.sh`` (run by ``make test``)."""
 
 from __future__ import annotations
 
+import ast
+import re
 import sys
 from pathlib import Path
 
@@ -27,11 +29,35 @@ def _project() -> dict[str, object]:
     return project
 
 
-def test_tomli_is_a_dependency_where_tomllib_is_missing() -> None:
-    """On 3.9 and 3.10 `replay` failed with ModuleNotFoundError: No module named 'tomli'."""
+def _requirement_names(lines: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~;\[ ]", line, maxsplit=1)[0].lower() for line in lines}
+
+
+def _third_party_imports() -> set[str]:
+    """Top-level names of every module the package imports that is neither its own nor
+    the standard library's."""
+    names: set[str] = set()
+    for path in (ROOT / "python" / "doubleholdem").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+    return {n for n in names if n not in sys.stdlib_module_names and n != "doubleholdem"}
+
+
+def test_every_import_is_a_declared_dependency_or_a_named_extra() -> None:
+    """On 3.9 and 3.10 `replay` failed with ModuleNotFoundError: No module named 'tomli',
+    which was not declared. Every third-party import is now either a dependency (for
+    every supported Python: ``make pythons`` installs the wheel into 3.9 and 3.13) or an
+    optional extra that :func:`doubleholdem.extras.require` names."""
+    from doubleholdem.extras import EXTRAS
+
     project = _project()
     assert project["requires-python"] == ">=3.9"
-    assert 'tomli>=1.1; python_version < "3.11"' in project["dependencies"]  # type: ignore[operator]
+    dependencies = _requirement_names(project["dependencies"])  # type: ignore[arg-type]
+    for name in _third_party_imports():
+        assert name in dependencies or name in EXTRAS, f"{name} is not a declared dependency"
 
 
 def test_every_optional_module_has_its_extra() -> None:
