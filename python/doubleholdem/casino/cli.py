@@ -161,7 +161,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     """``doubleholdem casino simulate``: exact analysis first (it yields the strategy
     and the exact figure), then the rounds."""
     if not 2 <= args.rounds < 2**64:
-        raise DoubleHoldemError(f"--rounds must be 2 to 2**64 - 1, not {args.rounds}")
+        raise DoubleHoldemError(f"--rounds must be at least 2 and below 2**64, not {args.rounds}")
     analysis, _ = _analysis(args)
     rules = _game(args)
     sim = _with_bar(

@@ -651,7 +651,7 @@ def simulate(
     """Plays ``rounds`` rounds with the optimal strategy of ``analysis`` (computed
     first if not given), in Rust; the same seed gives the same figures."""
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 2 <= rounds < 2**64:
-        raise InvalidWager(f"a simulation needs 2 to 2**64 - 1 rounds, not {rounds!r}")
+        raise InvalidWager(f"a simulation needs at least 2 rounds (below 2**64), not {rounds!r}")
     _core.check_threads(threads)
     analysis = analysis or analyze(rules, threads=threads)
     if analysis.rules.settings_key() != rules.settings_key():
