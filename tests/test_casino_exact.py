@@ -105,3 +105,12 @@ def test_analysis_chunk_bounds_are_not_an_overflow() -> None:
 def test_simulation_rounds_are_checked(rounds: int) -> None:
     with pytest.raises(InvalidWager, match="rounds"):
         casino.simulate(rounds, 1)
+
+
+@pytest.mark.parametrize("action", ["raise \u00b3", "raise 3.0", "raise " + "9" * 5000, "raise -3"])
+def test_an_action_that_is_not_one_is_refused_and_changes_nothing(action: str) -> None:
+    r = Round(10, order=ORDER)
+    before = copy.deepcopy(vars(r))
+    with pytest.raises(InvalidWager, match="is not an action"):
+        r.act(action)
+    assert vars(r) == before

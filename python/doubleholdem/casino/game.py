@@ -318,8 +318,8 @@ class Round:
             (self.check if text == "check" else self.fold)()
             return
         digits = text.removeprefix("raise").strip().removesuffix("x").strip()
-        if not digits.isdigit():
-            raise InvalidWager(f"{action!r} is not an action", allowed=self.legal())
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 4:
+            raise InvalidWager(f"{action[:40]!r} is not an action", allowed=self.legal())
         self.raise_(int(digits))
 
     def _refuse(self, what: str) -> InvalidWager:
