@@ -52,6 +52,9 @@ def main() -> int:
         run("stats", "double", "--json")
     run("casino", "analyze", "--threads", "0", status=2)
     run("casino", "simulate", "--rounds", "1", "--seed", "1", status=2)
+    # The server's commands without the server extra: named, one line, status 2.
+    run("serve", "--port", "0", "--db", "smoke-tables.db", status=2)
+    run("loadtest", "--help")
     # Bad input: one line, status 2.
     run("eval", "As", "Ks", "Qs", "Js", "Tx", status=2)
     run("stats", "double", "--threads", "-1", status=2)

@@ -1,7 +1,8 @@
 """The optional dependencies and the extra of the package that installs each:
-``numpy`` (batch functions), ``plot`` (matplotlib, ``casino analyze --plot``) and ``ray``
-(:func:`doubleholdem.casino.ray_runner`). Asking for a missing one raises
-:class:`~doubleholdem.errors.MissingExtra`, which says what to install.
+``numpy`` (batch functions), ``plot`` (matplotlib, ``casino analyze --plot``), ``ray``
+(:func:`doubleholdem.casino.ray_runner`) and ``server`` (``serve`` and ``loadtest``).
+Asking for a missing one raises :class:`~doubleholdem.errors.MissingExtra`, which says
+what to install.
 
 >>> require("json", "none", "this example").__name__
 'json'
@@ -20,7 +21,14 @@ from doubleholdem.errors import MissingExtra
 
 __all__ = ["EXTRAS", "require"]
 
-EXTRAS = {"numpy": "numpy", "matplotlib": "plot", "ray": "ray"}
+EXTRAS = {
+    "numpy": "numpy",
+    "matplotlib": "plot",
+    "ray": "ray",
+    "starlette": "server",
+    "uvicorn": "server",
+    "websockets": "server",
+}
 """Each optional module and the extra that installs it."""
 
 
