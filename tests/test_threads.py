@@ -120,3 +120,12 @@ def test_a_child_forked_while_a_pool_is_being_built_works() -> None:
         builder.join()
     assert not hung, f"the child hung in rounds {hung}"
     assert sys.modules["doubleholdem"] is dh
+
+
+@pytest.mark.parametrize("threads", [257, 2000, 2**40, 99999999999999999999])
+def test_equity_thread_counts_above_the_cap_are_a_value_error(threads: int) -> None:
+    from doubleholdem import equity
+
+    for exact in (True, False):
+        with pytest.raises(ValueError, match="from 1 to 256"):
+            equity.calculate(["AsAd", "KsKd"], exact=exact, threads=threads)

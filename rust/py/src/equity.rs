@@ -193,8 +193,9 @@ mod showdown {
         start: Option<usize>,
         stop: Option<usize>,
         progress: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<ExactTally> {
+        let threads = crate::threads_arg(py, threads)?;
         let spec = checked(py, spec(variant, &players, &board, &dead))?;
         let plan = checked(py, py.detach(|| Plan::new(spec)))?;
         let units = plan.units();
@@ -239,8 +240,9 @@ mod showdown {
         stderr: Option<f64>,
         seed: u64,
         progress: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SampleTally> {
+        let threads = crate::threads_arg(py, threads)?;
         let spec = checked(py, spec(variant, &players, &board, &dead))?;
         let budget = match (samples, stderr) {
             (Some(n), None) => Budget::Samples(n),
