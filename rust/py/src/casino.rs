@@ -3,6 +3,7 @@
 //! thread wakes every 100 ms to report progress and to notice Ctrl-C, which sets the
 //! work's cancellation flag and raises KeyboardInterrupt once the workers stopped.
 
+use crate::supervise::supervised;
 use crate::{checked, threads_arg, to_py};
 use doubleholdem_core::casino::advise::{self, OptionEv};
 use doubleholdem_core::casino::analysis::{self, Analysis, ACTIONS, BINS};
@@ -11,12 +12,9 @@ use doubleholdem_core::casino::settle::{settle, Showdown, Wagers, SHOWDOWNS};
 use doubleholdem_core::casino::side_bets::{self, SideBet};
 use doubleholdem_core::casino::simulate::{self, Strategy};
 use doubleholdem_core::double_stats::{self as dh_stats, DoubleCounts};
-use doubleholdem_core::{parallel, CoreError};
-use pyo3::exceptions::PyKeyboardInterrupt;
+use doubleholdem_core::CoreError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
 
 /// The settings of a casino game, checked once (HU-11).
 #[pyclass(frozen, name = "CasinoRules", module = "doubleholdem._core")]
@@ -76,56 +74,6 @@ impl PyRules {
         checked(py, rules.validate())?;
         Ok(PyRules { rules })
     }
-}
-
-/// Runs `work` on a worker thread (on `threads` threads) while this thread reports
-/// `progress(done, total)` and watches for Ctrl-C.
-fn supervised<T: Send>(
-    py: Python<'_>,
-    progress: Option<&Bound<'_, PyAny>>,
-    total: usize,
-    threads: Option<usize>,
-    work: impl FnOnce(&AtomicUsize, &AtomicBool) -> Result<T, CoreError> + Send,
-) -> PyResult<T> {
-    let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
-    std::thread::scope(|scope| {
-        let worker = scope.spawn(|| parallel::with_threads(threads, || work(&done, &cancel)));
-        let mut failure: Option<PyErr> = None;
-        loop {
-            let finished = py.detach(|| {
-                for _ in 0..20 {
-                    if worker.is_finished() {
-                        return true;
-                    }
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                worker.is_finished()
-            });
-            if failure.is_none() {
-                let report = match progress {
-                    Some(callback) => callback
-                        .call1((done.load(Ordering::Relaxed), total))
-                        .map(drop),
-                    None => Ok(()),
-                };
-                if let Err(error) = report.and_then(|()| py.check_signals()) {
-                    cancel.store(true, Ordering::Relaxed);
-                    failure = Some(error);
-                }
-            }
-            if finished {
-                break;
-            }
-        }
-        let result = py.detach(|| worker.join()).map_err(|_| {
-            PyErr::new::<pyo3::exceptions::PyRuntimeError, _>("a worker thread panicked")
-        })?;
-        match (failure, result) {
-            (Some(error), _) => Err(error),
-            (None, Err(CoreError::Interrupted)) => Err(PyKeyboardInterrupt::new_err("interrupted")),
-            (None, result) => checked(py, result),
-        }
-    })
 }
 
 #[pyfunction]

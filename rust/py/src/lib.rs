@@ -4,6 +4,7 @@
 
 mod casino;
 mod equity;
+mod supervise;
 
 use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
