@@ -261,6 +261,11 @@ class Hand:
         return self._live
 
     @property
+    def shown(self) -> list[bool]:
+        """True for the seats whose hole cards were turned face up (TH-22)."""
+        return list(self._shown)
+
+    @property
     def points(self) -> list[int | None]:
         """Double Hold'em point card index of each seat (``None``: not chosen)."""
         return list(self._points)

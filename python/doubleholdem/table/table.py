@@ -1025,7 +1025,7 @@ class Table:
         hand = self._require_hand()
         dealt = self._dealt
         index = self._index_of(seat)
-        shown = {e.seat for e in hand.events if e.kind == "show" and e.seat is not None}
+        shown = {i for i, face_up in enumerate(hand.shown) if face_up}
         reveal = self.config.reveal_point
         legal = hand.legal_actions()
         view = {
@@ -1058,11 +1058,11 @@ class Table:
         hand = self._hand
         if hand is None:
             return set()
-        shown = {e.seat for e in hand.events if e.kind == "show"}
+        shown = hand.shown
         own = self._index_of(seat)
         secret: set[str] = set()
         for index in range(len(self._dealt)):
-            if index != own and index not in shown:
+            if index != own and not shown[index]:
                 secret.update(CARD_NAMES[c] for c in hand.hole(index))
         return secret
 
