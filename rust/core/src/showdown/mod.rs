@@ -385,3 +385,15 @@ impl Counts {
         }
     }
 }
+
+/// A Texas Hold'em question for tests: each player's hands as text (weight 1 each) and
+/// the board, nothing dead.
+#[cfg(test)]
+pub(crate) fn texas_spec(players: &[&[&str]], board: &str) -> Spec {
+    use crate::cards::parse_cards;
+    let players: Vec<Vec<(Vec<u8>, u64)>> = players
+        .iter()
+        .map(|hands| hands.iter().map(|h| (parse_cards(h).unwrap(), 1)).collect())
+        .collect();
+    Spec::new(Variant::Texas, &players, &parse_cards(board).unwrap(), &[]).unwrap()
+}

@@ -441,16 +441,8 @@ pub fn sample(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
     use crate::showdown::exact;
-
-    fn spec(players: &[&[&str]], board: &str) -> Spec {
-        let players: Vec<Vec<(Vec<u8>, u64)>> = players
-            .iter()
-            .map(|hands| hands.iter().map(|h| (parse_cards(h).unwrap(), 1)).collect())
-            .collect();
-        Spec::new(Variant::Texas, &players, &parse_cards(board).unwrap(), &[]).unwrap()
-    }
+    use crate::showdown::texas_spec as spec;
 
     fn run(spec: &Spec, budget: Budget, seed: u64) -> Samples {
         sample(

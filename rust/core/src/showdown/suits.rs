@@ -186,16 +186,7 @@ pub(crate) fn count_deals(spec: &Spec, cap: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
-    use crate::showdown::Variant;
-
-    fn spec(players: &[&[&str]], board: &str) -> Spec {
-        let players: Vec<Vec<(Vec<u8>, u64)>> = players
-            .iter()
-            .map(|hands| hands.iter().map(|h| (parse_cards(h).unwrap(), 1)).collect())
-            .collect();
-        Spec::new(Variant::Texas, &players, &parse_cards(board).unwrap(), &[]).unwrap()
-    }
+    use crate::showdown::texas_spec as spec;
 
     #[test]
     fn fixed_hands_keep_the_renamings_that_fix_them() {
