@@ -29,6 +29,8 @@ CardLike = Union[int, str]
 """A card as an integer 0..51 or as text ("As")."""
 
 CARD_NAMES = tuple(r + s for r in RANKS for s in SUITS)
+FULL_DECK = tuple(range(52))
+"""The 52 cards in order (:func:`shuffled` knows them valid and checks none)."""
 _BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
 
 
@@ -109,7 +111,7 @@ def shuffled(
     if seed is not None and rng is not None:
         raise ValueError("give a seed or a generator, not both")
     order = list(cards)
-    for card in order:
+    for card in () if cards is FULL_DECK else order:
         if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 51:
             raise InvalidCard(f"{card!r} is not a card: cards are integers 0..51", card=card)
     if rng is None and seed is not None:

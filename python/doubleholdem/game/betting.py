@@ -205,22 +205,17 @@ class BettingRound:
         round is over (TH-5): nobody owes an action, or one player with chips is left
         and has matched the level."""
         bets, level, acted = self.bets, self.level, self.acted
-        first = None  # the first seat clockwise that must act
-        only = -1  # the first seat in the hand with chips
-        many = False  # and another one
-        for seat in CLOCKWISE[len(stacks)][after + 1 if after + 1 < len(stacks) else 0]:
-            if stacks[seat] and in_hand[seat]:
-                if first is None and (acted[seat] is None or bets[seat] < level):
-                    first = seat
-                if only < 0:
-                    only = seat
-                elif first is not None:
-                    return first
-                else:
-                    many = True
-        if not many and only >= 0 and bets[only] >= level:
-            return None
-        return first
+        n = len(stacks)
+        order = CLOCKWISE[n][after + 1 if after + 1 < n else 0]
+        for first in order:  # the first seat clockwise that must act
+            if stacks[first] and in_hand[first] and (acted[first] is None or bets[first] < level):
+                break
+        else:
+            return None  # nobody owes an action
+        for seat in order:
+            if stacks[seat] and in_hand[seat] and seat != first:
+                return first  # someone else with chips is in the hand
+        return None if bets[first] >= level else first  # alone with chips
 
     # -- what the actor may do ------------------------------------------------------
 
@@ -294,10 +289,6 @@ class BettingRound:
         return True
 
     # -- applying a decision --------------------------------------------------------
-
-    def record_call_or_check(self, seat: int) -> None:
-        """The player matched the level (or went all-in trying)."""
-        self.acted[seat] = self.level
 
     def record_raise(self, seat: int, to: int, *, all_in: bool, players_in_hand: int) -> None:
         """The player's wager became ``to`` (more than the level): a bet or raise."""

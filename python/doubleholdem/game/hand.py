@@ -30,7 +30,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from doubleholdem import _core
-from doubleholdem.cards import CARD_NAMES, CardLike, Deck, parse_card, parse_cards, shuffled
+from doubleholdem.cards import (
+    CARD_NAMES,
+    FULL_DECK,
+    CardLike,
+    Deck,
+    parse_card,
+    parse_cards,
+    shuffled,
+)
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidConfig, InvalidSnapshot
 from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
@@ -155,7 +163,7 @@ class Hand:
         if rng is not None and not isinstance(rng, random.Random):
             raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
         if deck is None:
-            cards = shuffled(list(range(52)), seed, rng)
+            cards = shuffled(FULL_DECK, seed, rng)
         elif seed is not None or rng is not None:
             raise InvalidConfig("give a deck or a seed/generator, not both")
         else:
@@ -402,9 +410,17 @@ class Hand:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
         0..2 into its hole cards in dealing order, or the card itself as text ("Kc").
         Only at that seat's turn on the flop, before it acts."""
-        self._check_seat(seat)
-        legal = self._expect(POINT, seat, POINT, None)
-        index = self._point_index(legal, point)
+        if (
+            self._decision == POINT
+            and type(seat) is int
+            and seat == self._actor
+            and type(point) is int
+            and 0 <= point < 3
+        ):  # the common case, plainly legal
+            index = point
+        else:
+            self._check_seat(seat)
+            index = self._point_index(self._expect(POINT, seat, POINT, None), point)
         self._decisions.append((seat, POINT, index))
         self._choose(seat, index)
 
@@ -432,7 +448,7 @@ class Hand:
 
     def _act(self, legal: LegalActions, kind: Action, amount: int | None) -> None:
         """A checked betting decision, applied and recorded for the snapshot."""
-        if kind is Action.ALL_IN:
+        if kind is _ALL_IN:
             kind, amount = self._all_in_as(legal, amount)
         self._apply(legal, kind, amount)
         self._decisions.append((legal.seat, _NAMES[kind], amount if kind in _SIZED else None))
@@ -579,10 +595,25 @@ class Hand:
         stacks[seat] -= chips
         self._bets[seat] += chips
         self._committed[seat] += chips
-        self._round.record_call_or_check(seat)
+        round_ = self._round
+        round_.acted[seat] = round_.level  # matched the level
         self._log_event("call", seat, chips, None, stacks[seat] == 0)
 
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
+        low, high = legal.min_raise_to, legal.max_raise_to
+        if type(amount) is not int or low is None or high is None or not low <= amount <= high:
+            self._check_raise(legal, kind, amount)
+        assert isinstance(amount, int)
+        seat = legal.seat
+        self._wager(seat, amount - legal.bet)
+        all_in = self._stacks[seat] == 0
+        self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
+        kind_text = "bet" if legal.is_bet else "raise"
+        self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
+
+    def _check_raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
+        """Refuses a bet or raise that is not allowed, or not to a whole number of chips
+        in the legal range."""
         self._require(legal.can_raise, _raise_range_text(legal), legal, kind, amount)
         if isinstance(amount, bool) or not isinstance(amount, int):
             self._require(False, f"give the total to raise to, not {amount!r}", legal, kind)
@@ -590,12 +621,6 @@ class Hand:
         low, high = legal.min_raise_to, legal.max_raise_to
         assert low is not None and high is not None
         self._require(low <= amount <= high, _raise_range_text(legal), legal, kind, amount)
-        seat = legal.seat
-        self._wager(seat, amount - legal.bet)
-        all_in = self._stacks[seat] == 0
-        self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
-        kind_text = "bet" if legal.is_bet else "raise"
-        self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips
@@ -1013,7 +1038,7 @@ class Hand:
 
 
 _new_event = tuple.__new__
-_FOLD, _CHECK, _CALL = Action.FOLD, Action.CHECK, Action.CALL
+_FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.ALL_IN
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
 _SIZED = frozenset({Action.BET, Action.RAISE})
 _NAMES = {action: action.value for action in Action}
