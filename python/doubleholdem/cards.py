@@ -102,7 +102,7 @@ def format_cards(cards: Iterable[int]) -> str:
 
 
 def shuffled(
-    cards: list[int], seed: int | None = None, rng: random.Random | None = None
+    cards: Sequence[int], seed: int | None = None, rng: random.Random | None = None
 ) -> list[int]:
     """``cards`` in random order. Without ``seed`` or ``rng`` the system's strong
     generator shuffles. A seed, or a :class:`random.Random`, gives one 64-bit number
