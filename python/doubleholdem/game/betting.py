@@ -138,6 +138,8 @@ def point_choice(seat: int, bet: int, stack: int) -> LegalActions:
 
 
 _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
+# enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
+_FIXED_LIMIT, _POT_LIMIT = Structure.FIXED_LIMIT, Structure.POT_LIMIT
 
 CLOCKWISE = {
     n: tuple(tuple((start + i) % n for i in range(n)) for start in range(n)) for n in range(2, 11)
@@ -184,8 +186,8 @@ class BettingRound:
         cap: int | None = None,
         heads_up_uncapped: bool = True,
     ) -> None:
-        self.limit = structure is Structure.FIXED_LIMIT
-        self.pot_limit = structure is Structure.POT_LIMIT
+        self.limit = structure is _FIXED_LIMIT
+        self.pot_limit = structure is _POT_LIMIT
         self.bets = bets
         self.level = level
         self.full_level = level

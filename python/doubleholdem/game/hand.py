@@ -222,6 +222,11 @@ class Hand:
         """``"bet"``, ``"point"`` (Double Hold'em point card, DH-5) or ``None``."""
         return self._decision
 
+    def turn(self) -> tuple[int | None, str | None]:
+        """:attr:`actor` and :attr:`decision` in one call (a table asks after each
+        change)."""
+        return self._actor, self._decision
+
     @property
     def over(self) -> bool:
         """True once every pot is awarded."""
@@ -332,15 +337,16 @@ class Hand:
 
     def actor_view(
         self,
-    ) -> tuple[LegalActions, tuple[int, ...], tuple[int, ...], int, int] | None:
-        """What the seat to act decides on, in one call: its options, its hole cards, the
-        board, the pot and the number of players in the hand; ``None`` once the hand is
-        over."""
+    ) -> tuple[str, LegalActions, tuple[int, ...], tuple[int, ...], int, int] | None:
+        """What the seat to act decides on, in one call: the decision (:attr:`decision`),
+        its options, its hole cards, the board, the pot and the number of players in the
+        hand; ``None`` once the hand is over."""
         legal = self._legal or self.legal_actions()
         if legal is None:
             return None
-        hole = tuple(self._holes[legal.seat])
-        return legal, hole, tuple(self._board), sum(self._committed) + self._dead, self._live
+        hole = tuple(self._holes[self._actor])  # type: ignore[index]
+        pot = sum(self._committed) + self._dead
+        return self._decision, legal, hole, tuple(self._board), pot, self._live  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ decisions
 
@@ -354,8 +360,8 @@ class Hand:
         legal = self._legal
         if (
             legal is None
-            or legal.decision != BET
-            or not (seat is None or (type(seat) is int and seat == legal.seat))
+            or self._decision != BET
+            or not (seat is None or (type(seat) is int and seat == self._actor))
         ):  # else the options of this betting decision are known: no need to check again
             legal = self._expect(BET, seat, action, amount)
         try:
@@ -450,13 +456,16 @@ class Hand:
         """A checked betting decision, applied and recorded for the snapshot."""
         if kind is _ALL_IN:
             kind, amount = self._all_in_as(legal, amount)
+        seat = self._actor
+        assert seat is not None  # a seat acts
         self._apply(legal, kind, amount)
-        self._decisions.append((legal.seat, _NAMES[kind], amount if kind in _SIZED else None))
+        self._decisions.append((seat, _NAMES[kind], amount if kind in _SIZED else None))
 
     def _apply(self, legal: LegalActions, kind: Action, amount: object) -> None:
         """Applies a betting decision, or raises :class:`IllegalAction` having changed
-        nothing."""
-        actor = legal.seat
+        nothing (``legal``: the options of the seat to act)."""
+        actor = self._actor
+        assert actor is not None  # a seat acts
         if kind is _FOLD:
             if not legal.can_fold or amount is not None:
                 reason = "there is nothing to call: check instead"
@@ -648,7 +657,7 @@ class Hand:
         small, big = self._blind_seats()
         seat: int | None
         if config.ante:
-            if config.ante_type is AnteType.UNIFORM:
+            if config.ante_type is _UNIFORM:
                 for seat in self._clockwise(config.button + 1):
                     chips = min(config.ante, self._stacks[seat])
                     self._stacks[seat] -= chips
@@ -711,7 +720,7 @@ class Hand:
 
     def _open_round(self) -> BettingRound:
         config = self.config
-        limit = config.structure is Structure.FIXED_LIMIT
+        limit = config.structure is _FIXED_LIMIT
         bet_size = 0
         if limit:
             assert config.small_bet is not None and config.big_bet is not None
@@ -790,7 +799,7 @@ class Hand:
         cards = self._draw(_BOARD_CARDS[self._street])
         self._board.extend(cards)
         self._log(STREETS[self._street], cards=cards)
-        if self._street == 1 and self.config.variant is Variant.DOUBLE:
+        if self._street == 1 and self.config.variant is _DOUBLE:
             self._needs_point = list(self._in_hand)
             self._points_due = self._live
 
@@ -809,7 +818,7 @@ class Hand:
 
     def _value(self, seat: int) -> tuple[int, int | None, tuple[int, ...]]:
         hole = self._holes[seat]
-        if self.config.variant is Variant.DOUBLE:
+        if self.config.variant is _DOUBLE:
             point = self._points[seat]
             assert point is not None  # DH-5: everyone in the hand chose on the flop
             value, which, five = _core.resolve(hole, point, self._board)
@@ -1039,6 +1048,8 @@ class Hand:
 
 _new_event = tuple.__new__
 _FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.ALL_IN
+# enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
+_FIXED_LIMIT, _DOUBLE, _UNIFORM = Structure.FIXED_LIMIT, Variant.DOUBLE, AnteType.UNIFORM
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
 _SIZED = frozenset({Action.BET, Action.RAISE})
 _NAMES = {action: action.value for action in Action}

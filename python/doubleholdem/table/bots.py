@@ -39,6 +39,7 @@ POINT = "point"
 # the decision of each action that takes no amount, and of each point card
 _PLAIN = {action: Decision(action.value) for action in Action}
 _CHECK, _CALL, _FOLD = _PLAIN[Action.CHECK], _PLAIN[Action.CALL], _PLAIN[Action.FOLD]
+_BET, _RAISE = Action.BET, Action.RAISE  # Python 3.11 looks attributes of an Enum class up slowly
 _POINTS = [Decision(POINT, point) for point in range(3)]
 # An equity estimate's question: (hole, board, opponents, point card or None). Optional:
 # the alias is evaluated at run time, and Python 3.9 has no `int | None` there.
@@ -83,7 +84,7 @@ class RandomBot:
             return _POINTS[rng.randrange(3)]
         legal = observation.legal
         action = rng.choice(legal.actions())
-        if action is Action.BET or action is Action.RAISE:
+        if action is _BET or action is _RAISE:
             assert legal.min_raise_to is not None and legal.max_raise_to is not None
             return Decision(action.value, rng.randint(legal.min_raise_to, legal.max_raise_to))
         return _PLAIN[action]

@@ -84,6 +84,9 @@ class ButtonRule(str, enum.Enum):
     DEAD = "dead"
 
 
+_MOVING = ButtonRule.MOVING  # Python 3.11 looks attributes of an Enum class up slowly
+
+
 @dataclass(frozen=True)
 class TableConfig(GameRules):
     """A table's settings: the :class:`~doubleholdem.game.config.GameRules` its hands are
@@ -556,7 +559,7 @@ class Table:
                 self._settle_debts(s)
             ready = list(able)
             plan = self._moving(ready, able)
-        elif self.config.button_rule is ButtonRule.MOVING:
+        elif self.config.button_rule is _MOVING:
             plan = self._moving(ready, able)
         else:
             plan = self._dead_button(ready, able)
@@ -810,13 +813,13 @@ class Table:
         view = None if hand is None else hand.actor_view()
         if view is None or self._to_act != seat:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
-        legal, hole, board, pot, live = view
-        if legal.seat != seat:  # the hand numbers its seats from 0
+        decision, legal, hole, board, pot, live = view
+        if self._actor != seat:  # the hand numbers its seats from 0
             legal = self.legal_actions()  # type: ignore[assignment]
         config = self.config
         fields = (
             seat,
-            legal.decision,
+            decision,
             legal,
             hole,
             board,
@@ -893,13 +896,13 @@ class Table:
         """Notes who is to act and starts their clock, or finishes the hand."""
         hand = self._hand
         assert hand is not None
-        actor = hand.actor
+        actor, decision = hand.turn()
         if actor is None:  # the hand is over
             self._to_act, self._actor = None, -1
             self._finish()
             return
         self._to_act, self._actor = self._dealt[actor], actor
-        if hand.decision == POINT:
+        if decision == POINT:
             self._phase = POINT
             self._deadline = when + self.config.point_time
         else:
