@@ -180,11 +180,11 @@ class Hand:
         self._dead = 0
         self._in_hand = [True] * n
         self._live = n
-        self._holes: list[list[int]] = [[] for _ in range(n)]
+        self._holes: list[tuple[int, ...]] = [()] * n
         self._points: list[int | None] = [None] * n
         self._needs_point = [False] * n
         self._points_due = 0
-        self._board: list[int] = []
+        self._board: tuple[int, ...] = ()
         self._street = 0
         self._events: list[tuple[Any, ...]] = []  # Event fields, as plain tuples
         self._decisions: list[tuple[int, str, int | None]] = []
@@ -344,9 +344,9 @@ class Hand:
         legal = self._legal or self.legal_actions()
         if legal is None:
             return None
-        hole = tuple(self._holes[self._actor])  # type: ignore[index]
+        hole = self._holes[self._actor]  # type: ignore[index]
         pot = sum(self._committed) + self._dead
-        return self._decision, legal, hole, tuple(self._board), pot, self._live  # type: ignore[return-value]
+        return self._decision, legal, hole, self._board, pot, self._live  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ decisions
 
@@ -709,13 +709,25 @@ class Hand:
         start = self._next_card
         rounds = self.config.hole_cards
         for i, seat in enumerate(order):  # one card at a time, clockwise (TH-1)
-            holes[seat].extend(deck[start + i : start + i + rounds * n : n])
+            holes[seat] = tuple(deck[start + i : start + i + rounds * n : n])
         self._next_card = start + rounds * n
         events = self._events
         for seat in order:  # self._log("deal", seat, cards=...), faster
-            held = tuple(holes[seat])
             events.append(
-                (len(events), "deal", seat, None, None, held, False, None, (), None, None, None)
+                (
+                    len(events),
+                    "deal",
+                    seat,
+                    None,
+                    None,
+                    holes[seat],
+                    False,
+                    None,
+                    (),
+                    None,
+                    None,
+                    None,
+                )
             )
 
     def _open_round(self) -> BettingRound:
@@ -797,7 +809,7 @@ class Hand:
     def _deal_board(self) -> None:
         self._log("burn", cards=self._draw(1))
         cards = self._draw(_BOARD_CARDS[self._street])
-        self._board.extend(cards)
+        self._board += cards
         self._log(STREETS[self._street], cards=cards)
         if self._street == 1 and self.config.variant is _DOUBLE:
             self._needs_point = list(self._in_hand)
@@ -814,7 +826,7 @@ class Hand:
 
     def _show(self, seat: int) -> None:
         self._shown[seat] = True
-        self._log("show", seat, cards=tuple(self._holes[seat]), point=self._points[seat])
+        self._log("show", seat, cards=self._holes[seat], point=self._points[seat])
 
     def _value(self, seat: int) -> tuple[int, int | None, tuple[int, ...]]:
         hole = self._holes[seat]
@@ -823,7 +835,7 @@ class Hand:
             assert point is not None  # DH-5: everyone in the hand chose on the flop
             value, which, five = _core.resolve(hole, point, self._board)
             return value, which, tuple(five)
-        cards = hole + self._board
+        cards = [*hole, *self._board]
         return _core.evaluate(cards), None, tuple(_core.best_five(cards))
 
     def _return_unwinnable(self) -> None:
