@@ -14,9 +14,11 @@ is its chips minus everything it bought in. Same seed, same results.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,6 +144,20 @@ def _play(table: Table, bots: Sequence[Bot]) -> None:
         decide(seat, bots[seat].decide(observe(seat)))
 
 
+@contextlib.contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Runs the cyclic garbage collector a hundred times less often. Play makes millions
+    of short-lived objects and no cycles (a simulation collects none), so the collector's
+    frequent passes cost about a tenth of the run for nothing. The command does this for
+    its own process; :func:`simulate` leaves the collector alone."""
+    threshold = gc.get_threshold()
+    gc.set_threshold(threshold[0] * 100, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+
+
 def _seat_result(table: Table, seat: int, bot: str, hands: int) -> SeatResult:
     net = table.stack(seat) - table.bought_in_by(seat)
     return SeatResult(seat, bot, net, round(net / BIG_BLIND * 100 / hands, 2))
@@ -174,15 +190,16 @@ def run(args: argparse.Namespace) -> int:
             raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
     bar = ProgressBar(f"simulate: {args.hands:,} hands")
     try:
-        result = simulate(
-            players=args.players,
-            hands=args.hands,
-            seed=args.seed,
-            variant=args.variant,
-            structure=STRUCTURES[args.structure],
-            bots=bots,
-            progress=bar,
-        )
+        with _rare_collections():
+            result = simulate(
+                players=args.players,
+                hands=args.hands,
+                seed=args.seed,
+                variant=args.variant,
+                structure=STRUCTURES[args.structure],
+                bots=bots,
+                progress=bar,
+            )
     finally:
         bar.close()
     if args.json:
