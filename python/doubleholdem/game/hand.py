@@ -713,21 +713,9 @@ class Hand:
         self._next_card = start + rounds * n
         events = self._events
         for seat in order:  # self._log("deal", seat, cards=...), faster
+            held = holes[seat]
             events.append(
-                (
-                    len(events),
-                    "deal",
-                    seat,
-                    None,
-                    None,
-                    holes[seat],
-                    False,
-                    None,
-                    (),
-                    None,
-                    None,
-                    None,
-                )
+                (len(events), "deal", seat, None, None, held, False, None, (), None, None, None)
             )
 
     def _open_round(self) -> BettingRound:
