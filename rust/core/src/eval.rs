@@ -14,13 +14,16 @@ use crate::tablegen::{mix, OFFSET_SHIFT, RANK_KEYS};
 mod tables {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
-pub(crate) use tables::{CATEGORY_STARTS, LOOKUP_PADDED, OFFSETS, TIEBREAKS};
+pub(crate) use tables::{CATEGORY_STARTS, OFFSETS, TIEBREAKS, VALUES};
 
-/// The perfect hash's table followed by one zero entry ([`LOOKUP_PADDED`]): the
-/// vector kernel reads 4 bytes at an entry, which stays inside even at the last one.
+/// The two tables of hand values in one block ([`VALUES`]): the perfect hash's, then
+/// the flushes', then one zero entry. The vector kernel reads an entry of either with
+/// one gather (the flush index offset by `L`) of 4 bytes, which stay inside even at
+/// the last entry.
 #[repr(C)]
-pub(crate) struct Padded<const N: usize> {
-    pub(crate) values: [u16; N],
+pub(crate) struct Values<const L: usize, const F: usize> {
+    pub(crate) lookup: [u16; L],
+    pub(crate) flush: [u16; F],
     #[allow(
         dead_code,
         reason = "read only as the upper half of the last entry's word"
@@ -243,8 +246,7 @@ pub fn evaluate(cards: &[Card]) -> Result<HandValue, CoreError> {
 /// Number of lookup-table bytes the evaluator reads (the L2 budget).
 pub fn table_bytes() -> usize {
     std::mem::size_of_val(&tables::OFFSETS)
-        + std::mem::size_of_val(&tables::LOOKUP_PADDED)
-        + std::mem::size_of_val(&tables::FLUSH)
+        + std::mem::size_of_val(&tables::VALUES)
         + std::mem::size_of_val(&CARD_KEYS)
         + std::mem::size_of_val(&CARD_BITS)
         + std::mem::size_of_val(&tables::CATEGORY_STARTS)

@@ -1,14 +1,16 @@
 //! The AVX-512 batch kernel: 16 hands per iteration, one per 32-bit lane, for CPUs with
-//! AVX-512 F, BW, VBMI and VPOPCNTDQ (Ice Lake and later, Zen 4 and later).
+//! AVX-512 F, BW, DQ, VBMI and BITALG (Ice Lake and later, Zen 4 and later).
 //!
-//! Per card of the 16 rows: one byte permute moves it into the lanes, register-resident
-//! tables give its rank key and suit counter, and two shifts its bit for validation.
-//! The hash and the final lookup are computed in vectors (two gathers). Flushes, rare,
-//! are finished with the scalar [`Hand`], which gives the same values by construction;
-//! the rows past the last multiple of 16 go to the portable kernel.
+//! It computes what [`Hand::value`] does, in vectors. Each byte of 16 rows becomes a
+//! code (one byte permute for 64 bytes); per card, one byte permute moves the codes
+//! into the lanes, a register-resident table gives the rank key, and a rotation the
+//! card's bit by suit then rank (as in [`Hand`]'s mask), summed into two halves. The
+//! bits validate the rows (counted) and give the flushes (a suit with five or more);
+//! the hash and the two table lookups are gathers. Rows past the last multiple of 16
+//! go to the portable kernel.
 
 use crate::cards::check_cards;
-use crate::eval::{Hand, HandValue, LOOKUP_PADDED, OFFSETS};
+use crate::eval::{HandValue, OFFSETS, VALUES};
 use crate::tablegen::{MIX_MULTIPLIER, OFFSET_SHIFT, RANK_KEYS};
 use std::arch::x86_64::*;
 
@@ -23,8 +25,9 @@ impl Avx512 {
     pub(crate) fn detect() -> Option<Avx512> {
         let supported = is_x86_feature_detected!("avx512f")
             && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512dq")
             && is_x86_feature_detected!("avx512vbmi")
-            && is_x86_feature_detected!("avx512vpopcntdq");
+            && is_x86_feature_detected!("avx512bitalg");
         supported.then_some(Avx512(()))
     }
 
@@ -43,17 +46,35 @@ impl Avx512 {
     }
 }
 
+/// The code of each byte, by its low six bits: the rank in bits 0..=3, then the suit's
+/// low bit in bit 4 and its high bit in bit 7. Bytes 52..=63 (and every byte above 63,
+/// which aliases one below) are not cards: the range check rejects them.
+static CODES: [u8; 64] = {
+    let mut codes = [0; 64];
+    let mut card = 0;
+    while card < 52 {
+        let (rank, suit) = (card as u8 >> 2, card as u8 & 3);
+        codes[card] = rank | (suit & 1) << 4 | (suit >> 1) << 7;
+        card += 1;
+    }
+    codes
+};
+
 /// Evaluates rows of `W` cards (`rows.len() == W * out.len()`), validating them in the
 /// same pass: `Err` gives the first row that is not `W` distinct cards 0..=51.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vbmi,avx512bitalg")]
 fn evaluate_chunk<const W: usize>(rows: &[u8], out: &mut [HandValue]) -> Result<(), usize> {
     const { assert!(5 <= W && W <= 7) };
     assert_eq!(rows.len(), W * out.len());
     let bytes = LANES * W; // 80 to 112: one full load, then a masked one
     let tail_mask: __mmask64 = (1 << (bytes - 64)) - 1;
+    // SAFETY: `CODES` is 64 bytes; unaligned loads are allowed.
+    #[allow(unsafe_code)]
+    let codes = unsafe { _mm512_loadu_si512(CODES.as_ptr().cast()) };
+    // Card `j` of row `i` is byte `W * i + j` of the block; the byte permute puts it in
+    // bytes 0 and 3 of lane `i` (bit 31 is then the code's bit 7).
     let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    // Card `j` of row `i` is byte `W * i + j` of the two loaded vectors.
-    let lane_start = _mm512_mullo_epi32(lane, _mm512_set1_epi32(W as i32));
+    let first_cards = _mm512_mullo_epi32(lane, _mm512_set1_epi32(W as i32 * 0x0100_0001));
     let rank_keys = _mm512_setr_epi32(
         RANK_KEYS[0] as i32,
         RANK_KEYS[1] as i32,
@@ -72,18 +93,14 @@ fn evaluate_chunk<const W: usize>(rows: &[u8], out: &mut [HandValue]) -> Result<
         0,
         0,
     );
-    // Indexed by `card % 16`, whose low two bits are the suit: a byte counter per suit.
-    let suit_counters = _mm512_sllv_epi32(
-        _mm512_set1_epi32(1),
-        _mm512_slli_epi32(_mm512_and_si512(lane, _mm512_set1_epi32(3)), 3),
-    );
     let one = _mm512_set1_epi32(1);
-    // Each suit counter starts at 3, so a fifth card of one suit sets its bit 3.
-    let counters_start = _mm512_set1_epi32(0x0303_0303);
-    let flush_bits = _mm512_set1_epi32(0x0808_0808);
     let key_mask = _mm512_set1_epi32((1 << crate::tablegen::KEY_BITS) - 1);
     let multiplier = _mm512_set1_epi32(MIX_MULTIPLIER as i32);
-    let last_index = _mm512_set1_epi32(LOOKUP_PADDED.values.len() as i32 - 1);
+    let lookup_len = _mm512_set1_epi32(VALUES.lookup.len() as i32);
+    let last_index = _mm512_sub_epi32(lookup_len, one);
+    let five = _mm512_set1_epi16(5);
+    let ones = _mm512_set1_epi16(1);
+    let rank_mask = _mm512_set1_epi32(0x1fff);
 
     let mut fewest_cards = _mm512_set1_epi32(W as i32);
     let mut largest_byte = _mm512_setzero_si512();
@@ -101,32 +118,49 @@ fn evaluate_chunk<const W: usize>(rows: &[u8], out: &mut [HandValue]) -> Result<
             )
         };
         largest_byte = _mm512_max_epu8(largest_byte, _mm512_max_epu8(low, high));
-        let mut keys = _mm512_setzero_si512();
-        let mut suits = counters_start;
-        // Sums of `1 << card` over the cards below 32, and of `1 << card % 32` over all.
-        let mut low_bits = _mm512_setzero_si512();
-        let mut all_bits = _mm512_setzero_si512();
-        for j in 0..W {
-            let index = _mm512_add_epi32(lane_start, _mm512_set1_epi32(j as i32));
-            // Byte 0 of each lane is the card, the other three zeros.
-            let card = _mm512_maskz_permutex2var_epi8(0x1111_1111_1111_1111, low, index, high);
-            let rank = _mm512_srli_epi32(card, 2);
-            keys = _mm512_add_epi32(keys, _mm512_permutexvar_epi32(rank, rank_keys));
-            suits = _mm512_add_epi32(suits, _mm512_permutexvar_epi32(card, suit_counters));
-            low_bits = _mm512_add_epi32(low_bits, _mm512_sllv_epi32(one, card));
-            all_bits = _mm512_add_epi32(all_bits, _mm512_rolv_epi32(one, card));
-        }
-        // Cards 32..=51 as bits 0..=19. Once every byte is known to be below 52 (checked
-        // after the loop), a row is `W` distinct cards exactly when its bits number `W`:
-        // a repeated card carries and loses a bit.
-        let high_bits = _mm512_sub_epi32(all_bits, low_bits);
-        let cards = _mm512_add_epi32(
-            _mm512_popcnt_epi32(low_bits),
-            _mm512_popcnt_epi32(high_bits),
+        let (low, high) = (
+            _mm512_permutexvar_epi8(low, codes),
+            _mm512_permutexvar_epi8(high, codes),
         );
+        let mut keys = _mm512_setzero_si512();
+        // The sum of each card's bit, `1 << rank` shifted by 16 if the suit is odd, over
+        // all cards (bits 0..=31), and over the suits 2 and 3 only.
+        let mut all_bits = _mm512_setzero_si512();
+        let mut high_suits = _mm512_setzero_si512();
+        for j in 0..W {
+            let index = _mm512_add_epi32(first_cards, _mm512_set1_epi32(j as i32 * 0x0100_0001));
+            // Only bytes 0 and 3 of a lane are the code: the table permute reads bits
+            // 0..=3 (the rank), the rotation bits 0..=4, and the mask bit 31.
+            let code = _mm512_permutex2var_epi8(low, index, high);
+            keys = _mm512_add_epi32(keys, _mm512_permutexvar_epi32(code, rank_keys));
+            let bit = _mm512_rolv_epi32(one, code);
+            all_bits = _mm512_add_epi32(all_bits, bit);
+            high_suits =
+                _mm512_mask_add_epi32(high_suits, _mm512_movepi32_mask(code), high_suits, bit);
+        }
+        // Each 16-bit half of the two sums is the rank mask of one suit, as in `Hand`'s
+        // mask. Once every byte is known to be below 52 (checked after the loop), a row
+        // is `W` distinct cards exactly when its bits number `W`: a repeated card
+        // carries and loses a bit (and carries stay inside the half).
+        let low_suits = _mm512_sub_epi32(all_bits, high_suits);
+        let (low_counts, high_counts) = (
+            _mm512_popcnt_epi16(low_suits),
+            _mm512_popcnt_epi16(high_suits),
+        );
+        let cards = _mm512_madd_epi16(_mm512_add_epi16(low_counts, high_counts), ones);
         fewest_cards = _mm512_min_epu32(fewest_cards, cards);
+        // The flush suit's ranks (at most one suit has five of seven cards), else 0.
+        let flush = _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(low_counts, five), low_suits);
+        let flush = _mm512_mask_mov_epi16(
+            flush,
+            _mm512_cmpge_epu16_mask(high_counts, five),
+            high_suits,
+        );
+        // (flush | flush >> 16) & 0x1fff: the suit's half, wherever it is.
+        let flush = _mm512_ternarylogic_epi32(flush, _mm512_srli_epi32(flush, 16), rank_mask, 0xa8);
+        let flushes = _mm512_test_epi32_mask(flush, flush);
 
-        // The perfect hash of `Hand::value`, in vectors.
+        // The perfect hash of `Hand::value`.
         let mixed = _mm512_and_si512(_mm512_mullo_epi32(keys, multiplier), key_mask);
         let row = _mm512_srli_epi32(mixed, OFFSET_SHIFT);
         // SAFETY: `mixed` has 24 bits, so `row < 2^14 == OFFSETS.len()`: every lane
@@ -135,12 +169,13 @@ fn evaluate_chunk<const W: usize>(rows: &[u8], out: &mut [HandValue]) -> Result<
         let offsets = unsafe { _mm512_i32gather_epi32::<4>(row, OFFSETS.as_ptr().cast()) };
         // A valid hand's index is in the table; any other is clamped into it.
         let index = _mm512_min_epu32(_mm512_add_epi32(mixed, offsets), last_index);
-        // SAFETY: `index <= values.len() - 1`, and each lane reads the 4 bytes at
-        // `2 * index`: at most up to the padding entry right after `values`, inside
-        // `LOOKUP_PADDED` (`repr(C)`).
+        // Flushes read the flush table instead, right after.
+        let index = _mm512_mask_add_epi32(index, flushes, flush, lookup_len);
+        // SAFETY: each lane reads the 4 bytes at `2 * index` of `VALUES` (`repr(C)`),
+        // and `index <= lookup.len() + 0x1fff == lookup.len() + flush.len() - 1`: at
+        // most up to the zero entry that ends it.
         #[allow(unsafe_code)]
-        let words =
-            unsafe { _mm512_i32gather_epi32::<2>(index, (&raw const LOOKUP_PADDED).cast()) };
+        let words = unsafe { _mm512_i32gather_epi32::<2>(index, (&raw const VALUES).cast()) };
         // The low 16 bits of each word are the entry.
         let found = _mm512_cvtepi32_epi16(words);
         // SAFETY: `values` holds 16 `u16`s, 32 bytes; unaligned stores are allowed.
@@ -148,13 +183,6 @@ fn evaluate_chunk<const W: usize>(rows: &[u8], out: &mut [HandValue]) -> Result<
         unsafe {
             _mm256_storeu_si256(values.as_mut_ptr().cast(), found)
         };
-
-        let mut flushes = _mm512_test_epi32_mask(suits, flush_bits);
-        while flushes != 0 {
-            let i = flushes.trailing_zeros() as usize;
-            values[i] = Hand::EMPTY.add_cards(&block[W * i..W * (i + 1)]).value();
-            flushes &= flushes - 1;
-        }
     }
     let tail =
         super::evaluate_chunk_portable::<W>(row_blocks.remainder(), out_blocks.into_remainder());
