@@ -14,9 +14,11 @@ use crate::tablegen::{mix, OFFSET_SHIFT, RANK_KEYS};
 mod tables {
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 }
-pub(crate) use tables::{CATEGORY_STARTS, OFFSETS, TIEBREAKS, VALUES};
+pub(crate) use tables::{CATEGORY_STARTS, TIEBREAKS};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use tables::{OFFSETS, VALUES};
 
-/// The two tables of hand values in one block ([`VALUES`]): the perfect hash's, then
+/// The two tables of hand values in one block (`tables::VALUES`): the perfect hash's, then
 /// the flushes', then one zero entry. The vector kernel reads an entry of either with
 /// one gather (the flush index offset by `L`) of 4 bytes, which stay inside even at
 /// the last entry.
