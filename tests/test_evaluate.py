@@ -173,6 +173,31 @@ def test_batch_equals_single_evaluation(k: int) -> None:
     assert values.tolist() == [dh.evaluate(row) for row in rows.tolist()]
 
 
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_batch_of_any_length_equals_single_evaluation(k: int) -> None:
+    # The batch kernels take blocks of hands (16 with AVX-512) and finish the rest on
+    # their own: every length up to a few blocks, half of the hands flushes.
+    rng = np.random.default_rng(k)
+    rows = random_hands(50, k, seed=10 + k)
+    for row in rows[::2]:
+        suit = rng.integers(4)
+        ranks = rng.choice(13, 5, replace=False)
+        others = [c for c in rng.permutation(52) if c % 4 != suit][: k - 5]
+        row[:] = [4 * r + suit for r in ranks] + others
+    for n in range(len(rows) + 1):
+        assert dh.evaluate_batch(rows[:n]).tolist() == [dh.evaluate(r) for r in rows[:n].tolist()]
+
+
+@pytest.mark.parametrize("card", [52, 64, None])
+def test_batch_names_a_bad_row_anywhere_in_a_block(card: int | None) -> None:
+    for row in range(35):
+        rows = random_hands(35, 7, seed=row)
+        rows[row, row % 7] = rows[row, (row + 1) % 7] if card is None else card
+        with pytest.raises((InvalidCard, DuplicateCard), match=f"row {row}:") as raised:
+            dh.evaluate_batch(rows)
+        assert raised.value.row == row
+
+
 def test_batch_converts_other_inputs(hands7: np.ndarray) -> None:
     expected = dh.evaluate_batch(hands7)
     assert (dh.evaluate_batch(hands7.astype(np.int64)) == expected).all()
