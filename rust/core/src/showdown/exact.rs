@@ -7,12 +7,15 @@
 //! - by board: for each completion of the board, evaluate every hand of every range
 //!   once, then count each class of deals by looking its hands' values up. This pays
 //!   when ranges are wide and few boards remain (a range against a range on the flop).
+//!   Heads-up, a table of every pair of hands (see [`Pairs`]) counts every deal instead
+//!   of the classes, with branch-free vector sums; the boards are then taken one per
+//!   class under the suit renamings instead (the same symmetry, used on the other side).
 //!
 //! The work is a list of units (classes or boards); any split into ranges of units
 //! gives tallies that add up to the whole, which is how big jobs are chunked.
 
 use super::preflop;
-use super::suits::{classes, count_deals, Class};
+use super::suits::{class_size, classes, count_deals, symmetries, Class, Perm};
 use super::{value, Counts, Spec, Tally, Variant, MAX_PLAYERS, UNIT};
 use crate::cards::Card;
 use crate::error::CoreError;
@@ -33,13 +36,12 @@ pub struct Plan {
     spec: Spec,
     classes: Vec<Class>,
     mode: Mode,
-    /// The completions of the board (by-board mode only): the cards as a hand summed
-    /// from [`Hand::ZERO`], and as a bit set.
-    boards: Vec<(Hand, u64)>,
+    /// The completions of the board (by-board mode only).
+    boards: Vec<Board>,
     /// The estimated number of evaluations and lookups of the whole enumeration.
     cost: u64,
-    /// By board with two players: the classes grouped for the fast path.
-    heads_up: Option<HeadsUp>,
+    /// By board with two players: every deal, for the fast path.
+    pairs: Option<Pairs>,
     /// Whether five cards to come are counted by rank pattern (always, but for the
     /// tests that check it against the boards one by one).
     by_pattern: bool,
@@ -125,28 +127,45 @@ impl Plan {
         } else {
             Mode::ByDeal
         };
-        let boards = if mode == Mode::ByBoard {
-            let mut boards = Vec::with_capacity(all_boards as usize);
-            for_each_board(&spec.deck(), spec.missing(), |hand, mask| {
-                boards.push((hand, mask))
-            });
-            boards
-        } else {
-            Vec::new()
-        };
         let mut plan = Plan {
             spec,
             classes,
             mode,
-            boards,
+            boards: Vec::new(),
             cost,
-            heads_up: None,
+            pairs: None,
             by_pattern: true,
         };
-        if mode == Mode::ByBoard && n == 2 {
-            plan.heads_up = plan.heads_up_groups();
-        }
+        plan.walk(mode, true);
         Ok(plan)
+    }
+
+    /// Sets the way to walk the sum: `mode`, and whether two players by board are
+    /// counted with the table of pairs when it applies.
+    fn walk(&mut self, mode: Mode, pairs: bool) {
+        self.mode = mode;
+        self.boards.clear();
+        self.pairs = None;
+        if mode == Mode::ByDeal {
+            return;
+        }
+        let spec = &self.spec;
+        if pairs && spec.players.len() == 2 {
+            self.pairs = Pairs::new(spec);
+        }
+        // The table counts every deal, so its boards go one per class under the suit
+        // renamings; the classes of deals take every board.
+        let identity: [Perm; 1] = [[0, 1, 2, 3]];
+        let perms = match self.pairs {
+            Some(_) => symmetries(spec),
+            None => identity.to_vec(),
+        };
+        let boards = &mut self.boards;
+        for_each_board(&spec.deck(), spec.missing(), |cards, mask| {
+            if let Some(times) = class_size(mask, &perms) {
+                boards.push(Board { cards, mask, times });
+            }
+        });
     }
 
     /// The estimated work of the whole enumeration, in evaluations (a few nanoseconds
@@ -281,26 +300,6 @@ impl Plan {
         Ok(())
     }
 
-    /// The classes grouped by the first player's hand, with weights and deal counts
-    /// below 2^32 (so that a board's sums fit in 64 bits); `None` if one is larger.
-    fn heads_up_groups(&self) -> Option<HeadsUp> {
-        let mut order: Vec<&Class> = self.classes.iter().collect();
-        order.sort_unstable_by_key(|c| (c.hands[0], c.hands[1]));
-        let mut groups = HeadsUp::default();
-        for c in order {
-            let weight = u64::try_from(c.weight).ok().filter(|&w| w < 1 << 32)?;
-            if groups.first.last() != Some(&c.hands[0]) {
-                groups.first.push(c.hands[0]);
-                groups.ends.push(0);
-            }
-            groups.second.push(c.hands[1]);
-            groups.weight.push(weight);
-            groups.deals.push(c.deals);
-            *groups.ends.last_mut().expect("a group was pushed") = groups.second.len();
-        }
-        Some(groups)
-    }
-
     fn by_board<const DOUBLE: bool>(
         &self,
         range: std::ops::Range<usize>,
@@ -308,77 +307,30 @@ impl Plan {
         done: &AtomicUsize,
         cancel: &AtomicBool,
     ) -> Result<(), CoreError> {
+        if let Some(pairs) = &self.pairs {
+            return self.by_pairs::<DOUBLE>(pairs, range, tally, done, cancel);
+        }
         let n = self.spec.players.len();
         let bases = self.bases();
-        let masks: Vec<Vec<u64>> = self
-            .spec
-            .players
-            .iter()
-            .map(|r| r.iter().map(|c| c.mask).collect())
-            .collect();
+        let masks = self.masks();
         let mut values: Vec<Vec<HandValue>> = bases.iter().map(|b| vec![0; b.len()]).collect();
         let mut win = [0u128; MAX_PLAYERS];
         let mut tie = [0u128; MAX_PLAYERS];
         let mut units = [0u128; MAX_PLAYERS];
         let (mut showdowns, mut weight) = (0u64, 0u128);
-        let heads_up = &self.heads_up;
-        let mut second = vec![0u64; masks[1].len()];
-        for &(extra, board_mask) in &self.boards[range] {
+        for board in &self.boards[range] {
             if cancel.load(Ordering::Relaxed) {
                 return Err(CoreError::Interrupted);
             }
             for ((vals, bases), masks) in values.iter_mut().zip(&bases).zip(&masks) {
                 for ((v, base), &mask) in vals.iter_mut().zip(bases).zip(masks) {
-                    if mask & board_mask == 0 {
-                        *v = value::<DOUBLE>(base, extra);
+                    if mask & board.mask == 0 {
+                        *v = value::<DOUBLE>(base, board.cards);
                     }
                 }
-            }
-            if let Some(groups) = heads_up {
-                // Two players, small weights: branch-free sums in 64 bits per board. The
-                // second player's value and whether the hand is live, in one word.
-                for ((info, &v), &mask) in second.iter_mut().zip(&values[1]).zip(&masks[1]) {
-                    *info = u64::from(v) | u64::from(mask & board_mask == 0) << 32;
-                }
-                let (mut w0, mut w1, mut deals, mut sum) = (0u64, 0u64, 0u64, 0u64);
-                let mut start = 0;
-                for (&h0, &end) in groups.first.iter().zip(&groups.ends) {
-                    let range = start..end;
-                    start = end;
-                    if masks[0][h0 as usize] & board_mask != 0 {
-                        continue;
-                    }
-                    let a = values[0][h0 as usize];
-                    let hands = groups.second[range.clone()].iter();
-                    let weights = groups.weight[range.clone()]
-                        .iter()
-                        .zip(&groups.deals[range]);
-                    for (&h1, (&weight, &d)) in hands.zip(weights) {
-                        let info = second[h1 as usize];
-                        let (b, live) = (info as HandValue, info >> 32);
-                        let w = weight * live;
-                        w0 += w * u64::from(a > b);
-                        w1 += w * u64::from(b > a);
-                        deals += d * live;
-                        sum += w;
-                    }
-                }
-                let tied = sum - w0 - w1;
-                showdowns += deals;
-                weight += u128::from(sum);
-                win[0] += u128::from(w0);
-                win[1] += u128::from(w1);
-                tie[0] += u128::from(tied);
-                tie[1] += u128::from(tied);
-                units[0] +=
-                    u128::from(w0) * u128::from(UNIT) + u128::from(tied) * u128::from(UNIT / 2);
-                units[1] +=
-                    u128::from(w1) * u128::from(UNIT) + u128::from(tied) * u128::from(UNIT / 2);
-                done.fetch_add(1, Ordering::Relaxed);
-                continue;
             }
             for class in &self.classes {
-                if class.mask & board_mask != 0 {
+                if class.mask & board.mask != 0 {
                     continue;
                 }
                 let mut best = 0;
@@ -392,16 +344,17 @@ impl Plan {
                         tied += 1;
                     }
                 }
-                showdowns += class.deals;
-                weight += class.weight;
-                let share = class.weight * u128::from(UNIT / tied);
+                let class_weight = class.weight * u128::from(board.times);
+                showdowns += class.deals * board.times;
+                weight += class_weight;
+                let share = class_weight * u128::from(UNIT / tied);
                 for (i, vals) in values.iter().enumerate() {
                     if vals[class.hands[i] as usize] == best {
                         units[i] += share;
                         if tied == 1 {
-                            win[i] += class.weight;
+                            win[i] += class_weight;
                         } else {
-                            tie[i] += class.weight;
+                            tie[i] += class_weight;
                         }
                     }
                 }
@@ -417,18 +370,154 @@ impl Plan {
         }
         Ok(())
     }
+
+    /// Each player's hands as bit sets.
+    fn masks(&self) -> Vec<Vec<u64>> {
+        let players = self.spec.players.iter();
+        players
+            .map(|r| r.iter().map(|c| c.mask).collect())
+            .collect()
+    }
+
+    /// By board with two players, every deal from the table of pairs.
+    fn by_pairs<const DOUBLE: bool>(
+        &self,
+        pairs: &Pairs,
+        range: std::ops::Range<usize>,
+        tally: &mut Tally,
+        done: &AtomicUsize,
+        cancel: &AtomicBool,
+    ) -> Result<(), CoreError> {
+        let bases = self.bases();
+        let masks = self.masks();
+        // The second player's values and whether each hand is live (all ones) or
+        // shares a card with the board (zero), for the vector sums.
+        let mut second = vec![0i32; pairs.width];
+        let mut live = vec![0u32; pairs.width];
+        let (mut win, mut loss, mut total, mut showdowns) = (0u128, 0u128, 0u128, 0u64);
+        for board in &self.boards[range] {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(CoreError::Interrupted);
+            }
+            for (((v, l), base), &mask) in second
+                .iter_mut()
+                .zip(&mut live)
+                .zip(&bases[1])
+                .zip(&masks[1])
+            {
+                *l = if mask & board.mask == 0 { u32::MAX } else { 0 };
+                if *l != 0 {
+                    *v = i32::from(value::<DOUBLE>(base, board.cards));
+                }
+            }
+            let (mut w0, mut w1, mut sum, mut deals) = (0u64, 0u64, 0u64, 0u64);
+            let rows = pairs
+                .weight
+                .chunks_exact(pairs.width)
+                .zip(pairs.deal.chunks_exact(pairs.width));
+            for ((base, &mask), (weights, deal)) in bases[0].iter().zip(&masks[0]).zip(rows) {
+                if mask & board.mask != 0 {
+                    continue;
+                }
+                let a = i32::from(value::<DOUBLE>(base, board.cards));
+                let row = Pairs::row(a, weights, deal, &second, &live);
+                w0 += u64::from(row[0]);
+                w1 += u64::from(row[1]);
+                sum += u64::from(row[2]);
+                deals += u64::from(row[3]);
+            }
+            let times = u128::from(board.times);
+            win += u128::from(w0) * times;
+            loss += u128::from(w1) * times;
+            total += u128::from(sum) * times;
+            showdowns += deals * board.times;
+            done.fetch_add(1, Ordering::Relaxed);
+        }
+        let tied = total - win - loss;
+        let half = u128::from(UNIT / 2);
+        tally.showdowns += showdowns;
+        tally.weight += total;
+        tally.win[0] += win;
+        tally.win[1] += loss;
+        tally.tie[0] += tied;
+        tally.tie[1] += tied;
+        tally.units[0] += win * u128::from(UNIT) + tied * half;
+        tally.units[1] += loss * u128::from(UNIT) + tied * half;
+        Ok(())
+    }
+}
+/// A completion of the board (by-board mode): its cards summed from [`Hand::ZERO`]
+/// and as a bit set, and the number of completions it stands for (its class under the
+/// suit renamings, see [`super::suits::class_size`]).
+#[derive(Clone, Copy, Debug)]
+struct Board {
+    cards: Hand,
+    mask: u64,
+    times: u64,
 }
 
-/// Heads-up classes of deals grouped by the first player's hand: group g is the hand
-/// `first[g]` against `second[ends[g - 1]..ends[g]]`, with the classes' weights (below
-/// 2^32) and numbers of deals.
-#[derive(Debug, Default)]
-struct HeadsUp {
-    first: Vec<u32>,
-    ends: Vec<usize>,
-    second: Vec<u32>,
-    weight: Vec<u64>,
-    deals: Vec<u64>,
+/// Every deal of two players as a table: row i, lane j is the first player's hand i
+/// against the second's hand j, with the deal's weight (the product of the hands'
+/// weights) and 1 as its number of deals, both 0 if the hands share a card. A row's
+/// weights add up to less than 2^32, so a board's row sums are 32-bit vector sums.
+#[derive(Debug)]
+struct Pairs {
+    width: usize,
+    weight: Vec<u32>,
+    deal: Vec<u32>,
+}
+
+impl Pairs {
+    /// At most this many pairs (a table of 128 MiB); past it the classes are counted.
+    const MAX: usize = 1 << 24;
+
+    /// The table, or `None` if it is too large or a row's weights reach 2^32.
+    fn new(spec: &Spec) -> Option<Pairs> {
+        let [first, second] = &spec.players[..] else {
+            return None;
+        };
+        let width = second.len();
+        if first.len() * width > Self::MAX {
+            return None;
+        }
+        let mut pairs = Pairs {
+            width,
+            weight: Vec::with_capacity(first.len() * width),
+            deal: Vec::with_capacity(first.len() * width),
+        };
+        for a in first {
+            let mut row = 0u64;
+            for b in second {
+                let disjoint = a.mask & b.mask == 0;
+                let weight = if disjoint {
+                    a.weight.checked_mul(b.weight)?
+                } else {
+                    0
+                };
+                row = row.checked_add(weight).filter(|&r| r < 1 << 32)?;
+                pairs.weight.push(weight as u32);
+                pairs.deal.push(u32::from(disjoint));
+            }
+        }
+        Some(pairs)
+    }
+
+    /// One row on one board, the first player's value `a` against the second's values
+    /// (`live`: all ones for a hand clear of the board, else zero): the weights the
+    /// first player wins and loses, all the live weight, and the live deals.
+    #[inline(always)]
+    fn row(a: i32, weights: &[u32], deals: &[u32], second: &[i32], live: &[u32]) -> [u32; 4] {
+        let (mut win, mut loss, mut sum, mut count) = (0u32, 0u32, 0u32, 0u32);
+        let lanes = weights.iter().zip(deals).zip(second.iter().zip(live));
+        for ((&weight, &deal), (&b, &live)) in lanes {
+            let w = weight & live;
+            win = win.wrapping_add(if a > b { w } else { 0 });
+            loss = loss.wrapping_add(if b > a { w } else { 0 });
+            sum = sum.wrapping_add(w);
+            count = count.wrapping_add(deal & live);
+        }
+        [win, loss, sum, count]
+    }
 }
 
 /// Calls `f(cards, mask)` for every set of `k` cards of `deck` (k <= 5), the cards
@@ -584,15 +673,13 @@ mod tests {
         ] {
             let spec = texas(players, board, "Ts");
             let expected = brute_force(&spec);
-            for mode in [Mode::ByDeal, Mode::ByBoard] {
+            for (mode, pairs) in [
+                (Mode::ByDeal, false),
+                (Mode::ByBoard, false),
+                (Mode::ByBoard, true),
+            ] {
                 let mut plan = Plan::new(spec.clone()).unwrap();
-                if plan.mode != mode {
-                    plan.mode = mode;
-                    plan.boards.clear();
-                    for_each_board(&spec.deck(), spec.missing(), |h, m| {
-                        plan.boards.push((h, m))
-                    });
-                }
+                plan.walk(mode, pairs);
                 let got = plan
                     .run(
                         0,
@@ -601,7 +688,7 @@ mod tests {
                         &AtomicBool::new(false),
                     )
                     .unwrap();
-                assert_eq!(got, expected, "{mode:?} {board}");
+                assert_eq!(got, expected, "{mode:?} {pairs} {board}");
             }
         }
     }
@@ -613,6 +700,85 @@ mod tests {
             .collect();
         let (board, dead) = (parse_cards(board).unwrap(), parse_cards(dead).unwrap());
         Spec::new(Variant::Double, &players, &board, &dead).unwrap()
+    }
+
+    /// Every renaming of the suits of `hand` (each once), as cards.
+    fn renamings(hand: &[Card]) -> Vec<Vec<Card>> {
+        let mut out: Vec<Vec<Card>> = Vec::new();
+        for perm in super::super::suits::all_perms() {
+            let mut h: Vec<Card> = hand
+                .iter()
+                .map(|&c| c & !3 | perm[usize::from(c & 3)])
+                .collect();
+            // Texas: the two cards in order; Double: the point card, then its partners.
+            let from = if hand.len() == 2 { 0 } else { 1 };
+            h[from..].sort_unstable();
+            if !out.contains(&h) {
+                out.push(h);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_table_of_pairs_on_board_classes_equals_the_classes() {
+        // Ranges closed under renaming the suits, so that the boards have classes.
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(7);
+        let (mut tested, mut symmetric) = (0, 0);
+        while tested < 40 {
+            let variant = if rng.random_bool(0.25) {
+                Variant::Double
+            } else {
+                Variant::Texas
+            };
+            let k = variant.hole_cards();
+            let mut deck: Vec<Card> = (0..52).collect();
+            let players: Vec<Vec<(Vec<Card>, u64)>> = (0..2)
+                .map(|_| {
+                    let mut hands = Vec::new();
+                    for _ in 0..rng.random_range(1..4) {
+                        let template: Vec<Card> = (0..k).map(|_| rng.random_range(0..52)).collect();
+                        let weight = rng.random_range(1..4);
+                        for h in renamings(&template) {
+                            let distinct =
+                                h.iter().all(|c| h.iter().filter(|&d| d == c).count() == 1);
+                            let mask = |h: &Vec<Card>| h.iter().fold(0u64, |m, &c| m | 1 << c);
+                            if distinct && !hands.iter().any(|(g, _)| mask(g) == mask(&h)) {
+                                hands.push((h, weight));
+                            }
+                        }
+                    }
+                    hands
+                })
+                .collect();
+            let known = rng.random_range(3..6);
+            for i in 0..known {
+                let j = rng.random_range(i..52);
+                deck.swap(i, j);
+            }
+            let (board, dead) = deck[..known].split_at(known.clamp(3, 4));
+            let Ok(spec) = Spec::new(variant, &players, board, dead) else {
+                continue;
+            };
+            let mut plan = Plan::new(spec).unwrap();
+            let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
+            let mut results = Vec::new();
+            for (mode, pairs) in [
+                (Mode::ByDeal, false),
+                (Mode::ByBoard, false),
+                (Mode::ByBoard, true),
+            ] {
+                plan.walk(mode, pairs);
+                results.push(plan.run(0, plan.units(), &done, &cancel).unwrap());
+            }
+            assert!(plan.pairs.is_some());
+            symmetric += usize::from(plan.boards.iter().any(|b| b.times > 1));
+            assert_eq!(results[0], results[1], "{:?}", plan.spec);
+            assert_eq!(results[0], results[2], "{:?}", plan.spec);
+            tested += 1;
+        }
+        assert!(symmetric >= 10, "{symmetric} spots with classes of boards");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::cards::Card;
 /// A renaming of the suits: suit s becomes `perm[s]`.
 pub(crate) type Perm = [u8; 4];
 
-fn all_perms() -> Vec<Perm> {
+pub(crate) fn all_perms() -> Vec<Perm> {
     let mut perms = Vec::with_capacity(24);
     for a in 0..4u8 {
         for b in (0..4).filter(|&b| b != a) {
@@ -37,10 +37,13 @@ fn rename_combo(combo: &Combo, perm: &Perm) -> Combo {
     }
 }
 
-fn rename_mask(mask: u64, perm: &Perm) -> u64 {
-    (0..52u8)
-        .filter(|&c| mask >> c & 1 == 1)
-        .fold(0, |m, c| m | 1 << rename(c, perm))
+fn rename_bits(mask: u64, perm: &Perm) -> u64 {
+    let (mut rest, mut out) = (mask, 0);
+    while rest != 0 {
+        out |= 1 << rename(rest.trailing_zeros() as Card, perm);
+        rest &= rest - 1;
+    }
+    out
 }
 
 /// The renamings that leave the question as it is (the identity first).
@@ -60,8 +63,8 @@ pub(crate) fn symmetries(spec: &Spec) -> Vec<Perm> {
     all_perms()
         .into_iter()
         .filter(|perm| {
-            rename_mask(board, perm) == board
-                && rename_mask(dead, perm) == dead
+            rename_bits(board, perm) == board
+                && rename_bits(dead, perm) == dead
                 && spec.players.iter().zip(&originals).all(|(p, keys)| {
                     p.len() == keys.len()
                         && sorted(&mut p.iter().map(|c| rename_combo(c, perm))) == *keys
@@ -161,6 +164,26 @@ pub(crate) fn classes(spec: &Spec) -> Vec<Class> {
     }
     deal(spec, 0, &mut hands, 0, 1, &mut visit);
     out
+}
+
+/// For a set of cards (a bit set) mapped into the sets of its kind by the renamings
+/// `perms` (a group, such as [`symmetries`]): the number of sets in its class if it
+/// is the smallest of them, else `None`. Summing over the smallest sets, each times
+/// its class's size, counts every set once.
+pub(crate) fn class_size(set: u64, perms: &[Perm]) -> Option<u64> {
+    let mut images = [0u64; 24];
+    let mut size = 0;
+    for perm in perms {
+        let image = rename_bits(set, perm);
+        if image < set {
+            return None;
+        }
+        if !images[..size].contains(&image) {
+            images[size] = image;
+            size += 1;
+        }
+    }
+    Some(size as u64)
 }
 
 /// The number of deals of hands with no card twice (before classes), capped at `cap`.
