@@ -16,7 +16,7 @@
 
 use super::preflop;
 use super::suits::{class_size, classes, count_deals, symmetries, Class, Perm};
-use super::{value, Counts, Spec, Tally, Variant, MAX_PLAYERS, UNIT};
+use super::{share, value, Counts, Spec, Tally, Variant, MAX_PLAYERS, UNIT};
 use crate::cards::Card;
 use crate::error::CoreError;
 use crate::eval::{Hand, HandValue};
@@ -322,6 +322,7 @@ impl Plan {
             if cancel.load(Ordering::Relaxed) {
                 return Err(CoreError::Interrupted);
             }
+            debug_assert_eq!(board.times, 1, "the classes of deals take every board");
             for ((vals, bases), masks) in values.iter_mut().zip(&bases).zip(&masks) {
                 for ((v, base), &mask) in vals.iter_mut().zip(bases).zip(masks) {
                     if mask & board.mask == 0 {
@@ -334,7 +335,7 @@ impl Plan {
                     continue;
                 }
                 let mut best = 0;
-                let mut tied = 0u64;
+                let mut tied = 0;
                 for (i, vals) in values.iter().enumerate() {
                     let v = vals[class.hands[i] as usize];
                     if v > best {
@@ -344,17 +345,16 @@ impl Plan {
                         tied += 1;
                     }
                 }
-                let class_weight = class.weight * u128::from(board.times);
-                showdowns += class.deals * board.times;
-                weight += class_weight;
-                let share = class_weight * u128::from(UNIT / tied);
+                showdowns += class.deals;
+                weight += class.weight;
+                let share = class.weight * u128::from(share(tied));
                 for (i, vals) in values.iter().enumerate() {
                     if vals[class.hands[i] as usize] == best {
                         units[i] += share;
                         if tied == 1 {
-                            win[i] += class_weight;
+                            win[i] += class.weight;
                         } else {
-                            tie[i] += class_weight;
+                            tie[i] += class.weight;
                         }
                     }
                 }
@@ -892,7 +892,7 @@ mod speed {
             .unwrap();
         let mut best = f64::MAX;
         let mut plan_best = f64::MAX;
-        for _ in 0..200 {
+        for _ in 0..3000 {
             let t = std::time::Instant::now();
             let plan = Plan::new(spec.clone()).unwrap();
             plan_best = plan_best.min(t.elapsed().as_secs_f64());

@@ -28,6 +28,24 @@ pub const MAX_PLAYERS: usize = 10;
 /// 1..=10): a tie among k players gives each 2520 / k units, a whole number.
 pub const UNIT: u64 = 2520;
 
+/// `UNIT / k`, a share of a tie among k players (k from 1 to [`MAX_PLAYERS`]), looked
+/// up: a division in the loop over showdowns costs more than the rest of it.
+const SHARES: [u64; MAX_PLAYERS + 1] = {
+    let mut shares = [0; MAX_PLAYERS + 1];
+    let mut k = 1;
+    while k <= MAX_PLAYERS {
+        shares[k] = UNIT / k as u64;
+        k += 1;
+    }
+    shares
+};
+
+/// The units of one share of a tie among `tied` players (1 to [`MAX_PLAYERS`]).
+#[inline(always)]
+pub(crate) fn share(tied: usize) -> u64 {
+    SHARES[tied]
+}
+
 /// Texas Hold'em (two hole cards) or Double Hold'em (three, the point card first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
@@ -340,7 +358,7 @@ impl Counts {
         self.showdowns += times;
         let best = values.iter().copied().max().unwrap_or(0);
         let tied = values.iter().filter(|&&v| v == best).count();
-        let share = UNIT / tied as u64 * times;
+        let share = share(tied) * times;
         for (i, &v) in values.iter().enumerate() {
             if v == best {
                 self.units[i] += share;
