@@ -535,6 +535,26 @@ def test_ray_runner_gives_the_local_result() -> None:
         ray.shutdown()
 
 
+@pytest.mark.parametrize("board_size", [0, 3, 4, 5])
+def test_small_jobs_on_one_thread_equal_the_pool_and_the_supervisor(board_size: int) -> None:
+    """A small job on one thread runs on the calling thread (no pool, no supervisor):
+    the same result as on a pool of two and under the supervisor (with progress)."""
+    rng = random.Random(f"one thread {board_size}")
+    for players in range(2, 11):
+        texts, board, dead = random_spot(rng, players, board_size)
+        here = calculate(texts, board, dead, exact=True, threads=1)
+        assert here == calculate(texts, board, dead, exact=True, threads=2)
+        watched = calculate(texts, board, dead, exact=True, threads=1, progress=lambda d, t: 0)
+        assert here == watched
+    board = ["", "Kh 8h 2c", "Kh 8h 2c 5d", "Kh 8h 2c 5d 9s"][[0, 3, 4, 5].index(board_size)]
+    for players, variant in [
+        (["QQ+,AKs", "JJ-88,AQs+"], "texas"),
+        (["AhAd7c,AsAc7d", "QsQd2c,JcJd2s:0.5", "Tc9c3d"], "double"),
+    ]:
+        here = calculate(players, board, "4c", variant=variant, exact=True, threads=1)
+        assert here == calculate(players, board, "4c", variant=variant, exact=True, threads=2)
+
+
 def test_progress_reaches_the_total() -> None:
     seen: list[tuple[int, int]] = []
     calculate(["QQ+,AKs", "JJ-88,AQs+"], exact=True, progress=lambda d, t: seen.append((d, t)))

@@ -141,10 +141,12 @@ mod showdown {
         let (start, stop) = (start.unwrap_or(0), stop.unwrap_or(units).min(units));
         let total = stop.saturating_sub(start);
         let tally = if progress.is_none() && plan.cost() < SMALL_JOB {
-            // A few milliseconds at most: no worker thread to watch it.
+            // A few milliseconds at most: no worker thread to watch it, and on one
+            // thread no hand-off to a pool either.
             let (done, cancel) = (AtomicUsize::new(0), AtomicBool::new(false));
-            let result = py.detach(|| {
-                parallel::with_threads(threads, || plan.run(start, stop, &done, &cancel))
+            let result = py.detach(|| match threads {
+                Some(1) => plan.run_here(start, stop, &done, &cancel),
+                _ => parallel::with_threads(threads, || plan.run(start, stop, &done, &cancel)),
             });
             checked(py, result)?
         } else {

@@ -195,30 +195,18 @@ impl Plan {
         done: &AtomicUsize,
         cancel: &AtomicBool,
     ) -> Result<Tally, CoreError> {
-        let stop = stop.min(self.units());
-        let start = start.min(stop);
-        let n = self.spec.players.len();
-        let double = self.spec.variant == Variant::Double;
-        let work = |range: std::ops::Range<usize>| -> Result<Tally, CoreError> {
-            let mut tally = Tally::new(n);
-            match (self.mode, double) {
-                (Mode::ByDeal, false) => self.by_deal::<false>(range, &mut tally, done, cancel)?,
-                (Mode::ByDeal, true) => self.by_deal::<true>(range, &mut tally, done, cancel)?,
-                (Mode::ByBoard, false) => {
-                    self.by_board::<false>(range, &mut tally, done, cancel)?
-                }
-                (Mode::ByBoard, true) => self.by_board::<true>(range, &mut tally, done, cancel)?,
-            }
-            Ok(tally)
-        };
+        let range = self.clamp(start, stop);
         let step = match self.mode {
             Mode::ByDeal => 1,
             Mode::ByBoard => 64,
         };
-        let pieces: Vec<std::ops::Range<usize>> = (start..stop)
+        let pieces: Vec<std::ops::Range<usize>> = range
+            .clone()
             .step_by(step)
-            .map(|a| a..(a + step).min(stop))
+            .map(|a| a..(a + step).min(range.end))
             .collect();
+        let n = self.spec.players.len();
+        let work = |piece| self.tally(piece, done, cancel);
         pieces.into_par_iter().map(work).try_reduce(
             || Tally::new(n),
             |mut a, b| {
@@ -226,6 +214,41 @@ impl Plan {
                 Ok(a)
             },
         )
+    }
+
+    /// [`Plan::run`] on the calling thread alone, with no hand-off to a thread pool:
+    /// for small jobs on one thread. The tally is the same.
+    pub fn run_here(
+        &self,
+        start: usize,
+        stop: usize,
+        done: &AtomicUsize,
+        cancel: &AtomicBool,
+    ) -> Result<Tally, CoreError> {
+        self.tally(self.clamp(start, stop), done, cancel)
+    }
+
+    fn clamp(&self, start: usize, stop: usize) -> std::ops::Range<usize> {
+        let stop = stop.min(self.units());
+        start.min(stop)..stop
+    }
+
+    /// The tally of the units of `range`, one after another.
+    fn tally(
+        &self,
+        range: std::ops::Range<usize>,
+        done: &AtomicUsize,
+        cancel: &AtomicBool,
+    ) -> Result<Tally, CoreError> {
+        let mut tally = Tally::new(self.spec.players.len());
+        let t = &mut tally;
+        match (self.mode, self.spec.variant == Variant::Double) {
+            (Mode::ByDeal, false) => self.by_deal::<false>(range, t, done, cancel)?,
+            (Mode::ByDeal, true) => self.by_deal::<true>(range, t, done, cancel)?,
+            (Mode::ByBoard, false) => self.by_board::<false>(range, t, done, cancel)?,
+            (Mode::ByBoard, true) => self.by_board::<true>(range, t, done, cancel)?,
+        }
+        Ok(tally)
     }
 
     fn bases(&self) -> Vec<Vec<[Hand; 2]>> {
