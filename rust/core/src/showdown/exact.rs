@@ -434,16 +434,13 @@ impl Plan {
                 }
             }
             let (mut w0, mut w1, mut sum, mut deals) = (0u64, 0u64, 0u64, 0u64);
-            let rows = pairs
-                .weight
-                .chunks_exact(pairs.width)
-                .zip(pairs.deal.chunks_exact(pairs.width));
-            for ((base, &mask), (weights, deal)) in bases[0].iter().zip(&masks[0]).zip(rows) {
+            let rows = pairs.weight.chunks_exact(pairs.width);
+            for ((base, &mask), weights) in bases[0].iter().zip(&masks[0]).zip(rows) {
                 if mask & board.mask != 0 {
                     continue;
                 }
                 let a = i32::from(value::<DOUBLE>(base, board.cards));
-                let row = Pairs::row(a, weights, deal, &second, &live);
+                let row = Pairs::row(a, weights, &second, &live);
                 w0 += u64::from(row[0]);
                 w1 += u64::from(row[1]);
                 sum += u64::from(row[2]);
@@ -469,6 +466,7 @@ impl Plan {
         Ok(())
     }
 }
+
 /// A completion of the board (by-board mode): its cards summed from [`Hand::ZERO`]
 /// and as a bit set, and the number of completions it stands for (its class under the
 /// suit renamings, see [`super::suits::class_size`]).
@@ -481,17 +479,18 @@ struct Board {
 
 /// Every deal of two players as a table: row i, lane j is the first player's hand i
 /// against the second's hand j, with the deal's weight (the product of the hands'
-/// weights) and 1 as its number of deals, both 0 if the hands share a card. A row's
-/// weights add up to less than 2^32, so a board's row sums are 32-bit vector sums.
+/// weights, at least 1), 0 if the hands share a card. A row's weights add up to less
+/// than 2^32, so a board's row sums are 32-bit vector sums. Rows are padded with
+/// weight 0 to a whole number of vectors.
 #[derive(Debug)]
 struct Pairs {
+    /// Lanes per row: the second player's hands, padded.
     width: usize,
     weight: Vec<u32>,
-    deal: Vec<u32>,
 }
 
 impl Pairs {
-    /// At most this many pairs (a table of 128 MiB); past it the classes are counted.
+    /// At most this many pairs (a table of 64 MiB); past it the classes are counted.
     const MAX: usize = 1 << 24;
 
     /// The table, or `None` if it is too large or a row's weights reach 2^32.
@@ -499,28 +498,28 @@ impl Pairs {
         let [first, second] = &spec.players[..] else {
             return None;
         };
-        let width = second.len();
+        let width = second.len().next_multiple_of(8);
         if first.len() * width > Self::MAX {
             return None;
         }
         let mut pairs = Pairs {
             width,
             weight: Vec::with_capacity(first.len() * width),
-            deal: Vec::with_capacity(first.len() * width),
         };
         for a in first {
             let mut row = 0u64;
             for b in second {
-                let disjoint = a.mask & b.mask == 0;
-                let weight = if disjoint {
+                let weight = if a.mask & b.mask == 0 {
                     a.weight.checked_mul(b.weight)?
                 } else {
                     0
                 };
                 row = row.checked_add(weight).filter(|&r| r < 1 << 32)?;
                 pairs.weight.push(weight as u32);
-                pairs.deal.push(u32::from(disjoint));
             }
+            pairs
+                .weight
+                .resize(pairs.weight.len().next_multiple_of(width), 0);
         }
         Some(pairs)
     }
@@ -529,15 +528,14 @@ impl Pairs {
     /// (`live`: all ones for a hand clear of the board, else zero): the weights the
     /// first player wins and loses, all the live weight, and the live deals.
     #[inline(always)]
-    fn row(a: i32, weights: &[u32], deals: &[u32], second: &[i32], live: &[u32]) -> [u32; 4] {
+    fn row(a: i32, weights: &[u32], second: &[i32], live: &[u32]) -> [u32; 4] {
         let (mut win, mut loss, mut sum, mut count) = (0u32, 0u32, 0u32, 0u32);
-        let lanes = weights.iter().zip(deals).zip(second.iter().zip(live));
-        for ((&weight, &deal), (&b, &live)) in lanes {
+        for ((&weight, &b), &live) in weights.iter().zip(second).zip(live) {
             let w = weight & live;
             win = win.wrapping_add(if a > b { w } else { 0 });
             loss = loss.wrapping_add(if b > a { w } else { 0 });
             sum = sum.wrapping_add(w);
-            count = count.wrapping_add(deal & live);
+            count = count.wrapping_add(u32::from(w != 0));
         }
         [win, loss, sum, count]
     }
@@ -915,7 +913,7 @@ mod speed {
             .unwrap();
         let mut best = f64::MAX;
         let mut plan_best = f64::MAX;
-        for _ in 0..3000 {
+        for _ in 0..200 {
             let t = std::time::Instant::now();
             let plan = Plan::new(spec.clone()).unwrap();
             plan_best = plan_best.min(t.elapsed().as_secs_f64());
