@@ -357,29 +357,26 @@ impl Plan {
                 if class.mask & board.mask != 0 {
                     continue;
                 }
-                let mut best = 0;
-                let mut tied = 0;
-                for (i, vals) in values.iter().enumerate() {
-                    let v = vals[class.hands[i] as usize];
+                // The players with the best value, as bits.
+                let (mut best, mut winners) = (0, 0u32);
+                for (i, (vals, &hand)) in values.iter().zip(&class.hands).enumerate() {
+                    let v = vals[hand as usize];
                     if v > best {
-                        best = v;
-                        tied = 1;
+                        (best, winners) = (v, 1 << i);
                     } else if v == best {
-                        tied += 1;
+                        winners |= 1 << i;
                     }
                 }
                 showdowns += class.deals;
                 weight += class.weight;
+                let tied = winners.count_ones() as usize;
                 let share = class.weight * u128::from(share(tied));
-                for (i, vals) in values.iter().enumerate() {
-                    if vals[class.hands[i] as usize] == best {
-                        units[i] += share;
-                        if tied == 1 {
-                            win[i] += class.weight;
-                        } else {
-                            tie[i] += class.weight;
-                        }
-                    }
+                let outcome = if tied == 1 { &mut win } else { &mut tie };
+                while winners != 0 {
+                    let i = winners.trailing_zeros() as usize;
+                    units[i] += share;
+                    outcome[i] += class.weight;
+                    winners &= winners - 1;
                 }
             }
             done.fetch_add(1, Ordering::Relaxed);
