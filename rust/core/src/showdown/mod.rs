@@ -29,7 +29,7 @@ pub const MAX_PLAYERS: usize = 10;
 pub const UNIT: u64 = 2520;
 
 /// `UNIT / k`, a share of a tie among k players (k from 1 to [`MAX_PLAYERS`]), looked
-/// up: a division in the loop over showdowns costs more than the rest of it.
+/// up: in the by-board loop over classes of deals a division costs more than the rest.
 const SHARES: [u64; MAX_PLAYERS + 1] = {
     let mut shares = [0; MAX_PLAYERS + 1];
     let mut k = 1;
@@ -358,7 +358,7 @@ impl Counts {
         self.showdowns += times;
         let best = values.iter().copied().max().unwrap_or(0);
         let tied = values.iter().filter(|&&v| v == best).count();
-        let share = share(tied) * times;
+        let share = UNIT / tied as u64 * times;
         for (i, &v) in values.iter().enumerate() {
             if v == best {
                 self.units[i] += share;

@@ -9,7 +9,7 @@
 //! from `(seed, b)`, so the result depends on the seed alone, not on the number of
 //! threads or how blocks are shared out.
 
-use super::{share, value, Spec, Variant, MAX_PLAYERS, UNIT};
+use super::{value, Spec, Variant, MAX_PLAYERS, UNIT};
 use crate::cards::{Card, SplitMix64};
 use crate::error::CoreError;
 use crate::eval::{Hand, HandValue};
@@ -269,8 +269,8 @@ impl Sampler {
                 values[i] = value::<DOUBLE>(&self.ranges[i].bases[chosen[i]], extra);
             }
             let best = values[..n].iter().copied().max().unwrap_or(0);
-            let tied = values[..n].iter().filter(|&&v| v == best).count();
-            let share = share(tied);
+            let tied = values[..n].iter().filter(|&&v| v == best).count() as u64;
+            let share = UNIT / tied;
             for i in 0..n {
                 if values[i] == best {
                     units[i] += share;
