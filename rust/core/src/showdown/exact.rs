@@ -45,6 +45,8 @@ pub struct Plan {
     /// Whether five cards to come are counted by rank pattern (always, but for the
     /// tests that check it against the boards one by one).
     by_pattern: bool,
+    /// The suit renamings that leave the question as it is.
+    perms: Vec<Perm>,
 }
 
 /// `n` choose `k`.
@@ -100,7 +102,8 @@ impl Plan {
                  ask for Monte Carlo (samples or stderr) instead",
             ));
         }
-        let classes = classes(&spec);
+        let perms = symmetries(&spec);
+        let classes = classes(&spec, &perms);
         let n = spec.players.len() as u64;
         let left = 52 - u64::from(spec.known.count_ones());
         let held = spec.variant.hole_cards() as u64 * n;
@@ -135,6 +138,7 @@ impl Plan {
             cost,
             pairs: None,
             by_pattern: true,
+            perms,
         };
         plan.walk(mode, true);
         Ok(plan)
@@ -155,14 +159,13 @@ impl Plan {
         }
         // The table counts every deal, so its boards go one per class under the suit
         // renamings; the classes of deals take every board.
-        let identity: [Perm; 1] = [[0, 1, 2, 3]];
         let perms = match self.pairs {
-            Some(_) => symmetries(spec),
-            None => identity.to_vec(),
+            Some(_) => &self.perms[..],
+            None => &self.perms[..1], // the identity alone
         };
         let boards = &mut self.boards;
         for_each_board(&spec.deck(), spec.missing(), |cards, mask| {
-            if let Some(times) = class_size(mask, &perms) {
+            if let Some(times) = class_size(mask, perms) {
                 boards.push(Board { cards, mask, times });
             }
         });
