@@ -4,6 +4,7 @@ WebSocket client with timeouts, and the leak audit every message a table sends p
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import re
 import threading
@@ -15,15 +16,19 @@ import websockets
 
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.server.app import create_app
+from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import Connection, Room, TableRunner
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 
-def leaks(runner: TableRunner, connection: Connection, text: str) -> list[str]:
+def leaks(
+    runner: TableRunner, connection: Connection, text: str, view: dict[str, Any] | None = None
+) -> list[str]:
     """What ``text``, sent to ``connection`` about ``runner``'s table now, shows that its
     seat may not see: another seat's unshown hole cards, an undealt or burned card, or
-    another seat's hidden point card (DH-8)."""
+    another seat's hidden point card (DH-8). ``view``: the view the connection holds
+    after the message (for an ``update``, the view its patch led to)."""
     table = runner.table
     seat = connection.seat
     hand = table.hand
@@ -46,7 +51,7 @@ def leaks(runner: TableRunner, connection: Connection, text: str) -> list[str]:
                 allowed.update(CARD_NAMES[c] for c in hand.hole(index))
         reveal = table.config.reveal_point
         message = json.loads(text)
-        view = message.get("view")
+        view = message.get("view", view)
         if view and view.get("hand"):
             for key in view["hand"]["points"]:
                 index = dealt.index(int(key))
@@ -71,12 +76,16 @@ def hand_player(table: Any, index: int) -> str:
 
 class ServerThread:
     """The app for ``room`` served by uvicorn in a thread on 127.0.0.1 (a free port);
-    every message about a table is audited for leaks into ``self.leaks``."""
+    every message about a table is audited for leaks into ``self.leaks``, and every
+    ``update`` applied to the view its connection holds must give the table's view of
+    the seat exactly (mismatches into ``self.mismatches``)."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
         self.leaks: list[str] = []
+        self.mismatches: list[str] = []
         self.audited = 0
+        self.views: dict[Connection, Any] = {}
         room.audit = self._audit
         config = uvicorn.Config(
             create_app(room),
@@ -92,7 +101,16 @@ class ServerThread:
 
     def _audit(self, connection: Connection, runner: TableRunner, text: str) -> None:
         self.audited += 1
-        self.leaks.extend(leaks(runner, connection, text))
+        message = json.loads(text)
+        if message["type"] == "state":
+            self.views[connection] = message["view"]
+        elif message["type"] == "update":
+            held = apply_patch(self.views[connection], message["patch"])
+            self.views[connection] = held
+            exact = runner.table.view(message["seat"], events=False)
+            if json.dumps(held, sort_keys=True) != json.dumps(exact, sort_keys=True):
+                self.mismatches.append(f"table {runner.id} seat {connection.seat}: {held}")
+        self.leaks.extend(leaks(runner, connection, text, self.views.get(connection)))
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
@@ -117,22 +135,25 @@ class ServerThread:
 
 
 class Client:
-    """A WebSocket client that keeps every message it receives."""
+    """A WebSocket client that keeps every message it receives. It applies each
+    ``update`` to the view of the last ``state``: the update as received gets that new
+    view as its ``view`` (a copy), so tests read states and updates alike."""
 
     def __init__(self, socket: Any) -> None:
         self.socket = socket
         self.received: list[dict[str, Any]] = []
         self.texts: list[str] = []
+        self.view: Any = None
 
     @classmethod
     async def connect(cls, url: str) -> Client:
         client = cls(await websockets.connect(url, max_size=2**22))
         welcome = await client.next("welcome")
-        assert welcome["protocol"] == 1
+        assert welcome["protocol"] == 2
         return client
 
     async def send(self, **message: Any) -> None:
-        await self.socket.send(json.dumps({"v": 1, **message}))
+        await self.socket.send(json.dumps({"v": 2, **message}))
 
     async def raw(self, text: str | bytes) -> None:
         await self.socket.send(text)
@@ -145,6 +166,11 @@ class Client:
                 text = await self.socket.recv()
                 self.texts.append(text)
                 message = json.loads(text)
+                if message["type"] == "state":
+                    self.view = copy.deepcopy(message["view"])
+                elif message["type"] == "update":
+                    self.view = apply_patch(self.view, message["patch"])
+                    message["view"] = copy.deepcopy(self.view)
                 self.received.append(message)
                 if (kind is None or message["type"] == kind) and all(
                     message.get(k) == v for k, v in match.items()
@@ -156,17 +182,18 @@ class Client:
     async def state_where(
         self, test: Any, timeout: float = 10.0, *, current: bool = False
     ) -> dict[str, Any]:
-        """The next state message for which ``test(message)`` holds (with ``current``,
+        """The next state or update for which ``test(message)`` holds (with ``current``,
         the last one received if it holds)."""
+        kinds = ("state", "update")
         if current:
-            states = [m for m in self.received if m["type"] == "state"]
+            states = [m for m in self.received if m["type"] in kinds]
             if states and test(states[-1]):
                 return states[-1]
 
         async def wait() -> dict[str, Any]:
             while True:
-                message = await self.next("state", timeout)
-                if test(message):
+                message = await self.next(None, timeout)
+                if message["type"] in kinds and test(message):
                     return message  # type: ignore[no-any-return]
 
         return await asyncio.wait_for(wait(), timeout)

@@ -120,6 +120,7 @@ def test_two_players_play_a_double_holdem_hand_in_the_browser(tmp_path: Path) ->
     with ServerThread(room) as server:
         outcome = asyncio.run(_scenario(server.url, shots))
         assert server.leaks == []
+        assert server.mismatches == []
     assert outcome["reloaded"]
     assert "wins" in outcome["results"]
     assert "picks point card" in outcome["history"]  # DH-5, the player's own choice

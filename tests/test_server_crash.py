@@ -22,6 +22,7 @@ from typing import Any
 
 import websockets
 
+from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import RATE
 from doubleholdem.table import Table
 
@@ -62,13 +63,18 @@ class Player:
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as socket:
             if self.token is None:
                 await socket.send(
-                    json.dumps({"v": 1, "type": "sit", "table": 0, "name": "crash", "buy_in": 1000})
+                    json.dumps({"v": 2, "type": "sit", "table": 0, "name": "crash", "buy_in": 1000})
                 )
             else:
-                await socket.send(json.dumps({"v": 1, "type": "resume", "token": self.token}))
+                await socket.send(json.dumps({"v": 2, "type": "resume", "token": self.token}))
+            view: Any = None
             async for text in socket:
                 message = json.loads(text)
                 kind = message["type"]
+                if kind == "state":
+                    view = message["view"]
+                elif kind == "update":
+                    view = apply_patch(view, message["patch"])
                 if kind == "seated":
                     self.token = message["token"]
                     if self.pending is not None:  # the answer may have been lost: retry
@@ -79,8 +85,8 @@ class Player:
                     self.pending = None
                 elif kind == "error":
                     raise AssertionError(message)
-                elif kind == "state" and self.pending is None:
-                    await self._decide(socket, message["view"])
+                elif kind in ("state", "update") and self.pending is None:
+                    await self._decide(socket, view)
 
     async def _decide(self, socket: Any, view: dict[str, Any]) -> None:
         hand = view["hand"]
@@ -88,7 +94,7 @@ class Player:
             return
         self.count += 1
         message: dict[str, Any] = {
-            "v": 1, "type": "act", "id": f"c{self.count}", "hand": view["hand_number"],
+            "v": 2, "type": "act", "id": f"c{self.count}", "hand": view["hand_number"],
         }  # fmt: skip
         if hand["decision"] == "point":
             message.update(action="point", amount=0)

@@ -49,7 +49,7 @@ def test_any_text(text: str | bytes) -> None:
     ),
 )  # fmt: skip
 def test_any_fields(kind: str, fields: dict[str, Any]) -> None:
-    message = _decodes_or_refuses(json.dumps({"v": 1, "type": kind, **fields}))
+    message = _decodes_or_refuses(json.dumps({"v": 2, "type": kind, **fields}))
     if message is not None:
         assert isinstance(message, protocol.Message.__args__)  # type: ignore[attr-defined]
         if isinstance(message, protocol.Act):
@@ -57,19 +57,19 @@ def test_any_fields(kind: str, fields: dict[str, Any]) -> None:
 
 
 def test_valid_messages() -> None:
-    assert decode('{"v":1,"type":"sit","table":0,"seat":null,"name":"ann b","buy_in":5}') == (
+    assert decode('{"v":2,"type":"sit","table":0,"seat":null,"name":"ann b","buy_in":5}') == (
         protocol.Sit(0, None, "ann b", 5)
     )
-    assert decode('{"v":1,"type":"act","id":"a","hand":1,"action":"point","amount":2}') == (
+    assert decode('{"v":2,"type":"act","id":"a","hand":1,"action":"point","amount":2}') == (
         protocol.Act("a", 1, "point", 2)
     )
     for text in (
-        '{"v":1,"type":"act","id":"a","hand":1,"action":"point"}',  # a point needs its index
-        '{"v":1,"type":"sit","table":0,"name":" ann","buy_in":5}',
-        '{"v":1,"type":"sit","table":0,"name":"a\\u0000","buy_in":5}',
-        '{"v":1,"type":"act","id":"a b","hand":1,"action":"fold"}',
+        '{"v":2,"type":"act","id":"a","hand":1,"action":"point"}',  # a point needs its index
+        '{"v":2,"type":"sit","table":0,"name":" ann","buy_in":5}',
+        '{"v":2,"type":"sit","table":0,"name":"a\\u0000","buy_in":5}',
+        '{"v":2,"type":"act","id":"a b","hand":1,"action":"fold"}',
         '{"v":true,"type":"ping"}',
-        '{"v":1.0,"type":"ping"}',
+        '{"v":2.0,"type":"ping"}',
         "[" * 100_000,
     ):
         try:

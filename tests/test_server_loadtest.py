@@ -21,6 +21,7 @@ def test_loadtest_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         status = main(["loadtest", "--url", server.url, *args])
         result = json.loads(capsys.readouterr().out)
         assert server.leaks == []
+        assert server.mismatches == []
         refused = main(["loadtest", "--url", server.url, "--clients", "999", "--seconds", "1"])
         assert refused == 2 and "open seats" in capsys.readouterr().err
     assert status == 0

@@ -159,6 +159,7 @@ def test_seat_token_retry_reconnect_spectator(tmp_path: Path) -> None:
         asyncio.run(scenario(server))
         assert server.audited > 10
         assert server.leaks == []
+        assert server.mismatches == []
 
 
 def test_refusals_change_nothing(tmp_path: Path) -> None:
@@ -176,16 +177,16 @@ def test_refusals_change_nothing(tmp_path: Path) -> None:
         bad: list[tuple[Any, str]] = [
             ("{not json", "bad_json"),
             ("[1, 2]", "bad_json"),
-            (json.dumps({"v": 2, "type": "ping"}), "bad_version"),
+            (json.dumps({"v": 1, "type": "ping"}), "bad_version"),
             (json.dumps({"type": "ping"}), "bad_version"),
-            (json.dumps({"v": 1, "type": "steal"}), "bad_type"),
-            (json.dumps({"v": 1, "type": "act", "id": "i", "hand": number}), "bad_field"),
+            (json.dumps({"v": 2, "type": "steal"}), "bad_type"),
+            (json.dumps({"v": 2, "type": "act", "id": "i", "hand": number}), "bad_field"),
             (
-                json.dumps({"v": 1, "type": "sit", "table": 0, "name": "x" * 99, "buy_in": 1}),
+                json.dumps({"v": 2, "type": "sit", "table": 0, "name": "x" * 99, "buy_in": 1}),
                 "bad_field",
             ),
-            (json.dumps({"v": 1, "type": "ping", "extra": 1}), "bad_field"),
-            (json.dumps({"v": 1, "type": "watch", "table": 99}), "no_table"),
+            (json.dumps({"v": 2, "type": "ping", "extra": 1}), "bad_field"),
+            (json.dumps({"v": 2, "type": "watch", "table": 99}), "no_table"),
             ("x" * 5000, "too_large"),
             (b"\xff\xfe", "bad_json"),
         ]
@@ -222,6 +223,7 @@ def test_refusals_change_nothing(tmp_path: Path) -> None:
     with ServerThread(_room(tmp_path)) as server:
         asyncio.run(scenario(server))
         assert server.leaks == []
+        assert server.mismatches == []
 
 
 def test_many_hands_with_bots_leak_nothing(tmp_path: Path) -> None:
@@ -259,6 +261,7 @@ def test_many_hands_with_bots_leak_nothing(tmp_path: Path) -> None:
         asyncio.run(scenario(server))
         assert server.audited > 50
         assert server.leaks == []
+        assert server.mismatches == []
     table = Table.from_json(_snapshot(tmp_path))
     assert table.chips() + table.rake == table.bought_in
     assert table.log_length < 60  # only the current hand in memory

@@ -21,6 +21,7 @@ from typing import Any
 
 from doubleholdem.cards import parse_card
 from doubleholdem.double import auto_point
+from doubleholdem.server.protocol import apply_patch
 
 __all__ = ["LoadResult", "add_parser", "run", "run_load"]
 
@@ -53,18 +54,6 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-_STATE = '{"v":1,"type":"state",'
-
-
-def _needed(text: str | bytes) -> bool:
-    """False for a state this client need not read (the server's compact encoding): it
-    acts only when it has ``legal`` options and buys back in only when a stack is 0.
-    Decoding every state of 1,000 clients in one process would be most of its work."""
-    if not isinstance(text, str) or not text.startswith(_STATE):
-        return True
-    return '"legal":{' in text or '"stack":0,' in text
-
-
 class _Client:
     def __init__(self, index: int, table: int, seat: int, buy_in: int, think: float) -> None:
         self.index = index
@@ -87,7 +76,7 @@ class _Client:
             await socket.send(
                 json.dumps(
                     {
-                        "v": 1,
+                        "v": 2,
                         "type": "sit",
                         "table": self.table,
                         "seat": self.seat,
@@ -97,6 +86,7 @@ class _Client:
                 )
             )
             answering: asyncio.Task[None] | None = None
+            view: Any = None
             while True:
                 left = stop_at - time.monotonic()
                 if left <= 0:
@@ -105,10 +95,12 @@ class _Client:
                     text = await asyncio.wait_for(socket.recv(), left)
                 except asyncio.TimeoutError:
                     break
-                if not _needed(text):
-                    continue
                 message = json.loads(text)
                 kind = message["type"]
+                if kind == "state":
+                    view = message["view"]
+                elif kind == "update":
+                    view = apply_patch(view, message["patch"])
                 if kind in ("result", "error") and message.get("id") in self.sent:
                     started = self.sent.pop(message["id"])
                     if kind == "result":
@@ -117,40 +109,43 @@ class _Client:
                         self.errors += 1
                 elif kind == "error":
                     self.errors += 1
-                elif kind == "state" and not self.sent and (answering is None or answering.done()):
-                    answering = asyncio.create_task(self._answer(socket, message["view"]))
+                elif view is not None and kind in ("state", "update") and not self.sent:
+                    idle = answering is None or answering.done()
+                    answering = self._answer(socket, view) if idle else answering
             if answering is not None:
                 answering.cancel()
-            await socket.send(json.dumps({"v": 1, "type": "leave"}))
+            await socket.send(json.dumps({"v": 2, "type": "leave"}))
         finally:
             await socket.close()
 
-    async def _answer(self, socket: Any, view: dict[str, Any]) -> None:
+    def _answer(self, socket: Any, view: dict[str, Any]) -> asyncio.Task[None] | None:
+        """The task that answers ``view`` (read now: later updates change it), if any."""
         hand = view["hand"]
         seat = view["seat"]
+        message: dict[str, Any] = {"v": 2}
         if hand is None or hand["over"]:
             mine = view["seats"][seat] if seat is not None else None
-            if mine is not None and mine["stack"] == 0:  # bust: buy back in between hands
-                await socket.send(json.dumps({"v": 1, "type": "top_up", "amount": self.buy_in}))
-            return
+            if mine is None or mine["stack"] > 0:
+                return None
+            message.update(type="top_up", amount=self.buy_in)  # bust: buy back in
+            return asyncio.create_task(self._send(socket, message, 0.0))
         legal = hand["legal"]
         if legal is None:
-            return
-        if self.think > 0:
-            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            return None
         self.count += 1
-        ident = f"l{self.index}-{self.count}"
-        message: dict[str, Any] = {
-            "v": 1,
-            "type": "act",
-            "id": ident,
-            "hand": view["hand_number"],
-        }
+        message.update(type="act", id=f"l{self.index}-{self.count}", hand=view["hand_number"])
         if hand["decision"] == "point":
             message.update(action="point", amount=auto_point([parse_card(c) for c in hand["hole"]]))
         else:
             message["action"] = "check" if legal["can_check"] else "call"
-        self.sent[ident] = time.perf_counter()
+        think = self.think * self.rng.uniform(0.5, 1.5)
+        return asyncio.create_task(self._send(socket, message, think))
+
+    async def _send(self, socket: Any, message: dict[str, Any], think: float) -> None:
+        if think > 0:
+            await asyncio.sleep(think)
+        if "id" in message:
+            self.sent[message["id"]] = time.perf_counter()
         await socket.send(json.dumps(message))
 
 

@@ -1,12 +1,14 @@
-"""The WebSocket protocol's client messages (``docs/PROTOCOL.md``): one pure function,
-:func:`decode`, turns the text a client sent into a typed message or raises
-:class:`~doubleholdem.errors.ProtocolError` with the code the server replies with.
+"""The WebSocket protocol (``docs/PROTOCOL.md``): one pure function, :func:`decode`,
+turns the text a client sent into a typed message or raises
+:class:`~doubleholdem.errors.ProtocolError` with the code the server replies with;
+:func:`encode` writes a server message; :func:`diff` and :func:`apply_patch` are the two
+sides of an ``update`` (a view's change since the last one a connection was sent).
 
->>> decode('{"v": 1, "type": "act", "id": "a1", "hand": 3, "action": "raise", "amount": 40}')
+>>> decode('{"v": 2, "type": "act", "id": "a1", "hand": 3, "action": "raise", "amount": 40}')
 Act(id='a1', hand=3, action='raise', amount=40)
->>> decode('{"v": 1, "type": "sit", "table": 0, "seat": 2, "name": "ann", "buy_in": 1000}')
+>>> decode('{"v": 2, "type": "sit", "table": 0, "seat": 2, "name": "ann", "buy_in": 1000}')
 Sit(table=0, seat=2, name='ann', buy_in=1000)
->>> decode('{"v": 1, "type": "act", "id": "a1", "hand": 3, "action": "steal"}')
+>>> decode('{"v": 2, "type": "act", "id": "a1", "hand": 3, "action": "steal"}')
 Traceback (most recent call last):
 ...
 doubleholdem.errors.ProtocolError: act: action must be one of fold, check, call, bet, ...
@@ -38,11 +40,13 @@ __all__ = [
     "SitIn",
     "TopUp",
     "Watch",
+    "apply_patch",
     "decode",
+    "diff",
     "encode",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
 MAX_NAME = 24
 MAX_ID = 64
@@ -106,7 +110,7 @@ Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Ping]
 
 
 def decode(text: str | bytes) -> Message:
-    """The message in ``text`` (a JSON object with ``"v": 1`` and a ``type``), or
+    """The message in ``text`` (a JSON object with ``"v": 2`` and a ``type``), or
     :class:`ProtocolError`. Pure: no state, no I/O; every input either decodes or raises
     :class:`ProtocolError`."""
     size = len(text.encode() if isinstance(text, str) else text)
@@ -136,8 +140,60 @@ def decode(text: str | bytes) -> Message:
 
 
 def encode(kind: str, **fields: Any) -> str:
-    """A server message: ``{"v": 1, "type": kind, ...fields}`` as compact JSON."""
+    """A server message: ``{"v": 2, "type": kind, ...fields}`` as compact JSON."""
     return json.dumps({"v": PROTOCOL_VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+Patch = list[list[Any]]
+
+
+def diff(old: Any, new: Any) -> Patch:
+    """The patch that turns the JSON value ``old`` into ``new``: ``[path, value]`` pairs,
+    each setting the value at ``path`` (keys of objects, indexes of arrays; ``[]`` is the
+    whole value). Objects with the same keys and arrays of the same length are compared
+    member by member; anything else that differs is replaced whole.
+
+    >>> diff({"a": 1, "b": [1, 2], "c": {"x": 0}}, {"a": 1, "b": [1, 3], "c": None})
+    [[['b', 1], 3], [['c'], None]]
+    >>> diff({"a": 1}, {"a": 1, "b": 2})
+    [[[], {'a': 1, 'b': 2}]]
+    """
+    ops: Patch = []
+    _diff(old, new, [], ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
+    # Equal values of the same type are skipped (views never hold a bool and a number
+    # at the same place, where True == 1 would hide a change).
+    if type(old) is type(new) and old == new:
+        return
+    if type(old) is dict and type(new) is dict and old.keys() == new.keys():
+        for key, value in new.items():
+            _diff(old[key], value, [*path, key], ops)
+    elif type(old) is list and type(new) is list and len(old) == len(new):
+        for index, value in enumerate(new):
+            _diff(old[index], value, [*path, index], ops)
+    else:
+        ops.append([path, new])
+
+
+def apply_patch(value: Any, patch: Patch) -> Any:
+    """``value`` with ``patch`` (from :func:`diff`) applied: changed in place, and
+    returned (a patch with path ``[]`` replaces it whole).
+
+    >>> apply_patch({"a": 1, "b": [1, 2]}, [[["b", 1], 3], [["a"], None]])
+    {'a': None, 'b': [1, 3]}
+    """
+    for path, new in patch:
+        if not path:
+            value = new
+            continue
+        target = value
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = new
+    return value
 
 
 class _Fields:

@@ -6,8 +6,10 @@ table needs no lock): the table changes, the new state is committed to the datab
 (:mod:`~doubleholdem.server.storage`), and only then are the replies and each client's new
 state queued for sending. Each client receives what :meth:`Table.view` allows its seat
 (spectators: seat ``None``) and the log entries new to it, filtered for its seat by
-:meth:`Table.event_log`. Deadlines run on the server's clock through :meth:`Table.advance`
-(RULES.md TH-40, DH-7). The protocol is ``docs/PROTOCOL.md``.
+:meth:`Table.event_log`: a whole ``state`` when it starts watching, then an ``update``
+after each change, with only what changed in its view (:func:`protocol.diff`).
+Deadlines run on the server's clock through :meth:`Table.advance` (RULES.md TH-40, DH-7).
+The protocol is ``docs/PROTOCOL.md``.
 """
 
 from __future__ import annotations
@@ -84,6 +86,7 @@ class Connection:
         self.seat: int | None = None
         self.token: str | None = None  # the hash of its seat token
         self.since = 0  # the table log position it has been sent up to
+        self.view: dict[str, Any] | None = None  # the view it was sent last
         self.closed = False
         self._bucket = BURST
         self._filled = time.monotonic()
@@ -168,7 +171,7 @@ class TableRunner:
         ended = playing and not table.in_hand
         if ended:
             self._after_hand()
-        messages = [(c, self.state_message(c)) for c in list(self.connections)]
+        messages = [(c, self.update_message(c)) for c in list(self.connections)]
         store = self.room.store
         history = None
         if ended:
@@ -231,20 +234,18 @@ class TableRunner:
     # ------------------------------------------------------------------ messages
 
     def state_message(self, connection: Connection) -> str:
-        """The state message for ``connection`` now: its seat's view and the log
-        entries new to it."""
+        """The whole state for ``connection`` now: its seat's view and the log entries
+        new to it."""
         table = self.table
-        seat = connection.seat
-        log = table.event_log(seat, since=connection.since)
-        connection.since = table.log_length
         config = table.config
+        view, log = self._news(connection)
         return encode(
             "state",
             table=self.id,
-            seat=seat,
+            seat=connection.seat,
             now=table.now,
             clock=self.room.settings.clock(),
-            view=table.view(seat, events=False),
+            view=view,
             log=log,
             times={
                 "action": config.action_time,
@@ -252,6 +253,35 @@ class TableRunner:
                 "point": config.point_time,
             },
         )
+
+    def update_message(self, connection: Connection) -> str:
+        """What changed for ``connection`` since its last message: the patch from the
+        view it was sent last to its view now, and the log entries new to it (a whole
+        state when it holds no view)."""
+        before = connection.view
+        if before is None:
+            return self.state_message(connection)
+        view, log = self._news(connection)
+        return encode(
+            "update",
+            table=self.id,
+            seat=connection.seat,
+            now=self.table.now,
+            clock=self.room.settings.clock(),
+            patch=protocol.diff(before, view),
+            log=log,
+        )
+
+    def _news(self, connection: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view of ``connection``'s seat now and the log entries new to it; both
+        count as sent from here on."""
+        table = self.table
+        seat = connection.seat
+        log = table.event_log(seat, since=connection.since)
+        connection.since = table.log_length
+        view: dict[str, Any] = table.view(seat, events=False)
+        connection.view = view
+        return view, log
 
     def summary(self) -> dict[str, Any]:
         """The table in ``GET /api/tables`` and the lobby."""
@@ -306,6 +336,7 @@ class TableRunner:
                 self.table = Table.from_json(stored.snapshot)
                 for connection in self.connections:
                     connection.since = 0
+                    connection.view = None
 
     async def _run(self) -> None:
         room = self.room

@@ -3,7 +3,7 @@
 // localStorage, so a reload reconnects to the same seat.
 "use strict";
 (function () {
-  const V = 1;
+  const V = 2;
   const $ = (id) => document.getElementById(id);
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   const store = window.localStorage;
@@ -60,6 +60,11 @@
         if (pending) send(pending); // a decision sent before the connection broke: applied once
         break;
       case "state": renderState(m); break;
+      case "update": // the change since the last state or update: patch the view we hold
+        if (state && state.table === m.table) {
+          renderState({ ...m, view: applyPatch(state.view, m.patch), times: state.times });
+        }
+        break;
       case "result":
         if (pending && m.id === pending.id) setPending(null);
         break;
@@ -137,6 +142,18 @@
   }
 
   // ------------------------------------------------------------------ the table
+
+  // Each [path, value] of a patch sets the value at path (object keys, array indexes);
+  // an empty path replaces the whole view (docs/PROTOCOL.md, "update").
+  function applyPatch(view, patch) {
+    for (const [path, value] of patch) {
+      if (path.length === 0) { view = value; continue; }
+      let target = view;
+      for (const key of path.slice(0, -1)) target = target[key];
+      target[path[path.length - 1]] = value;
+    }
+    return view;
+  }
 
   function renderState(m) {
     state = m; tableId = m.table; seat = m.seat;

@@ -1,0 +1,97 @@
+"""``update`` messages (docs/PROTOCOL.md, protocol 2): a client that applies each update's
+patch to the view it holds has, after every change, exactly the view the table gives its
+seat, over many random hands of bots at both variants, for every seat and a spectator;
+and no update shows what the seat may not see (RULES.md DH-8)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doubleholdem.game import Structure, Variant
+from doubleholdem.server.protocol import apply_patch, diff
+from doubleholdem.server.room import Connection, Room, RoomSettings, TableRunner, default_configs
+from doubleholdem.table import TableConfig
+from server_harness import leaks
+
+HANDS = 40  # per table
+
+
+class Audit:
+    """Holds each connection's view as a client would and checks it after each message."""
+
+    def __init__(self) -> None:
+        self.views: dict[Connection, Any] = {}
+        self.updates = 0
+        self.problems: list[str] = []
+
+    def __call__(self, connection: Connection, runner: TableRunner, text: str) -> None:
+        message = json.loads(text)
+        if message["type"] == "state":
+            self.views[connection] = message["view"]
+        else:
+            assert message["type"] == "update"
+            self.updates += 1
+            self.views[connection] = apply_patch(self.views[connection], message["patch"])
+        exact = runner.table.view(message["seat"], events=False)
+        held = self.views[connection]
+        if json.dumps(held, sort_keys=True) != json.dumps(exact, sort_keys=True):
+            self.problems.append(f"table {runner.id} seat {message['seat']}: {held} != {exact}")
+        self.problems.extend(leaks(runner, connection, text, held))
+
+
+async def _drain(connection: Connection) -> None:
+    while await connection.outbox.get() is not None:
+        pass
+
+
+async def _play(room: Room, audit: Audit) -> None:
+    await room.start()
+    drains = []
+    try:
+        for runner in room.runners.values():
+            for seat in [None, *range(runner.table.config.seats)]:
+                connection = room.connect()
+                drains.append(asyncio.create_task(_drain(connection)))
+                room._watch(connection, runner, seat)  # a client bound to the seat
+        for _ in range(6000):
+            if all(r.table.hand_number > HANDS for r in room.runners.values()):
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await room.stop()
+        for task in drains:
+            task.cancel()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_updates_reproduce_every_view_over_random_hands(tmp_path: Path, seed: int) -> None:
+    double = TableConfig(
+        small_blind=5, big_blind=10, seats=4, variant=Variant.DOUBLE,
+        structure=Structure.NO_LIMIT,
+    )  # fmt: skip
+    settings = RoomSettings(
+        tables=3, bots=6, bot_delay=0.0, pause=0.0, seed=seed,
+        configs=[*default_configs(), double],
+    )  # fmt: skip
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    audit = Audit()
+    room.audit = audit
+    asyncio.run(_play(room, audit))
+    assert audit.problems == []
+    assert all(r.table.hand_number > HANDS for r in room.runners.values())
+    assert audit.updates > 1000
+
+
+def test_diff_then_apply_gives_the_new_value() -> None:
+    old: Any = {"a": [1, {"b": 2}], "c": None, "d": {"e": True}, "f": [1]}
+    new: Any = {"a": [1, {"b": 3}], "c": {"x": 1}, "d": {"e": False}, "f": [1, 2]}
+    patch = diff(old, new)
+    assert apply_patch(json.loads(json.dumps(old)), patch) == new
+    assert patch == [[["a", 1, "b"], 3], [["c"], {"x": 1}], [["d", "e"], False], [["f"], [1, 2]]]
+    assert diff(new, new) == []
+    assert apply_patch(old, diff(old, [1])) == [1]
