@@ -23,8 +23,8 @@ from typing import Any
 import websockets
 
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.room import RATE
-from doubleholdem.table import Table
+from doubleholdem.server.room import RATE, restore
+from doubleholdem.server.storage import read_tables
 
 CRASHES = 20
 DECISIONS = {"fold", "check", "call", "bet", "raise", "all_in", "point"}
@@ -156,7 +156,7 @@ def test_sigkill_again_and_again_loses_nothing_and_repeats_nothing(tmp_path: Pat
     applied = {i for i, answer in player.answers.items() if answer["type"] == "result"}
     assert len(applied) >= CRASHES  # the player really played through the crashes
     with sqlite3.connect(str(db)) as store:
-        snapshots = dict(store.execute("SELECT id, snapshot FROM tables"))
+        tables = {stored.id: restore(stored) for stored in read_tables(store)}
         logs: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         for table_id, number, log in store.execute(
             "SELECT table_id, number, log FROM hands ORDER BY table_id, number"
@@ -165,15 +165,14 @@ def test_sigkill_again_and_again_loses_nothing_and_repeats_nothing(tmp_path: Pat
         token_seat = store.execute("SELECT seat FROM tokens").fetchone()
     assert token_seat is not None
     seat = token_seat[0]
-    for table_id, text in snapshots.items():
-        table = Table.from_json(text)  # refuses anything inconsistent
+    for table_id, table in tables.items():  # restore refuses anything inconsistent
         assert table.chips() + table.rake == table.bought_in
         numbers = [number for number, _ in logs.get(table_id, [])]
         finished = table.hand_number - (1 if table.in_hand else 0)
         assert numbers == list(range(1, finished + 1))  # every finished hand, once
         assert table.hand_number >= hands_seen[table_id]
     # the player's own decisions in table 0's log, hand by hand, live hand included
-    table = Table.from_json(snapshots[0])
+    table = tables[0]
     entries = [e for _, log in logs.get(0, []) for e in log] + table.event_log(everything=True)
     decisions, timed_out = 0, False
     for entry in entries:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import Structure, Variant
-from doubleholdem.server.room import Room, RoomSettings
+from doubleholdem.server.room import Room, RoomSettings, restore
+from doubleholdem.server.storage import read_tables
 from doubleholdem.table import Table, TableConfig
 from server_harness import Client, ServerThread
 
@@ -37,9 +38,9 @@ def _room(path: Path, *, bots: int = 0, tables: int = 1, pause: float = 0.05) ->
 
 
 def _snapshot(path: Path, table: int = 0) -> str:
+    """The stored table (its snapshot and moves) as one snapshot."""
     with sqlite3.connect(str(path / "tables.db")) as db:
-        row = db.execute("SELECT snapshot FROM tables WHERE id = ?", (table,)).fetchone()
-    return str(row[0])
+        return restore(read_tables(db)[table]).to_json()
 
 
 def _get(url: str) -> Any:

@@ -3,11 +3,13 @@
 
 Every change to a table happens inside :meth:`TableRunner.change`, synchronously (so a
 table needs no lock): the table changes, the new state is committed to the database
-(:mod:`~doubleholdem.server.storage`), and only then are the replies and each client's new
-state queued for sending. Each client receives what :meth:`Table.view` allows its seat
-(spectators: seat ``None``) and the log entries new to it, filtered for its seat by
-:meth:`Table.event_log`: a whole ``state`` when it starts watching, then an ``update``
-after each change, with only what changed in its view (:func:`protocol.diff`).
+(:mod:`~doubleholdem.server.storage`: a move row for a decision or a deadline, else the
+table's snapshot; :func:`restore` replays the moves), and only then are the replies and
+each client's new state queued for sending. Each client receives what
+:meth:`Table.view` allows its seat (spectators: seat ``None``) and the log entries new to
+it, filtered for its seat by :meth:`Table.event_log`: a whole ``state`` when it starts
+watching, then an ``update`` after each change, with only what changed in its view
+(:func:`protocol.diff`).
 Deadlines run on the server's clock through :meth:`Table.advance` (RULES.md TH-40, DH-7).
 The protocol is ``docs/PROTOCOL.md``.
 """
@@ -24,15 +26,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from doubleholdem.errors import DoubleHoldemError, ProtocolError
+from doubleholdem.errors import DoubleHoldemError, ProtocolError, TamperedSnapshot
 from doubleholdem.game import Structure, Variant
 from doubleholdem.server import protocol
 from doubleholdem.server.protocol import encode
-from doubleholdem.server.storage import Storage, token_hash
+from doubleholdem.server.storage import Storage, StoredTable, token_hash
 from doubleholdem.table import Decision, Table, TableConfig
 from doubleholdem.table.bots import Bot, CallingStation, RandomBot
 
-__all__ = ["Connection", "Room", "RoomSettings", "TableRunner", "default_configs"]
+__all__ = ["Connection", "Room", "RoomSettings", "TableRunner", "default_configs", "restore"]
 
 BOT_KINDS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot,
@@ -58,6 +60,32 @@ def default_configs() -> list[TableConfig]:
         ),
         TableConfig(small_blind=5, big_blind=10, seats=6),
     ]
+
+
+def restore(stored: StoredTable) -> Table:
+    """The stored table: its snapshot with its moves replayed through the rules;
+    :class:`TamperedSnapshot` if the snapshot is refused or a move cannot be replayed."""
+    table = Table.from_json(stored.snapshot)
+    for number, text in enumerate(stored.moves, 1):
+        try:
+            _replay(table, json.loads(text))
+        except (DoubleHoldemError, ValueError, TypeError) as error:
+            raise TamperedSnapshot(
+                f"table {stored.id}: move {number} cannot be replayed: {error}"
+            ) from None
+    return table
+
+
+def _replay(table: Table, move: list[Any]) -> None:
+    """Makes again a move that :class:`TableRunner` stored."""
+    kind, *args = move
+    if kind == "advance" and len(args) == 1:
+        table.advance(args[0])
+    elif kind == "decide" and len(args) == 4:
+        seat, action, amount, now = args
+        table.decide(seat, Decision(action, amount), now=now)
+    else:
+        raise ValueError(f"not a move: {move!r}")
 
 
 @dataclass
@@ -151,22 +179,27 @@ class TableRunner:
         self.humans: dict[int, tuple[str, str]] = {}  # seat -> (token hash, player)
         self._store_extra: list[Callable[[Storage], None]] = []
         self._replies: list[tuple[Connection, str]] = []
+        self._moves: list[str] = []  # the moves of the change being made
 
     # ------------------------------------------------------------------ changes
 
     @contextlib.contextmanager
-    def change(self) -> Iterator[None]:
+    def change(self, *, moves: bool = False) -> Iterator[None]:
         """Wraps a change of the table: afterwards the hand's end is handled, the state
         is committed, and every client is sent what is new to it. If the change raises,
-        nothing is committed or sent (the table refuses without changing)."""
+        nothing is committed or sent (the table refuses without changing). With
+        ``moves``, the change makes only moves (:meth:`advance`, :meth:`decide`), and
+        they are stored instead of a snapshot unless the hand ended."""
         table = self.table
         playing = table.in_hand
         number = table.hand_number
+        self._moves.clear()
         try:
             yield
         except BaseException:
             self._store_extra.clear()
             self._replies.clear()
+            self._moves.clear()
             raise
         ended = playing and not table.in_hand
         if ended:
@@ -185,15 +218,33 @@ class TableRunner:
                 store.forget_actions(self.id, number)
             for extra in self._store_extra:
                 extra(store)
-            store.put_table(self.id, table.to_json())
+            if moves and not ended:
+                for move in self._moves:
+                    store.put_move(self.id, move)
+            else:
+                store.put_table(self.id, table.to_json())
             self._drop_gone(store)
         self._store_extra.clear()
+        self._moves.clear()
         replies, self._replies = self._replies, []
         for connection, text in replies:
             connection.send(text)
         for connection, text in messages:
             self.room.emit(connection, self, text)
         self.wake.set()
+
+    def advance(self, now: float) -> list[dict[str, Any]]:
+        """:meth:`Table.advance`, noted as a move when it changed anything but the time
+        (the next move or snapshot carries the time)."""
+        entries = self.table.advance(now)
+        if entries:
+            self._moves.append(json.dumps(["advance", now]))
+        return entries
+
+    def decide(self, seat: int, decision: Decision, now: float) -> None:
+        """:meth:`Table.decide`, noted as a move."""
+        self.table.decide(seat, decision, now=now)
+        self._moves.append(json.dumps(["decide", seat, *decision, now]))
 
     def later(self, step: Callable[[Storage], None]) -> None:
         """Adds ``step`` to the transaction of the change being made."""
@@ -333,7 +384,7 @@ class TableRunner:
         """Back to the last committed state of the table."""
         for stored in self.room.store.tables():
             if stored.id == self.id:
-                self.table = Table.from_json(stored.snapshot)
+                self.table = restore(stored)
                 for connection in self.connections:
                     connection.since = 0
                     connection.view = None
@@ -349,8 +400,8 @@ class TableRunner:
                 deadline = table.deadline
                 seat = table.to_act
                 if deadline is not None and deadline <= now:
-                    with self.change():
-                        self._note_timeouts(table.advance(now))
+                    with self.change(moves=True):
+                        self._note_timeouts(self.advance(now))
                     continue
                 if seat in self.bots:
                     await asyncio.sleep(room.settings.bot_delay)
@@ -381,11 +432,10 @@ class TableRunner:
         now = self.room.now(table)
         if not table.in_hand or table.to_act != seat:
             return
-        with self.change():
-            entries = table.advance(now)
-            self._note_timeouts(entries)
+        with self.change(moves=True):
+            self._note_timeouts(self.advance(now))
             if table.in_hand and table.to_act == seat:
-                table.decide(seat, self.bots[seat].decide(table.observe(seat)), now=now)
+                self.decide(seat, self.bots[seat].decide(table.observe(seat)), now)
 
     def _bots_short(self) -> list[int]:
         """The bot seats below half the maximum buy-in (between hands)."""
@@ -418,13 +468,12 @@ class TableRunner:
             return
         now = self.room.now(table)
         decision = Decision(message.action, message.amount)
-        entries = table.advance(now)
-        if entries:
-            with self.change():
-                self._note_timeouts(entries)
+        if table.deadline is not None and table.deadline <= now:
+            with self.change(moves=True):
+                self._note_timeouts(self.advance(now))
         try:
-            with self.change():
-                table.decide(seat, decision, now=now)
+            with self.change(moves=True):
+                self.decide(seat, decision, now)
                 self.timeouts[seat] = 0
                 self.later(lambda s: s.put_action(hashed, message.id, self.id, message.hand))
                 self.reply(connection, encode("result", id=message.id, ok=True))
@@ -460,7 +509,7 @@ class Room:
         settings = self.settings
         seed = settings.seed
         for stored in self.store.tables():
-            table = Table.from_json(stored.snapshot)
+            table = restore(stored)
             bots = {int(s): k for s, k in stored.bots.items()}
             runner = TableRunner(self, stored.id, table, bots, (seed or 0) + stored.id)
             for hashed, seat, player in self.store.tokens(stored.id):

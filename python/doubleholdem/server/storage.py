@@ -1,9 +1,17 @@
 """Durable state of the game server: one SQLite database in WAL mode (the standard
-library's :mod:`sqlite3`). Every change to a table is one transaction: the table's
-:meth:`~doubleholdem.table.Table.to_json` snapshot, with the seat tokens and the client
-action ids it applied, and at the end of each hand that hand's log (finished hands live
-here, not in memory). A reply goes out only after its transaction is committed, so after a
-crash (``kill -9`` at any moment) the database holds every change anybody was told about.
+library's :mod:`sqlite3`). Every change to a table is one transaction, with the seat
+tokens and the client action ids it applied: a decision or a deadline passing adds one
+*move* row (a few bytes of JSON), any other change (a hand starting or ending, a player
+sitting down, a top-up, ...) stores the table's whole
+:meth:`~doubleholdem.table.Table.to_json` snapshot and drops its moves; at the end of
+each hand the hand's log is stored too (finished hands live here, not in memory). The
+table is its snapshot with its moves replayed through the rules. A reply goes out only
+after its transaction is committed, so after a crash (``kill -9`` at any moment) the
+database holds every change anybody was told about.
+
+Each move row carries the SHA-256 of the snapshot's checksum, its number and its text: an
+edited, reordered or foreign row, or a gap in the numbers, is refused on reading
+(:class:`~doubleholdem.errors.TamperedSnapshot`), like an edited snapshot.
 
 ``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
 also survives the machine losing power, at the price of a disk flush per change.
@@ -12,8 +20,10 @@ also survives the machine losing power, at the price of a disk flush per change.
 >>> with store.transaction():
 ...     store.put_table(0, '{"snapshot": 1}', {"0": "random"})
 ...     store.put_token("token-hash", 0, 3, "ann")
->>> [(row.id, row.snapshot, row.bots) for row in store.tables()]
-[(0, '{"snapshot": 1}', {'0': 'random'})]
+>>> with store.transaction():
+...     store.put_move(0, '["advance",12.5]')
+>>> [(row.id, row.snapshot, row.bots, row.moves) for row in store.tables()]
+[(0, '{"snapshot": 1}', {'0': 'random'}, ['["advance",12.5]'])]
 >>> store.token("token-hash")
 (0, 3, 'ann')
 """
@@ -29,9 +39,11 @@ import threading
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-__all__ = ["SCHEMA_VERSION", "Storage", "StoredTable", "token_hash"]
+from doubleholdem.errors import TamperedSnapshot
 
-SCHEMA_VERSION = 1
+__all__ = ["SCHEMA_VERSION", "Storage", "StoredTable", "move_hash", "read_tables", "token_hash"]
+
+SCHEMA_VERSION = 2
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 
@@ -41,6 +53,13 @@ CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
     snapshot TEXT NOT NULL,
     bots TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS hands (
     table_id INTEGER NOT NULL,
@@ -69,12 +88,52 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def move_hash(snapshot: str, number: int, move: str) -> str:
+    """The checksum of move ``number`` (from 1) after the snapshot ``snapshot``."""
+    return _move_hash(_anchor(snapshot), number, move)
+
+
+def _anchor(snapshot: str) -> str:
+    return hashlib.sha256(snapshot.encode()).hexdigest()
+
+
+def _move_hash(anchor: str, number: int, move: str) -> str:
+    return hashlib.sha256(f"{anchor}:{number}:{move}".encode()).hexdigest()
+
+
 class StoredTable(NamedTuple):
-    """A table as stored: its id, its snapshot text and its bot seats (seat -> kind)."""
+    """A table as stored: its id, its snapshot text, its bot seats (seat -> kind) and the
+    moves made since the snapshot, in order (JSON texts)."""
 
     id: int
     snapshot: str
     bots: dict[str, str]
+    moves: list[str]
+
+
+def read_tables(db: sqlite3.Connection) -> list[StoredTable]:
+    """Every table stored in ``db``, by id, its move rows checked."""
+    moves: dict[int, list[tuple[int, str, str]]] = {}
+    for table_id, number, move, digest in db.execute(
+        "SELECT table_id, number, move, sha256 FROM moves ORDER BY table_id, number"
+    ):
+        moves.setdefault(table_id, []).append((number, move, digest))
+    rows = db.execute("SELECT id, snapshot, bots FROM tables ORDER BY id").fetchall()
+    return [
+        StoredTable(i, snapshot, json.loads(bots), _checked(i, snapshot, moves.pop(i, [])))
+        for i, snapshot, bots in rows
+    ]
+
+
+def _checked(table_id: int, snapshot: str, rows: list[tuple[int, str, str]]) -> list[str]:
+    anchor = _anchor(snapshot)
+    for expected, (number, move, digest) in enumerate(rows, 1):
+        if number != expected or _move_hash(anchor, number, move) != digest:
+            raise TamperedSnapshot(
+                f"table {table_id}: move row {number} does not match its checksum, its "
+                "place or its snapshot"
+            )
+    return [move for _, move, _ in rows]
 
 
 class Storage:
@@ -88,9 +147,12 @@ class Storage:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.executescript(_SCHEMA)
-        self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._depth = 0
         self._stop = threading.Event()
+        # per table: the checksum of its snapshot and its number of moves (forgotten on
+        # a rollback, then read again)
+        self._heads: dict[int, tuple[str, int]] = {}
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:":
             # Checkpoints (which flush the disk) run in a thread of their own, so that
@@ -143,6 +205,7 @@ class Storage:
             yield
         except BaseException:
             self._db.execute("ROLLBACK")
+            self._heads.clear()
             raise
         else:
             self._db.execute("COMMIT")
@@ -152,12 +215,14 @@ class Storage:
     # tables
 
     def tables(self) -> list[StoredTable]:
-        """Every stored table, by id."""
-        rows = self._db.execute("SELECT id, snapshot, bots FROM tables ORDER BY id")
-        return [StoredTable(i, snapshot, json.loads(bots)) for i, snapshot, bots in rows]
+        """Every stored table, by id (:func:`read_tables`)."""
+        return read_tables(self._db)
 
     def put_table(self, table_id: int, snapshot: str, bots: dict[str, str] | None = None) -> None:
-        """Stores the table's snapshot (and, when given, its bot seats)."""
+        """Stores the table's snapshot (and, when given, its bot seats), which replaces
+        its moves."""
+        self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+        self._heads[table_id] = (_anchor(snapshot), 0)
         if bots is None:
             self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
         else:
@@ -165,6 +230,23 @@ class Storage:
                 "INSERT OR REPLACE INTO tables VALUES (?, ?, ?)",
                 (table_id, snapshot, json.dumps(bots)),
             )
+
+    def put_move(self, table_id: int, move: str) -> None:
+        """Stores the next move of a table (after its snapshot and its earlier moves)."""
+        head = self._heads.get(table_id)
+        if head is None:
+            snapshot, count = self._db.execute(
+                "SELECT snapshot, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
+                "FROM tables WHERE id = ?",
+                (table_id,),
+            ).fetchone()
+            head = (_anchor(snapshot), count)
+        anchor, number = head[0], head[1] + 1
+        self._db.execute(
+            "INSERT INTO moves VALUES (?, ?, ?, ?)",
+            (table_id, number, move, _move_hash(anchor, number, move)),
+        )
+        self._heads[table_id] = (anchor, number)
 
     # finished hands
 

@@ -1,0 +1,123 @@
+"""The server's durable state (python/doubleholdem/server/storage.py): a table is its last
+snapshot with the moves made since replayed through the rules. After every committed
+change of many random hands, that gives the live table exactly; most changes store a
+move, not a snapshot; and edited, reordered, missing, foreign or unplayable move rows
+are refused on restore with a clear error."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from doubleholdem.errors import TamperedSnapshot
+from doubleholdem.server.room import Connection, Room, RoomSettings, TableRunner, restore
+from doubleholdem.server.storage import Storage, move_hash, read_tables
+
+HANDS = 30
+
+
+class RestoreCheck:
+    """After each committed change (the message to one spectator of each table), the
+    table restored from the database must be the live table."""
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self.checked = 0
+        self.most_moves = 0
+        self.problems: list[str] = []
+
+    def __call__(self, connection: Connection, runner: TableRunner, text: str) -> None:
+        stored = {t.id: t for t in self.store.tables()}[runner.id]
+        self.most_moves = max(self.most_moves, len(stored.moves))
+        self.checked += 1
+        if restore(stored).to_json() != runner.table.to_json():
+            self.problems.append(f"table {runner.id} hand {runner.table.hand_number}")
+
+
+async def _play(room: Room) -> None:
+    await room.start()
+    try:
+        for runner in room.runners.values():
+            connection = room.connect()
+            connection.outbox.put_nowait = lambda text: None  # type: ignore[method-assign]
+            room._watch(connection, runner, None)
+        for _ in range(6000):
+            if all(r.table.hand_number > HANDS for r in room.runners.values()):
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await room.stop()
+
+
+def test_restore_gives_the_live_table_after_every_change(tmp_path: Path) -> None:
+    settings = RoomSettings(tables=2, bots=6, bot_delay=0.0, pause=0.0, seed=5)
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    check = RestoreCheck(room.store)
+    room.audit = check
+    asyncio.run(_play(room))
+    assert check.problems == []
+    assert check.checked > 300 and check.most_moves >= 5
+    reopened = Room.open(str(tmp_path / "tables.db"), settings)  # as after a restart
+    for table_id, runner in reopened.runners.items():
+        assert runner.table.to_json() == room.runners[table_id].table.to_json()
+    reopened.store.close()
+
+
+def _stored_mid_hand(tmp_path: Path) -> Path:
+    """A database whose table 0 has a few moves after its snapshot."""
+    path = tmp_path / "tables.db"
+    settings = RoomSettings(tables=1, bots=4, bot_delay=0.0, pause=0.0, seed=3)
+    room = Room.open(str(path), settings)
+    runner = room.runners[0]
+    with runner.change():
+        runner.table.start_hand(now=room.now(runner.table))
+    for _ in range(3):
+        seat = runner.table.to_act
+        assert seat is not None
+        runner._bot_turn(seat)
+    room.store.close()
+    with sqlite3.connect(str(path)) as db:
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    return path
+
+
+def _edit(path: Path, sql: str, *args: object) -> None:
+    with sqlite3.connect(str(path)) as db:
+        db.execute(sql, args)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE moves SET move = replace(move, '[\"decide\",', '[\"decide\", ') WHERE number = 2",
+        "DELETE FROM moves WHERE number = 2",
+        "UPDATE moves SET number = number + 10 WHERE number = 2",
+        "UPDATE tables SET snapshot = snapshot || ' '",
+    ],
+    ids=["edited", "missing", "reordered", "other snapshot"],
+)
+def test_tampered_move_rows_are_refused(tmp_path: Path, sql: str) -> None:
+    path = _stored_mid_hand(tmp_path)
+    _edit(path, sql)
+    with sqlite3.connect(str(path)) as db, pytest.raises(TamperedSnapshot, match="table 0"):
+        [restore(t) for t in read_tables(db)]
+    with pytest.raises(TamperedSnapshot):
+        Room.open(str(path), RoomSettings(tables=1, bots=4))
+
+
+def test_a_move_the_rules_refuse_is_refused(tmp_path: Path) -> None:
+    path = _stored_mid_hand(tmp_path)
+    with sqlite3.connect(str(path)) as db:
+        (snapshot,) = db.execute("SELECT snapshot FROM tables").fetchone()
+        move = json.dumps(["decide", 9, "call", None, 1e18])  # checksum right, move not
+        db.execute("UPDATE moves SET move = ?, sha256 = ? WHERE number = 3",
+                   (move, move_hash(snapshot, 3, move)))  # fmt: skip
+    with (
+        sqlite3.connect(str(path)) as db,
+        pytest.raises(TamperedSnapshot, match="table 0: move 3 cannot be replayed"),
+    ):
+        restore(read_tables(db)[0])
