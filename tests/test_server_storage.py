@@ -14,28 +14,31 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server.room import Connection, Room, RoomSettings, TableRunner, restore
-from doubleholdem.server.storage import Storage, move_hash, read_tables
+from doubleholdem.server.room import Room, RoomSettings, restore
+from doubleholdem.server.storage import move_hash, read_tables
 
 HANDS = 30
 
 
 class RestoreCheck:
-    """After each committed change (the message to one spectator of each table), the
-    table restored from the database must be the live table."""
+    """After each commit (:meth:`Room.flush`), every table restored from the database
+    must be the live table."""
 
-    def __init__(self, store: Storage) -> None:
-        self.store = store
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.flush = room.flush
         self.checked = 0
         self.most_moves = 0
         self.problems: list[str] = []
 
-    def __call__(self, connection: Connection, runner: TableRunner, text: str) -> None:
-        stored = {t.id: t for t in self.store.tables()}[runner.id]
-        self.most_moves = max(self.most_moves, len(stored.moves))
-        self.checked += 1
-        if restore(stored).to_json() != runner.table.to_json():
-            self.problems.append(f"table {runner.id} hand {runner.table.hand_number}")
+    def __call__(self) -> None:
+        self.flush()
+        for stored in self.room.store.tables():
+            self.most_moves = max(self.most_moves, len(stored.moves))
+            self.checked += 1
+            live = self.room.runners[stored.id].table
+            if restore(stored).to_json() != live.to_json():
+                self.problems.append(f"table {stored.id} hand {live.hand_number}")
 
 
 async def _play(room: Room) -> None:
@@ -56,8 +59,8 @@ async def _play(room: Room) -> None:
 def test_restore_gives_the_live_table_after_every_change(tmp_path: Path) -> None:
     settings = RoomSettings(tables=2, bots=6, bot_delay=0.0, pause=0.0, seed=5)
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    check = RestoreCheck(room.store)
-    room.audit = check
+    check = RestoreCheck(room)
+    room.flush = check  # type: ignore[method-assign]
     asyncio.run(_play(room))
     assert check.problems == []
     assert check.checked > 300 and check.most_moves >= 5

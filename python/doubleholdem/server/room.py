@@ -2,10 +2,11 @@
 :class:`TableRunner` task in one asyncio loop, and the :class:`Connection` of each client.
 
 Every change to a table happens inside :meth:`TableRunner.change`, synchronously (so a
-table needs no lock): the table changes, the new state is committed to the database
-(:mod:`~doubleholdem.server.storage`: a move row for a decision or a deadline, else the
-table's snapshot; :func:`restore` replays the moves), and only then are the replies and
-each client's new state queued for sending. Each client receives what
+table needs no lock): the table changes, and what it stores (a move row for a decision or
+a deadline, else the table's snapshot; :func:`restore` replays the moves) and sends (the
+replies, each client's new state) wait for :meth:`Room.flush`, which commits the changes
+of every table made in one turn of the event loop in one transaction (group commit) and
+only then queues the messages for sending. Each client receives what
 :meth:`Table.view` allows its seat (spectators: seat ``None``) and the log entries new to
 it, filtered for its seat by :meth:`Table.event_log`: a whole ``state`` when it starts
 watching, then an ``update`` after each change, with only what changed in its view
@@ -24,6 +25,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from doubleholdem.errors import DoubleHoldemError, ProtocolError, TamperedSnapshot
@@ -154,11 +156,12 @@ class Connection:
         return False
 
     def error(self, code: str, message: str, ident: str | None = None) -> None:
-        """Replies with an error (the request changed nothing)."""
+        """Replies with an error (the request changed nothing), in order after the
+        replies posted before it."""
         fields: dict[str, Any] = {"code": code, "message": message}
         if ident is not None:
             fields["id"] = ident
-        self.send(encode("error", **fields))
+        self.room.post(self, encode("error", **fields))
 
 
 class TableRunner:
@@ -205,32 +208,30 @@ class TableRunner:
         if ended:
             self._after_hand()
         messages = [(c, self.update_message(c)) for c in list(self.connections)]
-        store = self.room.store
-        history = None
+        room = self.room
+        steps, self._store_extra = self._store_extra, []
         if ended:
             history = table.release_history()
+            steps[:0] = [
+                lambda s: s.put_hand(self.id, number, history),
+                lambda s: s.forget_actions(self.id, number),
+            ]
             for connection in self.connections:
                 connection.since = 0
-            self.next_start = self.room.now(table) + self.room.settings.pause
-        with store.transaction():
-            if history is not None:
-                store.put_hand(self.id, number, history)
-                store.forget_actions(self.id, number)
-            for extra in self._store_extra:
-                extra(store)
-            if moves and not ended:
-                for move in self._moves:
-                    store.put_move(self.id, move)
-            else:
-                store.put_table(self.id, table.to_json())
-            self._drop_gone(store)
-        self._store_extra.clear()
+            self.next_start = room.now(table) + room.settings.pause
+        if moves and not ended:
+            steps += [partial(Storage.put_move, table_id=self.id, move=m) for m in self._moves]
+        else:
+            snapshot = table.to_json()
+            steps.append(lambda s: s.put_table(self.id, snapshot))
         self._moves.clear()
+        steps += self._drop_gone()
+        room.commit_later(self, steps)
         replies, self._replies = self._replies, []
         for connection, text in replies:
-            connection.send(text)
+            room.post(connection, text)
         for connection, text in messages:
-            self.room.emit(connection, self, text)
+            room.emit(connection, self, text)
         self.wake.set()
 
     def advance(self, now: float) -> list[dict[str, Any]]:
@@ -247,7 +248,7 @@ class TableRunner:
         self._moves.append(json.dumps(["decide", seat, *decision, now]))
 
     def later(self, step: Callable[[Storage], None]) -> None:
-        """Adds ``step`` to the transaction of the change being made."""
+        """Adds ``step`` to what the change being made stores."""
         self._store_extra.append(step)
 
     def reply(self, connection: Connection, text: str) -> None:
@@ -263,18 +264,21 @@ class TableRunner:
                 table.sit_out(seat, now=table.now)
                 self.timeouts[seat] = 0
 
-    def _drop_gone(self, store: Storage) -> None:
-        """Forgets the tokens of players who left their seat."""
+    def _drop_gone(self) -> list[Callable[[Storage], None]]:
+        """Forgets the tokens of players who left their seat: the steps that drop them
+        from the database."""
         seats = self.table.seats()
+        steps: list[Callable[[Storage], None]] = []
         for seat, (hashed, player) in list(self.humans.items()):
             occupant = seats[seat]
             if occupant is None or occupant["player"] != player:
                 del self.humans[seat]
-                store.drop_token(hashed)
+                steps.append(partial(Storage.drop_token, hashed=hashed))
                 for connection in self.connections:
                     if connection.token == hashed:
                         connection.seat = connection.token = None
-                        connection.send(encode("left", table=self.id, seat=seat))
+                        self.room.post(connection, encode("left", table=self.id, seat=seat))
+        return steps
 
     def _note_timeouts(self, entries: list[dict[str, Any]]) -> None:
         for entry in entries:
@@ -421,8 +425,17 @@ class TableRunner:
             await self._sleep(wait)
 
     async def _sleep(self, seconds: float | None) -> None:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.wake.wait(), seconds)
+        """Until woken, or ``seconds`` have passed. (Not ``wait_for``: on Python 3.11 it
+        swallows a cancellation that comes as the event is set, and the task would run
+        on after :meth:`Room.stop`.)"""
+        timer = None
+        if seconds is not None:
+            timer = asyncio.get_running_loop().call_later(max(0.0, seconds), self.wake.set)
+        try:
+            await self.wake.wait()
+        finally:
+            if timer is not None:
+                timer.cancel()
 
     def _ready(self) -> bool:
         return self.table.can_start()
@@ -460,8 +473,9 @@ class TableRunner:
         hashed = connection.token
         assert seat is not None and hashed is not None
         store = self.room.store
-        if store.action_applied(hashed, message.id):  # a retry: applied once already
-            connection.send(encode("result", id=message.id, ok=True, repeated=True))
+        done = (hashed, message.id)
+        if done in self.room.applying or store.action_applied(*done):  # a retry
+            self.room.post(connection, encode("result", id=message.id, ok=True, repeated=True))
             return
         if message.hand != table.hand_number or not table.in_hand:
             connection.error("stale", f"hand {message.hand} is not being played", message.id)
@@ -476,6 +490,7 @@ class TableRunner:
                 self.decide(seat, decision, now)
                 self.timeouts[seat] = 0
                 self.later(lambda s: s.put_action(hashed, message.id, self.id, message.hand))
+                self.room.applying.add(done)
                 self.reply(connection, encode("result", id=message.id, ok=True))
         except DoubleHoldemError as error:
             connection.error("illegal", str(error), message.id)
@@ -491,6 +506,12 @@ class Room:
         self.connections: set[Connection] = set()
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        # what the changes of this turn of the event loop store and then send
+        self._steps: list[Callable[[Storage], None]] = []
+        self._sends: list[tuple[Connection, str]] = []
+        self._changed: set[TableRunner] = set()
+        self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
+        self._flush: asyncio.Handle | None = None
 
     @classmethod
     def open(cls, path: str, settings: RoomSettings, *, synchronous: str = "normal") -> Room:
@@ -542,6 +563,7 @@ class Room:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        self.flush()
         for connection in list(self.connections):
             connection.close()
         self.store.close()
@@ -569,10 +591,57 @@ class Room:
         connection.close()
 
     def emit(self, connection: Connection, runner: TableRunner, text: str) -> None:
-        """Sends ``text`` about ``runner``'s table to ``connection``."""
+        """Sends ``text`` about ``runner``'s table, as it is now, to ``connection`` (after
+        the commit, :meth:`post`)."""
         if self.audit is not None:
             self.audit(connection, runner, text)
-        connection.send(text)
+        self.post(connection, text)
+
+    # ------------------------------------------------------------------ group commit
+
+    def commit_later(self, runner: TableRunner, steps: list[Callable[[Storage], None]]) -> None:
+        """Stores ``steps`` of a change of ``runner``'s table at the next :meth:`flush`."""
+        self._steps += steps
+        self._changed.add(runner)
+        self._flush_soon()
+
+    def post(self, connection: Connection, text: str) -> None:
+        """Sends ``text`` to ``connection`` after the next :meth:`flush`'s commit (in the
+        order posted)."""
+        self._sends.append((connection, text))
+        self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        if self._flush is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a script or a test): at once
+            self.flush()
+            return
+        self._flush = loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Commits what the changes since the last flush store, in one transaction, then
+        sends what they post. If the commit fails, their tables go back to their last
+        committed state and nothing is sent."""
+        self._flush = None
+        steps, self._steps = self._steps, []
+        sends, self._sends = self._sends, []
+        changed, self._changed = self._changed, set()
+        self.applying.clear()
+        try:
+            if steps:
+                with self.store.transaction():
+                    for step in steps:
+                        step(self.store)
+        except Exception:
+            _log.exception("a commit failed; %d tables go back to their last one", len(changed))
+            for runner in changed:
+                runner._restore()
+            return
+        for connection, text in sends:
+            connection.send(text)
 
     def handle(self, connection: Connection, text: str | bytes) -> None:
         """One message from a client: decoded, checked, applied; every refusal is an

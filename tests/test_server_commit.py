@@ -1,0 +1,88 @@
+"""Group commit (python/doubleholdem/server/room.py): the changes that tables make in one
+turn of the event loop are committed in one transaction, and no reply or state about
+them is sent before that commit."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from doubleholdem.server.room import Connection, Room, RoomSettings
+from doubleholdem.table import TableConfig
+
+HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
+
+
+def _messages(connection: Connection) -> list[dict[str, Any]]:
+    out = []
+    while not connection.outbox.empty():
+        text = connection.outbox.get_nowait()
+        assert text is not None
+        out.append(json.loads(text))
+    return out
+
+
+def _moves(path: Path) -> int:
+    with sqlite3.connect(str(path)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+
+
+async def _scenario(room: Room, path: Path) -> None:
+    commits: list[int] = []
+    transaction = room.store.transaction
+
+    @contextlib.contextmanager
+    def counted() -> Iterator[None]:
+        with transaction():
+            yield
+        commits.append(_moves(path))  # what another reader of the database sees
+
+    room.store.transaction = counted  # type: ignore[method-assign]
+    players: dict[int, Connection] = {}
+    for table in (0, 1):
+        for seat in (0, 1):
+            connection = room.connect()
+            sit = {"v": 2, "type": "sit", "table": table, "seat": seat, "name": f"p{seat}"}
+            room.handle(connection, json.dumps({**sit, "buy_in": 1000}))
+            players[table * 2 + seat] = connection
+    await room.start()
+    try:
+        for _ in range(500):
+            if all(r.table.in_hand for r in room.runners.values()):
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        for connection in players.values():
+            _messages(connection)
+        before, committed = _moves(path), len(commits)
+        acting = []
+        for table, runner in room.runners.items():
+            seat = runner.table.to_act
+            assert seat is not None
+            connection = players[table * 2 + seat]
+            act = {"v": 2, "type": "act", "id": f"a{table}", "hand": runner.table.hand_number}
+            room.handle(connection, json.dumps({**act, "action": "call"}))
+            acting.append(connection)
+        # both decisions are made, neither is committed nor answered yet
+        assert _moves(path) == before and len(commits) == committed
+        assert all(_messages(c) == [] for c in players.values())
+        await asyncio.sleep(0)  # one turn of the event loop: the flush
+        assert commits[committed:] == [before + 2]  # one transaction for both tables
+        for table, connection in enumerate(acting):
+            replies = _messages(connection)
+            assert replies[0] == {"v": 2, "type": "result", "id": f"a{table}", "ok": True}
+            assert replies[1]["type"] == "update"
+    finally:
+        await room.stop()
+
+
+def test_one_commit_per_turn_and_no_reply_before_it(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    settings = RoomSettings(tables=2, bots=0, pause=0.0, configs=[HEADS_UP])
+    room = Room.open(str(path), settings)
+    asyncio.run(_scenario(room, path))
