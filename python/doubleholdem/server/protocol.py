@@ -159,21 +159,27 @@ def diff(old: Any, new: Any) -> Patch:
     [[[], {'a': 1, 'b': 2}]]
     """
     ops: Patch = []
-    _diff(old, new, [], ops)
+    if _differ(old, new):
+        _diff(old, new, [], ops)
     return ops
 
 
-def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
-    # Equal values of the same type are skipped (views never hold a bool and a number
+def _differ(old: Any, new: Any) -> bool:
+    # Equal values of the same type are the same (views never hold a bool and a number
     # at the same place, where True == 1 would hide a change).
-    if type(old) is type(new) and old == new:
-        return
+    return type(old) is not type(new) or old != new
+
+
+def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
+    """Adds to ``ops`` the patch from ``old`` to ``new``, which differ."""
     if type(old) is dict and type(new) is dict and old.keys() == new.keys():
         for key, value in new.items():
-            _diff(old[key], value, [*path, key], ops)
+            if _differ(old[key], value):
+                _diff(old[key], value, [*path, key], ops)
     elif type(old) is list and type(new) is list and len(old) == len(new):
         for index, value in enumerate(new):
-            _diff(old[index], value, [*path, index], ops)
+            if _differ(old[index], value):
+                _diff(old[index], value, [*path, index], ops)
     else:
         ops.append([path, new])
 
