@@ -4,8 +4,8 @@ no errors and no chip lost; and a restart with 200 tables mid-hand serving again
 2 s. The server and the load run as separate processes on 127.0.0.1.
 
 Run: ``python -m pytest benches/bench_server.py --benchmark-enable -s`` (prints the
-figures; ``DOUBLEHOLDEM_LOAD_CLIENTS``, ``..._TABLES`` and ``..._SECONDS`` change the
-load). Measured figures are in README.md ("Play it").
+figures; ``DOUBLEHOLDEM_LOAD_CLIENTS``, ``..._TABLES``, ``..._SECONDS`` and ``..._THINK``
+change the load). Measured figures are in README.md ("Play it").
 """
 
 from __future__ import annotations
