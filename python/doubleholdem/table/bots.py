@@ -79,14 +79,15 @@ class RandomBot:
 
     def decide(self, observation: Observation) -> Decision:
         """A random legal decision."""
-        rng = self.rng
+        random = self.rng.random  # one call, where choice() and randrange() take several
         if observation.decision == POINT:
-            return _POINTS[rng.randrange(3)]
+            return _POINTS[int(random() * 3)]
         legal = observation.legal
-        action = rng.choice(legal.actions())
+        actions = legal.actions()
+        action = actions[int(random() * len(actions))]
         if action is _BET or action is _RAISE:
             assert legal.min_raise_to is not None and legal.max_raise_to is not None
-            return Decision(action.value, rng.randint(legal.min_raise_to, legal.max_raise_to))
+            return Decision(action.value, self.rng.randint(legal.min_raise_to, legal.max_raise_to))
         return _PLAIN[action]
 
 
