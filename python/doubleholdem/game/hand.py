@@ -749,7 +749,12 @@ class Hand:
             if self._live == 1:
                 self._win_uncontested()
                 return
-            if self._next_decision():
+            actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
+            self._betting_actor = actor
+            if self._points_due and self._point_due(actor):
+                return
+            if actor is not None:
+                self._actor, self._decision = actor, BET
                 return
             self._close_round()
             if self._street == 3:
@@ -759,21 +764,17 @@ class Hand:
             self._deal_board()
             self._round = self._open_round()
 
-    def _next_decision(self) -> bool:
-        actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
-        self._betting_actor = actor
-        if self._points_due:  # DH-5: each chooses at their turn, all-in players included
-            needs = self._needs_point
-            for seat in self._clockwise(self._cursor + 1):
-                if needs[seat]:
-                    self._actor, self._decision = seat, POINT
-                    return True
-                if seat == actor:
-                    break
-        if actor is None:
-            return False
-        self._actor, self._decision = actor, BET
-        return True
+    def _point_due(self, actor: int | None) -> bool:
+        """DH-5: each player chooses a point card at their turn, all-in players included:
+        True (and that player acts) if one comes before ``actor``, the next to bet."""
+        needs = self._needs_point
+        for seat in self._clockwise(self._cursor + 1):
+            if needs[seat]:
+                self._actor, self._decision = seat, POINT
+                return True
+            if seat == actor:
+                break
+        return False
 
     def _return_uncalled(self) -> None:
         """TH-20: the part of a bet nobody matched goes back to its owner."""
