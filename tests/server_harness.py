@@ -22,6 +22,15 @@ from doubleholdem.server.room import Connection, Room, TableRunner
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 
+async def until_hands(room: Room, hands: int) -> None:
+    """Waits (a minute at most) until every table of ``room`` has dealt more than
+    ``hands`` hands."""
+    for _ in range(6000):
+        if all(r.table.hand_number > hands for r in room.runners.values()):
+            return
+        await asyncio.sleep(0.01)
+
+
 def leaks(
     runner: TableRunner, connection: Connection, text: str, view: dict[str, Any] | None = None
 ) -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.server.room import Room, RoomSettings, restore
 from doubleholdem.server.storage import move_hash, read_tables
+from server_harness import until_hands
 
 HANDS = 30
 
@@ -48,10 +49,7 @@ async def _play(room: Room) -> None:
             connection = room.connect()
             connection.outbox.put_nowait = lambda text: None  # type: ignore[method-assign]
             room._watch(connection, runner, None)
-        for _ in range(6000):
-            if all(r.table.hand_number > HANDS for r in room.runners.values()):
-                break
-            await asyncio.sleep(0.01)
+        await until_hands(room, HANDS)
     finally:
         await room.stop()
 

@@ -16,7 +16,7 @@ from doubleholdem.game import Structure, Variant
 from doubleholdem.server.protocol import apply_patch, diff
 from doubleholdem.server.room import Connection, Room, RoomSettings, TableRunner, default_configs
 from doubleholdem.table import TableConfig
-from server_harness import leaks
+from server_harness import leaks, until_hands
 
 HANDS = 40  # per table
 
@@ -58,10 +58,7 @@ async def _play(room: Room, audit: Audit) -> None:
                 connection = room.connect()
                 drains.append(asyncio.create_task(_drain(connection)))
                 room._watch(connection, runner, seat)  # a client bound to the seat
-        for _ in range(6000):
-            if all(r.table.hand_number > HANDS for r in room.runners.values()):
-                break
-            await asyncio.sleep(0.01)
+        await until_hands(room, HANDS)
     finally:
         await room.stop()
         for task in drains:
