@@ -128,4 +128,4 @@ def test_pokerkit_replay_in_process(benchmark: Any) -> None:
             for _state in history:
                 pass
 
-    benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.pedantic(run, rounds=3, iterations=1)  # its fastest of three, like ours
