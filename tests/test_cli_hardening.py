@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.cli import main
+from doubleholdem.errors import InvalidHandHistory
+from doubleholdem.game import phh
 from doubleholdem.game.phh import MAX_FILE_BYTES
 
 DATA = Path(__file__).parent / "data" / "phh"
@@ -104,6 +106,24 @@ def test_replay_refuses_a_file_over_the_limit(
     size = big.stat().st_size
     reason = f"larger than 1048576 bytes ({size})"
     assert err == [f"doubleholdem: error: {big}: cannot read {big}: {reason}"]
+
+
+def test_a_file_that_grows_after_its_size_is_read_is_read_whole_or_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_fstat = os.fstat
+
+    def stale_fstat(fd: int) -> os.stat_result:  # the size before the file grew
+        info = real_fstat(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 10, *info[7:]))
+
+    monkeypatch.setattr(os, "fstat", stale_fstat)
+    history = phh.load(GOOD)
+    assert phh.replay(history).finishing_stacks == [int(s) for s in GOOD_STACKS.split()]
+    big = tmp_path / "big.phh"
+    big.write_bytes(GOOD.read_bytes() + b"#" * MAX_FILE_BYTES)
+    with pytest.raises(InvalidHandHistory, match="larger than 1048576 bytes"):
+        phh.load(big)
 
 
 def test_replay_goes_on_after_a_binary_file_and_names_it(

@@ -134,7 +134,11 @@ def _read(path: str | Path) -> str:
         if info.st_size > MAX_FILE_BYTES:
             raise refuse(f"larger than {MAX_FILE_BYTES} bytes ({info.st_size})")
         with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(MAX_FILE_BYTES + 1)
+            # the size it has and a byte more (one small buffer, not one of the limit's
+            # size per file); the limit still holds if the file grew meanwhile
+            data = file.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += file.read(MAX_FILE_BYTES + 1 - len(data))
     except OSError as error:
         raise refuse(error.strerror or str(error)) from None
     finally:
