@@ -4,8 +4,10 @@ C clients take open seats at the server's tables (``GET /api/tables``), play for
 seconds like calling stations (point card by DH-6's automatic choice, then check or call),
 each waiting ``--think`` seconds before it answers, then leave. Prints one JSON object:
 ``clients``, ``actions``, ``p50_ms`` and ``p99_ms`` (an action sent to its result
-received), ``errors`` (refused actions, failed connections), and ``chip_errors`` (tables
-whose chips and rake do not add up to what was bought in, checked at the end).
+received, over the actions sent once every client has its seat: steady play),
+``seated_s`` (how long the clients took to sit), ``p99_all_ms`` (over every action, the
+seating included), ``errors`` (refused actions, failed connections), and ``chip_errors``
+(tables whose chips and rake do not add up to what was bought in, checked at the end).
 Only for servers on this machine or your own test hosts."""
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ class _Client:
         self.seat = seat
         self.buy_in = buy_in
         self.think = think
-        self.latencies: list[float] = []
+        self.latencies: list[tuple[float, float]] = []  # (sent at, milliseconds)
+        self.seated_at: float | None = None  # when its first state came
         self.errors = 0
         self.sent: dict[str, float] = {}
         self.count = 0
@@ -99,12 +102,15 @@ class _Client:
                 kind = message["type"]
                 if kind == "state":
                     view = message["view"]
+                    if self.seated_at is None:
+                        self.seated_at = time.perf_counter()
                 elif kind == "update":
                     view = apply_patch(view, message["patch"])
                 if kind in ("result", "error") and message.get("id") in self.sent:
                     started = self.sent.pop(message["id"])
                     if kind == "result":
-                        self.latencies.append((time.perf_counter() - started) * 1000.0)
+                        took = (time.perf_counter() - started) * 1000.0
+                        self.latencies.append((started, took))
                     else:
                         self.errors += 1
                 elif kind == "error":
@@ -169,7 +175,7 @@ async def run_load(
     seats.sort(key=lambda item: (item[1], item[0]))
     players = [_Client(i, *seats[i], think) for i in range(clients)]
     gate = asyncio.Semaphore(64)
-    started = time.monotonic()
+    started, clock_start = time.monotonic(), time.perf_counter()
     stop_at = started + seconds
     outcomes = await asyncio.gather(
         *(p.play(ws_url, stop_at, gate) for p in players), return_exceptions=True
@@ -178,14 +184,20 @@ async def run_load(
     await asyncio.sleep(0.5)  # let the server apply the leaves
     after = await asyncio.to_thread(_get_json, base + "/api/tables")
     chip_errors = sum(1 for t in after if t["chips"] + t["rake"] != t["bought_in"])
-    latencies = [x for p in players for x in p.latencies]
+    timed = [x for p in players for x in p.latencies]
+    seated = [p.seated_at for p in players if p.seated_at is not None]
+    everyone = max(seated) if len(seated) == len(players) else None  # the last one sat
+    steady = [ms for sent, ms in timed if everyone is not None and sent >= everyone]
+    steady = steady or [ms for _, ms in timed]  # nobody played after the last one sat
     return LoadResult(
         clients=clients,
         tables=len({p.table for p in players}),
         seconds=round(time.monotonic() - started, 2),
-        actions=len(latencies),
-        p50_ms=round(_percentile(latencies, 0.50), 3),
-        p99_ms=round(_percentile(latencies, 0.99), 3),
+        actions=len(timed),
+        p50_ms=round(_percentile(steady, 0.50), 3),
+        p99_ms=round(_percentile(steady, 0.99), 3),
+        seated_s=None if everyone is None else round(everyone - clock_start, 2),
+        p99_all_ms=round(_percentile([ms for _, ms in timed], 0.99), 3),
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
     )
