@@ -26,6 +26,13 @@ def _points(text: str | None) -> list[int | str] | None:
     return points
 
 
+def _add_run_options(p: Any) -> None:
+    """The options both commands take: the Monte Carlo's seed, threads and JSON output."""
+    p.add_argument("--seed", type=int, help="seed of the Monte Carlo (reproducible)")
+    p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def add_parser(subparsers: Any) -> None:
     """Registers ``doubleholdem equity``."""
     p = subparsers.add_parser("equity", help="each player's share of the pot")
@@ -40,9 +47,7 @@ def add_parser(subparsers: Any) -> None:
     how.add_argument("--exact", action="store_true", help="enumerate every deal")
     how.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
     how.add_argument("--stderr", type=float, help="Monte Carlo to this standard error")
-    p.add_argument("--seed", type=int, help="seed of the Monte Carlo (reproducible)")
-    p.add_argument("--threads", type=int, help="threads (default: all cores)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_run_options(p)
     p.set_defaults(run=run_equity)
 
 
@@ -92,9 +97,7 @@ def add_point_parser(subparsers: Any) -> None:
         "--against", help='opponents\' holes, comma-separated: "Ah Qd Jc, 9s 9d 2c"'
     )
     p.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
-    p.add_argument("--seed", type=int, help="seed of the Monte Carlo (reproducible)")
-    p.add_argument("--threads", type=int, help="threads (default: all cores)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_run_options(p)
     p.set_defaults(run=run_point)
 
 
