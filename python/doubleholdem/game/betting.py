@@ -208,16 +208,21 @@ class BettingRound:
         and has matched the level."""
         bets, level, acted = self.bets, self.level, self.acted
         n = len(stacks)
-        order = CLOCKWISE[n][after + 1 if after + 1 < n else 0]
-        for first in order:  # the first seat clockwise that must act
-            if stacks[first] and in_hand[first] and (acted[first] is None or bets[first] < level):
-                break
-        else:
+        first = None  # the first seat clockwise that must act
+        others = False  # someone else with chips is in the hand
+        for seat in CLOCKWISE[n][after + 1 if after + 1 < n else 0]:
+            if stacks[seat] and in_hand[seat]:
+                if first is None and (acted[seat] is None or bets[seat] < level):
+                    if others:
+                        return seat
+                    first = seat
+                elif first is not None:
+                    return first
+                else:
+                    others = True
+        if first is None:
             return None  # nobody owes an action
-        for seat in order:
-            if stacks[seat] and in_hand[seat] and seat != first:
-                return first  # someone else with chips is in the hand
-        return None if bets[first] >= level else first  # alone with chips
+        return first if bets[first] < level else None  # alone with chips
 
     # -- what the actor may do ------------------------------------------------------
 

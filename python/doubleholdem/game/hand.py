@@ -321,18 +321,10 @@ class Hand:
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""
-        legal = self._legal
-        if legal is not None:  # computed once per decision
-            return legal
-        seat = self._actor
-        if seat is None:
-            return None
-        if self._decision == POINT:
-            legal = point_choice(seat, self._bets[seat], self._stacks[seat])
-        else:
-            pot = sum(self._committed) + self._dead
-            legal = self._round.legal(seat, self._stacks, self._in_hand, pot)
-        self._legal = legal
+        legal = self._legal  # computed once per decision
+        if legal is None:
+            view = self.actor_view()
+            return None if view is None else view[1]
         return legal
 
     def actor_view(
@@ -341,12 +333,18 @@ class Hand:
         """What the seat to act decides on, in one call: the decision (:attr:`decision`),
         its options, its hole cards, the board, the pot and the number of players in the
         hand; ``None`` once the hand is over."""
-        legal = self._legal or self.legal_actions()
-        if legal is None:
+        seat = self._actor
+        if seat is None:
             return None
-        hole = self._holes[self._actor]  # type: ignore[index]
         pot = sum(self._committed) + self._dead
-        return self._decision, legal, hole, self._board, pot, self._live  # type: ignore[return-value]
+        legal = self._legal
+        if legal is None:
+            if self._decision == POINT:
+                legal = point_choice(seat, self._bets[seat], self._stacks[seat])
+            else:
+                legal = self._round.legal(seat, self._stacks, self._in_hand, pot)
+            self._legal = legal
+        return self._decision, legal, self._holes[seat], self._board, pot, self._live  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ decisions
 
@@ -368,7 +366,9 @@ class Hand:
             kind = _ACTIONS[action]
         except (KeyError, TypeError):
             kind = _action(action, legal, amount)
-        self._act(legal, kind, amount)
+        if kind is _ALL_IN:
+            kind, amount = self._all_in_as(legal, amount)
+        self._apply(legal, kind, amount)
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
@@ -405,12 +405,12 @@ class Hand:
             self._proceed()
             return
         legal = self._expect(BET, None, Action.CALL, None)
-        self._act(legal, Action.CHECK if legal.can_check else Action.CALL, None)
+        self._apply(legal, Action.CHECK if legal.can_check else Action.CALL, None)
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
         legal = self._expect(BET, None, Action.RAISE, amount)
-        self._act(legal, Action.BET if legal.is_bet else Action.RAISE, amount)
+        self._apply(legal, Action.BET if legal.is_bet else Action.RAISE, amount)
 
     def choose_point(self, seat: int, point: int | str) -> None:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
@@ -447,23 +447,15 @@ class Hand:
         self._log(TIMEOUT, seat)
         if legal.decision == POINT:
             self._choose(seat, _core.auto_point(self._holes[seat]))
-        elif legal.can_check:
-            self._apply(legal, Action.CHECK, None)
         else:
-            self._apply(legal, Action.FOLD, None)
+            self._apply(legal, Action.CHECK if legal.can_check else Action.FOLD, None, False)
 
-    def _act(self, legal: LegalActions, kind: Action, amount: int | None) -> None:
-        """A checked betting decision, applied and recorded for the snapshot."""
-        if kind is _ALL_IN:
-            kind, amount = self._all_in_as(legal, amount)
-        seat = self._actor
-        assert seat is not None  # a seat acts
-        self._apply(legal, kind, amount)
-        self._decisions.append((seat, _NAMES[kind], amount if kind in _SIZED else None))
-
-    def _apply(self, legal: LegalActions, kind: Action, amount: object) -> None:
-        """Applies a betting decision, or raises :class:`IllegalAction` having changed
-        nothing (``legal``: the options of the seat to act)."""
+    def _apply(
+        self, legal: LegalActions, kind: Action, amount: object, record: bool = True
+    ) -> None:
+        """Applies a betting decision (recorded for the snapshot unless ``record`` is
+        false), or raises :class:`IllegalAction` having changed nothing (``legal``: the
+        options of the seat to act)."""
         actor = self._actor
         assert actor is not None  # a seat acts
         if kind is _FOLD:
@@ -489,6 +481,8 @@ class Hand:
             self._call(actor, chips)
         else:
             self._raise(legal, kind, amount)
+        if record:
+            self._decisions.append((actor, _NAMES[kind], amount if kind in _SIZED else None))
         self._cursor = actor
         self._proceed()
 

@@ -775,37 +775,37 @@ class Table:
     ) -> None:
         """A betting decision of ``seat`` (see :meth:`Hand.act`). With ``now``, time
         runs first: a decision that comes after the seat ran out of time is refused."""
+        self.decide(seat, _new_tuple(Decision, (action, amount)), now=now)
+
+    def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
+        """``seat`` chooses its Double Hold'em point card (DH-5)."""
+        self.decide(seat, _new_tuple(Decision, (POINT, point)), now=now)
+
+    def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
+        """Applies a :class:`Decision` (what bots and remote players send): a betting
+        action or a point card, as :meth:`act` and :meth:`choose_point` do."""
+        action, amount = decision
         hand = self._hand
         if now is None and seat == self._to_act and type(seat) is int and hand is not None:
             index = self._actor  # the seat to act, at the table's time: no need to check
         else:
             hand, index = self._turn(seat, now, action, amount)
         try:
-            hand.act(action, amount, seat=index)
+            if action != POINT:
+                hand.act(action, amount, seat=index)
+            elif amount is None:
+                raise IllegalAction(
+                    f"seat {index} cannot choose a point card: give its index",
+                    seat=index,
+                    action=POINT,
+                    legal=hand.legal_actions(),
+                )
+            else:
+                hand.choose_point(index, amount)
         except IllegalAction as error:
             _with_seat_numbers(error, self._dealt)
             raise
         self._after_change(self._now)
-
-    def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
-        """``seat`` chooses its Double Hold'em point card (DH-5)."""
-        hand, index = self._turn(seat, now, POINT, None)
-        try:
-            hand.choose_point(index, point)
-        except IllegalAction as error:
-            _with_seat_numbers(error, self._dealt)
-            raise
-        self._after_change(self._now)
-
-    def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
-        """Applies a :class:`Decision` (what bots and remote players send)."""
-        action, amount = decision
-        if action != POINT:
-            self.act(seat, action, amount, now=now)
-        elif amount is None:
-            raise IllegalAction(f"seat {seat}: a point card needs an index", seat=seat)
-        else:
-            self.choose_point(seat, amount, now=now)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
