@@ -481,8 +481,9 @@ class Hand:
             self._call(actor, chips)
         else:
             self._raise(legal, kind, amount)
-        if record:
-            self._decisions.append((actor, _NAMES[kind], amount if kind in _SIZED else None))
+        if record:  # the amount of a bet or raise, a whole number checked by _raise
+            sized = amount if kind in _SIZED else None
+            self._decisions.append((actor, _NAMES[kind], sized))  # type: ignore[arg-type]
         self._cursor = actor
         self._proceed()
 
