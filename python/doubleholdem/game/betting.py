@@ -1,8 +1,9 @@
 """One betting round: who must act, what each player may do, and how a wager changes the
 round (RULES.md TH-4, TH-5, TH-10 to TH-18).
 
-The round keeps the amount to match (``level``), the last *full* bet or raise and which
-players have acted since. That is all the incomplete all-in rules need:
+The round keeps the amount to match (``level``), the last *full* bet or raise, which
+players have acted since, and who still owes an action. That is all the incomplete all-in
+rules need:
 
 - no/pot limit (TH-15, TH-17): a raise must add at least the last full bet or raise; an
   all-in that adds less is not a full raise and does not reopen the betting for a player
@@ -14,10 +15,13 @@ players have acted since. That is all the incomplete all-in rules need:
 - the cap (TH-12) and its heads-up exception (TH-13).
 
 >>> from doubleholdem.game.config import Structure
->>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], level=0, min_bet=100)
->>> legal = r.legal(0, [1000, 1000, 1000], [True] * 3, 300)
+>>> stacks, in_hand = [1000, 1000, 1000], [True] * 3
+>>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], stacks, in_hand, level=0, min_bet=100)
+>>> legal = r.legal(0, stacks, in_hand, 300)
 >>> legal.can_check, legal.min_raise_to, legal.max_raise_to
 (True, 100, 1000)
+>>> r.match(0, all_in=False); r.next_actor(after=0)
+1
 """
 
 from __future__ import annotations
@@ -146,19 +150,27 @@ CLOCKWISE = {
 }
 """``CLOCKWISE[n][start]``: the seats of an ``n``-seat hand clockwise from ``start``."""
 _new_legal = tuple.__new__
+# sets of seats as bits: every seat but ``s``, and the lowest seat in a set, plus one
+_ALL_BUT = tuple(~(1 << s) for s in range(10))
+_LOWEST = tuple((m & -m).bit_length() for m in range(1 << 10))
 
 
 class BettingRound:
-    """The state of one betting round; the hand owns the stacks and who is in the hand.
+    """The state of one betting round; the hand owns the stacks and who is in the hand,
+    and tells the round of each decision (:meth:`fold`, :meth:`match`,
+    :meth:`record_raise`).
 
     ``bets`` are the players' wagers in this round (blinds included pre-flop), ``level``
     the amount to match (pre-flop the full big blind even if its poster was short,
     TH-18). ``bet_size`` is the fixed-limit bet of the round, ``min_bet`` the no/pot-limit
     minimum bet; ``bets_made`` counts the bet and full raises so far (pre-flop the big
-    blind counts as the bet, TH-12).
+    blind counts as the bet, TH-12). ``able`` and ``pending`` are sets of seats as bits
+    (seat ``s`` is ``1 << s``): the players in the hand with chips, and those of them
+    who still owe an action (they have not acted, or not matched the level since).
     """
 
     __slots__ = (
+        "able",
         "acted",
         "bet_size",
         "bets",
@@ -171,6 +183,7 @@ class BettingRound:
         "last_aggressor",
         "level",
         "limit",
+        "pending",
         "pot_limit",
     )
 
@@ -178,6 +191,8 @@ class BettingRound:
         self,
         structure: Structure,
         bets: list[int],
+        stacks: list[int],
+        in_hand: list[bool],
         *,
         level: int,
         min_bet: int = 0,
@@ -199,30 +214,27 @@ class BettingRound:
         self.capped = False
         self.acted: list[int | None] = [None] * len(bets)
         self.last_aggressor: int | None = None
+        able = 0
+        for seat, stack in enumerate(stacks):
+            if stack and in_hand[seat]:
+                able |= 1 << seat
+        self.able = self.pending = able  # nobody has acted yet
 
     # -- who acts -------------------------------------------------------------------
 
-    def next_actor(self, after: int, stacks: list[int], in_hand: list[bool]) -> int | None:
+    def next_actor(self, after: int) -> int | None:
         """The first seat clockwise after ``after`` that must act, or ``None`` when the
         round is over (TH-5): nobody owes an action, or one player with chips is left
         and has matched the level."""
-        bets, level, acted = self.bets, self.level, self.acted
-        n = len(stacks)
-        first = None  # the first seat clockwise that must act
-        others = False  # someone else with chips is in the hand
-        for seat in CLOCKWISE[n][after + 1 if after + 1 < n else 0]:
-            if stacks[seat] and in_hand[seat]:
-                if first is None and (acted[seat] is None or bets[seat] < level):
-                    if others:
-                        return seat
-                    first = seat
-                elif first is not None:
-                    return first
-                else:
-                    others = True
-        if first is None:
+        pending = self.pending
+        if not pending:
             return None  # nobody owes an action
-        return first if bets[first] < level else None  # alone with chips
+        later = pending >> (after + 1)  # the seats after ``after``, then round the table
+        first = after + _LOWEST[later] if later else _LOWEST[pending] - 1
+        able = self.able
+        if able & (able - 1):
+            return first  # someone else with chips is in the hand
+        return first if self.bets[first] < self.level else None  # alone with chips
 
     # -- what the actor may do ------------------------------------------------------
 
@@ -319,16 +331,18 @@ class BettingRound:
         self.level = to
         self.acted[seat] = to
         self.last_aggressor = seat
+        if all_in:
+            self.able &= _ALL_BUT[seat]
+        self.pending = self.able & _ALL_BUT[seat]  # everyone else with chips faces more
 
-    def to_dict(self) -> dict[str, Any]:
-        """The round's state, JSON-ready (part of a hand snapshot)."""
-        return {name: getattr(self, name) for name in self.__slots__}
+    def match(self, seat: int, all_in: bool) -> None:
+        """The player checked or called (``all_in``: with the last of their chips)."""
+        self.acted[seat] = self.level
+        self.pending &= _ALL_BUT[seat]
+        if all_in:
+            self.able &= _ALL_BUT[seat]
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BettingRound:
-        """A round from :meth:`to_dict`."""
-        round_ = cls.__new__(cls)
-        for name in cls.__slots__:
-            value = data[name]
-            setattr(round_, name, list(value) if isinstance(value, list) else value)
-        return round_
+    def fold(self, seat: int) -> None:
+        """The player folded."""
+        self.pending &= _ALL_BUT[seat]
+        self.able &= _ALL_BUT[seat]

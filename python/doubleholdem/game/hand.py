@@ -348,9 +348,7 @@ class Hand:
 
     # ------------------------------------------------------------------ decisions
 
-    def act(
-        self, action: Action | str, amount: int | None = None, *, seat: int | None = None
-    ) -> None:
+    def act(self, action: Action | str, amount: int | None = None, seat: int | None = None) -> None:
         """Applies a betting decision of the seat to act (``seat``, if given, must be that
         seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
@@ -398,7 +396,7 @@ class Hand:
                 self._call(seat, to_call if to_call < stack else stack)
                 self._decisions.append((seat, "call", None))
             else:
-                round_.acted[seat] = round_.level
+                round_.match(seat, False)
                 self._log_event("check", seat, None, None, False)
                 self._decisions.append((seat, "check", None))
             self._cursor = seat
@@ -468,7 +466,7 @@ class Hand:
             if not legal.can_check or amount is not None:
                 self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
                 self._require(amount is None, "a check takes no amount", legal, kind, amount)
-            self._round.acted[actor] = self._round.level
+            self._round.match(actor, False)
             self._log_event("check", actor, None, None, False)
         elif kind is _CALL:
             chips = legal.call_amount
@@ -592,6 +590,7 @@ class Hand:
     def _fold(self, seat: int) -> None:
         self._in_hand[seat] = False
         self._live -= 1
+        self._round.fold(seat)
         self._log_event("fold", seat, None, None, False)
 
     def _call(self, seat: int, chips: int) -> None:
@@ -599,9 +598,9 @@ class Hand:
         stacks[seat] -= chips
         self._bets[seat] += chips
         self._committed[seat] += chips
-        round_ = self._round
-        round_.acted[seat] = round_.level  # matched the level
-        self._log_event("call", seat, chips, None, stacks[seat] == 0)
+        all_in = stacks[seat] == 0
+        self._round.match(seat, all_in)
+        self._log_event("call", seat, chips, None, all_in)
 
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         low, high = legal.min_raise_to, legal.max_raise_to
@@ -729,6 +728,8 @@ class Hand:
         return BettingRound(
             config.structure,
             self._bets,
+            self._stacks,
+            self._in_hand,
             level=level,
             min_bet=config.minimum_bet,
             bet_size=bet_size,
@@ -744,7 +745,7 @@ class Hand:
             if self._live == 1:
                 self._win_uncontested()
                 return
-            actor = self._round.next_actor(self._cursor, self._stacks, self._in_hand)
+            actor = self._round.next_actor(self._cursor)
             self._betting_actor = actor
             if self._points_due and self._point_due(actor):
                 return

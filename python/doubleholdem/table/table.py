@@ -792,7 +792,7 @@ class Table:
             hand, index = self._turn(seat, now, action, amount)
         try:
             if action != POINT:
-                hand.act(action, amount, seat=index)
+                hand.act(action, amount, index)
             elif amount is None:
                 raise IllegalAction(
                     f"seat {index} cannot choose a point card: give its index",
