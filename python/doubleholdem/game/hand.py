@@ -130,7 +130,6 @@ class Hand:
         "_cursor",
         "_dead",
         "_decision",
-        "_decisions",
         "_deck",
         "_events",
         "_holes",
@@ -187,7 +186,6 @@ class Hand:
         self._board: tuple[int, ...] = ()
         self._street = 0
         self._events: list[tuple[Any, ...]] = []  # Event fields, as plain tuples
-        self._decisions: list[tuple[int, str, int | None]] = []
         self._shown = [False] * n
         self._runout = False
         self._results: list[PotResult] = []
@@ -378,7 +376,6 @@ class Hand:
             and self._round.level > self._bets[seat]  # facing a wager: always allowed
         ):
             self._fold(seat)
-            self._decisions.append((seat, "fold", None))
             self._cursor = seat
             self._proceed()
             return
@@ -394,11 +391,9 @@ class Hand:
             if to_call > 0:
                 stack = self._stacks[seat]
                 self._call(seat, to_call if to_call < stack else stack)
-                self._decisions.append((seat, "call", None))
             else:
                 round_.match(seat, False)
                 self._log_event("check", seat, None, None, False)
-                self._decisions.append((seat, "check", None))
             self._cursor = seat
             self._proceed()
             return
@@ -425,7 +420,6 @@ class Hand:
         else:
             self._check_seat(seat)
             index = self._point_index(self._expect(POINT, seat, POINT, None), point)
-        self._decisions.append((seat, POINT, index))
         self._choose(seat, index)
 
     def timeout(self, seat: int) -> None:
@@ -441,19 +435,15 @@ class Hand:
             )
         legal = self.legal_actions()
         assert legal is not None  # a seat acts
-        self._decisions.append((seat, TIMEOUT, None))
         self._log(TIMEOUT, seat)
         if legal.decision == POINT:
             self._choose(seat, _core.auto_point(self._holes[seat]))
         else:
-            self._apply(legal, Action.CHECK if legal.can_check else Action.FOLD, None, False)
+            self._apply(legal, Action.CHECK if legal.can_check else Action.FOLD, None)
 
-    def _apply(
-        self, legal: LegalActions, kind: Action, amount: object, record: bool = True
-    ) -> None:
-        """Applies a betting decision (recorded for the snapshot unless ``record`` is
-        false), or raises :class:`IllegalAction` having changed nothing (``legal``: the
-        options of the seat to act)."""
+    def _apply(self, legal: LegalActions, kind: Action, amount: object) -> None:
+        """Applies a betting decision, or raises :class:`IllegalAction` having changed
+        nothing (``legal``: the options of the seat to act)."""
         actor = self._actor
         assert actor is not None  # a seat acts
         if kind is _FOLD:
@@ -479,9 +469,6 @@ class Hand:
             self._call(actor, chips)
         else:
             self._raise(legal, kind, amount)
-        if record:  # the amount of a bet or raise, a whole number checked by _raise
-            sized = amount if kind in _SIZED else None
-            self._decisions.append((actor, _NAMES[kind], sized))  # type: ignore[arg-type]
         self._cursor = actor
         self._proceed()
 
@@ -980,8 +967,24 @@ class Hand:
             "version": SNAPSHOT_VERSION,
             "config": self.config.to_dict(),
             "deck": list(self._deck),
-            "decisions": [list(decision) for decision in self._decisions],
+            "decisions": self._decisions(),
         }
+
+    def _decisions(self) -> list[list[Any]]:
+        """Every decision so far as ``[seat, kind, amount]``, read off the log: a
+        timeout, or the action or point card the seat chose (the event after a timeout
+        is what the timeout did)."""
+        decisions: list[list[Any]] = []
+        timed_out = False
+        for _, kind, seat, _, to, _, _, _, _, point, _, _ in self._events:
+            if kind not in _DECIDED:
+                continue
+            if kind == TIMEOUT:
+                decisions.append([seat, TIMEOUT, None])
+            elif not timed_out:
+                decisions.append([seat, kind, point if kind == POINT else to])
+            timed_out = kind == TIMEOUT
+        return decisions
 
     def to_json(self) -> str:
         """:meth:`snapshot` as compact JSON text."""
@@ -1048,8 +1051,7 @@ _FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.A
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _FIXED_LIMIT, _DOUBLE, _UNIFORM = Structure.FIXED_LIMIT, Variant.DOUBLE, AnteType.UNIFORM
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
-_SIZED = frozenset({Action.BET, Action.RAISE})
-_NAMES = {action: action.value for action in Action}
+_DECIDED = frozenset({"fold", "check", "call", "bet", "raise", POINT, TIMEOUT})
 
 
 def _can_win(seat: int, value: int, shown: dict[int, int], pots: Sequence[Pot]) -> bool:
