@@ -223,30 +223,20 @@ _CONFIG_FIELDS = (
     "min_bet",
     "_reveal_point",
 )
-_CONFIGS: dict[tuple[Any, ...], GameConfig] = {}
-_MISSING = object()
+_CONFIGS: dict[str, GameConfig] = {}
 
 
 def _config(fields: dict[str, Any]) -> GameConfig:
-    """The file's game; the same fields give the same (frozen) config, built once."""
-    key = tuple(_typed(fields.get(name, _MISSING)) for name in _CONFIG_FIELDS)
-    try:
-        hash(key)
-    except TypeError:  # unhashable values: not a game anyway
-        return _new_config(fields)
+    """The file's game; the same fields give the same (frozen) config, built once. The
+    key is the fields' text, which tells ``1`` from ``True`` and ``1.0`` (and a missing
+    field is ``None``, which TOML has not)."""
+    key = repr(tuple(map(fields.get, _CONFIG_FIELDS)))
     config = _CONFIGS.get(key)
     if config is None:
         config = _new_config(fields)
         if len(_CONFIGS) < 256:
             _CONFIGS[key] = config
     return config
-
-
-def _typed(value: object) -> object:
-    """``value`` as a hashable key that tells ``1`` from ``True`` and ``1.0``."""
-    if type(value) is list:
-        return list, tuple(value), tuple(map(type, value))
-    return type(value), value
 
 
 def _new_config(fields: dict[str, Any]) -> GameConfig:
