@@ -47,6 +47,7 @@ MAX_QUEUE = 512  # messages waiting for a slow client before it is dropped
 RATE = 20.0  # messages a second a client may send, on average
 BURST = 40.0  # and at once
 FLOOD_LIMIT = 200  # messages refused for rate in a row before the connection is closed
+FLUSH_RETRY = 0.001  # seconds before a commit tries again for the database's write lock
 
 
 def default_configs() -> list[TableConfig]:
@@ -512,6 +513,7 @@ class Room:
         self._changed: set[TableRunner] = set()
         self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
         self._flush: asyncio.Handle | None = None
+        self._stopping = False
 
     @classmethod
     def open(cls, path: str, settings: RoomSettings, *, synchronous: str = "normal") -> Room:
@@ -563,6 +565,7 @@ class Room:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        self._stopping = True  # the last commit waits for the database
         self.flush()
         for connection in list(self.connections):
             connection.close()
@@ -624,8 +627,21 @@ class Room:
     def flush(self) -> None:
         """Commits what the changes since the last flush store, in one transaction, then
         sends what they post. If the commit fails, their tables go back to their last
-        committed state and nothing is sent."""
-        self._flush = None
+        committed state and nothing is sent. While the database is locked for a moment
+        (a checkpoint resetting its log) it tries again a millisecond later, and the
+        event loop serves meanwhile; once the room stops, or without a running event
+        loop, it waits for the lock."""
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        if self._steps and not self._stopping and not self.store.reserve():
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                pass
+            else:
+                self._flush = loop.call_later(FLUSH_RETRY, self.flush)
+                return
         steps, self._steps = self._steps, []
         sends, self._sends = self._sends, []
         changed, self._changed = self._changed, set()

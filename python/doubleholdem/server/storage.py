@@ -46,6 +46,7 @@ __all__ = ["SCHEMA_VERSION", "Storage", "StoredTable", "move_hash", "read_tables
 SCHEMA_VERSION = 2
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
+BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -143,12 +144,15 @@ class Storage:
         if synchronous not in ("normal", "full"):
             raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db = sqlite3.connect(
+            path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+        )
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.executescript(_SCHEMA)
         self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._depth = 0
+        self._reserved = False  # reserve() began the next transaction
         self._stop = threading.Event()
         # per table: the checksum of its snapshot and its number of moves (forgotten on
         # a rollback, then read again)
@@ -168,15 +172,19 @@ class Storage:
         try:
             while not self._stop.wait(CHECKPOINT_SECONDS):
                 # PASSIVE never waits for the server; it cannot reset a log that is
-                # written to all the time, so past WAL_LIMIT bytes a TRUNCATE does (the
-                # server's next commit waits for it, a few milliseconds)
+                # written to all the time, so past WAL_LIMIT bytes a TRUNCATE does, right
+                # after the PASSIVE one has copied nearly everything: it holds the write
+                # lock only for what the server wrote in between (the server's commits
+                # meanwhile wait without blocking its event loop: :meth:`reserve`)
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 try:
                     size = os.path.getsize(self.path + "-wal")
                 except OSError:
                     size = 0
-                mode = "TRUNCATE" if size > WAL_LIMIT else "PASSIVE"
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute(f"PRAGMA wal_checkpoint({mode})")
+                if size > WAL_LIMIT:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
 
@@ -189,6 +197,24 @@ class Storage:
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
 
+    def reserve(self) -> bool:
+        """Begins the next :meth:`transaction` now if the database can be written at
+        once: True; False, without waiting, while another connection holds the write
+        lock (a checkpoint resetting the log, for a few milliseconds)."""
+        if self._depth or self._reserved:
+            return True
+        self._db.execute("PRAGMA busy_timeout = 0")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                return False
+            raise
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        self._reserved = True
+        return True
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         """One atomic change (nested uses join the outer one)."""
@@ -199,7 +225,10 @@ class Storage:
             finally:
                 self._depth -= 1
             return
-        self._db.execute("BEGIN IMMEDIATE")
+        if self._reserved:
+            self._reserved = False
+        else:
+            self._db.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
             yield
