@@ -81,6 +81,7 @@ CREATE TABLE IF NOT EXISTS actions (
     hand INTEGER NOT NULL,
     PRIMARY KEY (token, id)
 );
+CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 """
 
 
