@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import random
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from doubleholdem.cards import parse_card
@@ -69,6 +72,8 @@ class _Client:
         self.sent: dict[str, float] = {}
         self.count = 0
         self.rng = random.Random(index)
+        self.answering: asyncio.Task[None] | None = None
+        self.on_seated: Callable[[], None] = lambda: None
 
     async def play(self, ws_url: str, stop_at: float, gate: asyncio.Semaphore) -> None:
         from websockets.asyncio.client import connect
@@ -88,41 +93,44 @@ class _Client:
                     }
                 )
             )
-            answering: asyncio.Task[None] | None = None
-            view: Any = None
-            while True:
-                left = stop_at - time.monotonic()
-                if left <= 0:
-                    break
-                try:
-                    text = await asyncio.wait_for(socket.recv(), left)
-                except asyncio.TimeoutError:
-                    break
-                message = json.loads(text)
-                kind = message["type"]
-                if kind == "state":
-                    view = message["view"]
-                    if self.seated_at is None:
-                        self.seated_at = time.perf_counter()
-                elif kind == "update":
-                    view = apply_patch(view, message["patch"])
-                if kind in ("result", "error") and message.get("id") in self.sent:
-                    started = self.sent.pop(message["id"])
-                    if kind == "result":
-                        took = (time.perf_counter() - started) * 1000.0
-                        self.latencies.append((started, took))
-                    else:
-                        self.errors += 1
-                elif kind == "error":
-                    self.errors += 1
-                elif view is not None and kind in ("state", "update") and not self.sent:
-                    idle = answering is None or answering.done()
-                    answering = self._answer(socket, view) if idle else answering
-            if answering is not None:
-                answering.cancel()
+            # one timeout for the whole session, not one per message received
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._receive(socket), stop_at - time.monotonic())
+            if self.answering is not None:
+                self.answering.cancel()
             await socket.send(json.dumps({"v": 2, "type": "leave"}))
         finally:
             await socket.close()
+
+    async def _receive(self, socket: Any) -> None:
+        """Reads the server's messages and answers them, until cancelled."""
+        view: Any = None
+        sent = self.sent
+        loads = json.loads
+        clock = time.perf_counter
+        async for text in socket:
+            message = loads(text)
+            kind = message["type"]
+            if kind == "update":
+                view = apply_patch(view, message["patch"])
+            elif kind == "state":
+                view = message["view"]
+                if self.seated_at is None:
+                    self.seated_at = clock()
+                    self.on_seated()
+            elif kind in ("result", "error") and message.get("id") in sent:
+                started = sent.pop(message["id"])
+                if kind == "result":
+                    self.latencies.append((started, (clock() - started) * 1000.0))
+                else:
+                    self.errors += 1
+                continue
+            if kind == "error":
+                self.errors += 1
+            elif view is not None and kind in ("state", "update") and not sent:
+                answering = self.answering
+                if answering is None or answering.done():
+                    self.answering = self._answer(socket, view)
 
     def _answer(self, socket: Any, view: dict[str, Any]) -> asyncio.Task[None] | None:
         """The task that answers ``view`` (read now: later updates change it), if any."""
@@ -174,12 +182,27 @@ async def run_load(
     # fill tables evenly: seat k of every table before seat k+1 of any
     seats.sort(key=lambda item: (item[1], item[0]))
     players = [_Client(i, *seats[i], think) for i in range(clients)]
+    waiting = [clients]
+
+    def sat() -> None:
+        waiting[0] -= 1
+        if waiting[0] == 0:  # everyone sits: the connections are old objects from here on
+            gc.freeze()  # (and the clients make next to no reference cycles)
+            gc.set_threshold(50_000, 10, 10)
+
+    for player in players:
+        player.on_seated = sat
     gate = asyncio.Semaphore(64)
     started, clock_start = time.monotonic(), time.perf_counter()
     stop_at = started + seconds
-    outcomes = await asyncio.gather(
-        *(p.play(ws_url, stop_at, gate) for p in players), return_exceptions=True
-    )
+    thresholds = gc.get_threshold()
+    try:
+        outcomes = await asyncio.gather(
+            *(p.play(ws_url, stop_at, gate) for p in players), return_exceptions=True
+        )
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
     failed = sum(1 for o in outcomes if isinstance(o, BaseException))
     await asyncio.sleep(0.5)  # let the server apply the leaves
     after = await asyncio.to_thread(_get_json, base + "/api/tables")
