@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem.server.room import Connection, Room, RoomSettings
+from doubleholdem.server.storage import Storage
 from doubleholdem.table import TableConfig
 
 HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
@@ -86,3 +87,73 @@ def test_one_commit_per_turn_and_no_reply_before_it(tmp_path: Path) -> None:
     settings = RoomSettings(tables=2, bots=0, pause=0.0, configs=[HEADS_UP])
     room = Room.open(str(path), settings)
     asyncio.run(_scenario(room, path))
+
+
+def test_reserve_does_not_wait_for_a_locked_database(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    store = Storage(str(path))
+    other = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")  # like a checkpoint resetting the log
+        assert store.reserve() is False
+        other.execute("COMMIT")
+        assert store.reserve() is True
+        with store.transaction():  # the reserved transaction
+            store.put_table(0, '{"snapshot": 1}', {})
+        with sqlite3.connect(str(path)) as reader:
+            assert reader.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 1
+    finally:
+        other.close()
+        store.close()
+
+
+async def _locked_scenario(room: Room, path: Path) -> None:
+    players = []
+    for seat in (0, 1):
+        connection = room.connect()
+        sit = {"v": 2, "type": "sit", "table": 0, "seat": seat, "name": f"p{seat}"}
+        room.handle(connection, json.dumps({**sit, "buy_in": 1000}))
+        players.append(connection)
+    await room.start()
+    other = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        runner = room.runners[0]
+        for _ in range(500):
+            if runner.table.in_hand:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        for connection in players:
+            _messages(connection)
+        other.execute("BEGIN IMMEDIATE")  # the database is locked for a while
+        to_act = runner.table.to_act
+        assert to_act is not None
+        act = {"v": 2, "type": "act", "id": "a1", "hand": runner.table.hand_number}
+        before = _moves(path)
+        room.handle(players[to_act], json.dumps({**act, "action": "call"}))
+        ticks = 0
+        for _ in range(20):  # the event loop goes on; nothing is committed or sent
+            await asyncio.sleep(0.002)
+            ticks += 1
+        assert ticks == 20 and all(_messages(c) == [] for c in players)
+        room.handle(players[to_act], json.dumps({**act, "action": "call"}))  # a retry
+        other.execute("COMMIT")
+        for _ in range(500):
+            if not players[to_act].outbox.empty():
+                break
+            await asyncio.sleep(0.002)
+        replies = _messages(players[to_act])
+        assert replies[0] == {"v": 2, "type": "result", "id": "a1", "ok": True}
+        assert replies[1]["type"] == "update"
+        assert replies[2] == {"v": 2, "type": "result", "id": "a1", "ok": True, "repeated": True}
+        assert _moves(path) == before + 1
+    finally:
+        other.close()
+        await room.stop()
+
+
+def test_a_locked_database_delays_the_commit_without_blocking(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    settings = RoomSettings(tables=1, bots=0, pause=0.0, configs=[HEADS_UP])
+    room = Room.open(str(path), settings)
+    asyncio.run(_locked_scenario(room, path))
