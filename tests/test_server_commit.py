@@ -157,3 +157,58 @@ def test_a_locked_database_delays_the_commit_without_blocking(tmp_path: Path) ->
     settings = RoomSettings(tables=1, bots=0, pause=0.0, configs=[HEADS_UP])
     room = Room.open(str(path), settings)
     asyncio.run(_locked_scenario(room, path))
+
+
+async def _held_lock_scenario(room: Room, path: Path) -> None:
+    players = []
+    for seat in (0, 1):
+        connection = room.connect()
+        sit = {"v": 2, "type": "sit", "table": 0, "seat": seat, "name": f"p{seat}"}
+        room.handle(connection, json.dumps({**sit, "buy_in": 1000}))
+        players.append(connection)
+    await room.start()
+    other = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        runner = room.runners[0]
+        for _ in range(500):
+            if runner.table.in_hand:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        for connection in players:
+            _messages(connection)
+        other.execute("BEGIN IMMEDIATE")  # another process keeps the lock
+        to_act, number = runner.table.to_act, runner.table.hand_number
+        assert to_act is not None
+        act = {"v": 2, "type": "act", "id": "a1", "hand": number}
+        before = _moves(path)
+        room.handle(players[to_act], json.dumps({**act, "action": "call"}))
+        await asyncio.sleep(0.5)  # past the patience and the wait: the commit failed
+        assert room._flush is None  # no more tries
+        assert _moves(path) == before and all(_messages(c) == [] for c in players)
+        assert (runner.table.to_act, runner.table.hand_number) == (to_act, number)
+        other.execute("COMMIT")
+        room.handle(players[to_act], json.dumps({**act, "action": "call"}))  # the retry
+        for _ in range(500):
+            if not players[to_act].outbox.empty():
+                break
+            await asyncio.sleep(0.002)
+        assert _messages(players[to_act])[0] == {"v": 2, "type": "result", "id": "a1", "ok": True}
+        assert _moves(path) == before + 1
+    finally:
+        other.close()
+        await room.stop()
+
+
+def test_a_lock_held_too_long_fails_the_commit_and_changes_nothing(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from doubleholdem.server import room as room_module
+    from doubleholdem.server import storage
+
+    monkeypatch.setattr(room_module, "LOCK_PATIENCE", 0.05)
+    monkeypatch.setattr(storage, "BUSY_SECONDS", 0.05)
+    path = tmp_path / "tables.db"
+    settings = RoomSettings(tables=1, bots=0, pause=0.0, configs=[HEADS_UP])
+    room = Room.open(str(path), settings)
+    asyncio.run(_held_lock_scenario(room, path))

@@ -48,6 +48,7 @@ RATE = 20.0  # messages a second a client may send, on average
 BURST = 40.0  # and at once
 FLOOD_LIMIT = 200  # messages refused for rate in a row before the connection is closed
 FLUSH_RETRY = 0.001  # seconds before a commit tries again for the database's write lock
+LOCK_PATIENCE = 5.0  # seconds of such tries before a commit waits for the lock (and may fail)
 
 
 def default_configs() -> list[TableConfig]:
@@ -514,6 +515,7 @@ class Room:
         self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
         self._flush: asyncio.Handle | None = None
         self._stopping = False
+        self._locked_since: float | None = None  # when a commit first found the lock held
 
     @classmethod
     def open(cls, path: str, settings: RoomSettings, *, synchronous: str = "normal") -> Room:
@@ -629,19 +631,24 @@ class Room:
         sends what they post. If the commit fails, their tables go back to their last
         committed state and nothing is sent. While the database is locked for a moment
         (a checkpoint resetting its log) it tries again a millisecond later, and the
-        event loop serves meanwhile; once the room stops, or without a running event
-        loop, it waits for the lock."""
+        event loop serves meanwhile; once the room stops, without a running event loop,
+        or after ``LOCK_PATIENCE`` seconds of tries (another process holds the lock), it
+        waits for the lock, and fails if it is not freed."""
         if self._flush is not None:
             self._flush.cancel()
             self._flush = None
         if self._steps and not self._stopping and not self.store.reserve():
+            now = time.monotonic()
+            if self._locked_since is None:
+                self._locked_since = now
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:
-                pass
-            else:
+                loop = None
+            if loop is not None and now - self._locked_since < LOCK_PATIENCE:
                 self._flush = loop.call_later(FLUSH_RETRY, self.flush)
                 return
+        self._locked_since = None
         steps, self._steps = self._steps, []
         sends, self._sends = self._sends, []
         changed, self._changed = self._changed, set()
