@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from dealing import make_hand, play
+from doubleholdem.cards import parse_card
 from doubleholdem.cli import main
 from doubleholdem.errors import IllegalAction, InvalidConfig, InvalidHandHistory, InvalidSnapshot
 from doubleholdem.game import AnteType, GameConfig, Hand, Rake, Structure, Variant, limit_blinds
@@ -330,6 +331,21 @@ def test_phh_rule_breaks_name_the_action(actions: str, number: int, reason: str)
     with pytest.raises(InvalidHandHistory, match=reason) as caught:
         replay(loads(PHH_HEADER + f"actions = {actions}\n"))
     assert caught.value.action_number == number
+
+
+def test_phh_unknown_cards_are_the_lowest_unused_and_a_card_twice_is_named() -> None:
+    """Unknown hole and board cards ("??") are dealt as the lowest cards nobody holds
+    (a burn too); a card dealt twice is named."""
+    actions = ["d dh p1 AsKs", "d dh p2 ????", "d dh p3 ????", "p3 f", "p1 cc", "p2 cc"]
+    for cards in ("??????", "??", "??"):
+        actions += [f"d db {cards}", "p1 cc", "p2 cc"]
+    history = loads(PHH_HEADER + f"actions = {actions}\n".replace("'", '"'))
+    board = replay(history).hand.board
+    assert len(set(board)) == 5
+    assert not {parse_card("As"), parse_card("Ks")} & set(board)
+    twice = PHH_HEADER + 'actions = ["d dh p1 AsKs", "d dh p2 KsQs"]\n'
+    with pytest.raises(InvalidHandHistory, match="the card Ks is dealt twice"):
+        replay(loads(twice))
 
 
 @pytest.mark.parametrize(

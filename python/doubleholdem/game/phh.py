@@ -44,9 +44,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import stat
 import sys
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -313,13 +315,14 @@ _SEATS = {f"p{i + 1}": i for i in range(10)}
 _DECK = frozenset(range(52))
 _CARD_NUMBERS = {name: number for number, name in enumerate(CARD_NAMES)}
 _CARD_NUMBERS["??"] = UNKNOWN
+_TWO_CHARACTERS = re.compile("..", re.DOTALL).findall
 
 
 def _cards(text: str, number: int) -> list[int]:
     if len(text) % 2:
         raise InvalidHandHistory(f"{text!r} is not a list of cards", action_number=number)
     try:
-        return [_CARD_NUMBERS[text[i : i + 2]] for i in range(0, len(text), 2)]
+        return list(map(_CARD_NUMBERS.__getitem__, _TWO_CHARACTERS(text)))
     except KeyError:
         pass
     cards = []
@@ -371,13 +374,14 @@ def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
                 holes[seat] = [h if h != UNKNOWN else c for h, c in zip(holes[seat], shown)]
     if len(board) > 5:
         raise InvalidHandHistory(f"{len(board)} board cards dealt, at most 5")
-    known = [c for hole in holes for c in hole if c != UNKNOWN] + board
+    known = [*chain.from_iterable(holes), *board]
     known_set = set(known)
-    if len(known_set) != len(known):
-        twice = next(c for c in known if known.count(c) > 1)
+    known_set.discard(UNKNOWN)
+    if len(known_set) != len(known) - known.count(UNKNOWN):
+        twice = next(c for c in known if c != UNKNOWN and known.count(c) > 1)
         raise InvalidHandHistory(f"the card {CARD_NAMES[twice]} is dealt twice")
     spare = iter(sorted(_DECK.difference(known_set)))
-    order = [holes[seat][r] for r in range(k) for seat in range(n)]
+    order = list(chain.from_iterable(zip(*holes)))  # the first card of each seat, ...
     board += [UNKNOWN] * (5 - len(board))
     order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
     return [c if c != UNKNOWN else next(spare) for c in order] + list(spare)
@@ -387,7 +391,7 @@ def replay(history: HandHistory) -> ReplayResult:
     """Plays the file's actions through the engine; :class:`InvalidHandHistory` names the
     first action that breaks the rules (1-based) and why."""
     actions = history.actions
-    split = [_words(action) for action in actions]
+    split = [a.split() if "#" not in a else _words(a) for a in actions]  # _words, faster
     order = _deck_order(history, split)
     hand = Hand(history.config, deck=order)
     n = history.config.players
