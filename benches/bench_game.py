@@ -109,12 +109,12 @@ def test_doubleholdem_replay_process(benchmark: Any) -> None:
     def run() -> None:
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
-    benchmark.pedantic(run, rounds=3, iterations=1)
+    benchmark.pedantic(run, rounds=5, iterations=1)
 
 
 @pytest.mark.benchmark(group="replay 2,007 Pluribus PHH files")
 def test_doubleholdem_replay_in_process(benchmark: Any) -> None:
-    benchmark.pedantic(lambda: [replay(load(p)) for p in PLURIBUS], rounds=3, iterations=1)
+    benchmark.pedantic(lambda: [replay(load(p)) for p in PLURIBUS], rounds=5, iterations=1)
 
 
 @pytest.mark.benchmark(group="replay 2,007 Pluribus PHH files")
@@ -128,4 +128,4 @@ def test_pokerkit_replay_in_process(benchmark: Any) -> None:
             for _state in history:
                 pass
 
-    benchmark.pedantic(run, rounds=3, iterations=1)  # its fastest of three, like ours
+    benchmark.pedantic(run, rounds=5, iterations=1)  # its fastest of five, like ours

@@ -135,12 +135,14 @@ def _read(path: str | Path) -> str:
             raise refuse("not a regular file")
         if info.st_size > MAX_FILE_BYTES:
             raise refuse(f"larger than {MAX_FILE_BYTES} bytes ({info.st_size})")
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            # the size it has and a byte more (one small buffer, not one of the limit's
-            # size per file); the limit still holds if the file grew meanwhile
-            data = file.read(info.st_size + 1)
-            if len(data) > info.st_size:
-                data += file.read(MAX_FILE_BYTES + 1 - len(data))
+        # the size it has and a byte more (one small buffer, not one of the limit's size
+        # per file), then to the end, or past the limit if the file grew meanwhile
+        data = os.read(fd, info.st_size + 1)
+        while len(data) <= MAX_FILE_BYTES:
+            more = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
     except OSError as error:
         raise refuse(error.strerror or str(error)) from None
     finally:
