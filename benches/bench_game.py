@@ -2,10 +2,9 @@
 not tests): random 6-player no-limit hands to showdown and payout on the same action
 policy, and replaying the Pluribus PHH files. The rules of play are Python.
 
-Measured (2-core VM, other jobs running, four runs): random hands 38-42 ms per 200 at
-best, 60x-72x pokerkit (target 50x); the replay command as a whole process 0.39-0.46 s,
-5.6x-5.8x pokerkit in one process (target 5x), with the package's bytecode compiled as a
-pip install does (3.7x when every module is compiled at start-up).
+Targets: random hands at least 50x pokerkit's rate; the replay command as a whole process
+at least 5x pokerkit replaying the files in one process (the fastest of five rounds each).
+Measured figures are in README.md ("Playing a hand").
 
 Run: ``make bench`` or ``python -m pytest benches/bench_game.py --benchmark-enable``.
 """

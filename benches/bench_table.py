@@ -1,8 +1,8 @@
 """Table throughput (issue 9 target, not a test): ``doubleholdem simulate`` with 6 bots at
 one table, fixed-limit Double Hold'em, hands per second on one core. Target: 3,000 hands/s
 with calling stations and random bots. Measured as the library function (300 hands) and
-as the command in its own process (the figure it prints; the command also runs the
-garbage collector less often). Figures are in README.md ("Tables and bots").
+as the command in its own process (the figure it prints; the command also switches the
+cyclic garbage collector off). Figures are in README.md ("Tables and bots").
 
 Run: ``make bench`` or ``python -m pytest benches/bench_table.py --benchmark-enable -s``.
 """
