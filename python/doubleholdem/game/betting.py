@@ -243,10 +243,27 @@ class BettingRound:
         round's bets included (for the pot-limit maximum, TH-16)."""
         bet, stack, level = self.bets[seat], stacks[seat], self.level
         to_call = level - bet if level > bet else 0
+        all_in_to = bet + stack
         low: int | None = None
         high: int | None = None
         if stack > to_call and self._may_raise(seat, stacks, in_hand):
-            low, high = self._raise_range(bet + stack, pot, to_call)
+            # the totals a bet or raise may go to (TH-10, TH-14 to TH-16), all-in at most
+            if self.limit:  # one size: a full bet above the last full level (TH-14)
+                target = self.full_level + self.bet_size
+                if target <= level:
+                    target = level + self.bet_size
+                low = high = target if target < all_in_to else all_in_to
+            else:  # at least a full raise (TH-15)
+                low = level + self.full_raise
+                if low > all_in_to:
+                    low = all_in_to
+                high = all_in_to
+                if self.pot_limit:  # at most the pot after the call (TH-16)
+                    high = level + pot + to_call
+                    if high > all_in_to:
+                        high = all_in_to
+                    if high < low:
+                        high = low
         return _new_legal(
             LegalActions,
             (
@@ -256,33 +273,13 @@ class BettingRound:
                 to_call if to_call < stack else stack,  # call_amount
                 low,
                 high,
-                bet + stack,  # all_in_to
+                all_in_to,
                 level == 0,  # is_bet
                 bet,
                 "bet",
                 (),
             ),
         )
-
-    def _raise_range(self, all_in_to: int, pot: int, to_call: int) -> tuple[int, int]:
-        """The totals a bet or raise may go to (TH-10, TH-14, TH-15, TH-16), all-in at
-        most."""
-        level = self.level
-        if self.limit:  # one size: a full bet above the last full level (TH-14)
-            target = self.full_level + self.bet_size
-            if target <= level:
-                target = level + self.bet_size
-            amount = target if target < all_in_to else all_in_to
-            return amount, amount
-        low = level + self.full_raise
-        if low > all_in_to:
-            low = all_in_to
-        if not self.pot_limit:
-            return low, all_in_to
-        high = level + pot + to_call
-        if high > all_in_to:
-            high = all_in_to
-        return low, high if high > low else low
 
     def _may_raise(self, seat: int, stacks: list[int], in_hand: list[bool]) -> bool:
         level, bets = self.level, self.bets

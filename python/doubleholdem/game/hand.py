@@ -364,7 +364,32 @@ class Hand:
             kind = _action(action, legal, amount)
         if kind is _ALL_IN:
             kind, amount = self._all_in_as(legal, amount)
-        self._apply(legal, kind, amount)
+        actor = legal.seat
+        if kind is _FOLD:
+            if not legal.can_fold or amount is not None:
+                reason = "there is nothing to call: check instead"
+                self._require(legal.can_fold, reason, legal, kind)
+                self._require(amount is None, "a fold takes no amount", legal, kind, amount)
+            self._fold(actor)
+        elif kind is _CHECK:
+            if not legal.can_check or amount is not None:
+                self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
+                self._require(amount is None, "a check takes no amount", legal, kind, amount)
+            self._round.match(actor, False)
+            self._log_event("check", actor, None, None, False)
+        elif kind is _CALL:
+            chips = legal.call_amount
+            if chips <= 0 or not (amount is None or amount == chips):
+                reason = "there is nothing to call: check instead"
+                self._require(legal.can_call, reason, legal, kind)
+                self._require(
+                    amount is None or amount == chips, f"a call is {chips}", legal, kind, amount
+                )
+            self._call(actor, chips)
+        else:
+            self._raise(legal, kind, amount)
+        self._cursor = actor
+        self._proceed()
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
@@ -398,12 +423,12 @@ class Hand:
             self._proceed()
             return
         legal = self._expect(BET, None, Action.CALL, None)
-        self._apply(legal, Action.CHECK if legal.can_check else Action.CALL, None)
+        self.act(Action.CHECK if legal.can_check else Action.CALL)
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
         legal = self._expect(BET, None, Action.RAISE, amount)
-        self._apply(legal, Action.BET if legal.is_bet else Action.RAISE, amount)
+        self.act(Action.BET if legal.is_bet else Action.RAISE, amount)
 
     def choose_point(self, seat: int, point: int | str) -> None:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
@@ -439,38 +464,7 @@ class Hand:
         if legal.decision == POINT:
             self._choose(seat, _core.auto_point(self._holes[seat]))
         else:
-            self._apply(legal, Action.CHECK if legal.can_check else Action.FOLD, None)
-
-    def _apply(self, legal: LegalActions, kind: Action, amount: object) -> None:
-        """Applies a betting decision, or raises :class:`IllegalAction` having changed
-        nothing (``legal``: the options of the seat to act)."""
-        actor = self._actor
-        assert actor is not None  # a seat acts
-        if kind is _FOLD:
-            if not legal.can_fold or amount is not None:
-                reason = "there is nothing to call: check instead"
-                self._require(legal.can_fold, reason, legal, kind)
-                self._require(amount is None, "a fold takes no amount", legal, kind, amount)
-            self._fold(actor)
-        elif kind is _CHECK:
-            if not legal.can_check or amount is not None:
-                self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
-                self._require(amount is None, "a check takes no amount", legal, kind, amount)
-            self._round.match(actor, False)
-            self._log_event("check", actor, None, None, False)
-        elif kind is _CALL:
-            chips = legal.call_amount
-            if chips <= 0 or not (amount is None or amount == chips):
-                reason = "there is nothing to call: check instead"
-                self._require(legal.can_call, reason, legal, kind)
-                self._require(
-                    amount is None or amount == chips, f"a call is {chips}", legal, kind, amount
-                )
-            self._call(actor, chips)
-        else:
-            self._raise(legal, kind, amount)
-        self._cursor = actor
-        self._proceed()
+            self.act(Action.CHECK if legal.can_check else Action.FOLD)
 
     def _choose(self, seat: int, index: int) -> None:
         card = self._holes[seat][index]
