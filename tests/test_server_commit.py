@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,11 +82,17 @@ async def _scenario(room: Room, path: Path) -> None:
         await room.stop()
 
 
-def test_one_commit_per_turn_and_no_reply_before_it(tmp_path: Path) -> None:
+def _run(
+    tmp_path: Path, tables: int, scenario: Callable[[Room, Path], Coroutine[Any, Any, None]]
+) -> None:
+    """Runs ``scenario`` on a room of heads-up tables without bots."""
     path = tmp_path / "tables.db"
-    settings = RoomSettings(tables=2, bots=0, pause=0.0, configs=[HEADS_UP])
-    room = Room.open(str(path), settings)
-    asyncio.run(_scenario(room, path))
+    settings = RoomSettings(tables=tables, bots=0, pause=0.0, configs=[HEADS_UP])
+    asyncio.run(scenario(Room.open(str(path), settings), path))
+
+
+def test_one_commit_per_turn_and_no_reply_before_it(tmp_path: Path) -> None:
+    _run(tmp_path, 2, _scenario)
 
 
 def test_reserve_does_not_wait_for_a_locked_database(tmp_path: Path) -> None:
@@ -107,7 +113,9 @@ def test_reserve_does_not_wait_for_a_locked_database(tmp_path: Path) -> None:
         store.close()
 
 
-async def _locked_scenario(room: Room, path: Path) -> None:
+async def _heads_up_in_a_hand(room: Room) -> list[Connection]:
+    """Two players sit at table 0 and the room starts; returns their connections once a
+    hand is being played, with what was sent so far read."""
     players = []
     for seat in (0, 1):
         connection = room.connect()
@@ -115,16 +123,21 @@ async def _locked_scenario(room: Room, path: Path) -> None:
         room.handle(connection, json.dumps({**sit, "buy_in": 1000}))
         players.append(connection)
     await room.start()
+    for _ in range(500):
+        if room.runners[0].table.in_hand:
+            break
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    for connection in players:
+        _messages(connection)
+    return players
+
+
+async def _locked_scenario(room: Room, path: Path) -> None:
+    players = await _heads_up_in_a_hand(room)
     other = sqlite3.connect(str(path), isolation_level=None)
     try:
         runner = room.runners[0]
-        for _ in range(500):
-            if runner.table.in_hand:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.05)
-        for connection in players:
-            _messages(connection)
         other.execute("BEGIN IMMEDIATE")  # the database is locked for a while
         to_act = runner.table.to_act
         assert to_act is not None
@@ -153,30 +166,14 @@ async def _locked_scenario(room: Room, path: Path) -> None:
 
 
 def test_a_locked_database_delays_the_commit_without_blocking(tmp_path: Path) -> None:
-    path = tmp_path / "tables.db"
-    settings = RoomSettings(tables=1, bots=0, pause=0.0, configs=[HEADS_UP])
-    room = Room.open(str(path), settings)
-    asyncio.run(_locked_scenario(room, path))
+    _run(tmp_path, 1, _locked_scenario)
 
 
 async def _held_lock_scenario(room: Room, path: Path) -> None:
-    players = []
-    for seat in (0, 1):
-        connection = room.connect()
-        sit = {"v": 2, "type": "sit", "table": 0, "seat": seat, "name": f"p{seat}"}
-        room.handle(connection, json.dumps({**sit, "buy_in": 1000}))
-        players.append(connection)
-    await room.start()
+    players = await _heads_up_in_a_hand(room)
     other = sqlite3.connect(str(path), isolation_level=None)
     try:
         runner = room.runners[0]
-        for _ in range(500):
-            if runner.table.in_hand:
-                break
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.05)
-        for connection in players:
-            _messages(connection)
         other.execute("BEGIN IMMEDIATE")  # another process keeps the lock
         to_act, number = runner.table.to_act, runner.table.hand_number
         assert to_act is not None
@@ -208,7 +205,4 @@ def test_a_lock_held_too_long_fails_the_commit_and_changes_nothing(
 
     monkeypatch.setattr(room_module, "LOCK_PATIENCE", 0.05)
     monkeypatch.setattr(storage, "BUSY_SECONDS", 0.05)
-    path = tmp_path / "tables.db"
-    settings = RoomSettings(tables=1, bots=0, pause=0.0, configs=[HEADS_UP])
-    room = Room.open(str(path), settings)
-    asyncio.run(_held_lock_scenario(room, path))
+    _run(tmp_path, 1, _held_lock_scenario)
