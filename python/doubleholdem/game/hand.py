@@ -375,8 +375,7 @@ class Hand:
             if not legal.can_check or amount is not None:
                 self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
                 self._require(amount is None, "a check takes no amount", legal, kind, amount)
-            self._round.match(actor, False)
-            self._log_event("check", actor, None, None, False)
+            self._check(actor)
         elif kind is _CALL:
             chips = legal.call_amount
             if chips <= 0 or not (amount is None or amount == chips):
@@ -411,14 +410,12 @@ class Hand:
         seat = self._actor
         if self._legal is None and self._decision == BET and seat is not None:
             # always allowed: no need for the whole LegalActions
-            round_ = self._round
-            to_call = round_.level - self._bets[seat]
+            to_call = self._round.level - self._bets[seat]
             if to_call > 0:
                 stack = self._stacks[seat]
                 self._call(seat, to_call if to_call < stack else stack)
             else:
-                round_.match(seat, False)
-                self._log_event("check", seat, None, None, False)
+                self._check(seat)
             self._cursor = seat
             self._proceed()
             return
@@ -573,6 +570,10 @@ class Hand:
         self._live -= 1
         self._round.fold(seat)
         self._log_event("fold", seat, None, None, False)
+
+    def _check(self, seat: int) -> None:
+        self._round.match(seat, False)
+        self._log_event("check", seat, None, None, False)
 
     def _call(self, seat: int, chips: int) -> None:
         stacks = self._stacks

@@ -337,10 +337,6 @@ def _cards(text: str, number: int) -> list[int]:
     return cards
 
 
-def _words(action: str) -> list[str]:
-    return action.split("#", 1)[0].split() if "#" in action else action.split()
-
-
 def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
     """The deck that deals the file's cards (``split``: the words of each action): hole
     cards one at a time from p1, a burn before each board deal; unknown and burned cards
@@ -393,7 +389,8 @@ def replay(history: HandHistory) -> ReplayResult:
     """Plays the file's actions through the engine; :class:`InvalidHandHistory` names the
     first action that breaks the rules (1-based) and why."""
     actions = history.actions
-    split = [a.split() if "#" not in a else _words(a) for a in actions]  # _words, faster
+    # each action's words, without its comment
+    split = [a.split() if "#" not in a else a.split("#", 1)[0].split() for a in actions]
     order = _deck_order(history, split)
     hand = Hand(history.config, deck=order)
     n = history.config.players

@@ -26,6 +26,7 @@ from typing import Any
 
 from doubleholdem.cards import parse_card
 from doubleholdem.double import auto_point
+from doubleholdem.server.cli import GC_YOUNG
 from doubleholdem.server.protocol import apply_patch
 
 __all__ = ["LoadResult", "add_parser", "run", "run_load"]
@@ -188,7 +189,7 @@ async def run_load(
         waiting[0] -= 1
         if waiting[0] == 0:  # everyone sits: the connections are old objects from here on
             gc.freeze()  # (and the clients make next to no reference cycles)
-            gc.set_threshold(50_000, 10, 10)
+            gc.set_threshold(GC_YOUNG, 10, 10)  # as the server does
 
     for player in players:
         player.on_seated = sat

@@ -92,6 +92,13 @@ def _replay(table: Table, move: list[Any]) -> None:
         raise ValueError(f"not a move: {move!r}")
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # no event loop
+        return None
+
+
 @dataclass
 class RoomSettings:
     """How a room runs: ``bots`` seats per new table taken by bots that act after
@@ -619,9 +626,8 @@ class Room:
     def _flush_soon(self) -> None:
         if self._flush is not None:
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # no event loop (a script or a test): at once
+        loop = _running_loop()
+        if loop is None:  # a script or a test: at once
             self.flush()
             return
         self._flush = loop.call_soon(self.flush)
@@ -641,10 +647,7 @@ class Room:
             now = time.monotonic()
             if self._locked_since is None:
                 self._locked_since = now
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                loop = None
+            loop = _running_loop()
             if loop is not None and now - self._locked_since < LOCK_PATIENCE:
                 self._flush = loop.call_later(FLUSH_RETRY, self.flush)
                 return

@@ -793,15 +793,8 @@ class Table:
         try:
             if action != POINT:
                 hand.act(action, amount, index)
-            elif amount is None:
-                raise IllegalAction(
-                    f"seat {index} cannot choose a point card: give its index",
-                    seat=index,
-                    action=POINT,
-                    legal=hand.legal_actions(),
-                )
-            else:
-                hand.choose_point(index, amount)
+            else:  # the hand refuses a point card that is not one (None too)
+                hand.choose_point(index, amount)  # type: ignore[arg-type]
         except IllegalAction as error:
             _with_seat_numbers(error, self._dealt)
             raise
