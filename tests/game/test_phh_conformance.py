@@ -11,7 +11,7 @@ import pytest
 
 from doubleholdem.game.phh import load, replay
 
-DATA = Path(__file__).resolve().parent / "data" / "phh"
+DATA = Path(__file__).resolve().parent.parent / "data" / "phh"
 FILES = sorted(DATA.rglob("*.phh"))
 HALF_CHIP_FILES = {
     "102-0.phh",

@@ -16,7 +16,7 @@ from doubleholdem.errors import InvalidHandHistory
 from doubleholdem.game import phh
 from doubleholdem.game.phh import MAX_FILE_BYTES
 
-DATA = Path(__file__).parent / "data" / "phh"
+DATA = Path(__file__).resolve().parent.parent / "data" / "phh"
 GOOD = DATA / "famous" / "dwan-ivey-2009.phh"
 GOOD_STACKS = "572100 1997500 1109500"
 

@@ -15,7 +15,7 @@ rule there is tested on its own in the test_rules_* files:
   where the rule splits each pot on its own. In hands where a split pot has odd chips
   and either three or more winners or more than one pot, the stacks are only required
   to agree up to one chip per pot (the odd-chip rule itself is tested in
-  test_rules_pots.py).
+  game/test_pots.py).
 """
 
 from __future__ import annotations
