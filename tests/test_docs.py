@@ -15,7 +15,7 @@ FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 MODULES = sorted(
     info.name
     for info in pkgutil.walk_packages(doubleholdem.__path__, "doubleholdem.")
-    if not info.name.startswith("doubleholdem._core")
+    if not info.name.startswith("doubleholdem._core") and not info.name.endswith(".__main__")
 )
 README = Path(__file__).resolve().parent.parent / "README.md"
 

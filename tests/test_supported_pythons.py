@@ -88,7 +88,7 @@ def test_a_missing_extra_is_named(
 def test_a_missing_plot_extra_on_the_command_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from doubleholdem.casino import cli
+    from doubleholdem.cli import casino as cli
 
     def no_analysis(args: object) -> None:
         pytest.fail("the missing extra is named before the analysis starts")

@@ -137,7 +137,7 @@ def test_ray_runner_gives_the_same_chunks() -> None:
 def test_plot(heads_up: casino.Analysis, tmp_path: object) -> None:
     from pathlib import Path
 
-    from doubleholdem.casino.cli import plot_strategy
+    from doubleholdem.cli.casino import plot_strategy
 
     path = Path(str(tmp_path)) / "strategy.png"
     plot_strategy(heads_up, path)

@@ -41,12 +41,10 @@ cards (``????``) are allowed for players who never need to show them.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
 import stat
-import sys
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -59,7 +57,7 @@ from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.game.hand import Hand
 
-__all__ = ["HandHistory", "ReplayResult", "add_parser", "dumps", "load", "loads", "replay"]
+__all__ = ["HandHistory", "ReplayResult", "dumps", "load", "loads", "replay"]
 
 VARIANTS = {
     "NT": (Variant.TEXAS, Structure.NO_LIMIT),
@@ -538,46 +536,3 @@ def _actions(hand: Hand, player: dict[int, str]) -> list[str]:
     deals = [a for a in actions if a.startswith("d dh")]
     rest = [a for a in actions if not a.startswith("d dh")]
     return sorted(deals, key=lambda a: int(a.split()[2][1:])) + rest
-
-
-# ---------------------------------------------------------------------------- command line
-
-
-def _reason(error: BaseException) -> str:
-    if isinstance(error, RecursionError):
-        return "not a hand history: values nested too deeply"
-    if isinstance(error, MemoryError):
-        return "not a hand history: too large to read"
-    text = str(error)
-    text = text if len(text) <= 300 else text[:300] + "..."
-    return text.replace("\n", " ")
-
-
-def add_parser(subparsers: Any) -> None:
-    """Registers ``doubleholdem replay FILE... [--json]``."""
-    p = subparsers.add_parser("replay", help="replay PHH hand histories to their finishing stacks")
-    p.add_argument(
-        "files", nargs="+", metavar="FILE", help="PHH files (regular files of at most 1 MiB)"
-    )
-    p.add_argument("--json", action="store_true", help="one JSON line per file")
-    p.set_defaults(run=run_replay)
-
-
-def run_replay(args: argparse.Namespace) -> int:
-    """Prints each file's finishing stacks (PHH player order). A file that cannot be
-    read or replayed (see :func:`load`) is named on stderr in one line with the reason
-    (and the action number); the others are still replayed, and the exit status is 2."""
-    status = 0
-    out = sys.stdout
-    for path in args.files:
-        try:
-            result = replay(load(path))
-        except (DoubleHoldemError, ValueError, TypeError, RecursionError, MemoryError) as error:
-            print(f"doubleholdem: error: {path}: {_reason(error)}", file=sys.stderr)
-            status = 2
-            continue
-        if args.json:
-            out.write(json.dumps(result.to_dict(), separators=(", ", ": ")) + "\n")
-        else:
-            out.write(f"{path}: {' '.join(map(str, result.finishing_stacks))}\n")
-    return status

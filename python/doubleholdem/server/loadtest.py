@@ -12,7 +12,6 @@ Only for servers on this machine or your own test hosts."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import gc
@@ -26,22 +25,10 @@ from typing import Any
 
 from doubleholdem.cards import parse_card
 from doubleholdem.double import auto_point
-from doubleholdem.server.cli import GC_YOUNG
+from doubleholdem.server.process import GC_YOUNG
 from doubleholdem.server.protocol import apply_patch
 
-__all__ = ["LoadResult", "add_parser", "run", "run_load"]
-
-
-def add_parser(subparsers: Any) -> None:
-    """Registers ``loadtest``."""
-    p = subparsers.add_parser("loadtest", help="bot clients over WebSockets against a server")
-    p.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
-    p.add_argument("--clients", type=int, required=True, help="clients (each takes a seat)")
-    p.add_argument("--seconds", type=float, required=True, help="how long they play")
-    p.add_argument("--think", type=float, default=0.5, help="seconds before each answer (0.5)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run)
+__all__ = ["LoadResult", "run_load"]
 
 
 class LoadResult(dict[str, Any]):
@@ -225,30 +212,3 @@ async def run_load(
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
     )
-
-
-def run(args: argparse.Namespace) -> int:
-    """The ``loadtest`` command."""
-    if args.clients < 1 or args.seconds <= 0 or args.think < 0:
-        raise ValueError("--clients must be at least 1, --seconds and --think positive")
-    _raise_file_limit()
-    result = asyncio.run(
-        run_load(args.url, args.clients, args.seconds, think=args.think, seed=args.seed)
-    )
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key + ':':<12} {value}")
-    return 0 if result["errors"] == 0 and result["chip_errors"] == 0 else 1
-
-
-def _raise_file_limit() -> None:
-    """Each client is a socket: allow as many open files as the system lets us."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

@@ -18,7 +18,7 @@ order does not matter there either; opponents always get their best point.
 
 The tables (``data/preflop_equity_texas.json``, ``data/preflop_equity_double.json``) hold,
 for every class, the share against 1 to 9 opponents, estimated by the core's Monte Carlo
-(``_core.equities``) on a large sample; ``python -m doubleholdem.table.preflop_equity --write``
+(``_core.equities``) on a large sample; ``python -m doubleholdem.cli.preflop_table --write``
 regenerates them. Their headers give the sample size, the seeds and the standard error.
 
 >>> preflop_class("Ah Ad"), preflop_class("7c 2d"), preflop_class("Ks Qs")
@@ -35,7 +35,6 @@ True
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import os
@@ -46,7 +45,6 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from importlib import resources
 from itertools import combinations
-from pathlib import Path
 from typing import Any, TextIO
 
 from doubleholdem import _core
@@ -189,7 +187,7 @@ def preflop_share(hole: Sequence[int], opponents: int) -> float:
     return row[opponents - 1]
 
 
-# generation: python -m doubleholdem.table.preflop_equity --write
+# generation: python -m doubleholdem.cli.preflop_table --write
 
 
 def _seed(variant: str, name: str, opponents: int) -> int:
@@ -258,7 +256,7 @@ def generate(
     error = 0.5 / samples**0.5
     return {
         "game": GAMES[variant],
-        "command": "python -m doubleholdem.table.preflop_equity --write",
+        "command": "python -m doubleholdem.cli.preflop_table --write",
         "share": "pre-flop share of the pot against 1..9 random opponents (a win 1, a tie "
         "with k others 1/(k+1)); Double Hold'em: the best point card, opponents too",
         "opponents": list(range(1, MAX_OPPONENTS + 1)),
@@ -281,42 +279,3 @@ def dumps(table: dict[str, Any]) -> str:
     lines = [f" {json.dumps(key)}: {json.dumps(value)}," for key, value in header.items()]
     rows = [f"  {json.dumps(name)}: {json.dumps(row)}" for name, row in table["classes"].items()]
     return "{\n" + "\n".join(lines) + '\n "classes": {\n' + ",\n".join(rows) + "\n }\n}\n"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The generator's command line; returns the exit status."""
-    from doubleholdem.cli import thread_count
-
-    parser = argparse.ArgumentParser(
-        prog="python -m doubleholdem.table.preflop_equity",
-        description="Estimate the pre-flop share tables the equity bot ships with.",
-    )
-    parser.add_argument("--write", action="store_true", help="write the package's data files")
-    parser.add_argument("--out", type=Path, help="write into this directory instead")
-    parser.add_argument("--samples", type=int, default=SAMPLES, help="deals per estimate")
-    parser.add_argument("--threads", type=thread_count, help="default: one per core")
-    parser.add_argument("--variant", choices=sorted(GAMES), action="append")
-    args = parser.parse_args(argv)
-    if not args.write and args.out is None:
-        parser.error("nothing to do: give --write (or --out DIR)")
-    if args.samples < 1:
-        parser.error("--samples must be at least 1")
-    out: Path = args.out or Path(__file__).resolve().parent / "data"
-    try:
-        for variant in args.variant or list(GAMES):
-            started = time.monotonic()
-            table = generate(variant, args.samples, args.threads)
-            seconds = time.monotonic() - started
-            path = out / f"preflop_equity_{variant}.json"
-            partial = path.with_suffix(".json.part")
-            partial.write_text(dumps(table), encoding="utf-8")
-            os.replace(partial, path)
-            print(f"{path}: {len(table['classes'])} classes in {seconds:.1f} s", file=sys.stderr)
-    except KeyboardInterrupt:
-        print("interrupted: nothing more written", file=sys.stderr)
-        return 130
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,21 +13,17 @@ is its chips minus everything it bought in. Same seed, same results.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import gc
-import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.game.config import Structure, Variant
-from doubleholdem.table.bots import BOTS, Bot, make_bot
+from doubleholdem.table.bots import Bot, make_bot
 from doubleholdem.table.table import Table, TableConfig
 
-__all__ = ["SeatResult", "SimulationResult", "add_parser", "simulate"]
+__all__ = ["SeatResult", "SimulationResult", "simulate"]
 
 SMALL_BLIND = 50
 BIG_BLIND = 100
@@ -144,72 +140,6 @@ def _play(table: Table, bots: Sequence[Bot]) -> None:
         decide(seat, bots[seat].decide(observe(seat)))
 
 
-@contextlib.contextmanager
-def _no_collections() -> Iterator[None]:
-    """Switches the cyclic garbage collector off for the run. Play makes millions of
-    short-lived objects and no reference cycles (a simulation collects none: reference
-    counting frees everything), and the collector's passes over the table's growing
-    log cost several percent of the run for nothing. The command does this for its own
-    process; :func:`simulate` leaves the collector alone."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _seat_result(table: Table, seat: int, bot: str, hands: int) -> SeatResult:
     net = table.stack(seat) - table.bought_in_by(seat)
     return SeatResult(seat, bot, net, round(net / BIG_BLIND * 100 / hands, 2))
-
-
-def add_parser(subparsers: Any) -> None:
-    """Registers ``doubleholdem simulate``."""
-    p = subparsers.add_parser("simulate", help="bots against each other at one table")
-    p.add_argument("--variant", choices=[v.value for v in Variant], default="double")
-    p.add_argument("--structure", choices=sorted(STRUCTURES), default="limit")
-    p.add_argument("--players", type=int, default=6)
-    p.add_argument("--hands", type=int, default=10_000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument(
-        "--bots",
-        default=",".join(DEFAULT_BOTS),
-        help=f"bot names cycled over the seats, from {', '.join(sorted(BOTS))}",
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    """``doubleholdem simulate``."""
-    from doubleholdem.progress import ProgressBar
-
-    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
-    for name in bots:
-        if name not in BOTS:
-            raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
-    bar = ProgressBar(f"simulate: {args.hands:,} hands")
-    try:
-        with _no_collections():
-            result = simulate(
-                players=args.players,
-                hands=args.hands,
-                seed=args.seed,
-                variant=args.variant,
-                structure=STRUCTURES[args.structure],
-                bots=bots,
-                progress=bar,
-            )
-    finally:
-        bar.close()
-    if args.json:
-        print(json.dumps(result.to_dict()))
-        return 0
-    print(f"{result.variant} {result.structure}: {result.hands:,} hands, seed {result.seed}")
-    print(f"{'seat':>4}  {'bot':8} {'net chips':>12} {'bb/100':>9}")
-    for seat in result.seats:
-        print(f"{seat.seat:>4}  {seat.bot:8} {seat.net:>12,} {seat.bb_per_100:>9.2f}")
-    print(f"hands played {result.hands:,}, {result.hands_per_second:,.0f} hands/s")
-    return 0

@@ -9,13 +9,13 @@ restores them where they were."""
 from __future__ import annotations
 
 import argparse
-import gc
 import socket
 from typing import Any
 
-from doubleholdem.table import TableConfig
+from doubleholdem.server.process import quiet_collector, raise_file_limit
+from doubleholdem.server.settings import load_configs
 
-__all__ = ["add_parser", "load_configs"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -66,60 +66,6 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def load_configs(path: str) -> list[TableConfig]:
-    """The table settings in the TOML file at ``path``.
-
-    >>> import tempfile, os
-    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-    ...     _ = f.write('[[table]]\\nvariant = "double"\\nstructure = "fixed-limit"\\n'
-    ...                 'small_blind = 10\\nbig_blind = 20\\nseats = 4\\n')
-    >>> [(c.variant.value, c.structure.value, c.big_blind, c.seats) for c in load_configs(f.name)]
-    [('double', 'fixed-limit', 20, 4)]
-    >>> os.unlink(f.name)
-    """
-    import rtoml
-
-    from doubleholdem.errors import InvalidConfig
-    from doubleholdem.game import Rake
-
-    try:
-        with open(path, encoding="utf-8") as file:
-            data = rtoml.load(file)
-    except (OSError, rtoml.TomlParsingError, ValueError, TypeError) as error:
-        raise InvalidConfig(f"{path}: {error}") from None
-    entries = data.get("table")
-    if (
-        not isinstance(entries, list)
-        or not entries
-        or not all(isinstance(e, dict) for e in entries)
-    ):
-        raise InvalidConfig(f"{path}: needs a [[table]] list")
-    configs = []
-    for entry in entries:
-        fields = dict(entry)
-        if isinstance(fields.get("rake"), dict):
-            fields["rake"] = Rake(**fields["rake"])
-        try:
-            configs.append(TableConfig(**fields))
-        except TypeError as error:
-            raise InvalidConfig(f"{path}: {error}") from None
-    return configs
-
-
-GC_YOUNG = 50_000  # allocations between collections of the youngest generation
-
-
-def quiet_collector() -> None:
-    """Tunes Python's cycle collector for a server that makes next to no reference
-    cycles but keeps many objects alive (its connections, views and tables): what exists
-    now is collected once and frozen out of later collections (``gc.freeze``), and the
-    young generation is collected after ``GC_YOUNG`` allocations instead of 700, so that
-    the collector pauses the event loop seldom and briefly."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(GC_YOUNG, 10, 10)
-
-
 def run(args: argparse.Namespace) -> int:
     """Runs the server until interrupted."""
     try:
@@ -136,9 +82,7 @@ def run(args: argparse.Namespace) -> int:
     settings.seed = args.seed
     if args.config:
         settings.configs = load_configs(args.config)
-    from doubleholdem.server.loadtest import _raise_file_limit
-
-    _raise_file_limit()
+    raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
     room = Room.open(args.db, settings, synchronous=args.sync)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem import casino
+from doubleholdem.cli.base import thread_count
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.extras import require
 from doubleholdem.progress import ProgressBar
@@ -32,8 +33,6 @@ def _with_bar(label: str, work: Any) -> Any:
 
 def add_parser(subparsers: Any) -> None:
     """Registers ``doubleholdem casino``."""
-    from doubleholdem.cli import thread_count
-
     parser = subparsers.add_parser(
         "casino", help="Heads Up Hold'em: analysis, side bets, simulation"
     )

@@ -1,0 +1,100 @@
+"""The ``doubleholdem`` command line: one module per command in this package.
+
+A command's module exposes ``add_parser(subparsers)``, which registers its parser and sets
+``run`` (a function of the parsed arguments that returns the exit status). Bad input exits
+with status 2 and one line on stderr. Nothing in the library imports this package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from doubleholdem.cli.base import Parser, UsageError
+from doubleholdem.errors import DoubleHoldemError
+
+__all__ = ["COMMANDS", "UsageError", "build_parser", "entry_point", "main"]
+
+
+# Each command and its module, imported only when it is needed (``doubleholdem replay``
+# does not load the casino, the table or the bots).
+COMMANDS = {
+    name: f"doubleholdem.cli.{module}"
+    for name, module in (
+        ("eval", "eval"),
+        ("double", "double"),
+        ("equity", "equity"),
+        ("point", "point"),
+        ("replay", "replay"),
+        ("simulate", "simulate"),
+        ("casino", "casino"),
+        ("stats", "stats"),
+        ("serve", "serve"),
+        ("loadtest", "loadtest"),
+    )
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with ``command`` of that one alone."""
+    parser = Parser(prog="doubleholdem", description=__doc__.split("\n")[0] if __doc__ else None)
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for name in [command] if command in COMMANDS else COMMANDS:
+        add: Callable[[Any], None] = importlib.import_module(COMMANDS[name]).add_parser
+        add(subparsers)
+    return parser
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 500 else text[:500] + "..."
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status: 0, 2 for bad input (one line on
+    stderr, never a traceback), 130 after Ctrl-C, 1 for an internal error (one line
+    too; ``DOUBLEHOLDEM_TRACEBACK=1`` shows its traceback)."""
+    try:
+        words = sys.argv[1:] if argv is None else list(argv)
+        args = build_parser(words[0] if words else None).parse_args(words)
+        status: int = args.run(args)
+        return status
+    except (DoubleHoldemError, ValueError, TypeError, OverflowError) as error:
+        print(f"doubleholdem: error: {_one_line(error)}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("doubleholdem: error: the input is nested too deeply", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("doubleholdem: error: out of memory", file=sys.stderr)
+        return 2
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        reason = error.strerror or _one_line(error)
+        print(f"doubleholdem: error: {where}{reason}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("doubleholdem: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:
+        if os.environ.get("DOUBLEHOLDEM_TRACEBACK"):
+            raise
+        name = type(error).__name__
+        print(
+            f"doubleholdem: internal error: {name}: {_one_line(error)} (please report it)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def entry_point() -> None:
+    """The console script: exits with :func:`main`'s status."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

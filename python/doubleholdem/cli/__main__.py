@@ -1,0 +1,5 @@
+"""``python -m doubleholdem.cli``."""
+
+from doubleholdem.cli import entry_point
+
+entry_point()

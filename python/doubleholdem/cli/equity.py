@@ -1,0 +1,78 @@
+"""``doubleholdem equity``: each player's share of the pot, for hands and ranges
+(:mod:`doubleholdem.equity`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from doubleholdem.cli.base import add_run_options, print_result
+from doubleholdem.equity import calculate
+from doubleholdem.errors import InvalidHand
+from doubleholdem.progress import ProgressBar
+
+__all__ = ["add_parser", "run"]
+
+
+def _points(text: str | None) -> list[int | str] | None:
+    if text is None:
+        return None
+    points: list[int | str] = []
+    for word in text.split(","):
+        word = word.strip()
+        if word == "auto":
+            points.append("auto")
+        elif word in ("0", "1", "2"):
+            points.append(int(word))
+        else:
+            raise InvalidHand(f"--points takes 0, 1, 2 or auto per player, not {word!r}")
+    return points
+
+
+def add_parser(subparsers: Any) -> None:
+    """Registers ``doubleholdem equity``."""
+    p = subparsers.add_parser("equity", help="each player's share of the pot")
+    p.add_argument(
+        "players", nargs="+", help='a hand or range per player, e.g. AhKh "QQ+,AKs" random'
+    )
+    p.add_argument("--board", default="", help='0, 3, 4 or 5 board cards, e.g. "Kh 8h 2c"')
+    p.add_argument("--dead", default="", help="cards out of the deck")
+    p.add_argument("--variant", choices=("texas", "double"), default="texas")
+    p.add_argument("--points", help="Double Hold'em point per player: 0, 1, 2 or auto")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--exact", action="store_true", help="enumerate every deal")
+    how.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
+    how.add_argument("--stderr", type=float, help="Monte Carlo to this standard error")
+    add_run_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``doubleholdem equity``."""
+    bar = ProgressBar("equity")
+    try:
+        result = calculate(
+            args.players,
+            args.board,
+            args.dead,
+            variant=args.variant,
+            points=_points(args.points),
+            exact=True if args.exact else None,
+            samples=args.samples,
+            stderr=args.stderr,
+            seed=args.seed,
+            threads=args.threads,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+    kind = "exact" if result.exact else "Monte Carlo"
+    lines = [f"{result.showdowns:,} showdowns ({kind})"]
+    width = max(len(p) for p in args.players)
+    for i, player in enumerate(args.players):
+        error = "" if result.stderr is None else f" ± {result.stderr[i]:.4%}"
+        lines.append(
+            f"{player:<{width}}  equity {result.equity[i]:8.4%}{error}  "
+            f"win {result.win[i]:8.4%}  tie {result.tie[i]:8.4%}"
+        )
+    return print_result(args, result.as_json(), lines)
