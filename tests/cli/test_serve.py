@@ -19,12 +19,54 @@ from doubleholdem.cli import main
         ["serve", "--config", "/nonexistent/tables.toml"],
         ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "0", "--seconds", "1"],
         ["loadtest", "--clients", "1", "--seconds", "1"],
+        ["serve", "--port", "70000"],
+        ["serve", "--port", "-1"],
+        ["serve", "--config", "/dev/zero"],
+        ["serve", "--config", "/"],
+        ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "1", "--seconds", "nan"],
+        ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "1", "--seconds", "1e9"],
+        [
+            "loadtest",
+            "--url",
+            "http://127.0.0.1:9",
+            "--clients",
+            "1",
+            "--seconds",
+            "1",
+            "--think",
+            "-1",
+        ],
     ],
 )
 def test_bad_input(words: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(words) == 2
     err = capsys.readouterr().err
     assert err.startswith("doubleholdem: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["serve", "--port", "70000"], "70000 is not a port in 0..65535"),
+        (["serve", "--config", "/dev/zero"], "/dev/zero: not a regular file"),
+    ],
+)
+def test_the_refusal_names_the_value_and_the_range(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(words) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_config_file_over_the_cap_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doubleholdem.server.settings import MAX_CONFIG_BYTES
+
+    path = tmp_path / "tables.toml"
+    path.write_text("# " + "x" * MAX_CONFIG_BYTES + "\n[[table]]\nseats = 4\n")
+    assert main(["serve", "--config", str(path), "--db", str(tmp_path / "x.db")]) == 2
+    assert f"larger than {MAX_CONFIG_BYTES} bytes" in capsys.readouterr().err
 
 
 def test_bad_config_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

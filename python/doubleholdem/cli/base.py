@@ -10,7 +10,14 @@ from typing import Any, NoReturn
 
 from doubleholdem.errors import DoubleHoldemError
 
-__all__ = ["Parser", "UsageError", "add_run_options", "print_result", "thread_count"]
+__all__ = [
+    "Parser",
+    "UsageError",
+    "add_run_options",
+    "bounded",
+    "print_result",
+    "thread_count",
+]
 
 
 class UsageError(DoubleHoldemError):
@@ -50,3 +57,30 @@ def add_run_options(p: Any) -> None:
     p.add_argument("--seed", type=int, help="seed of the Monte Carlo (reproducible)")
     p.add_argument("--threads", type=int, help="threads (default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def bounded(kind: type[int] | type[float], low: float, high: float, what: str) -> Any:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high``, else one line
+    naming ``what`` and the range.
+
+    >>> port = bounded(int, 0, 65535, "a port")
+    >>> port("8000")
+    8000
+    >>> port("70000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: 70000 is not a port in 0..65535
+    """
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value != value or not low <= value <= high:
+            shown = text if len(text) <= 40 else f"a number of {len(text)} characters"
+            raise argparse.ArgumentTypeError(f"{shown} is not {what} in {low}..{high}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse

@@ -9,6 +9,7 @@ import asyncio
 import json
 from typing import Any
 
+from doubleholdem.cli.base import bounded
 from doubleholdem.server.loadtest import run_load
 from doubleholdem.server.process import raise_file_limit
 
@@ -19,9 +20,24 @@ def add_parser(subparsers: Any) -> None:
     """Registers ``loadtest``."""
     p = subparsers.add_parser("loadtest", help="bot clients over WebSockets against a server")
     p.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
-    p.add_argument("--clients", type=int, required=True, help="clients (each takes a seat)")
-    p.add_argument("--seconds", type=float, required=True, help="how long they play")
-    p.add_argument("--think", type=float, default=0.5, help="seconds before each answer (0.5)")
+    p.add_argument(
+        "--clients",
+        type=bounded(int, 1, 100_000, "a count of clients"),
+        required=True,
+        help="clients (each takes a seat)",
+    )
+    p.add_argument(
+        "--seconds",
+        type=bounded(float, 0.001, 86_400, "a number of seconds"),
+        required=True,
+        help="how long they play",
+    )
+    p.add_argument(
+        "--think",
+        type=bounded(float, 0, 3600, "a number of seconds"),
+        default=0.5,
+        help="seconds before each answer (0.5)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -29,8 +45,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The ``loadtest`` command."""
-    if args.clients < 1 or args.seconds <= 0 or args.think < 0:
-        raise ValueError("--clients must be at least 1, --seconds and --think positive")
     raise_file_limit()
     result = asyncio.run(
         run_load(args.url, args.clients, args.seconds, think=args.think, seed=args.seed)

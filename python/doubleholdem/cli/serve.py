@@ -12,17 +12,27 @@ import argparse
 import socket
 from typing import Any
 
+from doubleholdem.cli.base import bounded
 from doubleholdem.server.process import quiet_collector, raise_file_limit
 from doubleholdem.server.settings import load_configs
 
 __all__ = ["add_parser", "run"]
 
 
+_count = bounded(int, 0, 10_000, "a count")
+_seconds = bounded(float, 0, 3600, "a number of seconds")
+
+
 def add_parser(subparsers: Any) -> None:
     """Registers ``serve``."""
     p = subparsers.add_parser("serve", help="run the game server with its browser table")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (8000; 0 picks a free one)")
+    p.add_argument(
+        "--port",
+        type=bounded(int, 0, 65535, "a port"),
+        default=8000,
+        help="port (8000; 0 picks a free one)",
+    )
     p.add_argument("--db", default="tables.db", help="SQLite database (tables.db)")
     p.add_argument("--tables", type=_count, default=4, help="tables (4)")
     p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table (2)")
@@ -34,20 +44,6 @@ def add_parser(subparsers: Any) -> None:
         "--sync", choices=("normal", "full"), default="normal", help="SQLite synchronous mode"
     )
     p.set_defaults(run=run)
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 10_000:
-        raise argparse.ArgumentTypeError(f"{text} is not a count in 0..10000")
-    return value
-
-
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds in 0..3600")
-    return value
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -42,9 +42,7 @@ cards (``????``) are allowed for players who never need to show them.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -56,6 +54,7 @@ from doubleholdem.cards import CARD_NAMES, parse_card
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.game.hand import Hand
+from doubleholdem.textfile import read_text
 
 __all__ = ["HandHistory", "ReplayResult", "dumps", "load", "loads", "replay"]
 
@@ -116,42 +115,11 @@ def load(path: str | Path) -> HandHistory:
 
 def _read(path: str | Path) -> str:
     name = str(path)
-
-    def refuse(reason: str) -> InvalidHandHistory:
-        return InvalidHandHistory(f"cannot read {name}: {reason}", path=name)
-
-    try:
-        # O_NONBLOCK: opening a pipe does not wait for a writer; no effect on files.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
-        raise refuse(error.strerror or str(error)) from None
-    except ValueError as error:  # a NUL byte in the name
-        raise refuse(str(error)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise refuse("not a regular file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise refuse(f"larger than {MAX_FILE_BYTES} bytes ({info.st_size})")
-        # the size it has and a byte more (one small buffer, not one of the limit's size
-        # per file), then to the end, or past the limit if the file grew meanwhile
-        data = os.read(fd, info.st_size + 1)
-        while len(data) <= MAX_FILE_BYTES:
-            more = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
-            if not more:
-                break
-            data += more
-    except OSError as error:
-        raise refuse(error.strerror or str(error)) from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_FILE_BYTES:
-        raise refuse(f"larger than {MAX_FILE_BYTES} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        byte = data[error.start]
-        raise refuse(f"not UTF-8 text (byte 0x{byte:02x} at offset {error.start})") from None
+    return read_text(
+        path,
+        MAX_FILE_BYTES,
+        lambda reason: InvalidHandHistory(f"cannot read {name}: {reason}", path=name),
+    )
 
 
 def loads(text: str) -> HandHistory:

@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 from doubleholdem.table import TableConfig
+from doubleholdem.textfile import read_text
 
-__all__ = ["load_configs"]
+__all__ = ["MAX_CONFIG_BYTES", "load_configs"]
+
+MAX_CONFIG_BYTES = 1 << 20
+"""The largest settings file :func:`load_configs` reads (1 MiB)."""
 
 
 def load_configs(path: str) -> list[TableConfig]:
-    """The table settings in the TOML file at ``path``.
+    """The table settings in the TOML file at ``path``: a regular file of UTF-8 text of at
+    most :data:`MAX_CONFIG_BYTES` bytes, else :class:`~doubleholdem.errors.InvalidConfig`.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
@@ -24,10 +29,10 @@ def load_configs(path: str) -> list[TableConfig]:
     from doubleholdem.errors import InvalidConfig
     from doubleholdem.game import Rake
 
+    text = read_text(path, MAX_CONFIG_BYTES, lambda reason: InvalidConfig(f"{path}: {reason}"))
     try:
-        with open(path, encoding="utf-8") as file:
-            data = rtoml.load(file)
-    except (OSError, rtoml.TomlParsingError, ValueError, TypeError) as error:
+        data = rtoml.loads(text)
+    except (rtoml.TomlParsingError, ValueError, TypeError) as error:
         raise InvalidConfig(f"{path}: {error}") from None
     entries = data.get("table")
     if (
@@ -39,9 +44,9 @@ def load_configs(path: str) -> list[TableConfig]:
     configs = []
     for entry in entries:
         fields = dict(entry)
-        if isinstance(fields.get("rake"), dict):
-            fields["rake"] = Rake(**fields["rake"])
         try:
+            if isinstance(fields.get("rake"), dict):
+                fields["rake"] = Rake(**fields["rake"])
             configs.append(TableConfig(**fields))
         except TypeError as error:
             raise InvalidConfig(f"{path}: {error}") from None
