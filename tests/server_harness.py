@@ -47,13 +47,7 @@ def leaks(
     else:
         shown = {e.seat for e in hand.events if e.kind == "show"}
         dealt = table.dealt
-        own = dealt.index(seat) if seat in dealt else None
-        if (
-            own is not None
-            and table.seats()[seat] is not None  # type: ignore[index]
-            and table.player(seat) != hand_player(table, own)  # type: ignore[arg-type]
-        ):
-            own = None
+        own = dealt.index(seat) if seat in dealt and not sat_down_since(table, seat) else None
         allowed = {CARD_NAMES[c] for c in hand.board}
         for index in range(len(dealt)):
             if index == own or index in shown:
@@ -78,9 +72,15 @@ def leaks(
     return found
 
 
-def hand_player(table: Any, index: int) -> str:
-    """The player dealt in at hand index ``index`` of the table's hand."""
-    return str(table._dealt_players[index])
+def sat_down_since(table: Any, seat: int) -> bool:
+    """True if someone sat down in ``seat`` after the table's last hand started (read off
+    the table's log, not by the player's name: whoever sits down later, under any name,
+    was not dealt in). The log is released only between hands, so a log without the
+    hand's start holds only what came after it."""
+    log = table.event_log(everything=True)
+    starts = [i for i, e in enumerate(log) if e["kind"] == "hand_start"]
+    since = log[starts[-1] :] if starts else log
+    return any(e["kind"] == "join" and e["seat"] == seat for e in since)
 
 
 class ServerThread:
