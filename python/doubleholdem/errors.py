@@ -49,7 +49,9 @@ class IllegalAction(DoubleHoldemError, ValueError):
 
     ``seat`` is the seat that tried to act, ``action`` and ``amount`` what it tried, and
     ``legal`` the legal options at that moment (a ``doubleholdem.game.LegalActions``, or
-    ``None`` when nobody may act, for example after the hand is over)."""
+    ``None`` when nobody may act, for example after the hand is over). ``reason``, when
+    the message is ``"seat {seat} {reason}"``, is that message without its seat: a table
+    numbering its seats otherwise than the hand re-raises it with its own seat number."""
 
     def __init__(
         self,
@@ -59,12 +61,14 @@ class IllegalAction(DoubleHoldemError, ValueError):
         action: object = None,
         amount: int | None = None,
         legal: object = None,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message)
         self.seat = seat
         self.action = action
         self.amount = amount
         self.legal = legal
+        self.reason = reason
 
 
 class InvalidSnapshot(DoubleHoldemError, ValueError):

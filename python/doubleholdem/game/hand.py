@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from doubleholdem import _core
 from doubleholdem.cards import (
@@ -42,6 +42,7 @@ from doubleholdem.cards import (
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidConfig, InvalidSnapshot
 from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
+from doubleholdem.game.events import Event, hand_view, visible
 from doubleholdem.game.pots import (
     Pot,
     PotResult,
@@ -60,54 +61,6 @@ BET = "bet"
 POINT = "point"
 TIMEOUT = "timeout"
 _BOARD_CARDS = (0, 3, 1, 1)
-
-
-class Event(NamedTuple):
-    """One entry of the event log; fields that do not apply are ``None`` or empty.
-
-    ``kind`` is one of: ``ante``, ``small_blind``, ``big_blind``, ``post`` and
-    ``post_dead`` (a table's live and dead posts, TH-36, TH-37), ``deal`` (hole cards),
-    ``burn``, ``flop``, ``turn``, ``river`` (board cards), ``fold``, ``check``, ``call``,
-    ``bet``, ``raise`` (``amount`` is the chips put in; ``to`` the total wager for bets
-    and raises), ``timeout``, ``point`` (a Double Hold'em point card: ``point`` is its
-    index, ``cards`` the card), ``return`` (an uncalled bet, TH-20, or chips no live
-    player can win, TH-19), ``show``, ``muck``, ``hand`` (a shown hand's ``value``, best
-    five ``cards`` and, in Double Hold'em, which ``hand`` played, DH-4), ``pot`` (``pot``
-    index, ``amount``, eligible ``seats``), ``rake``, ``award`` (``seat`` wins ``amount``
-    from ``pot``) and ``end``.
-    """
-
-    seq: int
-    kind: str
-    seat: int | None = None
-    amount: int | None = None
-    to: int | None = None
-    cards: tuple[int, ...] = ()
-    all_in: bool = False
-    pot: int | None = None
-    seats: tuple[int, ...] = ()
-    point: int | None = None
-    value: int | None = None
-    hand: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict without the fields that do not apply; cards as text."""
-        data: dict[str, Any] = {"seq": self.seq, "kind": self.kind}
-        for name in ("seat", "amount", "to"):
-            if getattr(self, name) is not None:
-                data[name] = getattr(self, name)
-        if self.cards:
-            data["cards"] = [CARD_NAMES[c] for c in self.cards]
-        if self.all_in:
-            data["all_in"] = True
-        if self.pot is not None:
-            data["pot"] = self.pot
-        if self.seats:
-            data["seats"] = list(self.seats)
-        for name in ("point", "value", "hand"):
-            if getattr(self, name) is not None:
-                data[name] = getattr(self, name)
-        return data
 
 
 class Hand:
@@ -493,13 +446,7 @@ class Hand:
             )
         if legal.decision != decision:
             wanted = "choose a point card" if legal.decision == POINT else "act on the betting"
-            raise IllegalAction(
-                f"seat {legal.seat} must first {wanted}",
-                seat=legal.seat,
-                action=action,
-                amount=_amount(amount),
-                legal=legal,
-            )
+            raise _refusal(legal, f"must first {wanted}", action, amount)
         return legal
 
     def _turn_text(self) -> str:
@@ -519,13 +466,7 @@ class Hand:
         ok: bool, reason: str, legal: LegalActions, kind: Action, amount: object = None
     ) -> None:
         if not ok:
-            raise IllegalAction(
-                f"seat {legal.seat} cannot {kind.value}: {reason}",
-                seat=legal.seat,
-                action=kind,
-                amount=_amount(amount),
-                legal=legal,
-            )
+            raise _refusal(legal, f"cannot {kind.value}: {reason}", kind, amount)
 
     def _all_in_as(self, legal: LegalActions, amount: object) -> tuple[Action, int | None]:
         self._require(amount is None, "an all-in takes no amount", legal, Action.ALL_IN, amount)
@@ -550,13 +491,9 @@ class Hand:
                 return hole.index(card)
         elif isinstance(point, int) and not isinstance(point, bool) and 0 <= point < len(hole):
             return point
-        raise IllegalAction(
-            f"seat {legal.seat} cannot choose point {point!r}: give 0, 1 or 2 or one of "
-            + " ".join(CARD_NAMES[c] for c in hole),
-            seat=legal.seat,
-            action=POINT,
-            legal=legal,
-        )
+        cards = " ".join(CARD_NAMES[c] for c in hole)
+        reason = f"cannot choose point {point!r}: give 0, 1 or 2 or one of {cards}"
+        raise _refusal(legal, reason, POINT, None)
 
     # ------------------------------------------------------------------ chips
 
@@ -893,61 +830,27 @@ class Hand:
         server's record), or what ``seat`` may see (``None``: a spectator)."""
         if everything:
             return [event.to_dict() for event in self.events]
-        return [self._visible(event, seat).to_dict() for event in self.events]
+        reveal = self.config.reveal_point
+        return [visible(event.to_dict(), event.seat == seat, reveal) for event in self.events]
 
     def log_json(self) -> str:
         """The full event log as compact JSON: equal seeds and actions give equal bytes."""
         return json.dumps(self.event_log(everything=True), separators=(",", ":"))
 
-    def _visible(self, event: Event, seat: int | None) -> Event:
-        kind = event.kind
-        if kind == "burn":
-            return event._replace(cards=())
-        if event.seat == seat:
-            return event
-        if kind == "deal":
-            return event._replace(cards=())
-        if kind == POINT and not self.config.reveal_point:
-            return event._replace(cards=(), point=None)
-        return event
-
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """What ``seat`` may see, JSON-ready (``None``: a spectator): public state, its own
         hole cards and point card, hands that were shown, its legal options when it is
-        to act, and the event log without anything hidden from it. Never another
-        player's unshown cards or hidden point card, never the deck."""
+        to act, and the event log without anything hidden from it
+        (:func:`~doubleholdem.game.events.hand_view`). Never another player's unshown
+        cards or hidden point card, never the deck."""
         if seat is not None:
             self._check_seat(seat)
-        legal = self.legal_actions()
-        shown = {
-            str(s): [CARD_NAMES[c] for c in self._holes[s]]
-            for s in range(self.players)
-            if self._shown[s]
-        }
-        points = {
-            str(s): self._points[s]
-            for s in range(self.players)
-            if self._points[s] is not None
-            and (s == seat or self._shown[s] or self.config.reveal_point)
-        }
         return {
             "seat": seat,
             "config": self.config.to_dict(),
-            "street": self.street,
             "button": self.button,
-            "board": [CARD_NAMES[c] for c in self._board],
-            "stacks": list(self._stacks),
-            "bets": list(self._bets),
-            "pot": self.pot,
-            "in_hand": list(self._in_hand),
             "to_act": self._actor,
-            "decision": self._decision,
-            "hole": [CARD_NAMES[c] for c in self._holes[seat]] if seat is not None else [],
-            "shown": shown,
-            "points": points,
-            "legal": legal.to_dict() if legal is not None and legal.seat == seat else None,
-            "over": self.over,
-            "events": self.event_log(seat),
+            **hand_view(self, seat),
         }
 
     # ------------------------------------------------------------------ snapshots
@@ -1085,6 +988,19 @@ def _snapshot_deck(deck: object) -> list[int]:
 
 def _amount(amount: object) -> int | None:
     return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+
+
+def _refusal(legal: LegalActions, reason: str, action: object, amount: object) -> IllegalAction:
+    """The refusal of what the seat to act tried, ``"seat {seat} {reason}"``; its
+    ``reason`` field lets a table say it with its own seat number."""
+    return IllegalAction(
+        f"seat {legal.seat} {reason}",
+        seat=legal.seat,
+        action=action,
+        amount=_amount(amount),
+        legal=legal,
+        reason=reason,
+    )
 
 
 def _action(action: object, legal: LegalActions, amount: object) -> Action:

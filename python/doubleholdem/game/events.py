@@ -1,0 +1,156 @@
+"""What happens in a hand and what each player may see of it: the :class:`Event` of the
+log, the one rule of what is hidden from whom (RULES.md TH-1, DH-8), and the JSON view
+of a hand from one seat's side. A :class:`~doubleholdem.game.Hand` and a table both
+use them, so a card is hidden by the same rule wherever it is shown.
+
+>>> deal = Event(0, "deal", 1, cards=(51, 50))
+>>> visible(deal.to_dict(), own=False, reveal_point=False)
+{'seq': 0, 'kind': 'deal', 'seat': 1}
+>>> visible(deal.to_dict(), own=True, reveal_point=False)["cards"]
+['As', 'Ac']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from doubleholdem.cards import CARD_NAMES
+
+if TYPE_CHECKING:
+    from doubleholdem.game.hand import Hand
+
+__all__ = ["Event", "hand_view", "hidden", "visible"]
+
+POINT = "point"
+
+
+class Event(NamedTuple):
+    """One entry of the event log; fields that do not apply are ``None`` or empty.
+
+    ``kind`` is one of: ``ante``, ``small_blind``, ``big_blind``, ``post`` and
+    ``post_dead`` (a table's live and dead posts, TH-36, TH-37), ``deal`` (hole cards),
+    ``burn``, ``flop``, ``turn``, ``river`` (board cards), ``fold``, ``check``, ``call``,
+    ``bet``, ``raise`` (``amount`` is the chips put in; ``to`` the total wager for bets
+    and raises), ``timeout``, ``point`` (a Double Hold'em point card: ``point`` is its
+    index, ``cards`` the card), ``return`` (an uncalled bet, TH-20, or chips no live
+    player can win, TH-19), ``show``, ``muck``, ``hand`` (a shown hand's ``value``, best
+    five ``cards`` and, in Double Hold'em, which ``hand`` played, DH-4), ``pot`` (``pot``
+    index, ``amount``, eligible ``seats``), ``rake``, ``award`` (``seat`` wins ``amount``
+    from ``pot``) and ``end``.
+    """
+
+    seq: int
+    kind: str
+    seat: int | None = None
+    amount: int | None = None
+    to: int | None = None
+    cards: tuple[int, ...] = ()
+    all_in: bool = False
+    pot: int | None = None
+    seats: tuple[int, ...] = ()
+    point: int | None = None
+    value: int | None = None
+    hand: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict without the fields that do not apply; cards as text."""
+        data: dict[str, Any] = {"seq": self.seq, "kind": self.kind}
+        for name in ("seat", "amount", "to"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        if self.cards:
+            data["cards"] = [CARD_NAMES[c] for c in self.cards]
+        if self.all_in:
+            data["all_in"] = True
+        if self.pot is not None:
+            data["pot"] = self.pot
+        if self.seats:
+            data["seats"] = list(self.seats)
+        for name in ("point", "value", "hand"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        return data
+
+
+_SECRET_FIELDS = ("cards", "point")
+
+
+def hidden(kind: str, own: bool, reveal_point: bool) -> bool:
+    """True if the cards (and point index) of an event of ``kind`` are hidden from a
+    viewer: burnt cards from everyone (TH-1); hole cards dealt, and a chosen point card
+    unless the game reveals it at once (DH-8), from everyone but the player they were
+    dealt to (``own``: the viewer is that player, the very one, not a namesake)."""
+    if kind == "burn":
+        return True
+    return not own and (kind == "deal" or (kind == POINT and not reveal_point))
+
+
+def visible(entry: dict[str, Any], own: bool, reveal_point: bool) -> dict[str, Any]:
+    """A copy of the log ``entry`` (an :meth:`Event.to_dict`, or a table's log entry)
+    without what :func:`hidden` hides from its viewer."""
+    if not hidden(entry["kind"], own, reveal_point):
+        return dict(entry)
+    return {k: v for k, v in entry.items() if k not in _SECRET_FIELDS}
+
+
+def hand_view(
+    hand: Hand, index: int | None, seats: Sequence[int] | None = None, *, events: bool = True
+) -> dict[str, Any]:
+    """What the player dealt in at hand index ``index`` (``None``: a spectator, or
+    someone not dealt in) may see of ``hand``, JSON-ready: the public state, its own
+    hole cards and point card, the hands shown, its options when it is to act, and the
+    events without what is hidden from it (unless ``events`` is False). Never another
+    player's unshown cards or hidden point card, never the deck.
+
+    ``seats`` numbers the players as a table does (hand index ``i`` sits in seat
+    ``seats[i]``): the per-player values are then dicts keyed by that seat as text;
+    without it, lists by hand index and dicts keyed by the index."""
+    label: Sequence[int] = range(hand.players) if seats is None else seats
+    shown_flags = hand.shown
+    shown = [i for i, face_up in enumerate(shown_flags) if face_up]
+    reveal = hand.config.reveal_point
+    legal = hand.legal_actions()
+    view = {
+        "street": hand.street,
+        "board": [CARD_NAMES[c] for c in hand.board],
+        "pot": hand.pot,
+        "stacks": _per_player(hand.stacks, seats),
+        "bets": _per_player(hand.bets, seats),
+        "in_hand": _per_player(hand.in_hand, seats),
+        "decision": hand.decision,
+        "hole": [] if index is None else [CARD_NAMES[c] for c in hand.hole(index)],
+        "shown": {str(label[i]): [CARD_NAMES[c] for c in hand.hole(i)] for i in shown},
+        "points": {
+            str(label[i]): point
+            for i, point in enumerate(hand.points)
+            if point is not None and (i == index or shown_flags[i] or reveal)
+        },
+        "legal": None
+        if legal is None or legal.seat != index
+        else {**legal.to_dict(), "seat": label[legal.seat]},
+        "over": hand.over,
+    }
+    if events:
+        view["events"] = [
+            _in_seats(visible(event.to_dict(), event.seat == index, reveal), seats)
+            for event in hand.events
+        ]
+    return view
+
+
+def _per_player(values: list[Any], seats: Sequence[int] | None) -> Any:
+    if seats is None:
+        return values
+    return {str(seats[i]): value for i, value in enumerate(values)}
+
+
+def _in_seats(entry: dict[str, Any], seats: Sequence[int] | None) -> dict[str, Any]:
+    """``entry`` with its hand indices as table seats (the same entry without ``seats``)."""
+    if seats is None:
+        return entry
+    if "seat" in entry:
+        entry["seat"] = seats[entry["seat"]]
+    if "seats" in entry:
+        entry["seats"] = [seats[s] for s in entry["seats"]]
+    return entry
