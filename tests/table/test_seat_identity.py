@@ -202,7 +202,7 @@ def _legacy(text: str) -> str:
     del body["next_occupancy"]
     del body["dealt_occupancies"]
     if body["last_big"] is not None:
-        seat, occupancy = body["last_big"]
+        seat, _ = body["last_big"]
         occupant = body["seats"][seat]
         player = occupant["player"] if occupant is not None else "somebody"
         body["last_big"] = [seat, player]

@@ -7,7 +7,7 @@ use them, so a card is hidden by the same rule wherever it is shown.
 >>> visible(deal.to_dict(), own=False, reveal_point=False)
 {'seq': 0, 'kind': 'deal', 'seat': 1}
 >>> visible(deal.to_dict(), own=True, reveal_point=False)["cards"]
-['As', 'Ac']
+['As', 'Ah']
 """
 
 from __future__ import annotations

@@ -1,0 +1,199 @@
+"""One hand in table seats: a :class:`Deal` holds the :class:`~doubleholdem.game.Hand`
+(which numbers its players 0..n-1 clockwise) with the table seats dealt in, maps seats
+both ways, knows who was dealt in (the occupancy of each seat, never a name), and says
+the hand's refusals in table seat numbers, rebuilt from the refusal's fields.
+
+>>> from doubleholdem.table.config import TableConfig
+>>> config = TableConfig(small_blind=5, big_blind=10)
+>>> hand = Hand(config.hand_config((1000, 1000), button=0), seed=1)
+>>> deal = Deal(hand, 1, [2, 7], [0, 1], ["ann", "bob"])
+>>> deal.next_turn(), deal.to_act, deal.index_of(7), deal.owned_index(7, 0)
+('bet', 2, 1, None)
+>>> deal.decide(0, "raise", 5)
+Traceback (most recent call last):
+...
+doubleholdem.errors.IllegalAction: seat 2 cannot raise: bets and raises go to 20..1000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from doubleholdem.errors import IllegalAction
+from doubleholdem.game.betting import LegalActions
+from doubleholdem.game.config import GameConfig
+from doubleholdem.game.hand import Hand
+from doubleholdem.table.config import TableConfig
+from doubleholdem.table.decisions import POINT
+
+__all__ = ["Deal", "HandConfigs"]
+
+
+class Deal:
+    """``hand``, hand number ``number``, played by the table seats ``seats`` (hand index
+    ``i`` sits in ``seats[i]``, clockwise from seat 0) whose occupants were
+    ``occupancies[i]`` and ``players[i]`` (the name, for the record). ``to_act`` is the
+    table seat whose decision is awaited and ``actor`` its hand index (``-1``: none)."""
+
+    __slots__ = (
+        "_index",
+        "_legal",
+        "actor",
+        "hand",
+        "number",
+        "occupancies",
+        "players",
+        "seats",
+        "to_act",
+    )
+
+    def __init__(
+        self,
+        hand: Hand,
+        number: int,
+        seats: list[int],
+        occupancies: list[int],
+        players: list[str],
+    ) -> None:
+        self.hand = hand
+        self.number = number
+        self.seats = seats
+        self.occupancies = occupancies
+        self.players = players
+        self._index = {seat: index for index, seat in enumerate(seats)}
+        self._legal: tuple[LegalActions, LegalActions] | None = None
+        self.to_act: int | None = None
+        self.actor = -1
+
+    def index_of(self, seat: int | None) -> int | None:
+        """The hand index of table seat ``seat``, if it was dealt in."""
+        return self._index.get(seat)  # type: ignore[arg-type]
+
+    def owned_index(self, seat: int | None, occupancy: int | None) -> int | None:
+        """The hand index of ``seat`` if ``occupancy`` (who sits there now) is who was
+        dealt in there: whose private cards the viewer in ``seat`` may see."""
+        index = self._index.get(seat)  # type: ignore[arg-type]
+        if index is None or occupancy is None or self.occupancies[index] != occupancy:
+            return None
+        return index
+
+    def next_turn(self) -> str | None:
+        """Notes who is to act after a change: the decision awaited (``"bet"`` or
+        ``"point"``), or ``None`` once the hand is over."""
+        actor, decision = self.hand.turn()
+        if actor is None:
+            self.to_act, self.actor = None, -1
+            return None
+        self.to_act, self.actor = self.seats[actor], actor
+        return decision
+
+    def decide(self, index: int, action: Any, amount: Any) -> None:
+        """Applies a decision of hand index ``index``: a betting action, or ``"point"``
+        with the point card (the hand refuses one that is not, ``None`` too); a refusal
+        is raised in table seats."""
+        try:
+            if action != POINT:
+                self.hand.act(action, amount, index)
+            else:
+                self.hand.choose_point(index, amount)
+        except IllegalAction as error:
+            raise self.in_table_seats(error) from None
+
+    def timeout(self) -> None:
+        """The seat to act ran out of time (TH-40, DH-6)."""
+        self.hand.timeout(self.actor)
+
+    def legal_actions(self) -> LegalActions | None:
+        """The options of the seat to act, with its table seat number."""
+        legal = self.hand.legal_actions()
+        if legal is None:
+            return None
+        seat = self.seats[legal.seat]
+        if seat == legal.seat:
+            return legal
+        cached = self._legal
+        if cached is not None and cached[0] is legal:  # the hand's options of this decision
+            return cached[1]
+        mapped = legal._replace(seat=seat)
+        self._legal = (legal, mapped)
+        return mapped
+
+    def in_table_seats(self, error: IllegalAction) -> IllegalAction:
+        """The hand's refusal ``error`` with table seat numbers: its seat and options
+        mapped, and its message said again from its ``reason`` for the table seat."""
+        if error.seat is None:
+            return error
+        seat = self.seats[error.seat]
+        legal = error.legal
+        if isinstance(legal, LegalActions):
+            legal = legal._replace(seat=self.seats[legal.seat])
+        message = str(error) if error.reason is None else f"seat {seat} {error.reason}"
+        return IllegalAction(
+            message,
+            seat=seat,
+            action=error.action,
+            amount=error.amount,
+            legal=legal,
+            reason=error.reason,
+        )
+
+    def by_seat(self, values: Sequence[Any]) -> dict[str, Any]:
+        """``values`` of each hand index, keyed by table seat as text."""
+        seats = self.seats
+        return {str(seats[i]): value for i, value in enumerate(values)}
+
+    def stack(self, seat: int) -> int | None:
+        """The chips ``seat`` has behind in the hand being played, if it was dealt in."""
+        index = self._index.get(seat)
+        if index is None or self.hand.over:
+            return None
+        return self.hand.stacks[index]
+
+
+class HandConfigs:
+    """Makes the :class:`GameConfig` of each hand at a table: its settings were checked
+    once (a template), only the seats, stacks and posts change from hand to hand."""
+
+    __slots__ = ("_template", "config")
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self._template = config.hand_config((config.big_blind, config.big_blind), button=0)
+
+    def make(
+        self,
+        stacks: tuple[int, ...],
+        button: int,
+        blind_seats: tuple[int | None, int],
+        live_posts: tuple[int, ...],
+        dead_posts: tuple[int, ...],
+    ) -> GameConfig:
+        """:meth:`TableConfig.hand_config`, without checking the settings again."""
+        n = len(stacks)
+        small, big = blind_seats
+        if not (
+            n >= 2
+            and len(live_posts) in (0, n)
+            and len(dead_posts) in (0, n)
+            and 0 <= button < n
+            and 0 <= big < n
+            and (small is None or (0 <= small < n and small != big))
+            and min(stacks) > 0
+        ):  # not expected: let the full validation say what is wrong
+            return self.config.hand_config(
+                stacks,
+                button=button,
+                blind_seats=blind_seats,
+                live_posts=live_posts,
+                dead_posts=dead_posts,
+            )
+        config: GameConfig = object.__new__(GameConfig)
+        fields = config.__dict__
+        fields.update(self._template.__dict__)
+        fields["stacks"] = stacks
+        fields["button"] = button
+        fields["blind_seats"] = blind_seats
+        fields["live_posts"] = live_posts
+        fields["dead_posts"] = dead_posts
+        return config

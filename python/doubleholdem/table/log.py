@@ -1,0 +1,144 @@
+"""The table's log: its own entries (seating, hand starts and ends, missed blinds, time
+banks) and every hand's events, in table seats and numbered by hand, in one sequence.
+
+A hand's events are not copied at every decision: the log notes each by its number in
+the hand when it is read or a table entry follows, and writes it out as a table entry
+only when read. Each hand event knows the occupancy it was dealt to, so what a viewer
+may see is decided by :func:`doubleholdem.game.events.visible` for the very player
+dealt in, never for whoever sits in the seat later under the same name."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from typing import Any
+
+from doubleholdem.game.events import Event, visible
+from doubleholdem.game.hand import Hand
+
+__all__ = ["TableLog"]
+
+_new_tuple = tuple.__new__
+
+# a hand as the log keeps it: the hand (its events as plain tuples once it is over: the
+# garbage collector stops tracking those, not Event tuples), its number, the seats dealt
+# in and their occupancies
+Played = tuple[Hand | tuple[tuple[Any, ...], ...], int, list[int], list[int]]
+
+
+class TableLog:
+    """``items``: table entries as dicts, a hand event as its number in its hand;
+    ``starts``: where each hand's events start in ``items``; ``hands``: each of those
+    hands (:data:`Played`); ``synced``: the current hand's events noted so far."""
+
+    __slots__ = ("hands", "items", "starts", "synced")
+
+    def __init__(self) -> None:
+        self.items: list[dict[str, Any] | int] = []
+        self.starts: list[int] = []
+        self.hands: list[Played] = []
+        self.synced = 0
+
+    def record(self, entry: dict[str, Any]) -> None:
+        """Appends a table entry (after the hand events before it)."""
+        self.sync()
+        self.items.append(entry)
+
+    def begin(self, hand: Hand, number: int, seats: list[int], occupancies: list[int]) -> None:
+        """Hand ``number`` starts: its events follow from here."""
+        self.starts.append(len(self.items))
+        self.hands.append((hand, number, seats, occupancies))
+        self.synced = 0
+
+    def end(self, hand: Hand) -> None:
+        """The current hand is over: its events are kept as plain tuples."""
+        self.sync()
+        if self.hands and self.hands[-1][0] is hand:
+            _, number, seats, occupancies = self.hands[-1]
+            self.hands[-1] = (hand.records, number, seats, occupancies)
+
+    def current(self) -> Hand | None:
+        """The hand being played (or last played while the log holds it live)."""
+        if self.hands:
+            played = self.hands[-1][0]
+            if isinstance(played, Hand):
+                return played
+        return None
+
+    def sync(self) -> None:
+        """Notes the current hand's events the log does not have yet."""
+        hand = self.current()
+        if hand is not None:
+            count = hand.event_count
+            self.items.extend(range(self.synced, count))
+            self.synced = count
+
+    def __len__(self) -> int:
+        self.sync()
+        return len(self.items)
+
+    def entries(self, since: int) -> list[dict[str, Any]]:
+        """The log from entry ``since`` on (a slice start), hand events as dicts."""
+        return [entry for entry, _ in self.owned(since)]
+
+    def visible_to(
+        self, since: int, occupancy: int | None, reveal_point: bool
+    ) -> list[dict[str, Any]]:
+        """:meth:`entries` as the player sitting down as ``occupancy`` may see them
+        (``None``: a spectator, or an empty seat)."""
+        return [
+            visible(entry, owner is not None and owner == occupancy, reveal_point)
+            for entry, owner in self.owned(since)
+        ]
+
+    def owned(self, since: int) -> list[tuple[dict[str, Any], int | None]]:
+        """:meth:`entries`, each with the occupancy a hand event's seat was dealt to
+        (``None`` for the table's own entries): whose private cards it may carry."""
+        self.sync()
+        items, starts, hands = self.items, self.starts, self.hands
+        entries: list[tuple[dict[str, Any], int | None]] = []
+        events: dict[int, Sequence[Sequence[Any]]] = {}  # of each hand read, by its place
+        for index in range(len(items))[since:]:
+            item = items[index]
+            if isinstance(item, dict):
+                entries.append((item, None))
+                continue
+            place = bisect.bisect_right(starts, index) - 1
+            played, number, seats, occupancies = hands[place]
+            if place not in events:
+                events[place] = played if isinstance(played, tuple) else played.records
+            event = _new_tuple(Event, events[place][item])
+            owner = None if event.seat is None else occupancies[event.seat]
+            entries.append((_table_entry(event, number, seats), owner))
+        return entries
+
+    def release(self) -> list[dict[str, Any]]:
+        """Returns every entry and forgets them, with the hands they came from."""
+        entries = self.entries(0)
+        self.items = []
+        self.starts = []
+        self.hands = []
+        return entries
+
+    def written_out(self) -> tuple[list[Any], int]:
+        """For a snapshot: the items, with the events of hands before the last one the
+        log holds written out as dicts (the last one's stay numbers), and where the last
+        hand's events start (the end of the items if the log holds no hand)."""
+        self.sync()
+        start = self.starts[-1] if self.hands else len(self.items)
+        older: list[Any] = self.items[:start]
+        if not all(isinstance(item, dict) for item in older):
+            older = self.entries(0)[:start]
+        return [*older, *self.items[start:]], start
+
+
+def _table_entry(event: Event, number: int, seats: list[int]) -> dict[str, Any]:
+    """The log entry of a hand's event, in table seats."""
+    entry = event.to_dict()
+    del entry["seq"]
+    if "seat" in entry:
+        entry["seat"] = seats[entry["seat"]]
+    if "seats" in entry:
+        entry["seats"] = [seats[s] for s in entry["seats"]]
+    entry["hand_number"] = number
+    return {"kind": entry.pop("kind"), **entry}

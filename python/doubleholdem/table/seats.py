@@ -1,0 +1,187 @@
+"""Seating and its chips (RULES.md TH-36, TH-37): who sits where, with how many chips,
+what each seat owes to come in, and the chips brought to and taken from the table.
+
+Each time someone sits down the seat gets a new *occupancy*, a number never given
+before at this table: who may see a hand's private cards is decided by the occupancy
+that was dealt in, never by a player's name (names are public and may be reused).
+
+>>> seating = Seating(6, (200, 1000))
+>>> ann = seating.sit_down(2, "ann", 500, post=True)
+>>> bob = seating.sit_down(4, "bob", 500, post=True)
+>>> ann.occupancy, bob.occupancy
+(0, 1)
+>>> seating.remove(2).stack, seating.sit_down(2, "ann", 300, post=True).occupancy
+(500, 2)
+>>> seating.able(), seating.brought, seating.taken
+([2, 4], 1300, 500)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from doubleholdem.errors import BuyInOutOfRange, SeatEmpty, SeatTaken, TableError
+from doubleholdem.table.config import is_int
+
+__all__ = ["Seat", "Seating"]
+
+
+@dataclass
+class Seat:
+    """One occupied seat. ``occupancy``: this sitting-down's number (new each time);
+    ``new``: has not been dealt a hand since joining (TH-36); ``missed_small`` and
+    ``missed_big``: blinds that passed while it sat out (TH-37); ``post``: pays what it
+    owes to play at once instead of waiting for the big blind; ``leaving``: goes after
+    the hand it is playing."""
+
+    player: str
+    stack: int
+    bought_in: int
+    occupancy: int
+    sitting_out: bool = False
+    new: bool = True
+    missed_small: bool = False
+    missed_big: bool = False
+    post: bool = True
+    leaving: bool = False
+
+    @property
+    def owes(self) -> bool:
+        return self.new or self.missed_small or self.missed_big
+
+    def settle_debts(self) -> None:
+        """Nothing owed any more: posted, or dealt in as a blind."""
+        self.new = self.missed_small = self.missed_big = False
+
+    def public(self, stack: int) -> dict[str, Any]:
+        """What everyone may see of the seat, with ``stack`` its chips now."""
+        return {
+            "player": self.player,
+            "stack": stack,
+            "sitting_out": self.sitting_out,
+            "new": self.new,
+            "missed_small": self.missed_small,
+            "missed_big": self.missed_big,
+            "waiting_for_big_blind": self.owes and not self.post,
+        }
+
+
+class Seating:
+    """The seats of a table (``count`` of them) and the chips that came and went:
+    ``brought`` (buy-ins and top-ups) and ``taken`` (by players who left). Refusals are
+    :class:`~doubleholdem.errors.TableError` subclasses naming the seat; a refused call
+    changes nothing."""
+
+    __slots__ = ("brought", "buy_in_range", "next_occupancy", "seats", "taken")
+
+    def __init__(self, count: int, buy_in_range: tuple[int, int]) -> None:
+        self.seats: list[Seat | None] = [None] * count
+        self.buy_in_range = buy_in_range
+        self.next_occupancy = 0
+        self.brought = 0
+        self.taken = 0
+
+    def check_number(self, seat: object) -> None:
+        """Refuses anything but a seat number of this table."""
+        count = len(self.seats)
+        if type(seat) is int and 0 <= seat < count:
+            return
+        if not is_int(seat) or not 0 <= seat < count:  # type: ignore[operator]
+            raise SeatEmpty(
+                f"{seat!r} is not a seat (seats 0..{count - 1})",
+                seat=seat if is_int(seat) else None,  # type: ignore[arg-type]
+            )
+
+    def occupant(self, seat: int) -> Seat:
+        """The occupant of ``seat``; refused if it is not a seat or empty."""
+        self.check_number(seat)
+        occupant = self.seats[seat]
+        if occupant is None:
+            raise SeatEmpty(f"seat {seat} is empty", seat=seat)
+        return occupant
+
+    def at(self, seat: int) -> Seat:
+        """The occupant of ``seat``, known to be there."""
+        occupant = self.seats[seat]
+        assert occupant is not None
+        return occupant
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat of ``player``, or ``None``."""
+        for number, seat in enumerate(self.seats):
+            if seat is not None and seat.player == player:
+                return number
+        return None
+
+    def occupancy(self, seat: int | None) -> int | None:
+        """The occupancy of whoever sits in ``seat`` now (``None``: empty, or no seat)."""
+        occupant = None if seat is None else self.seats[seat]
+        return None if occupant is None else occupant.occupancy
+
+    def sit_down(self, seat: int, player: str, buy_in: int, *, post: bool) -> Seat:
+        """Seats ``player`` with ``buy_in`` chips (TH-36: in the table's range) under a
+        new occupancy."""
+        self.check_number(seat)
+        occupant = self.seats[seat]
+        if occupant is not None:
+            raise SeatTaken(f"seat {seat} is taken by {occupant.player}", seat=seat)
+        if not isinstance(player, str) or not player:
+            raise TableError(f"seat {seat}: a player needs a name, not {player!r}", seat=seat)
+        taken = self.seat_of(player)
+        if taken is not None:
+            raise SeatTaken(f"{player} already sits in seat {taken}", seat=seat)
+        low, high = self.buy_in_range
+        _check_amount(seat, buy_in, low, high, "buy-in")
+        occupant = Seat(player, buy_in, buy_in, self.next_occupancy, post=post)
+        self.next_occupancy += 1
+        self.seats[seat] = occupant
+        self.brought += buy_in
+        return occupant
+
+    def top_up(self, seat: int, amount: int) -> None:
+        """Adds ``amount`` chips to ``seat``, up to the maximum buy-in."""
+        occupant = self.at(seat)
+        high = self.buy_in_range[1] - occupant.stack
+        if high < 1:
+            raise BuyInOutOfRange(
+                f"seat {seat} cannot top up: its {occupant.stack} chips are the maximum",
+                seat=seat,
+                amount=amount,
+                low=0,
+                high=0,
+            )
+        _check_amount(seat, amount, 1, high, "top-up")
+        occupant.stack += amount
+        occupant.bought_in += amount
+        self.brought += amount
+
+    def remove(self, seat: int) -> Seat:
+        """Empties ``seat``; its occupant takes their chips (returned with them)."""
+        occupant = self.at(seat)
+        self.seats[seat] = None
+        self.taken += occupant.stack
+        return occupant
+
+    def able(self) -> list[int]:
+        """The seats able to play the next hand: sitting in, with chips, not leaving."""
+        return [
+            number
+            for number, seat in enumerate(self.seats)
+            if seat is not None and not seat.sitting_out and seat.stack > 0 and not seat.leaving
+        ]
+
+    def chips(self) -> int:
+        """The chips in front of the seats (before the hand being played)."""
+        return sum(seat.stack for seat in self.seats if seat is not None)
+
+
+def _check_amount(seat: int, amount: object, low: int, high: int, what: str) -> None:
+    if not is_int(amount) or not low <= amount <= high:  # type: ignore[operator]
+        raise BuyInOutOfRange(
+            f"seat {seat}: a {what} of {amount!r} is outside {low}..{high}",
+            seat=seat,
+            amount=amount,
+            low=low,
+            high=high,
+        )
