@@ -18,16 +18,20 @@ doubleholdem.errors.IllegalAction: seat 2 cannot raise: bets and raises go to 20
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 from typing import Any
 
+from doubleholdem.cards import CARD_NAMES
 from doubleholdem.errors import IllegalAction
 from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import GameConfig
 from doubleholdem.game.hand import Hand
-from doubleholdem.table.config import TableConfig
+from doubleholdem.table.blinds import BlindPlan
+from doubleholdem.table.config import TableConfig, is_int
 from doubleholdem.table.decisions import POINT
+from doubleholdem.table.seats import Seating
 
-__all__ = ["Deal", "HandConfigs"]
+__all__ = ["Deal", "HandConfigs", "deal_hand", "out_of_turn"]
 
 
 class Deal:
@@ -88,17 +92,24 @@ class Deal:
         self.to_act, self.actor = self.seats[actor], actor
         return decision
 
-    def decide(self, index: int, action: Any, amount: Any) -> None:
+    def decide(self, index: int, action: Any, amount: Any) -> str | None:
         """Applies a decision of hand index ``index``: a betting action, or ``"point"``
         with the point card (the hand refuses one that is not, ``None`` too); a refusal
-        is raised in table seats."""
+        is raised in table seats. Then :meth:`next_turn`, whose answer it returns."""
+        hand = self.hand
         try:
             if action != POINT:
-                self.hand.act(action, amount, index)
+                hand.act(action, amount, index)
             else:
-                self.hand.choose_point(index, amount)
+                hand.choose_point(index, amount)
         except IllegalAction as error:
             raise self.in_table_seats(error) from None
+        actor, decision = hand.turn()  # self.next_turn(), one call fewer a decision
+        if actor is None:
+            self.to_act, self.actor = None, -1
+            return None
+        self.to_act, self.actor = self.seats[actor], actor
+        return decision
 
     def timeout(self) -> None:
         """The seat to act ran out of time (TH-40, DH-6)."""
@@ -138,6 +149,25 @@ class Deal:
             reason=error.reason,
         )
 
+    def secret_cards(self, own: int | None) -> set[str]:
+        """The hole cards not shown of every player but hand index ``own``."""
+        hand = self.hand
+        shown = hand.shown
+        secret: set[str] = set()
+        for index in range(len(self.seats)):
+            if index != own and not shown[index]:
+                secret.update(CARD_NAMES[c] for c in hand.hole(index))
+        return secret
+
+    def chips_moved(self, seating: Seating) -> int:
+        """During the hand, the chips its players have behind and in the pot less the
+        stacks they brought into it (0: chips are only moved about); 0 once it is over."""
+        hand = self.hand
+        if hand.over:
+            return 0
+        brought = sum(seating.at(s).stack for s in self.seats)
+        return sum(hand.stacks) + hand.pot - brought
+
     def by_seat(self, values: Sequence[Any]) -> dict[str, Any]:
         """``values`` of each hand index, keyed by table seat as text."""
         seats = self.seats
@@ -149,6 +179,42 @@ class Deal:
         if index is None or self.hand.over:
             return None
         return self.hand.stacks[index]
+
+
+def out_of_turn(
+    seat: int, to_act: int | None, action: object, amount: object, legal: LegalActions | None
+) -> IllegalAction:
+    """The refusal of a decision of ``seat`` when it is ``to_act``'s turn (or nobody's)."""
+    who = "nobody" if to_act is None else f"seat {to_act}"
+    return IllegalAction(
+        f"seat {seat} cannot {action}: it is {who}'s turn",
+        seat=seat,
+        action=action,
+        amount=amount if is_int(amount) else None,  # type: ignore[arg-type]
+        legal=legal,
+    )
+
+
+def deal_hand(
+    plan: BlindPlan, seating: Seating, configs: HandConfigs, rng: Random | None, number: int
+) -> Deal:
+    """Hand ``number`` as ``plan`` deals it to the players of ``seating`` (their stacks
+    and posts; the hand numbers them from 0 clockwise from seat 0). Changes nothing:
+    a hand that cannot be dealt raises before the table changes."""
+    dealt = list(plan.dealt)
+    index = {s: i for i, s in enumerate(dealt)}
+    small = index[plan.small] if plan.small is not None else None
+    occupants = [seating.at(s) for s in dealt]
+    config = configs.make(
+        tuple([occupant.stack for occupant in occupants]),
+        index[plan.hand_button],
+        (small, index[plan.big]),
+        tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
+        tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
+    )
+    hand = Hand(config, rng=rng)
+    occupancies = [occupant.occupancy for occupant in occupants]
+    return Deal(hand, number, dealt, occupancies, [occupant.player for occupant in occupants])
 
 
 class HandConfigs:

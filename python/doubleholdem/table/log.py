@@ -39,9 +39,16 @@ class TableLog:
         self.hands: list[Played] = []
         self.synced = 0
 
-    def record(self, entry: dict[str, Any]) -> None:
-        """Appends a table entry (after the hand events before it)."""
+    def record(self, kind: str, seat: int | None, at: float, fields: dict[str, Any]) -> None:
+        """Appends a table entry of ``kind`` (after the hand events before it): its
+        ``seat`` if any, its ``fields``, and when it happened (``at``, unless given)."""
         self.sync()
+        entry: dict[str, Any] = {"kind": kind}
+        if seat is not None:
+            entry["seat"] = seat
+        entry.update(fields)
+        if "at" not in entry:
+            entry["at"] = at
         self.items.append(entry)
 
     def begin(self, hand: Hand, number: int, seats: list[int], occupancies: list[int]) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from doubleholdem.errors import BuyInOutOfRange, SeatEmpty, SeatTaken, TableError
+from doubleholdem.table.blinds import Debts
 from doubleholdem.table.config import is_int
 
 __all__ = ["Seat", "Seating"]
@@ -170,6 +171,21 @@ class Seating:
             for number, seat in enumerate(self.seats)
             if seat is not None and not seat.sitting_out and seat.stack > 0 and not seat.leaving
         ]
+
+    def debts(self) -> list[Debts | None]:
+        """What each seat owes and who sits there, for the plan of the blinds."""
+        return [
+            None if s is None else Debts(s.occupancy, s.new, s.missed_small, s.missed_big, s.post)
+            for s in self.seats
+        ]
+
+    def miss(self, seat: int, blind: str) -> None:
+        """``seat`` missed the ``"big"`` or ``"small"`` blind (TH-37)."""
+        occupant = self.at(seat)
+        if blind == "big":
+            occupant.missed_big = True
+        else:
+            occupant.missed_small = True
 
     def chips(self) -> int:
         """The chips in front of the seats (before the hand being played)."""

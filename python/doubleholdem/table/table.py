@@ -43,23 +43,21 @@ import json
 import random
 from typing import Any
 
-from doubleholdem.cards import CARD_NAMES
 from doubleholdem.errors import (
     HandInProgress,
     IllegalAction,
     InvalidConfig,
     NotEnoughPlayers,
-    TableError,
 )
 from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.game.events import hand_view
 from doubleholdem.game.hand import Hand
 from doubleholdem.table import snapshot
-from doubleholdem.table.blinds import BlindPlan, Debts, Positions, plan_blinds
+from doubleholdem.table.blinds import Positions, plan_blinds
 from doubleholdem.table.clock import Clock
 from doubleholdem.table.config import MAX_SEATS as MAX_SEATS
-from doubleholdem.table.config import ButtonRule, TableConfig, is_int
-from doubleholdem.table.deal import Deal, HandConfigs
+from doubleholdem.table.config import ButtonRule, TableConfig
+from doubleholdem.table.deal import Deal, HandConfigs, deal_hand, out_of_turn
 from doubleholdem.table.decisions import POINT, Decision, Observation
 from doubleholdem.table.log import TableLog
 from doubleholdem.table.seats import Seat, Seating
@@ -183,12 +181,9 @@ class Table:
     def chips(self) -> int:
         """Every chip at the table: stacks, and during a hand the pot. Always
         ``chips() + rake == bought_in``."""
-        total = self._seating.chips()
         deal = self._deal
-        if deal is not None and not deal.hand.over:
-            hand, at = deal.hand, self._seating.at
-            total += sum(hand.stacks) + hand.pot - sum(at(s).stack for s in deal.seats)
-        return total
+        moved = 0 if deal is None else deal.chips_moved(self._seating)
+        return self._seating.chips() + moved
 
     def seats(self) -> list[dict[str, Any] | None]:
         """The public state of every seat: player, stack (before the current hand),
@@ -305,55 +300,33 @@ class Table:
             raise NotEnoughPlayers(
                 f"a hand needs two players able to play, not {len(able)} (seats {able})"
             )
-        seats = self._seating.seats
-        debts = [
-            None if s is None else Debts(s.occupancy, s.new, s.missed_small, s.missed_big, s.post)
-            for s in seats
-        ]
-        config = self.config
+        config, seating = self.config, self._seating
+        debts = seating.debts()
         plan = plan_blinds(
             debts, able, self._positions, config.button_rule, config.small_blind, config.big_blind
         )
-        hand = self._hand_of(plan)  # first: the table changes once it is dealt
-        self._hand_number += 1
+        if self._configs.config is not config:  # the settings were replaced
+            self._configs = HandConfigs(config)
+        number = self._hand_number + 1
+        deal = deal_hand(plan, seating, self._configs, self._rng, number)  # may refuse
+        self._hand_number = number  # the table changes once the hand is dealt
         self._positions = plan.positions(debts)
         for seat, blind in plan.missed:  # TH-37
-            setattr(seats[seat], f"missed_{blind}", True)
+            seating.miss(seat, blind)
             self._record("missed_blind", seat, blind=blind)
-        occupants = [self._seating.at(s) for s in plan.dealt]
-        for occupant in occupants:
-            occupant.settle_debts()
-        dealt = list(plan.dealt)
-        occupancies = [occupant.occupancy for occupant in occupants]
-        deal = Deal(hand, self._hand_number, dealt, occupancies, [o.player for o in occupants])
+        for seat in plan.dealt:
+            seating.at(seat).settle_debts()
         self._record(
             "hand_start",
             number=self._hand_number,
             button=plan.button,
             small_blind=plan.small,
             big_blind=plan.big,
-            seats=list(dealt),
+            seats=list(plan.dealt),
         )
         self._deal = deal
-        self._log.begin(hand, self._hand_number, dealt, occupancies)
+        self._log.begin(deal.hand, number, deal.seats, deal.occupancies)
         self._after_change(self._clock.now)
-
-    def _hand_of(self, plan: BlindPlan) -> Hand:
-        """The hand ``plan`` deals, its seats numbered from 0 clockwise from seat 0."""
-        dealt = plan.dealt
-        index = {s: i for i, s in enumerate(dealt)}
-        small = index[plan.small] if plan.small is not None else None
-        if self._configs.config is not self.config:  # the settings were replaced
-            self._configs = HandConfigs(self.config)
-        at = self._seating.at
-        config = self._configs.make(
-            tuple([at(s).stack for s in dealt]),
-            index[plan.hand_button],
-            (small, index[plan.big]),
-            tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
-            tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
-        )
-        return Hand(config, rng=self._rng)
 
     # ------------------------------------------------------------------ decisions
 
@@ -386,8 +359,12 @@ class Table:
             index = deal.actor  # the seat to act, at the table's time: no need to check
         else:
             deal, index = self._turn(seat, now, action, amount)
-        deal.decide(index, action, amount)
-        self._after_change(self._clock.now)
+        awaited = deal.decide(index, action, amount)
+        if awaited is None:  # the hand is over
+            self._finish(deal)
+        else:
+            clock = self._clock
+            clock.start(clock.now, awaited)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
@@ -399,17 +376,8 @@ class Table:
         if deal.actor != seat:  # the hand numbers its seats from 0
             legal = deal.legal_actions()  # type: ignore[assignment]
         config = self.config
-        fields = (
-            seat,
-            decision,
-            legal,
-            hole,
-            board,
-            pot,
-            config.big_blind,
-            live - 1,
-            config.variant,
-        )
+        fields = (seat, decision, legal, hole, board, pot,
+                  config.big_blind, live - 1, config.variant)  # fmt: skip
         return _new_tuple(Observation, fields)  # Observation(*fields), faster
 
     def _turn(
@@ -424,14 +392,7 @@ class Table:
         if deal is not None and seat == deal.to_act and type(seat) is int:
             return deal, deal.actor
         self._seating.check_number(seat)
-        who = "nobody" if self.to_act is None else f"seat {self.to_act}"
-        raise IllegalAction(
-            f"seat {seat} cannot {action}: it is {who}'s turn",
-            seat=seat,
-            action=action,
-            amount=amount if is_int(amount) else None,  # type: ignore[arg-type]
-            legal=self.legal_actions(),
-        )
+        raise out_of_turn(seat, self.to_act, action, amount, self.legal_actions())
 
     # ------------------------------------------------------------------ time
 
@@ -447,7 +408,8 @@ class Table:
             expired = clock.expired(now)
             if expired is None:
                 break
-            deal = self._require_deal()
+            deal = self._deal
+            assert deal is not None
             bank = clock.start_bank(deal.hand.decision)
             if bank is not None:
                 self._record("time_bank", deal.to_act, at=bank[0], until=bank[1])
@@ -536,16 +498,7 @@ class Table:
         """Server side: the cards ``seat`` must not see now (other players' unshown hole
         cards, and the undealt deck is never in a view). For checking what was sent."""
         deal = self._deal
-        if deal is None:
-            return set()
-        hand = deal.hand
-        shown = hand.shown
-        own = self._own_index(deal, seat)
-        secret: set[str] = set()
-        for index in range(len(deal.seats)):
-            if index != own and not shown[index]:
-                secret.update(CARD_NAMES[c] for c in hand.hole(index))
-        return secret
+        return set() if deal is None else deal.secret_cards(self._own_index(deal, seat))
 
     def _own_index(self, deal: Deal, seat: int | None) -> int | None:
         """The hand index of ``seat`` if whoever sits there now was dealt in there (the
@@ -620,13 +573,7 @@ class Table:
     # ------------------------------------------------------------------ helpers
 
     def _record(self, kind: str, seat: int | None = None, **fields: Any) -> None:
-        entry: dict[str, Any] = {"kind": kind}
-        if seat is not None:
-            entry["seat"] = seat
-        entry.update(fields)
-        if "at" not in entry:
-            entry["at"] = self._clock.now
-        self._log.record(entry)
+        self._log.record(kind, seat, self._clock.now, fields)
 
     def _live_stack(self, seat: int, occupant: Seat) -> int:
         deal = self._deal
@@ -637,7 +584,8 @@ class Table:
         return occupant.stack
 
     def _playing(self, seat: int) -> bool:
-        return self.in_hand and seat in self._deal.seats  # type: ignore[union-attr]
+        deal = self._deal
+        return deal is not None and not deal.hand.over and deal.index_of(seat) is not None
 
     def _require_between_hands(self, seat: int, what: str) -> None:
         if self._playing(seat):
@@ -650,8 +598,3 @@ class Table:
         occupant = self._seating.remove(seat)
         self._record("leave", seat, player=occupant.player, amount=occupant.stack)
         return occupant.stack
-
-    def _require_deal(self) -> Deal:
-        if self._deal is None:
-            raise TableError("no hand has been dealt yet")
-        return self._deal
