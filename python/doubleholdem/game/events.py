@@ -13,14 +13,13 @@ use them, so a card is hidden by the same rule wherever it is shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from doubleholdem.cards import CARD_NAMES
+from doubleholdem.game.betting import LegalActions
+from doubleholdem.game.config import GameConfig
 
-if TYPE_CHECKING:
-    from doubleholdem.game.hand import Hand
-
-__all__ = ["Event", "hand_view", "hidden", "visible"]
+__all__ = ["Event", "PlayedHand", "hand_view", "hidden", "visible"]
 
 POINT = "point"
 
@@ -94,8 +93,41 @@ def visible(entry: dict[str, Any], own: bool, reveal_point: bool) -> dict[str, A
     return {k: v for k, v in entry.items() if k not in _SECRET_FIELDS}
 
 
+class PlayedHand(Protocol):
+    """What :func:`hand_view` reads of a hand (a :class:`~doubleholdem.game.Hand`)."""
+
+    config: GameConfig
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def street(self) -> str: ...
+    @property
+    def board(self) -> list[int]: ...
+    @property
+    def pot(self) -> int: ...
+    @property
+    def stacks(self) -> list[int]: ...
+    @property
+    def bets(self) -> list[int]: ...
+    @property
+    def in_hand(self) -> list[bool]: ...
+    @property
+    def decision(self) -> str | None: ...
+    @property
+    def shown(self) -> list[bool]: ...
+    @property
+    def points(self) -> list[int | None]: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+    def hole(self, seat: int) -> list[int]: ...
+    def legal_actions(self) -> LegalActions | None: ...
+
+
 def hand_view(
-    hand: Hand, index: int | None, seats: Sequence[int] | None = None, *, events: bool = True
+    hand: PlayedHand, index: int | None, seats: Sequence[int] | None = None, *, events: bool = True
 ) -> dict[str, Any]:
     """What the player dealt in at hand index ``index`` (``None``: a spectator, or
     someone not dealt in) may see of ``hand``, JSON-ready: the public state, its own
