@@ -204,7 +204,7 @@ def test_an_impossible_time_is_refused_before_the_action(now: float) -> None:
 def test_a_refused_start_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """If dealing is refused, the button does not move, no hand is counted or logged,
     and nobody's missed blinds or posts change."""
-    import doubleholdem.table.table as table_module
+    import doubleholdem.table.deal as deal_module  # where a table deals its hands
 
     table = seated_table()
     table.start_hand()
@@ -218,7 +218,7 @@ def test_a_refused_start_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> Non
     def refuse(*args: Any, **kwargs: Any) -> Hand:
         raise IllegalAction("refused")
 
-    monkeypatch.setattr(table_module, "Hand", refuse)
+    monkeypatch.setattr(deal_module, "Hand", refuse)
     with pytest.raises(IllegalAction):
         table.start_hand()
     assert (table.log_json(), table.button, table.hand_number, table.seats()) == before
