@@ -90,6 +90,32 @@ def test_refuses_edited_and_broken_snapshots() -> None:
             Table.from_json(bad)
 
 
+def test_a_keyed_snapshot_cannot_be_forged_without_its_key() -> None:
+    """Issue 17: a checksum anyone can recompute; an HMAC under the server's secret not."""
+    import hashlib
+
+    table = _table(Variant.DOUBLE, 6)
+    table.start_hand(now=0.0)
+    keyed = table.to_json(key=b"server secret")
+    assert '"hmac":' in keyed and '"sha256":' not in keyed
+    assert Table.from_json(keyed, key=b"server secret").to_json(key=b"server secret") == keyed
+    data = json.loads(keyed)
+    data["table"]["rake"] = 0
+    body = json.dumps(data["table"], separators=(",", ":"))
+    for forged in (
+        keyed.replace('"player":"p1"', '"player":"px"'),
+        f'{{"version":1,"hmac":"{hashlib.sha256(body.encode()).hexdigest()}","table":{body}}}',
+    ):
+        with pytest.raises(TamperedSnapshot, match="HMAC"):
+            Table.from_json(forged, key=b"server secret")
+    with pytest.raises(TamperedSnapshot, match="HMAC"):
+        Table.from_json(keyed, key=b"a guess")
+    with pytest.raises(InvalidSnapshot, match="keyed"):
+        Table.from_json(keyed)  # a keyed snapshot is not read without its key
+    with pytest.raises(TamperedSnapshot, match="not keyed"):
+        Table.from_json(table.to_json(), key=b"server secret")  # nor swapped for a plain one
+
+
 def test_release_history_bounds_memory() -> None:
     """Finished hands leave memory: the log never holds more than the current hand."""
     table = _table(Variant.TEXAS, 7)

@@ -2,6 +2,11 @@
 writes a :class:`TableState` (every part of a table), :func:`load` reads one back and
 refuses text that is not a snapshot, was edited (a checksum) or does not add up.
 
+The checksum is a SHA-256 of the body, which catches damage but not a deliberate edit
+(anyone can compute it again). Where tampering matters, give a secret ``key``: the text then
+carries an HMAC-SHA256 of the body under that key, which nobody without the key can forge,
+and a snapshot read with a key must carry a valid HMAC under it.
+
 Version 1 snapshots written before occupancy ids (issue 17) are read too: each seated
 player gets an id on load, and a player dealt into the last hand keeps the right to see
 their cards only if they still sit in that seat and nobody sat down there since the
@@ -10,6 +15,7 @@ hand started (which the log says)."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 import re
@@ -28,7 +34,7 @@ from doubleholdem.table.seats import Seat, Seating
 __all__ = ["VERSION", "TableState", "dump", "load"]
 
 VERSION = 1  # of the text; occupancy ids were added within it, read both ways
-_FRAME = re.compile(r'\{"version":\d+,"sha256":"([0-9a-f]{64})","table":(.*)\}', re.S)
+_FRAME = re.compile(r'\{"version":\d+,"(sha256|hmac)":"([0-9a-f]{64})","table":(.*)\}', re.S)
 
 
 class TableState(NamedTuple):
@@ -45,20 +51,28 @@ class TableState(NamedTuple):
     rake: int
 
 
-def dump(state: TableState) -> str:
+def dump(state: TableState, key: bytes | None = None) -> str:
     """The table as text: ``{"version":1,"sha256":...,"table":{...}}``, the hand's own
-    snapshot inside (its deck included: keep it on the server)."""
+    snapshot inside (its deck included: keep it on the server); with a ``key``,
+    ``"hmac"`` instead of ``"sha256"``."""
     body = json.dumps(_body(state), separators=(",", ":"))
     if state.deal is not None:  # the hand's own snapshot text, as it is
         body = f'{body[:-1]},"hand":{state.deal.hand.to_json()}}}'
-    digest = hashlib.sha256(body.encode()).hexdigest()
-    return f'{{"version":{VERSION},"sha256":"{digest}","table":{body}}}'
+    kind, digest = _digest(body, key)
+    return f'{{"version":{VERSION},"{kind}":"{digest}","table":{body}}}'
 
 
-def load(text: str | bytes) -> TableState:
+def _digest(body: str, key: bytes | None) -> tuple[str, str]:
+    if key is None:
+        return "sha256", hashlib.sha256(body.encode()).hexdigest()
+    return "hmac", hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def load(text: str | bytes, key: bytes | None = None) -> TableState:
     """The table :func:`dump` wrote; :class:`~doubleholdem.errors.InvalidSnapshot`
-    (:class:`~doubleholdem.errors.TamperedSnapshot` when the checksum or the consistency
-    checks fail) if it is not one."""
+    (:class:`~doubleholdem.errors.TamperedSnapshot` when the checksum, the HMAC under
+    ``key`` or the consistency checks fail) if it is not one. With a ``key`` only a
+    snapshot written with that key is read; without one, a keyed snapshot is refused."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode()
@@ -77,14 +91,23 @@ def load(text: str | bytes) -> TableState:
     framed = _FRAME.fullmatch(text)
     if not isinstance(body, dict) or framed is None:
         raise InvalidSnapshot("table snapshot: not in the form to_json writes")
-    if hashlib.sha256(framed.group(2).encode()).hexdigest() != framed.group(1):
-        raise TamperedSnapshot("table snapshot: the checksum does not match")
+    _verify(framed.group(1), framed.group(2), framed.group(3), key)
     try:
         return _state(body)
     except InvalidSnapshot:
         raise
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
         raise TamperedSnapshot(f"table snapshot: {type(error).__name__}: {error}") from None
+
+
+def _verify(kind: str, digest: str, body: str, key: bytes | None) -> None:
+    if kind == "hmac" and key is None:
+        raise InvalidSnapshot("table snapshot: it is keyed (hmac): read it with its key")
+    if kind == "sha256" and key is not None:
+        raise TamperedSnapshot("table snapshot: not keyed, but a key was given")
+    if not hmac.compare_digest(_digest(body, key)[1], digest):
+        what = "checksum" if key is None else "HMAC"
+        raise TamperedSnapshot(f"table snapshot: the {what} does not match")
 
 
 def check(ok: bool, what: str) -> None:

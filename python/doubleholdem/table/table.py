@@ -507,10 +507,10 @@ class Table:
 
     # ------------------------------------------------------------------ snapshots, memory
 
-    def to_json(self) -> str:
+    def to_json(self, key: bytes | None = None) -> str:
         """The whole table as versioned JSON text (the hand's deck included: keep it on
-        the server). :meth:`from_json` restores it and play goes on identically; the text
-        carries a checksum, and an edited or inconsistent snapshot is refused.
+        the server). :meth:`from_json` restores it and play goes on identically; an edited
+        or inconsistent snapshot is refused (a checksum, or an HMAC under a secret ``key``).
 
         >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
         >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
@@ -534,15 +534,15 @@ class Table:
                 self._clock,
                 self._hand_number,
                 self._rake,
-            )
+            ),
+            key,
         )
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Table:
-        """The table saved by :meth:`to_json`; :class:`~doubleholdem.errors.InvalidSnapshot`
-        (:class:`~doubleholdem.errors.TamperedSnapshot` when the checksum or the
-        consistency checks fail) if it is not one."""
-        state = snapshot.load(text)
+    def from_json(cls, text: str | bytes, key: bytes | None = None) -> Table:
+        """The table saved by :meth:`to_json` (with the same ``key``), else
+        :class:`~doubleholdem.errors.InvalidSnapshot` (:func:`.snapshot.load`)."""
+        state = snapshot.load(text, key)
         table = cls(state.config, rng=state.rng)
         table._seating = state.seating
         table._positions = state.positions
