@@ -182,3 +182,163 @@ class MissingExtra(DoubleHoldemError, ImportError):
     def __init__(self, message: str, *, extra: str) -> None:
         super().__init__(message)
         self.extra = extra
+
+
+class AccountError(DoubleHoldemError, ValueError):
+    """An accounts, sessions or ledger request refused (:mod:`doubleholdem.accounts`).
+    ``code`` is the short machine-readable reason a server replies with (each subclass
+    has its own, e.g. ``insufficient_funds``); ``account`` names the account concerned,
+    when one is. Nothing of a refused request is written."""
+
+    code = "account_error"
+
+    def __init__(self, message: str, *, account: str | None = None) -> None:
+        super().__init__(message)
+        self.account = account
+
+
+class InvalidAccountName(AccountError):
+    """A name outside the allowed characters or length (``accounts.NAME_RULE``)."""
+
+    code = "bad_name"
+
+
+class InvalidPassword(AccountError):
+    """A password too short or too long for the rules (``accounts.PASSWORD_RULE``)."""
+
+    code = "bad_password"
+
+
+class AccountExists(AccountError):
+    """Creating an account whose name is taken (names compare without case)."""
+
+    code = "name_taken"
+
+
+class UnknownAccount(AccountError):
+    """An account name that does not exist."""
+
+    code = "no_account"
+
+
+class BadCredentials(AccountError):
+    """A sign-in refused: the same error, message and work for an unknown name, a wrong
+    password and an account that cannot sign in (a bot)."""
+
+    code = "bad_credentials"
+
+
+class AccountFrozen(AccountError):
+    """The account is frozen: it cannot take a seat, top up or withdraw; its balance is
+    held."""
+
+    code = "account_frozen"
+
+
+class AccountClosed(AccountError):
+    """The account is closed: it cannot sign in, sit, deposit or withdraw; its balance
+    is held."""
+
+    code = "account_closed"
+
+
+class AccountStateError(AccountError):
+    """A change of state the rules do not allow (unfreezing an active or a closed
+    account, closing one twice)."""
+
+    code = "bad_state"
+
+
+class InsufficientFunds(AccountError):
+    """A movement asking for more than an account holds. ``balance`` is what it holds,
+    ``amount`` what was asked."""
+
+    code = "insufficient_funds"
+
+    def __init__(self, message: str, *, account: str | None, balance: int, amount: int) -> None:
+        super().__init__(message, account=account)
+        self.balance = balance
+        self.amount = amount
+
+
+class AlreadySeated(AccountError):
+    """A buy-in for a table where the account already has a seat (one seat per account
+    per table). ``table_id`` is that table."""
+
+    code = "already_seated"
+
+    def __init__(self, message: str, *, account: str | None, table_id: int) -> None:
+        super().__init__(message, account=account)
+        self.table_id = table_id
+
+
+class NotSeated(AccountError):
+    """A top-up or a cash-out for a table where the account has no seat."""
+
+    code = "not_seated"
+
+    def __init__(self, message: str, *, account: str | None, table_id: int) -> None:
+        super().__init__(message, account=account)
+        self.table_id = table_id
+
+
+class SignInThrottled(AccountError):
+    """Too many failed sign-ins for this account or from this address lately;
+    ``retry_after`` is the whole number of seconds to wait."""
+
+    code = "throttled"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class InvalidAmount(AccountError):
+    """An amount of chips that is not a whole number in ``low``..``high`` (the ledger's
+    amounts and balances fit SQLite's 64-bit integers), or a movement that would take
+    a balance out of that range. ``amount`` is what was given."""
+
+    code = "bad_amount"
+
+    def __init__(self, message: str, *, amount: object, low: int, high: int) -> None:
+        super().__init__(message)
+        self.amount = amount
+        self.low = low
+        self.high = high
+
+
+class InvalidKey(AccountError):
+    """An idempotency key or a reference that is not text of 1 to 200 printable
+    characters."""
+
+    code = "bad_key"
+
+
+class KeyConflict(AccountError):
+    """An idempotency key already used for a different movement: the retry of a request
+    must carry the same content. ``key`` is the key."""
+
+    code = "key_conflict"
+
+    def __init__(self, message: str, *, key: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+class NotInTransaction(AccountError):
+    """A ledger function called on a connection that is not inside a transaction (the
+    caller owns the transaction and commits it with its own changes)."""
+
+    code = "no_transaction"
+
+
+class SchemaMismatch(AccountError):
+    """A database whose accounts schema is of another version than this code's;
+    ``found`` and ``expected`` are the two versions."""
+
+    code = "schema"
+
+    def __init__(self, message: str, *, found: str, expected: int) -> None:
+        super().__init__(message)
+        self.found = found
+        self.expected = expected

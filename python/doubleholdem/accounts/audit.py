@@ -1,0 +1,198 @@
+"""The audit of the ledger: a read of the whole database that names every problem.
+
+It checks that
+
+- the append-only triggers are in place;
+- the transactions are numbered 1, 2, 3, ... with no gap, each one's hash is the hash
+  of its content and the previous hash, and the head recorded in ``accounts_meta`` is
+  the last transaction (an edited, deleted, inserted or reordered row breaks one of
+  these);
+- every transaction has two entries summing to zero, of the accounts its kind moves
+  chips between (:data:`~doubleholdem.accounts.ledger.KINDS`), in the 64-bit range;
+- every cached balance equals the sum of its account's entries, and no player, bot or
+  table is below zero;
+- deposits - withdrawals == players' balances + tables + house + bots' bankrolls, and
+  the cashier's balance is minus that;
+- when the caller passes ``table_chips`` (table id -> the chips on that table, pots included, as the
+  server counts them), each table's ledger account equals its chips (a table in the
+  ledger with chips but missing from the mapping is a problem too).
+
+>>> import sqlite3
+>>> from doubleholdem.accounts import ledger
+>>> from doubleholdem.accounts.schema import ensure_schema
+>>> db = sqlite3.connect(":memory:", isolation_level=None)
+>>> ensure_schema(db)
+>>> _ = db.execute("BEGIN")
+>>> _ = ledger.transfer(db, "d1", "deposit", ledger.CASHIER, ledger.player("ann"), 50)
+>>> _ = ledger.transfer(db, "b1", "buy_in", ledger.player("ann"), ledger.table(1), 40)
+>>> db.execute("COMMIT").close()
+>>> audit(db)
+{'ok': True, 'problems': []}
+>>> audit(db, table_chips={1: 39})
+{'ok': False, 'problems': ['table 1: the ledger holds 40 chips, the table 39']}
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from doubleholdem.accounts.ledger import GENESIS, KINDS, MAX_AMOUNT, digest, head
+from doubleholdem.accounts.schema import APPEND_ONLY_TRIGGERS
+
+__all__ = ["audit"]
+
+_NON_NEGATIVE = frozenset({"player", "bot", "table"})
+_HOLDERS = frozenset({"player", "bot", "table", "house"})
+
+
+def audit(db: sqlite3.Connection, *, table_chips: Mapping[int, int] | None = None) -> dict[str, Any]:
+    """``{"ok": bool, "problems": [text, ...]}``: every problem found, each named
+    (the transaction number, the account, the figures)."""
+    problems: list[str] = []
+    problems += _triggers(db)
+    accounts = {
+        int(id_): (str(kind), str(name), int(balance))
+        for id_, kind, name, balance in db.execute(
+            "SELECT id, kind, name, balance FROM ledger_accounts"
+        )
+    }
+    entries: dict[int, list[tuple[int, int]]] = {}
+    for seq, account_id, amount in db.execute(
+        "SELECT seq, account_id, amount FROM ledger_entries ORDER BY seq, account_id"
+    ):
+        entries.setdefault(int(seq), []).append((int(account_id), int(amount)))
+    sums = dict.fromkeys(accounts, 0)
+    moved = {"deposit": 0, "withdrawal": 0}
+    problems += _chain(db, accounts, entries, sums, moved)
+    for seq in sorted(entries):
+        problems.append(f"entries of transaction {seq}: no such transaction")
+        for account_id, amount in entries[seq]:
+            sums[account_id] = sums.get(account_id, 0) + amount
+    problems += _balances(accounts, sums)
+    problems += _totals(accounts, moved)
+    problems += _tables(accounts, table_chips)
+    return {"ok": not problems, "problems": problems}
+
+
+def _triggers(db: sqlite3.Connection) -> list[str]:
+    present = {
+        str(row[0]) for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+    }
+    return [
+        f"the append-only trigger {name} is missing"
+        for name in sorted(APPEND_ONLY_TRIGGERS)
+        if name not in present
+    ]
+
+
+def _chain(
+    db: sqlite3.Connection,
+    accounts: dict[int, tuple[str, str, int]],
+    entries: dict[int, list[tuple[int, int]]],
+    sums: dict[int, int],
+    moved: dict[str, int],
+) -> list[str]:
+    """Checks each transaction in order; takes its entries out of ``entries`` and
+    adds them to ``sums``, and the cashier's movements to ``moved``."""
+    problems: list[str] = []
+    prev = GENESIS
+    expected = 1
+    for seq, key, kind, memo, created, stored_prev, stored_hash in db.execute(
+        "SELECT seq, key, kind, memo, created, prev, hash FROM ledger_transactions ORDER BY seq"
+    ):
+        where = f"transaction {seq} ({kind} {key!r})"
+        if seq != expected:
+            problems.append(f"{where}: numbered {seq} where {expected} was expected (a gap)")
+        if stored_prev != prev:
+            problems.append(f"{where}: its previous hash is not the hash of the one before")
+        own = entries.pop(int(seq), [])
+        named = [(*accounts.get(a, ("missing", str(a), 0))[:2], amount) for a, amount in own]
+        if digest(seq, key, kind, memo, created, named, stored_prev) != stored_hash:
+            problems.append(f"{where}: its hash does not match its content")
+        problems += _entries(where, kind, named)
+        for account_id, amount in own:
+            sums[account_id] = sums.get(account_id, 0) + amount
+        if kind in moved:
+            moved[kind] += sum(amount for k, _, amount in named if k != "cashier")
+        prev = str(stored_hash)
+        expected = int(seq) + 1
+    head_seq, head_hash = head(db)
+    if (head_seq, head_hash) != (expected - 1, prev):
+        problems.append(
+            f"the chain ends at transaction {expected - 1} but its recorded head is "
+            f"transaction {head_seq}: transactions were deleted or added"
+            if head_seq != expected - 1
+            else "the recorded head's hash is not the last transaction's"
+        )
+    return problems
+
+
+def _entries(where: str, kind: str, named: list[tuple[str, str, int]]) -> list[str]:
+    problems = []
+    if len(named) != 2:
+        problems.append(f"{where}: {len(named)} entries, not 2")
+    if sum(amount for _, _, amount in named) != 0:
+        problems.append(f"{where}: its entries sum to {sum(a for _, _, a in named)}, not 0")
+    if any(not -MAX_AMOUNT <= amount <= MAX_AMOUNT for _, _, amount in named):
+        problems.append(f"{where}: an amount beyond the 64-bit range")
+    rule = KINDS.get(kind)
+    if rule is None:
+        problems.append(f"{where}: an unknown kind of transaction")
+    elif len(named) == 2:
+        sources, targets = rule
+        paying = [e for e in named if e[0] in sources]
+        paid = [e for e in named if e[0] in targets]
+        if len(paying) != 1 or len(paid) != 1 or paying[0][2] > 0:
+            problems.append(f"{where}: its entries are not a {kind}")
+    if any(k == "missing" for k, _, _ in named):
+        problems.append(f"{where}: an entry of an account that does not exist")
+    return problems
+
+
+def _balances(accounts: dict[int, tuple[str, str, int]], sums: dict[int, int]) -> list[str]:
+    problems = []
+    for account_id, (kind, name, cached) in sorted(accounts.items()):
+        label = kind if kind in ("house", "cashier") else f"{kind} {name}"
+        if cached != sums.get(account_id, 0):
+            problems.append(
+                f"{label}: the balance is {cached} but its entries sum to {sums.get(account_id, 0)}"
+            )
+        if kind in _NON_NEGATIVE and sums.get(account_id, 0) < 0:
+            problems.append(f"{label}: below zero ({sums.get(account_id, 0)})")
+    return problems
+
+
+def _totals(accounts: dict[int, tuple[str, str, int]], moved: dict[str, int]) -> list[str]:
+    net = moved["deposit"] + moved["withdrawal"]  # withdrawals are negative entries
+    held = sum(balance for kind, _, balance in accounts.values() if kind in _HOLDERS)
+    cashier = sum(balance for kind, _, balance in accounts.values() if kind == "cashier")
+    problems = []
+    if net != held:
+        problems.append(
+            f"deposits - withdrawals is {net} but players, tables, house and bots hold {held}"
+        )
+    if cashier != -net:
+        problems.append(f"the cashier's balance is {cashier}, not minus deposits net ({-net})")
+    return problems
+
+
+def _tables(
+    accounts: dict[int, tuple[str, str, int]],
+    table_chips: Mapping[int, int] | None,
+) -> list[str]:
+    ledger_tables = {
+        int(name): balance for kind, name, balance in accounts.values() if kind == "table"
+    }
+    problems = []
+    if table_chips is None:
+        return problems
+    for table_id in sorted(set(ledger_tables) | set(table_chips)):
+        held, chips = ledger_tables.get(table_id, 0), table_chips.get(table_id)
+        if chips is None:
+            if held:
+                problems.append(f"table {table_id}: the ledger holds {held} chips, no table")
+        elif held != chips:
+            problems.append(f"table {table_id}: the ledger holds {held} chips, the table {chips}")
+    return problems

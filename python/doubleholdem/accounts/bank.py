@@ -1,0 +1,201 @@
+"""The :class:`Bank`: the accounts of one SQLite database behind one connection, each
+request in a transaction of its own (``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on
+any error). The command line (``doubleholdem accounts``) uses it; a server writes
+through the module functions inside its own transactions instead.
+
+>>> from doubleholdem.accounts.accounts import Passwords
+>>> fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+>>> with Bank(":memory:", passwords=fast, create=True) as bank:
+...     _ = bank.create("ann", "correct horse")
+...     _ = bank.deposit("ann", 1000, ref="wire-1")
+...     _ = bank.deposit("ann", 1000, ref="wire-1")  # the same reference: once
+...     _ = bank.withdraw("ann", 250, ref="payout-1")
+...     bank.show("ann")["balance"], bank.audit()["ok"]
+(750, True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from doubleholdem.accounts import accounts, cashier, households, ledger, sessions
+from doubleholdem.accounts.accounts import Account, Passwords
+from doubleholdem.accounts.audit import audit
+from doubleholdem.accounts.ledger import Posted
+from doubleholdem.accounts.schema import ensure_schema
+from doubleholdem.accounts.sessions import Throttle
+from doubleholdem.accounts.wallet import LedgerWallet
+from doubleholdem.errors import BadCredentials, SignInThrottled
+
+__all__ = ["BUSY_SECONDS", "Bank"]
+
+BUSY_SECONDS = 5.0  # how long a transaction waits for another writer (the server)
+
+
+class Bank:
+    """The accounts in the database at ``path``. It must exist unless ``create``
+    (``FileNotFoundError`` otherwise, so that a mistyped path creates nothing).
+    ``passwords`` hashes and verifies passwords (OWASP's Argon2id by default)."""
+
+    def __init__(
+        self, path: str, *, passwords: Passwords | None = None, create: bool = False
+    ) -> None:
+        if path != ":memory:" and not create and not os.path.isfile(path):
+            raise FileNotFoundError(2, "no such database", path)
+        self._passwords = passwords
+        self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+        if path != ":memory:":
+            self.db.execute("PRAGMA journal_mode=WAL")
+        ensure_schema(self.db)
+
+    def __enter__(self) -> Bank:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Closes the connection."""
+        self.db.close()
+
+    @property
+    def passwords(self) -> Passwords:
+        """The password hasher (made on first use: the defaults cost 19 MiB)."""
+        if self._passwords is None:
+            self._passwords = Passwords()
+        return self._passwords
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One atomic change: committed at the end, rolled back on any error."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # accounts
+
+    def create(
+        self, name: str, password: str, *, admin: bool = False, welcome: int = 0
+    ) -> Account:
+        """A new account (:func:`~doubleholdem.accounts.accounts.create_account`)."""
+        with self.transaction() as db:
+            return accounts.create_account(
+                db, name, password, passwords=self.passwords, admin=admin, welcome=welcome
+            )
+
+    def create_bot(self, name: str, bankroll: int) -> Account:
+        """A new bot with its bankroll from the house."""
+        with self.transaction() as db:
+            return accounts.create_bot(db, name, bankroll)
+
+    def set_state(self, name: str, state: str) -> Account:
+        """Freezes (``frozen``), unfreezes (``active``) or closes (``closed``)."""
+        with self.transaction() as db:
+            return accounts.set_state(db, name, state)
+
+    # money
+
+    def deposit(self, name: str, amount: int, *, ref: str) -> Posted:
+        """A deposit under the outside reference ``ref`` (applied once per ``ref``)."""
+        with self.transaction() as db:
+            return cashier.deposit(db, name, amount, ref=ref)
+
+    def withdraw(self, name: str, amount: int, *, ref: str) -> Posted:
+        """A withdrawal under the outside reference ``ref`` (applied once per ``ref``)."""
+        with self.transaction() as db:
+            return cashier.withdraw(db, name, amount, ref=ref)
+
+    @property
+    def wallet(self) -> LedgerWallet:
+        """The ledger wallet on this connection (call it inside :meth:`transaction`)."""
+        return LedgerWallet(self.db)
+
+    def show(self, name: str, *, last: int = 20) -> dict[str, Any]:
+        """An account's name, role, state, balance, open seats and ``last`` statement
+        lines (newest first), as plain JSON values."""
+        account = accounts.get_account(self.db, name)
+        own = accounts.ledger_account(account)
+        return {
+            "name": account.name,
+            "role": account.role,
+            "state": account.state,
+            "balance": ledger.balance(self.db, own),
+            "seats": self.wallet.seats(account.name),
+            "statement": [
+                {
+                    "seq": line.seq,
+                    "kind": line.kind,
+                    "amount": line.amount,
+                    "balance": line.balance,
+                    "other": str(line.other),
+                    "time": line.created,
+                    "memo": line.memo,
+                }
+                for line in ledger.statement(self.db, own, last=last)
+            ],
+        }
+
+    def audit(self, *, table_chips: Mapping[int, int] | None = None) -> dict[str, Any]:
+        """:func:`~doubleholdem.accounts.audit.audit` of the database, read in one
+        transaction (a consistent snapshot while a server writes)."""
+        self.db.execute("BEGIN")
+        try:
+            return audit(self.db, table_chips=table_chips)
+        finally:
+            self.db.execute("ROLLBACK")
+
+    def shared_addresses(self) -> list[households.SharedAddress]:
+        """The addresses more than one account signed in from."""
+        return households.shared_addresses(self.db)
+
+    # sign-in
+
+    def sign_in(
+        self,
+        name: str,
+        password: str,
+        *,
+        address: str,
+        throttle: Throttle | None = None,
+        now: float | None = None,
+    ) -> tuple[Account, str]:
+        """Signs ``name`` in from ``address``: the account and a new session token.
+        With a ``throttle``, refused with
+        :class:`~doubleholdem.errors.SignInThrottled` while it says to wait, and a
+        failure counts against the name and the address."""
+        moment = time.time() if now is None else now
+        if throttle is not None:
+            wait = throttle.retry_after(name, address)
+            if wait:
+                raise SignInThrottled(f"too many failed sign-ins: retry in {wait} s", retry_after=wait)
+        with self.transaction() as db:
+            try:
+                account = accounts.sign_in(db, name, password, passwords=self.passwords)
+            except BadCredentials:
+                if throttle is not None:
+                    throttle.failed(name, address)
+                raise
+            households.record_address(db, account, address, now=moment)
+            token = sessions.start_session(db, account, now=moment)
+        if throttle is not None:
+            throttle.succeeded(name)
+        return account, token
+
+    def session(self, token: str, *, now: float | None = None) -> Account | None:
+        """The account of a live session token, or ``None``."""
+        moment = time.time() if now is None else now
+        return sessions.session_account(self.db, token, now=moment)
+
+    def sign_out(self, token: str, *, now: float | None = None) -> None:
+        """Revokes the session ``token``."""
+        with self.transaction() as db:
+            sessions.end_session(db, token, now=time.time() if now is None else now)

@@ -1,0 +1,92 @@
+"""The cashier: deposits and withdrawals, the ledger's link to money outside the room.
+Each carries the outside system's reference (``ref``): a reference used twice is applied
+once (its idempotency key is ``cashier:REF``, shared by deposits and withdrawals, so a
+reference names one movement of money). Like the ledger, these write inside the caller's
+transaction.
+
+>>> import sqlite3
+>>> from doubleholdem.accounts.schema import ensure_schema
+>>> from doubleholdem.accounts.accounts import create_bot
+>>> db = sqlite3.connect(":memory:", isolation_level=None)
+>>> ensure_schema(db)
+>>> _ = db.execute("BEGIN")
+>>> _ = db.execute("INSERT INTO accounts VALUES (1, 'ann', 'player', 'active', NULL, 0)")
+>>> deposit(db, "ann", 300, ref="wire-17").transfer.amount
+300
+>>> deposit(db, "ann", 300, ref="wire-17").seq  # the same reference: applied once
+1
+>>> withdraw(db, "ann", 400, ref="payout-3")
+Traceback (most recent call last):
+...
+doubleholdem.errors.InsufficientFunds: player ann holds 300 chips, not the 400 of this withdrawal
+>>> db.execute("COMMIT").close()
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from doubleholdem.accounts import ledger
+from doubleholdem.accounts.accounts import get_account, ledger_account
+from doubleholdem.accounts.ledger import Posted
+from doubleholdem.errors import AccountClosed, AccountError, AccountFrozen
+
+__all__ = ["deposit", "withdraw"]
+
+
+def _key(ref: str) -> str:
+    ledger.check_key(ref, what="a reference")
+    return ledger.check_key(f"cashier:{ref}", what="a reference")
+
+
+def deposit(
+    db: sqlite3.Connection, name: str, amount: int, *, ref: str, now: float | None = None
+) -> Posted:
+    """Credits ``amount`` chips to ``name``'s balance from the cashier (a frozen
+    account may receive them; a closed one may not, nor a bot)."""
+    key = _key(ref)
+    account = get_account(db, name)
+    existing = ledger.find(db, key)
+    if existing is None:
+        if account.state == "closed":
+            raise AccountClosed(f"{account.name} is closed", account=account.name)
+        if account.role == "bot":
+            raise AccountError("a bot's bankroll comes from the house, not from deposits")
+    return ledger.transfer(
+        db,
+        key,
+        "deposit",
+        ledger.CASHIER,
+        ledger_account(account),
+        amount,
+        memo={"ref": ref},
+        now=now,
+    )
+
+
+def withdraw(
+    db: sqlite3.Connection, name: str, amount: int, *, ref: str, now: float | None = None
+) -> Posted:
+    """Pays ``amount`` chips out of ``name``'s balance to the cashier; refused for a
+    frozen or closed account (its balance is held) and beyond its balance."""
+    key = _key(ref)
+    account = get_account(db, name)
+    existing = ledger.find(db, key)
+    if existing is None:
+        if account.state != "active":
+            error = AccountClosed if account.state == "closed" else AccountFrozen
+            raise error(
+                f"{account.name} is {account.state}: its balance is held", account=account.name
+            )
+        if account.role == "bot":
+            raise AccountError("a bot's bankroll goes back to the house, not to the cashier")
+    return ledger.transfer(
+        db,
+        key,
+        "withdrawal",
+        ledger_account(account),
+        ledger.CASHIER,
+        amount,
+        memo={"ref": ref},
+        now=now,
+    )

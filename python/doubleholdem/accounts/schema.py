@@ -1,0 +1,152 @@
+"""The tables of :mod:`doubleholdem.accounts` in a SQLite database, created if missing
+and versioned in a row of their own (``accounts_meta``). They share the file with the
+game server's tables (``meta``, ``tables``, ``moves``, ``hands``, ``tokens``,
+``actions``) and never touch them: every name here starts with ``account`` or
+``ledger_``.
+
+Ledger rows are append-only: triggers refuse an ``UPDATE`` or a ``DELETE`` of a
+transaction or an entry (a writer with the file in hand can drop the triggers; the hash
+chain, checked by :func:`doubleholdem.accounts.audit.audit`, still shows the change).
+
+>>> import sqlite3
+>>> db = sqlite3.connect(":memory:", isolation_level=None)
+>>> ensure_schema(db)
+>>> ensure_schema(db)  # idempotent
+>>> schema_version(db)
+'1'
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from doubleholdem.errors import SchemaMismatch
+
+__all__ = ["APPEND_ONLY_TRIGGERS", "SCHEMA_VERSION", "ensure_schema", "schema_version"]
+
+SCHEMA_VERSION = 1
+_VERSION_KEY = "schema"
+
+# The ledger accounts every database has; their names are fixed.
+HOUSE = ("house", "house")
+CASHIER = ("cashier", "cashier")
+
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS accounts_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # people and bots; names are unique without regard to case
+    """CREATE TABLE IF NOT EXISTS accounts (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        role TEXT NOT NULL CHECK (role IN ('player', 'admin', 'bot')),
+        state TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
+        password TEXT,
+        created REAL NOT NULL
+    )""",
+    # sign-in sessions: the SHA-256 of the token, never the token
+    """CREATE TABLE IF NOT EXISTS account_sessions (
+        hash TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        created REAL NOT NULL,
+        expires REAL NOT NULL,
+        revoked REAL
+    )""",
+    "CREATE INDEX IF NOT EXISTS account_sessions_by_account ON account_sessions (account_id)",
+    # addresses accounts signed in from (households)
+    """CREATE TABLE IF NOT EXISTS account_addresses (
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        address TEXT NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (account_id, address)
+    )""",
+    "CREATE INDEX IF NOT EXISTS account_addresses_by_address ON account_addresses (address)",
+    # the open seats of accounts (one per account per table)
+    """CREATE TABLE IF NOT EXISTS account_seats (
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        table_id INTEGER NOT NULL,
+        PRIMARY KEY (account_id, table_id)
+    )""",
+    # the ledger: accounts with their cached balance, transactions, entries
+    """CREATE TABLE IF NOT EXISTS ledger_accounts (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('player', 'bot', 'table', 'house', 'cashier')),
+        name TEXT NOT NULL,
+        balance INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (kind, name)
+    )""",
+    """CREATE TABLE IF NOT EXISTS ledger_transactions (
+        seq INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        memo TEXT NOT NULL,
+        created REAL NOT NULL,
+        prev TEXT NOT NULL,
+        hash TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS ledger_entries (
+        seq INTEGER NOT NULL,
+        account_id INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
+        PRIMARY KEY (seq, account_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS ledger_entries_by_account ON ledger_entries (account_id, seq)",
+)
+
+APPEND_ONLY_TRIGGERS = {
+    f"ledger_{table}_{verb}_refused": (
+        f"CREATE TRIGGER IF NOT EXISTS ledger_{table}_{verb}_refused "
+        f"BEFORE {verb.upper()} ON ledger_{table} "
+        "BEGIN SELECT RAISE(ABORT, 'the ledger is append-only'); END"
+    )
+    for table in ("transactions", "entries")
+    for verb in ("update", "delete")
+}
+
+
+def schema_version(db: sqlite3.Connection) -> str | None:
+    """The accounts schema version stored in ``db`` (text), or ``None`` if it has none."""
+    exists = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts_meta'"
+    ).fetchone()
+    if exists is None:
+        return None
+    row = db.execute("SELECT value FROM accounts_meta WHERE key = ?", (_VERSION_KEY,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def ensure_schema(db: sqlite3.Connection) -> None:
+    """Creates the accounts tables of ``db`` if missing (idempotent), with the house
+    and cashier ledger accounts. Inside the caller's transaction when there is one
+    (never committing it), else in one of its own. A database of another schema
+    version is refused with :class:`~doubleholdem.errors.SchemaMismatch` naming both
+    (version 1 is the first: there is no older one to upgrade)."""
+    own = not db.in_transaction
+    if own:
+        db.execute("BEGIN IMMEDIATE")
+    try:
+        _create(db)
+    except BaseException:
+        if own:
+            db.execute("ROLLBACK")
+        raise
+    if own:
+        db.execute("COMMIT")
+
+
+def _create(db: sqlite3.Connection) -> None:
+    found = schema_version(db)
+    if found is not None and found != str(SCHEMA_VERSION):
+        raise SchemaMismatch(
+            f"the database's accounts schema is version {found}, this doubleholdem reads "
+            f"version {SCHEMA_VERSION}: use the doubleholdem that wrote it",
+            found=found,
+            expected=SCHEMA_VERSION,
+        )
+    for statement in (*_TABLES, *APPEND_ONLY_TRIGGERS.values()):
+        db.execute(statement)
+    db.execute(
+        "INSERT OR IGNORE INTO accounts_meta VALUES (?, ?)", (_VERSION_KEY, str(SCHEMA_VERSION))
+    )
+    for kind, name in (HOUSE, CASHIER):
+        db.execute("INSERT OR IGNORE INTO ledger_accounts (kind, name) VALUES (?, ?)", (kind, name))
