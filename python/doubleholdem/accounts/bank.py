@@ -21,7 +21,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from doubleholdem.accounts import accounts, cashier, households, ledger, sessions
 from doubleholdem.accounts.accounts import Account, Passwords
@@ -32,9 +32,18 @@ from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import BadCredentials, SignInThrottled
 
-__all__ = ["BUSY_SECONDS", "Bank"]
+__all__ = ["BUSY_SECONDS", "Bank", "Receipt"]
 
 BUSY_SECONDS = 5.0  # how long a transaction waits for another writer (the server)
+
+
+class Receipt(NamedTuple):
+    """What a deposit or withdrawal did: the ledger transaction, whether it had been
+    applied already (the reference was used before), and the account's balance now."""
+
+    posted: Posted
+    repeated: bool
+    balance: int
 
 
 class Bank:
@@ -104,15 +113,19 @@ class Bank:
 
     # money
 
-    def deposit(self, name: str, amount: int, *, ref: str) -> Posted:
+    def deposit(self, name: str, amount: int, *, ref: str) -> Receipt:
         """A deposit under the outside reference ``ref`` (applied once per ``ref``)."""
         with self.transaction() as db:
-            return cashier.deposit(db, name, amount, ref=ref)
+            repeated = cashier.applied(db, ref) is not None
+            posted = cashier.deposit(db, name, amount, ref=ref)
+            return Receipt(posted, repeated, ledger.balance(db, posted.transfer.target))
 
-    def withdraw(self, name: str, amount: int, *, ref: str) -> Posted:
+    def withdraw(self, name: str, amount: int, *, ref: str) -> Receipt:
         """A withdrawal under the outside reference ``ref`` (applied once per ``ref``)."""
         with self.transaction() as db:
-            return cashier.withdraw(db, name, amount, ref=ref)
+            repeated = cashier.applied(db, ref) is not None
+            posted = cashier.withdraw(db, name, amount, ref=ref)
+            return Receipt(posted, repeated, ledger.balance(db, posted.transfer.source))
 
     @property
     def wallet(self) -> LedgerWallet:

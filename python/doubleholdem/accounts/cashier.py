@@ -31,12 +31,17 @@ from doubleholdem.accounts.accounts import get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
 from doubleholdem.errors import AccountClosed, AccountError, AccountFrozen
 
-__all__ = ["deposit", "withdraw"]
+__all__ = ["applied", "deposit", "withdraw"]
 
 
 def _key(ref: str) -> str:
     ledger.check_key(ref, what="a reference")
     return ledger.check_key(f"cashier:{ref}", what="a reference")
+
+
+def applied(db: sqlite3.Connection, ref: str) -> Posted | None:
+    """The deposit or withdrawal made under ``ref``, or ``None``."""
+    return ledger.find(db, _key(ref))
 
 
 def deposit(

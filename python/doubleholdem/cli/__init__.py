@@ -35,6 +35,7 @@ COMMANDS = {
         ("stats", "stats"),
         ("serve", "serve"),
         ("loadtest", "loadtest"),
+        ("accounts", "accounts"),
     )
 }
 
