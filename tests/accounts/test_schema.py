@@ -1,0 +1,56 @@
+"""The accounts tables live beside the game server's in one database file, are created
+idempotently, and a database of another schema version is refused by name."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from doubleholdem.accounts.schema import SCHEMA_VERSION, ensure_schema, schema_version
+from doubleholdem.errors import SchemaMismatch
+from doubleholdem.server.storage import Storage
+
+
+def _names(db: sqlite3.Connection) -> set[str]:
+    rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {str(name) for (name,) in rows}
+
+
+def test_it_shares_the_servers_database_without_touching_its_tables(tmp_path: Path) -> None:
+    path = str(tmp_path / "room.db")
+    store = Storage(path)
+    with store.transaction():
+        store.put_table(0, '{"snapshot": 1}', {})
+    server_tables = _names(store._db)
+    store.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    ensure_schema(db)
+    ours = _names(db) - server_tables
+    assert ours and all(n.startswith(("account", "ledger_")) for n in ours)
+    assert not server_tables & {n for n in ours}
+    db.close()
+    store = Storage(path)  # the server opens it again, its tables intact
+    assert [row.snapshot for row in store.tables()] == ['{"snapshot": 1}']
+    store.close()
+    db = sqlite3.connect(path, isolation_level=None)
+    ensure_schema(db)
+    assert schema_version(db) == str(SCHEMA_VERSION)
+
+
+def test_inside_a_transaction_it_commits_nothing(tmp_path: Path) -> None:
+    db = sqlite3.connect(str(tmp_path / "x.db"), isolation_level=None)
+    db.execute("BEGIN")
+    ensure_schema(db)
+    assert db.in_transaction
+    db.execute("ROLLBACK")
+    assert schema_version(db) is None and not _names(db)
+
+
+def test_another_version_is_refused_naming_both(db: sqlite3.Connection) -> None:
+    db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
+    with pytest.raises(SchemaMismatch, match="version 7.*version 1") as caught:
+        ensure_schema(db)
+    assert (caught.value.found, caught.value.expected) == ("7", SCHEMA_VERSION)
+    assert not db.in_transaction
