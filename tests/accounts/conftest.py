@@ -5,11 +5,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from accounts_harness import FAST
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.schema import ensure_schema
-
-# Argon2id with tiny parameters, for speed: tests only (never a default).
-FAST = Passwords(time_cost=1, memory_cost=8, parallelism=1, insecure=True)
 
 
 @pytest.fixture

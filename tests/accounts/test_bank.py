@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from accounts_harness import FAST
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.accounts.sessions import Throttle, token_hash
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.errors import (
     AccountFrozen,
     BadCredentials,
@@ -22,7 +22,6 @@ from doubleholdem.errors import (
 
 
 PASSWORD = "Tr0ub4dor&3-unique-password"
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 
 
 @pytest.fixture

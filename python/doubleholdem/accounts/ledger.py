@@ -242,18 +242,20 @@ def transfer(
     a resulting balance) outside the 64-bit range, and
     :class:`~doubleholdem.errors.KeyConflict` for a key used for something else;
     nothing is written then."""
-    wanted = _transfer(kind, source, target, amount, memo)
     check_key(key)
     if not db.in_transaction:
         raise NotInTransaction("the ledger writes inside the caller's transaction: BEGIN first")
+    text = json.dumps(dict(memo or {}), sort_keys=True, separators=(",", ":"))
+    wanted = Transfer(kind, source, target, amount, text)
     existing = find(db, key)
-    if existing is not None:
+    if existing is not None:  # a retry, or a key used for something else
         if existing.transfer != wanted:
             raise KeyConflict(
                 f"the key {key!r} was used for another movement ({_describe(existing.transfer)})",
                 key=key,
             )
         return existing
+    _check_transfer(wanted)
     source_id, source_balance = _account_row(db, source)
     target_id, target_balance = _account_row(db, target)
     _check_balances(wanted, source_balance - amount, target_balance + amount)
@@ -278,13 +280,8 @@ def transfer(
     return Posted(seq, key, wanted, created, hashed)
 
 
-def _transfer(
-    kind: str,
-    source: LedgerAccount,
-    target: LedgerAccount,
-    amount: int,
-    memo: Mapping[str, object] | None,
-) -> Transfer:
+def _check_transfer(wanted: Transfer) -> None:
+    kind, source, target = wanted.kind, wanted.source, wanted.target
     if kind not in KINDS:
         raise AccountError(f"unknown kind of transaction {kind!r}: one of {', '.join(KINDS)}")
     sources, targets = KINDS[kind]
@@ -293,11 +290,9 @@ def _transfer(
             f"a {kind} moves chips from a {' or '.join(sorted(sources))} account to a "
             f"{' or '.join(sorted(targets))} account, not from {source} to {target}"
         )
-    check_amount(amount, low=0 if kind in _ZERO_ALLOWED else 1)
-    text = json.dumps(dict(memo or {}), sort_keys=True, separators=(",", ":"))
-    if len(text) > MAX_MEMO:
+    check_amount(wanted.amount, low=0 if kind in _ZERO_ALLOWED else 1)
+    if len(wanted.memo) > MAX_MEMO:
         raise AccountError(f"a memo is at most {MAX_MEMO} characters of JSON")
-    return Transfer(kind, source, target, amount, text)
 
 
 def _check_balances(wanted: Transfer, source_after: int, target_after: int) -> None:
