@@ -1,6 +1,7 @@
 """The optional dependencies and the extra of the package that installs each:
 ``numpy`` (batch functions), ``plot`` (matplotlib, ``casino analyze --plot``), ``ray``
-(:func:`doubleholdem.casino.ray_runner`) and ``server`` (``serve`` and ``loadtest``).
+(:func:`doubleholdem.casino.ray_runner`), ``server`` (``serve`` and ``loadtest``) and
+``accounts`` (argon2-cffi: the passwords of :mod:`doubleholdem.accounts`).
 Asking for a missing one raises :class:`~doubleholdem.errors.MissingExtra`, which says
 what to install.
 
@@ -28,6 +29,7 @@ EXTRAS = {
     "starlette": "server",
     "uvicorn": "server",
     "websockets": "server",
+    "argon2": "accounts",
 }
 """Each optional module and the extra that installs it."""
 

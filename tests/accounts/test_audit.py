@@ -80,7 +80,9 @@ def test_an_edit_that_keeps_the_sums_is_found_by_the_hash(booked: sqlite3.Connec
 
 def test_an_entry_moved_to_another_account_is_named(booked: sqlite3.Connection) -> None:
     bob = _account_id(booked, "player", "bob")
-    text = _tamper(booked, f"UPDATE ledger_entries SET account_id = {bob} WHERE seq = 1 AND amount > 0")
+    text = _tamper(
+        booked, f"UPDATE ledger_entries SET account_id = {bob} WHERE seq = 1 AND amount > 0"
+    )
     assert "transaction 1 (deposit 'd1'): its hash does not match its content" in text
     assert "player ann: the balance is 300 but its entries sum to -200" in text
 
@@ -172,4 +174,3 @@ def test_the_tables_chips_are_compared_with_their_accounts(
     db.execute("COMMIT")
     result = audit(db, table_chips=chips)
     assert result["problems"] == ([] if expected is None else [expected])
-

@@ -20,7 +20,6 @@ from doubleholdem.errors import (
     SignInThrottled,
 )
 
-
 PASSWORD = "Tr0ub4dor&3-unique-password"
 
 
@@ -108,7 +107,9 @@ def test_no_password_or_token_in_the_database_in_clear(
         for encoding in ("utf-8", "utf-16-le", "utf-16-be"):
             assert secret.encode(encoding) not in written
     assert token_hash(token).encode() in written
-    assert all(PASSWORD not in r.getMessage() and token not in r.getMessage() for r in caplog.records)
+    assert all(
+        PASSWORD not in r.getMessage() and token not in r.getMessage() for r in caplog.records
+    )
     db = sqlite3.connect(path)
     text = "\n".join(db.iterdump())
     assert PASSWORD not in text and token not in text

@@ -24,7 +24,13 @@ from hypothesis.stateful import (
 
 from accounts_harness import FAST
 from doubleholdem.accounts import ledger
-from doubleholdem.accounts.accounts import create_account, create_bot, ledger_account, set_state
+from doubleholdem.accounts.accounts import (
+    Account,
+    create_account,
+    create_bot,
+    ledger_account,
+    set_state,
+)
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.cashier import deposit, withdraw
 from doubleholdem.accounts.ledger import MAX_AMOUNT
@@ -362,8 +368,6 @@ class Ledger(RuleBasedStateMachine):
                 (holder.name,),
             ).fetchone()
             assert row[1] == holder.name and row[3] == holder.state
-            from doubleholdem.accounts.accounts import Account
-
             account = Account(*row)
             assert ledger.balance(self.db, ledger_account(account)) == holder.balance
             assert self.wallet.seats(holder.name) == sorted(holder.seats)

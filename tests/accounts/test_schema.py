@@ -50,7 +50,7 @@ def test_inside_a_transaction_it_commits_nothing(tmp_path: Path) -> None:
 
 def test_another_version_is_refused_naming_both(db: sqlite3.Connection) -> None:
     db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
-    with pytest.raises(SchemaMismatch, match="version 7.*version 1") as caught:
+    with pytest.raises(SchemaMismatch, match=r"version 7.*version 1") as caught:
         ensure_schema(db)
     assert (caught.value.found, caught.value.expected) == ("7", SCHEMA_VERSION)
     assert not db.in_transaction

@@ -25,7 +25,9 @@ def ann(tx: sqlite3.Connection, fast: Passwords) -> Account:
     return create_account(tx, "ann", "correct horse", passwords=fast)
 
 
-def test_a_token_is_random_and_stored_only_as_its_hash(tx: sqlite3.Connection, ann: Account) -> None:
+def test_a_token_is_random_and_stored_only_as_its_hash(
+    tx: sqlite3.Connection, ann: Account
+) -> None:
     tokens = {start_session(tx, ann, now=0.0) for _ in range(20)}
     assert len(tokens) == 20 and all(len(t) == 43 for t in tokens)
     stored = {row[0] for row in tx.execute("SELECT hash FROM account_sessions")}

@@ -146,7 +146,9 @@ class MemoryWallet:
         self.done[key] = request
         return key
 
-    def debit(self, owner: str, table_id: int, amount: int, *, key: str, reason: str = "buy_in") -> object:
+    def debit(
+        self, owner: str, table_id: int, amount: int, *, key: str, reason: str = "buy_in"
+    ) -> object:
         return self._once(key, (reason, owner, table_id, amount), -amount)
 
     def credit(self, owner: str, table_id: int, amount: int, *, key: str) -> object:

@@ -22,9 +22,7 @@ from doubleholdem.cli import main
 PASSWORD = "a long pass phrase"
 
 
-def _run(
-    capsys: pytest.CaptureFixture[str], *args: str, stdin: str = ""
-) -> tuple[int, str, str]:
+def _run(capsys: pytest.CaptureFixture[str], *args: str, stdin: str = "") -> tuple[int, str, str]:
     sys.stdin = io.StringIO(stdin)
     try:
         status = main(["accounts", *args])

@@ -50,10 +50,10 @@ from doubleholdem.errors import (
     BadCredentials,
     InvalidAccountName,
     InvalidPassword,
-    MissingExtra,
     NotInTransaction,
     UnknownAccount,
 )
+from doubleholdem.extras import require
 
 __all__ = [
     "NAME_RULE",
@@ -71,7 +71,9 @@ __all__ = [
     "sign_in",
 ]
 
-NAME_RULE = "1 to 24 characters: ASCII letters, digits, '_', '-', '.', starting with a letter or digit"
+NAME_RULE = (
+    "1 to 24 characters: ASCII letters, digits, '_', '-', '.', starting with a letter or digit"
+)
 PASSWORD_RULE = "8 to 256 characters"
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,23}")
@@ -108,13 +110,10 @@ class Passwords:
         parallelism: int = OWASP_PARALLELISM,
         insecure: bool = False,
     ) -> None:
-        try:
-            from argon2 import PasswordHasher, Type
-        except ImportError as error:  # pragma: no cover - the extra is a test dependency
-            raise MissingExtra(
-                "passwords need argon2-cffi: pip install doubleholdem[accounts]",
-                extra="accounts",
-            ) from error
+        require("argon2", "accounts", "passwords")
+        from argon2 import PasswordHasher, Type
+        from argon2.exceptions import InvalidHashError, VerificationError
+
         weak = memory_cost < OWASP_MEMORY_KIB or time_cost < OWASP_TIME_COST
         if weak and not insecure:
             raise ValueError(
@@ -128,6 +127,7 @@ class Passwords:
             type=Type.ID,
         )
         self._dummy: str | None = None
+        self._mismatch = (VerificationError, InvalidHashError)
 
     def hash(self, password: str) -> str:
         """The Argon2id hash of ``password`` (a random salt each time)."""
@@ -135,11 +135,9 @@ class Passwords:
 
     def verify(self, hashed: str, password: str) -> bool:
         """True if ``password`` matches ``hashed``."""
-        from argon2.exceptions import InvalidHashError, VerificationError
-
         try:
             return bool(self._hasher.verify(hashed, password))
-        except (VerificationError, InvalidHashError):
+        except self._mismatch:
             return False
 
     def needs_rehash(self, hashed: str) -> bool:

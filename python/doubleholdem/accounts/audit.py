@@ -47,7 +47,9 @@ _NON_NEGATIVE = frozenset({"player", "bot", "table"})
 _HOLDERS = frozenset({"player", "bot", "table", "house"})
 
 
-def audit(db: sqlite3.Connection, *, table_chips: Mapping[int, int] | None = None) -> dict[str, Any]:
+def audit(
+    db: sqlite3.Connection, *, table_chips: Mapping[int, int] | None = None
+) -> dict[str, Any]:
     """``{"ok": bool, "problems": [text, ...]}``: every problem found, each named
     (the transaction number, the account, the figures)."""
     problems: list[str] = []
@@ -185,7 +187,7 @@ def _tables(
     ledger_tables = {
         int(name): balance for kind, name, balance in accounts.values() if kind == "table"
     }
-    problems = []
+    problems: list[str] = []
     if table_chips is None:
         return problems
     for table_id in sorted(set(ledger_tables) | set(table_chips)):

@@ -92,9 +92,7 @@ class Bank:
 
     # accounts
 
-    def create(
-        self, name: str, password: str, *, admin: bool = False, welcome: int = 0
-    ) -> Account:
+    def create(self, name: str, password: str, *, admin: bool = False, welcome: int = 0) -> Account:
         """A new account (:func:`~doubleholdem.accounts.accounts.create_account`)."""
         with self.transaction() as db:
             return accounts.create_account(
@@ -189,7 +187,9 @@ class Bank:
         if throttle is not None:
             wait = throttle.retry_after(name, address)
             if wait:
-                raise SignInThrottled(f"too many failed sign-ins: retry in {wait} s", retry_after=wait)
+                raise SignInThrottled(
+                    f"too many failed sign-ins: retry in {wait} s", retry_after=wait
+                )
         with self.transaction() as db:
             try:
                 account = accounts.sign_in(db, name, password, passwords=self.passwords)

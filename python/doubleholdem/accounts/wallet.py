@@ -110,7 +110,9 @@ class LedgerWallet:
         ).fetchone()
         return row is not None
 
-    def _replay(self, key: str, kind: str, account: Account, table_id: int, amount: int) -> Posted | None:
+    def _replay(
+        self, key: str, kind: str, account: Account, table_id: int, amount: int
+    ) -> Posted | None:
         """The transaction already posted under ``key`` when it is this one (a retry)."""
         existing = ledger.find(self._db, ledger.check_key(key))
         if existing is None:
