@@ -137,7 +137,7 @@ def test_an_unknown_name_costs_the_same_verification_as_a_wrong_password(
     spy = Spy()
     create_account(tx, "ann", PASSWORD, passwords=spy)
     create_bot(tx, "robot", 1)
-    stored = tx.execute("SELECT password FROM accounts WHERE name = 'ann'").fetchone()[0]
+    stored = tx.execute("SELECT password_hash FROM accounts WHERE name = 'ann'").fetchone()[0]
     wrong = _sign_in_failure(tx, spy, "ann", "wrong password")
     assert spy.verified == [stored]
     for name in ["nobody", "robot", "bad name!", None, "x" * 500]:
@@ -175,6 +175,6 @@ def test_a_hash_of_weaker_parameters_is_upgraded_at_sign_in(
     create_account(tx, "ann", PASSWORD, passwords=fast)
     stronger = Passwords(time_cost=2, memory_cost=16, insecure=True)
     sign_in(tx, "ann", PASSWORD, passwords=stronger)
-    stored = tx.execute("SELECT password FROM accounts WHERE name = 'ann'").fetchone()[0]
+    stored = tx.execute("SELECT password_hash FROM accounts WHERE name = 'ann'").fetchone()[0]
     assert "m=16,t=2" in stored and not stronger.needs_rehash(stored)
     assert sign_in(tx, "ann", PASSWORD, passwords=stronger).name == "ann"

@@ -186,7 +186,8 @@ def _insert(
         raise AccountExists(f"the name {name} is taken", account=name)
     created = time.time() if now is None else float(now)
     cursor = db.execute(
-        "INSERT INTO accounts (name, role, state, password, created) VALUES (?, ?, 'active', ?, ?)",
+        "INSERT INTO accounts (name, role, state, password_hash, created) "
+        "VALUES (?, ?, 'active', ?, ?)",
         (name, role, hashed, created),
     )
     account = Account(int(cursor.lastrowid or 0), name, role, "active", created)
@@ -291,7 +292,7 @@ def sign_in(
     row = None
     if isinstance(name, str) and _NAME.fullmatch(name) is not None:
         row = db.execute(
-            "SELECT id, name, role, state, created, password FROM accounts WHERE name = ?",
+            "SELECT id, name, role, state, created, password_hash FROM accounts WHERE name = ?",
             (name,),
         ).fetchone()
     hashed = row[5] if row is not None and row[5] is not None else None
@@ -304,6 +305,6 @@ def sign_in(
         raise AccountClosed(f"{account.name} is closed", account=account.name)
     if passwords.needs_rehash(hashed) and db.in_transaction:
         db.execute(
-            "UPDATE accounts SET password = ? WHERE id = ?", (passwords.hash(text), account.id)
+            "UPDATE accounts SET password_hash = ? WHERE id = ?", (passwords.hash(text), account.id)
         )
     return account

@@ -39,7 +39,7 @@ _TABLES = (
         name TEXT NOT NULL UNIQUE COLLATE NOCASE,
         role TEXT NOT NULL CHECK (role IN ('player', 'admin', 'bot')),
         state TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
-        password TEXT,
+        password_hash TEXT,
         created REAL NOT NULL
     )""",
     # sign-in sessions: the SHA-256 of the token, never the token
