@@ -4,6 +4,7 @@ sign-in that answers an unknown name with the same error after the same work."""
 from __future__ import annotations
 
 import sqlite3
+import sys
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from doubleholdem.errors import (
     BadCredentials,
     InvalidAccountName,
     InvalidPassword,
+    MissingExtra,
     UnknownAccount,
 )
 
@@ -178,3 +180,10 @@ def test_a_hash_of_weaker_parameters_is_upgraded_at_sign_in(
     stored = tx.execute("SELECT password_hash FROM accounts WHERE name = 'ann'").fetchone()[0]
     assert "m=16,t=2" in stored and not stronger.needs_rehash(stored)
     assert sign_in(tx, "ann", PASSWORD, passwords=stronger).name == "ann"
+
+
+def test_without_argon2_the_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "argon2", None)
+    with pytest.raises(MissingExtra, match=r"pip install doubleholdem\[accounts\]") as caught:
+        Passwords()
+    assert caught.value.extra == "accounts"

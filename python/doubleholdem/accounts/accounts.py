@@ -261,7 +261,9 @@ def get_account(db: sqlite3.Connection, name: str) -> Account:
     return _row(row)
 
 
-def set_state(db: sqlite3.Connection, name: str, state: str) -> Account:
+def set_state(
+    db: sqlite3.Connection, name: str, state: str, *, now: float | None = None
+) -> Account:
     """Freezes (``frozen``), unfreezes (``active``) or closes (``closed``) an account;
     closing is final and ends its sessions. Raises
     :class:`~doubleholdem.errors.AccountStateError` for a change the rules do not allow."""
@@ -275,7 +277,7 @@ def set_state(db: sqlite3.Connection, name: str, state: str) -> Account:
     if state == "closed":
         db.execute(
             "UPDATE account_sessions SET revoked = ? WHERE account_id = ? AND revoked IS NULL",
-            (time.time(), account.id),
+            (time.time() if now is None else now, account.id),
         )
     return account._replace(state=state)
 
