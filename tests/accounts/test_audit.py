@@ -174,3 +174,18 @@ def test_the_tables_chips_are_compared_with_their_accounts(
     db.execute("COMMIT")
     result = audit(db, table_chips=chips)
     assert result["problems"] == ([] if expected is None else [expected])
+
+
+def test_fields_edited_into_other_types_are_named_not_a_crash(
+    booked: sqlite3.Connection,
+) -> None:
+    text = _tamper(
+        booked,
+        "UPDATE ledger_entries SET amount = 'lots' WHERE seq = 2 AND amount > 0",
+        "UPDATE ledger_transactions SET created = 'yesterday' WHERE seq = 3",
+        "UPDATE ledger_transactions SET memo = x'00ff' WHERE seq = 4",
+    )
+    assert "transaction 2 (deposit 'd2'): an amount that is not a whole number" in text
+    for seq in (2, 3, 4):
+        assert f"transaction {seq} " in text
+    assert text.count("its hash does not match its content") == 3

@@ -41,7 +41,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from doubleholdem.errors import (
@@ -194,12 +194,13 @@ def digest(
     kind: str,
     memo: str,
     created: float,
-    entries: list[tuple[str, str, int]],
+    entries: Sequence[tuple[str, str, object]],
     prev: str,
 ) -> str:
     """The hash of a transaction: SHA-256 over its fields, its entries (kind, name,
     amount; sorted) and the previous transaction's hash."""
-    content = [seq, key, kind, memo, repr(float(created)), sorted(entries), prev]
+    ordered = sorted(entries, key=lambda entry: (entry[0], entry[1], repr(entry[2])))
+    content = [seq, key, kind, memo, repr(float(created)), ordered, prev]
     return hashlib.sha256(json.dumps(content, separators=(",", ":")).encode()).hexdigest()
 
 
