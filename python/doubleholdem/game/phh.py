@@ -56,7 +56,15 @@ from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.game.hand import Hand
 from doubleholdem.textfile import read_text
 
-__all__ = ["HandHistory", "ReplayResult", "dumps", "load", "loads", "replay"]
+__all__ = [
+    "HandHistory",
+    "ReplayResult",
+    "dumps",
+    "load",
+    "loads",
+    "replay",
+    "stacks_agree",
+]
 
 VARIANTS = {
     "NT": (Variant.TEXAS, Structure.NO_LIMIT),
@@ -97,6 +105,21 @@ class ReplayResult:
             "finishing_stacks": self.finishing_stacks,
             "pots": [{"amount": amount, "winners": winners} for amount, winners in self.pots],
         }
+
+
+def stacks_agree(recorded: tuple[float, ...] | list[float], replayed: list[int]) -> bool:
+    """Whether a replay's whole-chip ``replayed`` stacks are the file's ``recorded``
+    ``finishing_stacks``: as many stacks, each less than a chip from the recorded one.
+    PHH records a split pot's shares as fractions (``50.5`` twice) where the engine
+    gives the odd chip whole to one winner (TH-30), so a whole recorded stack must be
+    met exactly and a fractional one by its floor or its ceiling.
+
+    >>> stacks_agree((50.5, 50.5, 99), [51, 50, 99]), stacks_agree((100, 99), [99, 100])
+    (True, False)
+    """
+    return len(recorded) == len(replayed) and all(
+        abs(stack - want) < 1 for stack, want in zip(replayed, recorded)
+    )
 
 
 # ---------------------------------------------------------------------------- reading
