@@ -122,10 +122,14 @@ class TableLog:
     def release(self) -> list[dict[str, Any]]:
         """Returns every entry and forgets them, with the hands they came from."""
         entries = self.entries(0)
+        self.forget()
+        return entries
+
+    def forget(self) -> None:
+        """Forgets every entry and the hands they came from, unread."""
         self.items = []
         self.starts = []
         self.hands = []
-        return entries
 
     def written_out(self) -> tuple[list[Any], int]:
         """For a snapshot: the items, with the events of hands before the last one the

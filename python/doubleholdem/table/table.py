@@ -570,6 +570,21 @@ class Table:
             raise HandInProgress(f"hand {self._hand_number} is still being played")
         return self._log.release()
 
+    def discard_history(self) -> None:
+        """Between hands: :meth:`release_history` without reading the log first, for a
+        run that keeps no record (``simulate``: its memory stays flat in the number of
+        hands, at no cost of turning events into dicts).
+
+        >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
+        >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
+        >>> table.start_hand(now=0.0); table.act(0, "fold", now=1.0)
+        >>> table.discard_history(); table.log_length, table.hand.over
+        (0, True)
+        """
+        if self.in_hand:
+            raise HandInProgress(f"hand {self._hand_number} is still being played")
+        self._log.forget()
+
     # ------------------------------------------------------------------ helpers
 
     def _record(self, kind: str, seat: int | None = None, **fields: Any) -> None:
