@@ -1,21 +1,32 @@
-"""What every command shares: the parser class whose errors are one line, JSON or
-human output, and the ``--threads`` type."""
+"""What every command shares: the parser class whose errors are one line and whose help
+shows every option's default, JSON or human output, the ``--threads`` type, the
+optional ``--seed`` (a strong random seed when absent, printed so that a run can be
+repeated), and the ``--variant`` and ``--structure`` options in the names of
+:class:`~doubleholdem.game.Variant` and :class:`~doubleholdem.game.Structure` (their
+aliases accepted)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+import secrets
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.game.config import STRUCTURE_ALIASES, VARIANT_ALIASES, Structure, Variant
 
 __all__ = [
+    "DefaultsFormatter",
     "Parser",
     "UsageError",
     "add_run_options",
+    "add_seed_option",
+    "add_structure_option",
+    "add_variant_option",
     "bounded",
     "print_result",
+    "seed_of",
     "thread_count",
 ]
 
@@ -24,7 +35,30 @@ class UsageError(DoubleHoldemError):
     """The command line itself is wrong."""
 
 
+class DefaultsFormatter(argparse.HelpFormatter):
+    """Help that shows each option's default: appended as ``(default: X)`` unless the
+    help already says it, or there is none to show (a flag that is off, an option
+    whose help explains what its absence means)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (
+            "default" in text
+            or default is None
+            or default is False
+            or default == argparse.SUPPRESS
+            or not action.option_strings
+        ):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", DefaultsFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message}")
 
@@ -54,9 +88,63 @@ def thread_count(text: str) -> int:
 
 def add_run_options(p: Any) -> None:
     """The options both commands take: the Monte Carlo's seed, threads and JSON output."""
-    p.add_argument("--seed", type=int, help="seed of the Monte Carlo (reproducible)")
+    add_seed_option(p, "the Monte Carlo")
     p.add_argument("--threads", type=int, help="threads (default: all cores)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+
+
+def add_seed_option(p: Any, what: str) -> None:
+    """``--seed``, optional: :func:`seed_of` draws one when it is absent."""
+    p.add_argument(
+        "--seed",
+        type=int,
+        help=f"seed of {what}, to repeat a run (default: a strong random seed, printed)",
+    )
+
+
+def seed_of(args: argparse.Namespace) -> int:
+    """The run's seed: ``--seed``, or a strong random one (64 bits from the operating
+    system) that the command prints, so that the run can be repeated."""
+    if args.seed is None:
+        args.seed = secrets.randbits(64)
+    seed: int = args.seed
+    return seed
+
+
+def _canonical(kind: type[Variant] | type[Structure]) -> Callable[[str], str]:
+    """An argparse type: the name of the ``kind`` member the text names (aliases
+    accepted, :class:`~doubleholdem.game.Structure`), else the text as given, for
+    argparse's ``choices`` to refuse."""
+
+    def parse(text: str) -> str:
+        try:
+            return str(kind(text).value)
+        except ValueError:
+            return text
+
+    return parse
+
+
+def add_variant_option(p: Any, default: str = Variant.TEXAS.value) -> None:
+    """``--variant``: a :class:`~doubleholdem.game.Variant` name, aliases accepted."""
+    p.add_argument(
+        "--variant",
+        type=_canonical(Variant),
+        choices=[v.value for v in Variant],
+        default=default,
+        help=f"the game: texas or double (also {', '.join(VARIANT_ALIASES)})",
+    )
+
+
+def add_structure_option(p: Any, default: str = Structure.FIXED_LIMIT.value) -> None:
+    """``--structure``: a :class:`~doubleholdem.game.Structure` name, aliases accepted."""
+    p.add_argument(
+        "--structure",
+        type=_canonical(Structure),
+        choices=[s.value for s in Structure],
+        default=default,
+        help=f"betting structure (also {', '.join(STRUCTURE_ALIASES)})",
+    )
 
 
 def bounded(kind: type[int] | type[float], low: float, high: float, what: str) -> Any:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem import casino
-from doubleholdem.cli.base import thread_count
+from doubleholdem.cli.base import add_seed_option, seed_of, thread_count
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.extras import require
 from doubleholdem.progress import ProgressBar
@@ -56,8 +56,8 @@ def add_parser(subparsers: Any) -> None:
         "--save-strategy", metavar="FILE.json", help="write the pre-flop table that advise() ships"
     )
     analyze.set_defaults(run=run_analyze)
-    simulate.add_argument("--rounds", type=int, required=True)
-    simulate.add_argument("--seed", type=int, required=True)
+    simulate.add_argument("--rounds", type=int, required=True, help="rounds to play")
+    add_seed_option(simulate, "the deals")
     simulate.set_defaults(run=run_simulate)
     side_bets.set_defaults(run=run_side_bets)
 
@@ -163,10 +163,11 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise DoubleHoldemError(f"--rounds must be at least 2 and below 2**64, not {args.rounds}")
     analysis, _ = _analysis(args)
     rules = _game(args)
+    seed = seed_of(args)
     sim = _with_bar(
         f"{rules.name}: {args.rounds:,} rounds",
         lambda bar: casino.simulate(
-            args.rounds, args.seed, rules, analysis=analysis, threads=args.threads, progress=bar
+            args.rounds, seed, rules, analysis=analysis, threads=args.threads, progress=bar
         ),
     )
     low, high = sim.ci95

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from doubleholdem.cli.base import add_run_options, print_result
+from doubleholdem.cli.base import add_run_options, add_variant_option, print_result, seed_of
 from doubleholdem.equity import calculate
 from doubleholdem.errors import InvalidHand
 from doubleholdem.progress import ProgressBar
@@ -35,14 +35,27 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "players", nargs="+", help='a hand or range per player, e.g. AhKh "QQ+,AKs" random'
     )
-    p.add_argument("--board", default="", help='0, 3, 4 or 5 board cards, e.g. "Kh 8h 2c"')
-    p.add_argument("--dead", default="", help="cards out of the deck")
-    p.add_argument("--variant", choices=("texas", "double"), default="texas")
-    p.add_argument("--points", help="Double Hold'em point per player: 0, 1, 2 or auto")
+    p.add_argument(
+        "--board", default="", help='0, 3, 4 or 5 board cards, e.g. "Kh 8h 2c" (default: none)'
+    )
+    p.add_argument("--dead", default="", help="cards out of the deck (default: none)")
+    add_variant_option(p)
+    p.add_argument(
+        "--points",
+        help="Double Hold'em point per player: 0, 1, 2 or auto (default: each player's "
+        "best for each deal)",
+    )
     how = p.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true", help="enumerate every deal")
-    how.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
-    how.add_argument("--stderr", type=float, help="Monte Carlo to this standard error")
+    how.add_argument(
+        "--samples",
+        type=int,
+        help="Monte Carlo with this many samples (default: exact when it is cheap, else "
+        "Monte Carlo)",
+    )
+    how.add_argument(
+        "--stderr", type=float, help="Monte Carlo to this standard error (default: none)"
+    )
     add_run_options(p)
     p.set_defaults(run=run)
 
@@ -60,13 +73,13 @@ def run(args: argparse.Namespace) -> int:
             exact=True if args.exact else None,
             samples=args.samples,
             stderr=args.stderr,
-            seed=args.seed,
+            seed=seed_of(args),
             threads=args.threads,
             progress=bar,
         )
     finally:
         bar.close()
-    kind = "exact" if result.exact else "Monte Carlo"
+    kind = "exact" if result.exact else f"Monte Carlo, seed {args.seed}"
     lines = [f"{result.showdowns:,} showdowns ({kind})"]
     width = max(len(p) for p in args.players)
     for i, player in enumerate(args.players):
@@ -75,4 +88,5 @@ def run(args: argparse.Namespace) -> int:
             f"{player:<{width}}  equity {result.equity[i]:8.4%}{error}  "
             f"win {result.win[i]:8.4%}  tie {result.tie[i]:8.4%}"
         )
-    return print_result(args, result.as_json(), lines)
+    seed = {} if result.exact else {"seed": args.seed}  # an exact answer has no chance in it
+    return print_result(args, {**result.as_json(), **seed}, lines)

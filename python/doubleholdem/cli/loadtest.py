@@ -9,7 +9,7 @@ import asyncio
 import json
 from typing import Any
 
-from doubleholdem.cli.base import bounded
+from doubleholdem.cli.base import add_seed_option, bounded, seed_of
 from doubleholdem.server.loadtest import run_load
 from doubleholdem.server.process import raise_file_limit
 
@@ -38,17 +38,19 @@ def add_parser(subparsers: Any) -> None:
         default=0.5,
         help="seconds before each answer (0.5)",
     )
-    p.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_seed_option(p, "the clients' choices")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``loadtest`` command."""
     raise_file_limit()
+    seed = seed_of(args)
     result = asyncio.run(
-        run_load(args.url, args.clients, args.seconds, think=args.think, seed=args.seed)
+        run_load(args.url, args.clients, args.seconds, think=args.think, seed=seed)
     )
+    result["seed"] = seed
     if args.json:
         print(json.dumps(result))
     else:

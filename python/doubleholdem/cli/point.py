@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from doubleholdem.cli.base import add_run_options, print_result
+from doubleholdem.cli.base import add_run_options, print_result, seed_of
 from doubleholdem.double import advise_point
 
 __all__ = ["add_parser", "run"]
@@ -18,11 +18,16 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--hole", required=True, help='three hole cards in dealing order, "Kc Ks 6c"')
     p.add_argument("--flop", required=True, help='the three flop cards, "Kd 6h 2s"')
     against = p.add_mutually_exclusive_group()
-    against.add_argument("--opponents", type=int, help="this many random opponents (default 1)")
+    against.add_argument("--opponents", type=int, help="this many random opponents (default: 1)")
     against.add_argument(
         "--against", help='opponents\' holes, comma-separated: "Ah Qd Jc, 9s 9d 2c"'
     )
-    p.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
+    p.add_argument(
+        "--samples",
+        type=int,
+        help="Monte Carlo with this many samples (default: exact against known holes, "
+        "else to a standard error of 0.001)",
+    )
     add_run_options(p)
     p.set_defaults(run=run)
 
@@ -37,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         args.flop,
         opponents,
         samples=args.samples,
-        seed=args.seed,
+        seed=seed_of(args),
         threads=args.threads,
     )
     result = {
@@ -45,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
         "exact": advice.exact,
         "showdowns": advice.showdowns,
     }
-    lines = [f"best point card: {advice.best.card} ({'exact' if advice.exact else 'Monte Carlo'})"]
+    if not advice.exact:
+        result["seed"] = args.seed
+    how = "exact" if advice.exact else f"Monte Carlo, seed {args.seed}"
+    lines = [f"best point card: {advice.best.card} ({how})"]
     for c in advice.choices:
         error = "" if c.stderr is None else f" ± {c.stderr:.4%}"
         lines.append(f"point {c.point} {c.card}  equity {c.equity:8.4%}{error}")

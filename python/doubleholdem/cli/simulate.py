@@ -10,11 +10,16 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from doubleholdem.cli.base import (
+    add_seed_option,
+    add_structure_option,
+    add_variant_option,
+    seed_of,
+)
 from doubleholdem.errors import DoubleHoldemError
-from doubleholdem.game.config import Variant
 from doubleholdem.progress import ProgressBar
 from doubleholdem.table.bots import BOTS
-from doubleholdem.table.simulate import DEFAULT_BOTS, STRUCTURES, simulate
+from doubleholdem.table.simulate import DEFAULT_BOTS, simulate
 
 __all__ = ["add_parser", "run"]
 
@@ -22,17 +27,17 @@ __all__ = ["add_parser", "run"]
 def add_parser(subparsers: Any) -> None:
     """Registers ``doubleholdem simulate``."""
     p = subparsers.add_parser("simulate", help="bots against each other at one table")
-    p.add_argument("--variant", choices=[v.value for v in Variant], default="double")
-    p.add_argument("--structure", choices=sorted(STRUCTURES), default="limit")
-    p.add_argument("--players", type=int, default=6)
-    p.add_argument("--hands", type=int, default=10_000)
-    p.add_argument("--seed", type=int, default=1)
+    add_variant_option(p, default="double")
+    add_structure_option(p, default="fixed-limit")
+    p.add_argument("--players", type=int, default=6, help="seats, 2 to 10")
+    p.add_argument("--hands", type=int, default=10_000, help="hands to play")
+    add_seed_option(p, "the deals and the bots")
     p.add_argument(
         "--bots",
         default=",".join(DEFAULT_BOTS),
         help=f"bot names cycled over the seats, from {', '.join(sorted(BOTS))}",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
 
 
@@ -48,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
             result = simulate(
                 players=args.players,
                 hands=args.hands,
-                seed=args.seed,
+                seed=seed_of(args),
                 variant=args.variant,
-                structure=STRUCTURES[args.structure],
+                structure=args.structure,
                 bots=bots,
                 progress=bar,
             )

@@ -20,11 +20,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from doubleholdem.errors import InvalidConfig
 
 __all__ = [
+    "STRUCTURE_ALIASES",
+    "VARIANT_ALIASES",
     "AnteType",
     "GameConfig",
     "GameRules",
@@ -39,18 +41,81 @@ MAX_PLAYERS = 10
 
 
 class Variant(str, enum.Enum):
-    """Texas Hold'em (two hole cards) or Double Hold'em (three, DH-1)."""
+    """Texas Hold'em (two hole cards) or Double Hold'em (three, DH-1).
+
+    The names ``texas`` and ``double`` are the ones used everywhere (command line,
+    server config, JSON); a few other spellings are accepted as aliases
+    (:data:`VARIANT_ALIASES`, any case, ``_`` for ``-``):
+
+    >>> [Variant(name).value for name in ("texas", "Double-Holdem", "TH")]
+    ['texas', 'double', 'texas']
+    """
 
     TEXAS = "texas"
     DOUBLE = "double"
 
+    @classmethod
+    def _missing_(cls, value: object) -> Variant | None:
+        return _alias(cls, VARIANT_ALIASES, value)
+
 
 class Structure(str, enum.Enum):
-    """The betting structure (TH-10, TH-15, TH-16)."""
+    """The betting structure (TH-10, TH-15, TH-16).
+
+    The names ``fixed-limit``, ``pot-limit`` and ``no-limit`` are the ones used
+    everywhere (command line, server config, JSON; PHH spells them in its variant
+    codes: ``FT``, ``PT``, ``NT``); the old command-line spellings ``limit``, ``pot`` and
+    ``no`` and a few others are accepted as aliases (:data:`STRUCTURE_ALIASES`, any
+    case, ``_`` for ``-``):
+
+    >>> [Structure(name).value for name in ("limit", "NL", "pot_limit", "no-limit")]
+    ['fixed-limit', 'no-limit', 'pot-limit', 'no-limit']
+    """
 
     FIXED_LIMIT = "fixed-limit"
     POT_LIMIT = "pot-limit"
     NO_LIMIT = "no-limit"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Structure | None:
+        return _alias(cls, STRUCTURE_ALIASES, value)
+
+
+VARIANT_ALIASES = {
+    "holdem": "texas",
+    "texas-holdem": "texas",
+    "th": "texas",
+    "double-holdem": "double",
+    "dh": "double",
+}
+"""Other spellings of :class:`Variant` names, accepted everywhere a variant is read."""
+
+STRUCTURE_ALIASES = {
+    "limit": "fixed-limit",
+    "fixed": "fixed-limit",
+    "fl": "fixed-limit",
+    "pot": "pot-limit",
+    "pl": "pot-limit",
+    "no": "no-limit",
+    "nl": "no-limit",
+}
+"""Other spellings of :class:`Structure` names (the first three of each were the
+command line's), accepted everywhere a structure is read."""
+
+_E = Any
+_Member = TypeVar("_Member", bound=enum.Enum)
+
+
+def _alias(kind: type[_Member], aliases: dict[str, str], value: object) -> _Member | None:
+    """The member ``value`` names in another spelling, or ``None`` (a ValueError)."""
+    if not isinstance(value, str):
+        return None
+    word = value.strip().lower().replace("_", "-")
+    word = aliases.get(word, word)
+    for member in kind:
+        if member.value == word:
+            return member
+    return None
 
 
 class AnteType(str, enum.Enum):
@@ -327,9 +392,6 @@ def _require_int(name: str, value: object, *, minimum: int) -> None:
 def _require_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
         raise InvalidConfig(f"{name}: {value!r} is not true or false", field=name)
-
-
-_E = Any
 
 
 def _enum(kind: type[_E], name: str, value: object) -> _E:

@@ -28,7 +28,6 @@ __all__ = ["SeatResult", "SimulationResult", "simulate"]
 
 SMALL_BLIND = 50
 BIG_BLIND = 100
-STRUCTURES = {"limit": Structure.FIXED_LIMIT, "pot": Structure.POT_LIMIT, "no": Structure.NO_LIMIT}
 DEFAULT_BOTS = ("equity", "random", "station")
 
 
