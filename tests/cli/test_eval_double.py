@@ -52,6 +52,26 @@ def test_double_explicit_point(capsys: pytest.CaptureFixture[str]) -> None:
     assert "point:       2" in capsys.readouterr().out
 
 
+def test_double_labels_the_point_card_how_it_was_chosen_and_both_hands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 22: which point card, chosen how (given, or automatic by DH-6), and which
+    hole cards make each hand (DH-3) with its value."""
+    board = "Kd 6h 9c Jc 3c"
+    assert main(["double", "--hole", "Kc 2d 6c", "--board", board, "--point", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    flush, pair = evaluate(f"6c Kc {board}"), evaluate(f"6c 2d {board}")
+    assert lines[:4] == [
+        "point:       2 (6c, given)",
+        f"hand 1:      6c Kc  Flush, King-Jack-Nine-Six-Three ({flush})",
+        f"hand 2:      6c 2d  Pair, Sixes, kickers King, Jack, Nine ({pair})",
+        "hand:        1 (plays: the better of the two, DH-4)",
+    ]
+    assert lines[-1].endswith("(with point card Kc, 2d, 6c)")
+    assert main(["double", "--hole", "Ks Kh 6c", "--board", board]) == 0
+    assert capsys.readouterr().out.startswith("point:       0 (Ks, automatic, DH-6)\n")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -7,8 +7,10 @@ import argparse
 from typing import Any
 
 from doubleholdem import double
+from doubleholdem.cards import CARD_NAMES, format_cards, parse_cards
 from doubleholdem.cli.base import UsageError, print_result
 from doubleholdem.cli.eval import hand_lines, hand_result
+from doubleholdem.evaluate import describe, evaluate
 
 __all__ = ["add_parser", "run"]
 
@@ -19,21 +21,41 @@ def add_parser(subparsers: Any) -> None:
         "--hole", required=True, help='three hole cards in dealing order, e.g. "Kc Ks 6c"'
     )
     p.add_argument("--board", required=True, help="the five board cards")
-    p.add_argument("--point", default="auto", help="point card index 0, 1 or 2, or auto (DH-6)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--point",
+        default="auto",
+        help="the point card: hole card 0, 1 or 2 in dealing order, or auto (DH-6)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.point == "auto":
-        point = double.auto_point(args.hole)
+        point, how = double.auto_point(args.hole), "automatic, DH-6"
     elif args.point in ("0", "1", "2"):
-        point = int(args.point)
+        point, how = int(args.point), "given"
     else:
         raise UsageError(f"--point must be 0, 1, 2 or auto, not {args.point!r}")
     r = double.resolve(args.hole, point, args.board)
     result = hand_result(r.value, r.best_five)
     result.update(point=point, hand=r.hand, values=double.point_values(args.hole, args.board))
-    lines = [f"point:       {point}", f"hand:        {r.hand}", *hand_lines(result)]
-    lines.append(f"values:      {' '.join(map(str, result['values']))}")
+    hole = parse_cards(args.hole)
+    card = CARD_NAMES[hole[point]]
+    lines = [f"point:       {point} ({card}, {how})"]
+    for number, pair in enumerate(_hands(hole, point), start=1):
+        value = evaluate([*pair, *parse_cards(args.board)])
+        lines.append(f"hand {number}:      {format_cards(pair)}  {describe(value)} ({value})")
+    lines.append(f"hand:        {r.hand} (plays: the better of the two, DH-4)")
+    lines.extend(hand_lines(result))
+    cards = ", ".join(CARD_NAMES[c] for c in hole)
+    values = " ".join(map(str, result["values"]))
+    lines.append(f"values:      {values} (with point card {cards})")
     return print_result(args, result, lines)
+
+
+def _hands(hole: list[int], point: int) -> list[list[int]]:
+    """DH-3: the point card with the other card dealt first (hand 1), then with the
+    card dealt last (hand 2)."""
+    first, last = (hole[i] for i in range(3) if i != point)
+    return [[hole[point], first], [hole[point], last]]
