@@ -69,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
 
         from doubleholdem.server.app import create_app
     except ImportError as error:
-        raise ValueError(f"serve needs pip install doubleholdem[server] ({error})") from None
+        from doubleholdem.extras import install_command
+
+        raise ValueError(f"serve needs {install_command('server')} ({error})") from None
     from doubleholdem.server.room import Room, RoomSettings
 
     settings = RoomSettings(
