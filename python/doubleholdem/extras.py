@@ -48,10 +48,11 @@ def require(module: str, extra: str, what: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise MissingExtra(f"{what} needs {module}: {install_command(extra)}", extra=extra) from error
+        message = f"{what} needs {module}: {install_command(extra)}"
+        raise MissingExtra(message, extra=extra) from error
 
 
-def install_command(extra: str, source: Path | None | str = "detect") -> str:
+def install_command(extra: str, source: Path | str | None = "detect") -> str:
     """The pip command that adds ``extra`` to this installation: from the package index
     (``pip install "doubleholdem[server]"``) when the package came from one, else from
     the directory or file it was installed from (``source``, found by
