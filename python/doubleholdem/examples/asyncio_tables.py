@@ -26,6 +26,7 @@ from typing import Any
 
 from doubleholdem.errors import IllegalAction
 from doubleholdem.game import Structure, Variant
+from doubleholdem.game.words import TIMEOUT
 from doubleholdem.table import Decision, Observation, Table, TableConfig
 from doubleholdem.table.bots import Bot, CallingStation, RandomBot
 
@@ -215,7 +216,7 @@ async def serve(
         await asyncio.gather(*listeners, return_exceptions=True)
     for table in report.tables:
         for entry in table.event_log(everything=True):
-            report.timeouts += entry["kind"] == "timeout"
+            report.timeouts += entry["kind"] == TIMEOUT
             report.time_banks += entry["kind"] == "time_bank"
     return report
 

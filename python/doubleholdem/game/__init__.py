@@ -1,6 +1,7 @@
 """The rules of play, in Python: settings (:mod:`.config`), a betting round
 (:mod:`.betting`), pots (:mod:`.pots`), one hand from the blinds to the last chip
-(:mod:`.hand`) and hand histories (:mod:`.phh`). Hand values come from the Rust core.
+(:mod:`.hand`), hand histories (:mod:`.phh`) and the words of play (:mod:`.words`). Hand
+values come from the Rust core.
 
 >>> from doubleholdem.game import GameConfig, Hand
 >>> hand = Hand(GameConfig(stacks=(200, 200), small_blind=1, big_blind=2), seed=3)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 from typing import Any, NamedTuple
 
+from doubleholdem.game import words
 from doubleholdem.game.config import Structure
 
 __all__ = ["CLOCKWISE", "Action", "BettingRound", "LegalActions", "point_choice"]
@@ -39,12 +40,12 @@ class Action(str, enum.Enum):
     in this round is raised *to*; ``ALL_IN`` wagers the whole stack, whether that is a
     call for less, a call, or a raise."""
 
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    BET = "bet"
-    RAISE = "raise"
-    ALL_IN = "all_in"
+    FOLD = words.FOLD
+    CHECK = words.CHECK
+    CALL = words.CALL
+    BET = words.BET
+    RAISE = words.RAISE
+    ALL_IN = words.ALL_IN
 
 
 class LegalActions(NamedTuple):
@@ -74,7 +75,7 @@ class LegalActions(NamedTuple):
     all_in_to: int
     is_bet: bool
     bet: int
-    decision: str = "bet"
+    decision: str = words.BET
     points: tuple[int, ...] = ()
 
     @property
@@ -137,11 +138,12 @@ class LegalActions(NamedTuple):
 def point_choice(seat: int, bet: int, stack: int) -> LegalActions:
     """The options of a player who must choose a point card (DH-5): no betting option."""
     return LegalActions(
-        seat, False, False, 0, None, None, bet + stack, False, bet, "point", (0, 1, 2)
+        seat, False, False, 0, None, None, bet + stack, False, bet, words.POINT, (0, 1, 2)
     )
 
 
 _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
+_BETTING = words.BET
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _FIXED_LIMIT, _POT_LIMIT = Structure.FIXED_LIMIT, Structure.POT_LIMIT
 
@@ -276,7 +278,7 @@ class BettingRound:
                 all_in_to,
                 level == 0,  # is_bet
                 bet,
-                "bet",
+                _BETTING,
                 (),
             ),
         )

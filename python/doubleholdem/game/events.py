@@ -18,10 +18,9 @@ from typing import Any, NamedTuple, Protocol
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import GameConfig
+from doubleholdem.game.words import POINT
 
 __all__ = ["Event", "PlayedHand", "hand_view", "hidden", "visible"]
-
-POINT = "point"
 
 
 class Event(NamedTuple):

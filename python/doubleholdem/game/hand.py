@@ -52,14 +52,12 @@ from doubleholdem.game.pots import (
     _uncalled_bet,
     _unwinnable,
 )
+from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
 
 __all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "play_through", "stacked_deck"]
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 SNAPSHOT_VERSION = 3
-BET = "bet"
-POINT = "point"
-TIMEOUT = "timeout"
 _BOARD_CARDS = (0, 3, 1, 1)
 
 
@@ -506,11 +504,11 @@ class Hand:
         self._in_hand[seat] = False
         self._live -= 1
         self._round.fold(seat)
-        self._log_event("fold", seat, None, None, False)
+        self._log_event(FOLD, seat, None, None, False)
 
     def _check(self, seat: int) -> None:
         self._round.match(seat, False)
-        self._log_event("check", seat, None, None, False)
+        self._log_event(CHECK, seat, None, None, False)
 
     def _call(self, seat: int, chips: int) -> None:
         stacks = self._stacks
@@ -519,7 +517,7 @@ class Hand:
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.match(seat, all_in)
-        self._log_event("call", seat, chips, None, all_in)
+        self._log_event(CALL, seat, chips, None, all_in)
 
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         low, high = legal.min_raise_to, legal.max_raise_to
@@ -530,7 +528,7 @@ class Hand:
         self._wager(seat, amount - legal.bet)
         all_in = self._stacks[seat] == 0
         self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
-        kind_text = "bet" if legal.is_bet else "raise"
+        kind_text = BET if legal.is_bet else RAISE
         self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
 
     def _check_raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
@@ -949,7 +947,7 @@ _FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.A
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _FIXED_LIMIT, _DOUBLE, _UNIFORM = Structure.FIXED_LIMIT, Variant.DOUBLE, AnteType.UNIFORM
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
-_DECIDED = frozenset({"fold", "check", "call", "bet", "raise", POINT, TIMEOUT})
+_DECIDED = frozenset({FOLD, CHECK, CALL, BET, RAISE, POINT, TIMEOUT})
 
 
 def _can_win(seat: int, value: int, shown: dict[int, int], pots: Sequence[Pot]) -> bool:

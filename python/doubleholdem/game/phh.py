@@ -54,6 +54,7 @@ from doubleholdem.cards import CARD_NAMES, parse_card
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.game.hand import Hand
+from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE
 from doubleholdem.textfile import read_text
 
 __all__ = [
@@ -393,7 +394,7 @@ def replay(history: HandHistory) -> ReplayResult:
             elif (
                 size == 2
                 and words[1] == "f"
-                and hand.decision == "bet"
+                and hand.decision == BET
                 and words[0] == names[hand.actor or 0]
             ):
                 hand.fold()  # what _apply does, without its checks that cannot fail here
@@ -452,7 +453,7 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
         raise _reject(number, text, f"out of turn: it is p{(hand.actor or 0) + 1}'s turn")
     if verb == "pc" and len(words) == 3:
         hand.choose_point(seat, words[2])
-    elif hand.decision == "point":
+    elif hand.decision == POINT:
         raise _reject(number, text, f"p{seat + 1} must first choose a point card (pc)")
     elif verb == "f" and len(words) == 2:
         hand.fold()
@@ -512,13 +513,13 @@ def _actions(hand: Hand, player: dict[int, str]) -> list[str]:
             actions.append(f"d dh {who} {cards}")
         elif kind in ("flop", "turn", "river"):
             actions.append(f"d db {cards}")
-        elif kind == "fold":
+        elif kind == FOLD:
             actions.append(f"{who} f")
-        elif kind in ("check", "call"):
+        elif kind in (CHECK, CALL):
             actions.append(f"{who} cc")
-        elif kind in ("bet", "raise"):
+        elif kind in (BET, RAISE):
             actions.append(f"{who} cbr {event.to}")
-        elif kind == "point":
+        elif kind == POINT:
             actions.append(f"{who} pc {cards}")
         elif kind == "show":
             actions.append(f"{who} sm {cards}")

@@ -25,6 +25,7 @@ from typing import Any
 
 from doubleholdem.cards import parse_card
 from doubleholdem.double import auto_point
+from doubleholdem.game.words import CALL, CHECK, POINT
 from doubleholdem.server.process import GC_YOUNG
 from doubleholdem.server.protocol import apply_patch
 
@@ -136,10 +137,10 @@ class _Client:
             return None
         self.count += 1
         message.update(type="act", id=f"l{self.index}-{self.count}", hand=view["hand_number"])
-        if hand["decision"] == "point":
-            message.update(action="point", amount=auto_point([parse_card(c) for c in hand["hole"]]))
+        if hand["decision"] == POINT:
+            message.update(action=POINT, amount=auto_point([parse_card(c) for c in hand["hole"]]))
         else:
-            message["action"] = "check" if legal["can_check"] else "call"
+            message["action"] = CHECK if legal["can_check"] else CALL
         think = self.think * self.rng.uniform(0.5, 1.5)
         return asyncio.create_task(self._send(socket, message, think))
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
 from doubleholdem.errors import ProtocolError
+from doubleholdem.game import words
 
 __all__ = [
     "ACTIONS",
@@ -50,7 +51,7 @@ PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
 MAX_NAME = 24
 MAX_ID = 64
-ACTIONS = ("fold", "check", "call", "bet", "raise", "all_in", "point")
+ACTIONS = words.ACTIONS
 
 
 class Lobby(NamedTuple):
@@ -261,7 +262,7 @@ def _act(f: _Fields) -> Act:
     if action not in ACTIONS:
         raise f.error(f"action must be one of {', '.join(ACTIONS)}")
     amount = f.integer("amount", 0, _BIG, optional=True)
-    if action == "point" and amount is None:
+    if action == words.POINT and amount is None:
         raise f.error("a point card needs amount: its index 0, 1 or 2")
     assert hand is not None
     return Act(ident, hand, str(action), amount)

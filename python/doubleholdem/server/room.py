@@ -30,6 +30,7 @@ from typing import Any
 
 from doubleholdem.errors import DoubleHoldemError, ProtocolError, TamperedSnapshot
 from doubleholdem.game import Structure, Variant
+from doubleholdem.game.words import TIMEOUT
 from doubleholdem.server import protocol
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.storage import Storage, StoredTable, token_hash
@@ -292,7 +293,7 @@ class TableRunner:
     def _note_timeouts(self, entries: list[dict[str, Any]]) -> None:
         for entry in entries:
             seat = entry.get("seat")
-            if entry["kind"] == "timeout" and seat in self.humans:
+            if entry["kind"] == TIMEOUT and seat in self.humans:
                 self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
 
     # ------------------------------------------------------------------ messages

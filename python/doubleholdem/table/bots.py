@@ -30,12 +30,12 @@ from typing import Optional, Protocol
 
 from doubleholdem import _core
 from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.game.words import BET, POINT, RAISE
 from doubleholdem.table.preflop_equity import preflop_share
 from doubleholdem.table.table import Decision, Observation
 
 __all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
 
-POINT = "point"
 # the decision of each action that takes no amount, and of each point card
 _PLAIN = {action: Decision(action.value) for action in Action}
 _CHECK, _CALL, _FOLD = _PLAIN[Action.CHECK], _PLAIN[Action.CALL], _PLAIN[Action.FOLD]
@@ -140,7 +140,7 @@ class EquityBot:
         if legal.can_raise and share >= self.raise_at:
             assert legal.min_raise_to is not None and legal.max_raise_to is not None
             target = legal.min_raise_to + int((share - self.raise_at) * pot)
-            return Decision("bet" if legal.is_bet else "raise", min(target, legal.max_raise_to))
+            return Decision(BET if legal.is_bet else RAISE, min(target, legal.max_raise_to))
         if legal.can_check:
             return _CHECK
         price = legal.call_amount / (pot + legal.call_amount)

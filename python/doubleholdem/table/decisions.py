@@ -9,11 +9,9 @@ from typing import Any, NamedTuple
 from doubleholdem.errors import TableError
 from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import Variant
+from doubleholdem.game.words import BET, POINT
 
-__all__ = ["BET", "POINT", "Decision", "Observation"]
-
-BET = "bet"
-POINT = "point"
+__all__ = ["BET", "POINT", "Decision", "Observation"]  # the words, for the table's parts
 
 
 class Decision(NamedTuple):
