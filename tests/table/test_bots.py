@@ -14,11 +14,11 @@ import pytest
 
 from doubleholdem import _core
 from doubleholdem.cards import parse_cards
-from doubleholdem.errors import DuplicateCard, InvalidCard, InvalidHand
+from doubleholdem.errors import DoubleHoldemError, DuplicateCard, InvalidCard, InvalidHand
 from doubleholdem.evaluate import evaluate
 from doubleholdem.game import Structure, Variant
 from doubleholdem.table import Decision, Table, TableConfig
-from doubleholdem.table.bots import EquityBot, RandomBot
+from doubleholdem.table.bots import BOTS, EquityBot, RandomBot, make_bot
 
 SAMPLES = 200_000
 
@@ -210,7 +210,7 @@ def test_point_choice_compares_the_points_on_the_same_deals(calls: list[tuple[An
     betting after it uses that point."""
     observation = observe_first_decision(Variant.DOUBLE, "point")
     bot = EquityBot(seed=3, samples=500)
-    decision = bot.decide(observation)
+    decision = bot.choose(observation)
     assert [call[4] for call in calls] == [[0, 1, 2]]
     hole, board, opponents, samples, _, seed = calls[0]
     shares = [bot.equity(observation, point) for point in range(3)]  # cached: no new calls
@@ -219,7 +219,7 @@ def test_point_choice_compares_the_points_on_the_same_deals(calls: list[tuple[An
     chosen = max(range(3), key=lambda p: (shares[p], -p))
     assert decision == Decision("point", chosen)
     betting = observation._replace(decision="bet")
-    bot.decide(betting)
+    bot.choose(betting)
     assert len(calls) == 1  # the flop bet reuses the chosen point's share
 
 
@@ -240,7 +240,7 @@ def test_estimates_are_reused_within_a_street(calls: list[tuple[Any, ...]]) -> N
 def test_same_seed_same_estimates() -> None:
     observation = observe_first_decision(Variant.DOUBLE, "point")
     one, other = EquityBot(seed=8), EquityBot(seed=8)
-    assert one.decide(observation) == other.decide(observation)
+    assert one.choose(observation) == other.choose(observation)
     assert [one.equity(observation, p) for p in (None, 0, 1, 2)] == [
         other.equity(observation, p) for p in (None, 0, 1, 2)
     ]
@@ -267,7 +267,7 @@ def test_equity_bots_play_legal_decisions(variant: Variant, structure: Structure
         table.start_hand(now=0.0)
         while (seat := table.to_act) is not None:
             observation = table.observe(seat)
-            decision = players[seat].decide(observation)
+            decision = players[seat].choose(observation)
             legal = observation.legal
             if observation.decision == "point":
                 assert decision.action == "point" and decision.amount in legal.points
@@ -283,3 +283,29 @@ def test_equity_bots_play_legal_decisions(variant: Variant, structure: Structure
     assert sum(table.stack(s) for s in range(seats)) + table.rake == sum(
         table.bought_in_by(s) for s in range(seats)
     )
+
+
+def test_decide_is_a_deprecated_alias_of_choose() -> None:
+    """Issue 18: a bot chooses (``choose``), a table decides; ``decide`` keeps working
+    for a release and warns."""
+    table = Table(TableConfig(small_blind=5, big_blind=10), seed=4)
+    table.join(0, "ann", 1000)
+    table.join(1, "bob", 1000)
+    table.start_hand(now=0.0)
+    observation = table.observe(table.to_act)
+    for name in BOTS:
+        chosen = make_bot(name, seed=3).choose(observation)
+        with pytest.warns(DeprecationWarning, match="Bot.decide is deprecated.*Bot.choose"):
+            assert make_bot(name, seed=3).decide(observation) == chosen
+
+
+def test_one_registry_makes_every_bot_by_name() -> None:
+    """The simulator, the server and the command line seat bots from ``BOTS``."""
+    from doubleholdem.server import room
+
+    assert sorted(BOTS) == ["equity", "random", "station"]
+    assert room.BOT_KINDS is BOTS  # the server seats the equity bot too
+    for name in BOTS:
+        assert make_bot(name, seed=1).name == name
+    with pytest.raises(DoubleHoldemError, match="no bot named 'shark': one of equity, random"):
+        make_bot("shark")

@@ -206,7 +206,7 @@ def test_bot_reads_the_table_before_the_flop(
         while (seat := table.to_act) is not None:
             observation = table.observe(seat)
             before = len(calls)
-            decision = players[seat].decide(observation)
+            decision = players[seat].choose(observation)
             if not observation.board:
                 preflop += 1
                 assert len(calls) == before
@@ -228,5 +228,5 @@ def test_bot_preflop_share_is_the_table_entry(calls: list[tuple[Any, ...]]) -> N
     seat = table.to_act
     assert seat is not None
     observation = table.observe(seat)._replace(hole=tuple(parse_cards("Ac Ad")))
-    decision = EquityBot(seed=1).decide(observation)
+    decision = EquityBot(seed=1).choose(observation)
     assert decision.action == "raise" and calls == []

@@ -104,7 +104,7 @@ def play(table: Table, bots: list[RandomBot | CallingStation], rng: random.Rando
             table.advance(now)
         else:
             now += rng.random() * 5
-            table.decide(seat, bots[seat].decide(table.observe(seat)), now=now)
+            table.decide(seat, bots[seat].choose(table.observe(seat)), now=now)
     hand = table.hand
     assert hand is not None and hand.over and hand.events[-1].kind == "end"
     return now

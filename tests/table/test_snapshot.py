@@ -62,7 +62,7 @@ def test_restored_table_plays_on_identically(variant: Variant, seed: int) -> Non
             else:
                 seat = table.to_act
                 assert seat is not None
-                decision = bot.decide(table.observe(seat))
+                decision = bot.choose(table.observe(seat))
                 table.decide(seat, decision, now=now)
                 copy.decide(seat, decision, now=now)
             assert copy.log_json() == table.log_json()
@@ -128,7 +128,7 @@ def test_release_history_bounds_memory() -> None:
         while table.in_hand:
             seat = table.to_act
             assert seat is not None
-            table.decide(seat, bot.decide(table.observe(seat)))
+            table.decide(seat, bot.choose(table.observe(seat)))
         entries = table.release_history()
         assert entries[-1]["kind"] == "hand_end"
         lengths.append(len(table.to_json()))

@@ -449,7 +449,7 @@ def test_observation_from_the_view_is_the_observation() -> None:
             observed = table.observe(seat)
             assert Observation.from_view(table.view(seat)) == observed
             assert len(observed.hole) == 3
-            table.decide(seat, bots[seat].decide(observed))
+            table.decide(seat, bots[seat].choose(observed))
         check_chips(table)
     with pytest.raises(IllegalAction):
         table.decide(0, Decision("point"))

@@ -97,7 +97,7 @@ class ScriptedPlayer:
             if hand is None or hand["legal"] is None or self.rng.random() < self.absent:
                 continue
             await asyncio.sleep(self.delay)
-            decision = self.brain.decide(Observation.from_view(view))
+            decision = self.brain.choose(Observation.from_view(view))
             self.replies.put_nowait((view["hand_number"], decision))
 
 
@@ -143,7 +143,7 @@ class TableTask:
             now = loop.time()
             table.advance(now)  # the loop may have been busy past the bot's deadline
             if table.to_act == seat:
-                table.decide(seat, self.bots[seat].decide(table.observe(seat)), now=now)
+                table.decide(seat, self.bots[seat].choose(table.observe(seat)), now=now)
             await asyncio.sleep(0)  # let the other tables run
             return
         player = self.players[seat]

@@ -35,14 +35,11 @@ from doubleholdem.server import protocol
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.storage import Storage, StoredTable, token_hash
 from doubleholdem.table import Decision, Table, TableConfig
-from doubleholdem.table.bots import Bot, CallingStation, RandomBot
+from doubleholdem.table.bots import BOTS, Bot
 
 __all__ = ["Connection", "Room", "RoomSettings", "TableRunner", "default_configs", "restore"]
 
-BOT_KINDS: dict[str, Callable[[int], Bot]] = {
-    "random": RandomBot,
-    "station": lambda seed: CallingStation(),
-}
+BOT_KINDS = BOTS  # the one registry of bots by name (table/bots.py)
 _log = logging.getLogger("doubleholdem.server")
 MAX_QUEUE = 512  # messages waiting for a slow client before it is dropped
 RATE = 20.0  # messages a second a client may send, on average
@@ -458,7 +455,7 @@ class TableRunner:
         with self.change(moves=True):
             self._note_timeouts(self.advance(now))
             if table.in_hand and table.to_act == seat:
-                self.decide(seat, self.bots[seat].decide(table.observe(seat)), now)
+                self.decide(seat, self.bots[seat].choose(table.observe(seat)), now)
 
     def _bots_short(self) -> list[int]:
         """The bot seats below half the maximum buy-in (between hands)."""

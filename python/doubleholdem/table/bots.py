@@ -1,7 +1,9 @@
-"""Bots: players a server can seat in place of people. Each takes an
-:class:`~doubleholdem.table.Observation` (what its seat may know, nothing more) and
-returns a :class:`~doubleholdem.table.Decision`, which the table applies like a remote
-player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
+"""Bots: players a server can seat in place of people. A bot *chooses*: its
+:meth:`~Bot.choose` takes an :class:`~doubleholdem.table.Observation` (what its seat may
+know, nothing more) and returns a :class:`~doubleholdem.table.Decision`; the table
+*applies* it like a remote player's answer (:meth:`Table.decide
+<doubleholdem.table.Table.decide>`). :data:`BOTS` is the one registry of bots by name,
+which the simulator, the server and the command line all use (:func:`make_bot`).
 
 - :class:`RandomBot`: a uniformly random legal action (and raise size, and point card).
 - :class:`CallingStation`: checks or calls, never folds or raises; DH-6 point card.
@@ -18,7 +20,7 @@ player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
 >>> table.start_hand(now=0.0)
 >>> while table.in_hand:
 ...     seat = table.to_act
-...     table.decide(seat, bots[seat].decide(table.observe(seat)))
+...     table.decide(seat, bots[seat].choose(table.observe(seat)))
 >>> sum(table.stack(seat) for seat in range(3)) + table.rake
 3000
 """
@@ -26,6 +28,8 @@ player's answer (:meth:`Table.decide <doubleholdem.table.Table.decide>`).
 from __future__ import annotations
 
 import random
+import warnings
+from collections.abc import Callable
 from typing import Optional, Protocol
 
 from doubleholdem import _core
@@ -34,7 +38,7 @@ from doubleholdem.game.words import BET, POINT, RAISE
 from doubleholdem.table.preflop_equity import preflop_share
 from doubleholdem.table.table import Decision, Observation
 
-__all__ = ["BOTS", "Bot", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "BotBase", "CallingStation", "EquityBot", "RandomBot", "make_bot"]
 
 # the decision of each action that takes no amount, and of each point card
 _PLAIN = {action: Decision(action.value) for action in Action}
@@ -51,24 +55,46 @@ class Bot(Protocol):
 
     name: str
 
-    def decide(self, observation: Observation) -> Decision:
+    def choose(self, observation: Observation) -> Decision:
         """The decision for the seat's turn."""
         ...
 
 
-class CallingStation:
-    """Checks or calls every bet; its point card is the automatic one (DH-6)."""
+class BotBase:
+    """What the shipped bots share: ``decide``, the old name of :meth:`choose` (it
+    warns, and goes in the next release)."""
+
+    def choose(self, observation: Observation) -> Decision:
+        """The decision for the seat's turn."""
+        raise NotImplementedError
+
+    def decide(self, observation: Observation) -> Decision:
+        """Deprecated: call :meth:`choose` (a table decides, a bot chooses)."""
+        warnings.warn(
+            "Bot.decide is deprecated and goes in the next release: call Bot.choose",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.choose(observation)
+
+
+class CallingStation(BotBase):
+    """Checks or calls every bet; its point card is the automatic one (DH-6). It uses no
+    chance: ``seed`` is accepted (every bot of :data:`BOTS` takes one) and ignored."""
 
     name = "station"
 
-    def decide(self, observation: Observation) -> Decision:
+    def __init__(self, seed: int | None = None) -> None:
+        del seed
+
+    def choose(self, observation: Observation) -> Decision:
         """Check if free, else call (all-in for less when short)."""
         if observation.decision == POINT:
             return _POINTS[_core.auto_point(list(observation.hole))]
         return _CHECK if observation.legal.can_check else _CALL
 
 
-class RandomBot:
+class RandomBot(BotBase):
     """A uniformly random legal action; bets and raises to a uniform total in the legal
     range; a random point card. ``seed`` makes it reproducible."""
 
@@ -77,7 +103,7 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def decide(self, observation: Observation) -> Decision:
+    def choose(self, observation: Observation) -> Decision:
         """A random legal decision."""
         random = self.rng.random  # one call, where choice() and randrange() take several
         if observation.decision == POINT:
@@ -91,7 +117,7 @@ class RandomBot:
         return _PLAIN[action]
 
 
-class EquityBot:
+class EquityBot(BotBase):
     """Plays by its estimated share of the pot against as many random hands as there are
     opponents (a win counts 1, a tie with k others 1/(k+1), EV-1). Before the flop the
     share depends only on the hole's class and the number of opponents, and comes from
@@ -123,7 +149,7 @@ class EquityBot:
         self._cache: dict[_EquityKey, float] = {}
         self._point: tuple[tuple[int, ...], int] | None = None  # (hole, point) it chose
 
-    def decide(self, observation: Observation) -> Decision:
+    def choose(self, observation: Observation) -> Decision:
         """The decision its equity estimate suggests."""
         hole = tuple(observation.hole)
         if observation.decision == POINT:
@@ -177,17 +203,26 @@ class EquityBot:
         return (hole, board, max(observation.opponents, 1), point)
 
 
-BOTS = {"random": RandomBot, "station": CallingStation, "equity": EquityBot}
+BOTS: dict[str, Callable[[int | None], Bot]] = {
+    CallingStation.name: CallingStation,
+    RandomBot.name: RandomBot,
+    EquityBot.name: EquityBot,
+}
+"""The bots by name, each made from a seed: the one registry, which the simulator, the
+server (a table's ``bots`` column names them) and the command line use."""
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``station`` or ``equity``), seeded if it uses chance."""
-    if name == "station":
-        return CallingStation()
-    if name == "random":
-        return RandomBot(seed)
-    if name == "equity":
-        return EquityBot(seed)
-    from doubleholdem.errors import DoubleHoldemError
+    """A bot by its name in :data:`BOTS`, seeded if it uses chance.
 
-    raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
+    >>> make_bot("equity", seed=1).name, make_bot("shark")
+    Traceback (most recent call last):
+    ...
+    doubleholdem.errors.DoubleHoldemError: no bot named 'shark': one of equity, random, station
+    """
+    factory = BOTS.get(name) if isinstance(name, str) else None
+    if factory is None:
+        from doubleholdem.errors import DoubleHoldemError
+
+        raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
+    return factory(seed)

@@ -138,7 +138,7 @@ def _play(table: Table, bots: Sequence[Bot]) -> None:
         seat = table.to_act  # None once the hand is over
         if seat is None:
             return
-        decide(seat, bots[seat].decide(observe(seat)))
+        decide(seat, bots[seat].choose(observe(seat)))
 
 
 def _seat_result(table: Table, seat: int, bot: str, hands: int) -> SeatResult:
