@@ -43,17 +43,23 @@ def add_parser(subparsers: Any) -> None:
     simulate = commands.add_parser("simulate", help="play rounds with the optimal strategy")
     side_bets = commands.add_parser("side-bets", help="exact house edge of the side bets")
     for p in (analyze, simulate, side_bets):
-        p.add_argument("--game", choices=sorted(casino.GAMES), default="heads-up")
+        p.add_argument(
+            "--game", choices=sorted(casino.GAMES), default="heads-up", help="the game's rules"
+        )
         p.add_argument("--json", action="store_true", help="print one JSON object")
     for p in (analyze, simulate):
         p.add_argument(
             "--threads", type=thread_count, default=None, help="threads (default: all cores)"
         )
     analyze.add_argument(
-        "--plot", metavar="FILE.png", help="draw the pre-flop strategy (matplotlib)"
+        "--plot",
+        metavar="FILE.png",
+        help="draw the pre-flop strategy (matplotlib; default: no drawing)",
     )
     analyze.add_argument(
-        "--save-strategy", metavar="FILE.json", help="write the pre-flop table that advise() ships"
+        "--save-strategy",
+        metavar="FILE.json",
+        help="write the pre-flop table that advise() ships (default: not written)",
     )
     analyze.set_defaults(run=run_analyze)
     simulate.add_argument("--rounds", type=int, required=True, help="rounds to play")

@@ -20,7 +20,9 @@ def add_parser(subparsers: Any) -> None:
     against = p.add_mutually_exclusive_group()
     against.add_argument("--opponents", type=int, help="this many random opponents (default: 1)")
     against.add_argument(
-        "--against", help='opponents\' holes, comma-separated: "Ah Qd Jc, 9s 9d 2c"'
+        "--against",
+        help='opponents\' holes, comma-separated: "Ah Qd Jc, 9s 9d 2c" (default: random holes, '
+        "as many as --opponents)",
     )
     p.add_argument(
         "--samples",

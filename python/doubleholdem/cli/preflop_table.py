@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from doubleholdem.cli.base import thread_count
+from doubleholdem.cli.base import DefaultsFormatter, thread_count
 from doubleholdem.table.preflop_equity import GAMES, SAMPLES, dumps, generate
 
 
@@ -22,14 +22,21 @@ def resources_dir() -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     """The generator's command line; returns the exit status."""
     parser = argparse.ArgumentParser(
+        formatter_class=DefaultsFormatter,
         prog="python -m doubleholdem.cli.preflop_table",
         description="Estimate the pre-flop share tables the equity bot ships with.",
     )
     parser.add_argument("--write", action="store_true", help="write the package's data files")
-    parser.add_argument("--out", type=Path, help="write into this directory instead")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="write into this directory instead (default: the package's data directory)",
+    )
     parser.add_argument("--samples", type=int, default=SAMPLES, help="deals per estimate")
-    parser.add_argument("--threads", type=thread_count, help="default: one per core")
-    parser.add_argument("--variant", choices=sorted(GAMES), action="append")
+    parser.add_argument("--threads", type=thread_count, help="threads (default: one per core)")
+    parser.add_argument(
+        "--variant", choices=sorted(GAMES), action="append", help="a game (default: every game)"
+    )
     args = parser.parse_args(argv)
     if not args.write and args.out is None:
         parser.error("nothing to do: give --write (or --out DIR)")

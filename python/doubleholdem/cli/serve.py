@@ -26,20 +26,29 @@ _seconds = bounded(float, 0, 3600, "a number of seconds")
 def add_parser(subparsers: Any) -> None:
     """Registers ``serve``."""
     p = subparsers.add_parser("serve", help="run the game server with its browser table")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument(
         "--port",
         type=bounded(int, 0, 65535, "a port"),
         default=8000,
-        help="port (8000; 0 picks a free one)",
+        help="port (0 picks a free one)",
     )
-    p.add_argument("--db", default="tables.db", help="SQLite database (tables.db)")
-    p.add_argument("--tables", type=_count, default=4, help="tables (4)")
-    p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table (2)")
-    p.add_argument("--bot-delay", type=_seconds, default=1.0, help="seconds a bot thinks (1)")
-    p.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands (2)")
-    p.add_argument("--config", help="a TOML file of table settings")
-    p.add_argument("--seed", type=int, help="seeded deals (reproducible; default: strong)")
+    p.add_argument("--db", default="tables.db", help="SQLite database")
+    p.add_argument("--tables", type=_count, default=4, help="tables")
+    p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table")
+    p.add_argument("--bot-delay", type=_seconds, default=1.0, help="seconds a bot thinks")
+    p.add_argument("--pause", type=_seconds, default=2.0, help="seconds between hands")
+    p.add_argument(
+        "--config",
+        help="a TOML file of table settings (default: fixed-limit Double Hold'em "
+        "and no-limit Texas Hold'em tables in turn)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="seeded deals, to repeat a session (default: unpredictable deals from a "
+        "strong generator, never printed)",
+    )
     p.add_argument(
         "--sync", choices=("normal", "full"), default="normal", help="SQLite synchronous mode"
     )
