@@ -90,7 +90,7 @@ def test_replay_refuses_a_directory_and_a_pipe(
     os.mkfifo(fifo)  # nobody writes: reading it would wait forever
     status, out, err = _replay(tmp_path, fifo, GOOD, capsys=capsys)
     assert status == 2
-    assert out == f"{GOOD}: {GOOD_STACKS}\n"
+    assert out == f"{GOOD}: finishing stacks {GOOD_STACKS}\n"
     assert len(err) == 2 and all("not a regular file" in line for line in err)
     assert str(tmp_path) in err[0] and str(fifo) in err[1]
 
@@ -102,7 +102,7 @@ def test_replay_refuses_a_file_over_the_limit(
     big = tmp_path / "big.phh"
     big.write_bytes(GOOD.read_bytes() + b"#" * MAX_FILE_BYTES)
     status, out, err = _replay(big, GOOD, capsys=capsys)
-    assert status == 2 and out == f"{GOOD}: {GOOD_STACKS}\n"
+    assert status == 2 and out == f"{GOOD}: finishing stacks {GOOD_STACKS}\n"
     size = big.stat().st_size
     reason = f"larger than 1048576 bytes ({size})"
     assert err == [f"doubleholdem: error: {big}: cannot read {big}: {reason}"]
@@ -135,7 +135,10 @@ def test_replay_goes_on_after_a_binary_file_and_names_it(
     other.write_bytes(GOOD.read_bytes())
     status, out, err = _replay(GOOD, binary, other, capsys=capsys)
     assert status == 2
-    assert out.splitlines() == [f"{GOOD}: {GOOD_STACKS}", f"{other}: {GOOD_STACKS}"]
+    assert out.splitlines() == [
+        f"{GOOD}: finishing stacks {GOOD_STACKS}",
+        f"{other}: finishing stacks {GOOD_STACKS}",
+    ]
     assert err == [
         f"doubleholdem: error: {binary}: cannot read {binary}: "
         "not UTF-8 text (byte 0xff at offset 15)"
@@ -170,13 +173,13 @@ def test_replay_names_a_bad_history_and_goes_on(
     bad.write_text(text, encoding="utf-8")
     status, out, err = _replay(bad, GOOD, capsys=capsys)
     assert status == 2
-    assert out == f"{GOOD}: {GOOD_STACKS}\n"
+    assert out == f"{GOOD}: finishing stacks {GOOD_STACKS}\n"
     assert len(err) == 1 and err[0].startswith(f"doubleholdem: error: {bad}: ")
 
 
 def test_replay_of_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = _replay(tmp_path / "missing.phh", GOOD, capsys=capsys)
-    assert status == 2 and out == f"{GOOD}: {GOOD_STACKS}\n"
+    assert status == 2 and out == f"{GOOD}: finishing stacks {GOOD_STACKS}\n"
     assert len(err) == 1 and "No such file or directory" in err[0]
 
 

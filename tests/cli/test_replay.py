@@ -35,7 +35,7 @@ def test_an_edited_file_is_an_error_naming_the_file_and_both_lists(
     status = main(["replay", str(edited), str(GOOD)])
     out, err = capsys.readouterr()
     assert status == 1
-    assert out == f"{GOOD}: {GOOD_STACKS}\n"  # the good file is still replayed
+    assert out == f"{GOOD}: finishing stacks {GOOD_STACKS}\n"  # the good file is still replayed
     assert err.splitlines() == [
         f"doubleholdem: error: {edited}: replayed to finishing stacks "
         f"[{GOOD_STACKS}], but the file records [7340000 3775000 5110000 8935100 4544900] "
@@ -56,7 +56,7 @@ def test_no_check_only_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     edited = _edited(tmp_path, "[1, 2, 3, 4, 5]")
     assert main(["replay", "--no-check", str(edited)]) == 0
     out, err = capsys.readouterr()
-    assert out == f"{edited}: {GOOD_STACKS}\n" and err == ""
+    assert out == f"{edited}: finishing stacks {GOOD_STACKS}\n" and err == ""
     assert main(["replay", "--no-check", "--json", str(edited)]) == 0
     assert json.loads(capsys.readouterr().out)["finishing_stacks"] == json.loads(GOOD_LIST)
 
@@ -69,8 +69,8 @@ def test_a_file_without_finishing_stacks_is_only_printed(
     bare.write_text(text, encoding="utf-8")
     assert main(["replay", str(bare), str(UNRECORDED)]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        f"{bare}: {GOOD_STACKS}",
-        f"{UNRECORDED}: 572100 1997500 1109500",
+        f"{bare}: finishing stacks {GOOD_STACKS}",
+        f"{UNRECORDED}: finishing stacks 572100 1997500 1109500",
     ]
 
 

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             out.write(json.dumps(result.to_dict(), separators=(", ", ": ")) + "\n")
         else:
-            out.write(f"{path}: {_stacks(result.finishing_stacks)}\n")
+            out.write(f"{path}: finishing stacks {_stacks(result.finishing_stacks)}\n")
     return status
 
 
