@@ -43,7 +43,8 @@ def main() -> int:
     value = json.loads(run("eval", "As", "Ks", "Qs", "Js", "Ts", "2c", "3d", "--json"))
     assert value["description"] == "Royal Flush", value
     run("double", "--hole", "Kc 2d 6c", "--board", "Kd 6h 9c Jc 3c", "--json")
-    assert run("replay", str(HISTORY)).split(": ")[1].split() == ["572100", "1997500", "1109500"]
+    stacks = run("replay", str(HISTORY)).split(": finishing stacks ")[1].split()
+    assert stacks == ["572100", "1997500", "1109500"]
     run("replay", str(HISTORY), "--json")
     run("simulate", "--variant", "double", "--players", "3", "--hands", "20", "--seed", "1")
     run("casino", "side-bets", "--json")

@@ -374,7 +374,7 @@ def test_replay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     bad = tmp_path / "bad.phh"
     bad.write_text(PHH_HEADER + 'actions = ["p3 cbr 1000"]\n')
     assert main(["replay", str(good)]) == 0
-    assert capsys.readouterr().out == f"{good}: 99 98 103\n"
+    assert capsys.readouterr().out == f"{good}: finishing stacks 99 98 103\n"
     assert main(["replay", "--json", str(good), str(good)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [json.loads(line) for line in lines] == [
@@ -383,4 +383,4 @@ def test_replay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert main(["replay", str(bad), str(good)]) == 2
     captured = capsys.readouterr()
     assert "action 1" in captured.err and "4..100" in captured.err
-    assert captured.out == f"{good}: 99 98 103\n"
+    assert captured.out == f"{good}: finishing stacks 99 98 103\n"
