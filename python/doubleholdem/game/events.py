@@ -29,13 +29,19 @@ class Event(NamedTuple):
     ``kind`` is one of: ``ante``, ``small_blind``, ``big_blind``, ``post`` and
     ``post_dead`` (a table's live and dead posts, TH-36, TH-37), ``deal`` (hole cards),
     ``burn``, ``flop``, ``turn``, ``river`` (board cards), ``fold``, ``check``, ``call``,
-    ``bet``, ``raise`` (``amount`` is the chips put in; ``to`` the total wager for bets
-    and raises), ``timeout``, ``point`` (a Double Hold'em point card: ``point`` is its
-    index, ``cards`` the card), ``return`` (an uncalled bet, TH-20, or chips no live
-    player can win, TH-19), ``show``, ``muck``, ``hand`` (a shown hand's ``value``, best
-    five ``cards`` and, in Double Hold'em, which ``hand`` played, DH-4), ``pot`` (``pot``
-    index, ``amount``, eligible ``seats``), ``rake``, ``award`` (``seat`` wins ``amount``
-    from ``pot``) and ``end``.
+    ``bet``, ``raise`` (``amount`` is the chips this action *adds*; ``to``, for bets and
+    raises, the player's total wager in the round after it: a big blind of 10 raising
+    to 90 logs ``amount=80, to=90``), ``timeout``, ``point`` (a Double Hold'em point
+    card: ``point`` is its index, ``cards`` the card), ``return`` (an uncalled bet,
+    TH-20, or chips no live player can win, TH-19), ``show``, ``muck``, ``hand`` (a
+    shown hand's ``value``, best five ``cards`` and, in Double Hold'em, which ``hand``
+    played, DH-4), ``pot`` (``pot`` index, ``amount``, eligible ``seats``), ``rake``,
+    ``award`` (``seat`` wins ``amount`` from ``pot``) and ``end``.
+
+    ``amount`` is always chips that moved in the event (posted, added, returned, pooled,
+    raked or won), never a running total; ``all_in`` marks the event that put a
+    player's last chip in. The words are :mod:`doubleholdem.game.words`';
+    ``docs/events.md`` explains them with an example.
     """
 
     seq: int
