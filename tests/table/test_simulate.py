@@ -107,3 +107,19 @@ def test_memory_stays_flat_in_the_number_of_hands() -> None:
     simulate(players=4, hands=150, seed=1, bots=("station", "random"))  # fills free lists
     few, many = _peak_bytes(60), _peak_bytes(240)
     assert many < few + 60 * 1024, (few, many)  # keeping the history: about 1.4 MB more
+
+
+def test_release_history_unread_forgets_the_log() -> None:
+    """What the simulation calls after each hand: the log is forgotten, not read."""
+    from doubleholdem.table import Table, TableConfig
+
+    table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
+    table.join(0, "ann", 1000)
+    table.join(1, "bob", 1000)
+    table.start_hand(now=0.0)
+    table.act(0, "fold", now=1.0)
+    assert table.log_length > 0
+    assert table.release_history(read=False) == [] and table.log_length == 0
+    assert table.hand is not None and table.hand.over
+    table.start_hand(now=2.0)  # play goes on
+    assert table.release_history.__doc__ and table.log_length > 0

@@ -119,17 +119,14 @@ class TableLog:
             entries.append((_table_entry(event, number, seats), owner))
         return entries
 
-    def release(self) -> list[dict[str, Any]]:
-        """Returns every entry and forgets them, with the hands they came from."""
-        entries = self.entries(0)
-        self.forget()
-        return entries
-
-    def forget(self) -> None:
-        """Forgets every entry and the hands they came from, unread."""
+    def release(self, read: bool = True) -> list[dict[str, Any]]:
+        """Returns every entry (none unless ``read``: not even turned into dicts) and
+        forgets them, with the hands they came from."""
+        entries = self.entries(0) if read else []
         self.items = []
         self.starts = []
         self.hands = []
+        return entries
 
     def written_out(self) -> tuple[list[Any], int]:
         """For a snapshot: the items, with the events of hands before the last one the

@@ -554,11 +554,11 @@ class Table:
         snapshot.check(table.chips() + table._rake == table.bought_in, "chips do not add up")
         return table
 
-    def release_history(self) -> list[dict[str, Any]]:
-        """Between hands: returns the whole log (as ``event_log(everything=True)``) and
-        forgets it, with the finished hands' records, so that a long session keeps its
-        memory bounded (a server stores what this returns). :attr:`log_length` starts
-        from 0 again; the last hand stays readable through :attr:`hand` and :meth:`view`.
+    def release_history(self, *, read: bool = True) -> list[dict[str, Any]]:
+        """Between hands: returns the whole log (as ``event_log(everything=True)``; with
+        ``read=False`` nothing, unread: ``simulate``) and forgets it, with the finished
+        hands' records, so that memory stays bounded (a server stores what this returns).
+        :attr:`log_length` starts from 0; the last hand stays in :attr:`hand`, :meth:`view`.
 
         >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
         >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
@@ -568,22 +568,7 @@ class Table:
         """
         if self.in_hand:
             raise HandInProgress(f"hand {self._hand_number} is still being played")
-        return self._log.release()
-
-    def discard_history(self) -> None:
-        """Between hands: :meth:`release_history` without reading the log first, for a
-        run that keeps no record (``simulate``: its memory stays flat in the number of
-        hands, at no cost of turning events into dicts).
-
-        >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
-        >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
-        >>> table.start_hand(now=0.0); table.act(0, "fold", now=1.0)
-        >>> table.discard_history(); table.log_length, table.hand.over
-        (0, True)
-        """
-        if self.in_hand:
-            raise HandInProgress(f"hand {self._hand_number} is still being played")
-        self._log.forget()
+        return self._log.release(read)
 
     # ------------------------------------------------------------------ helpers
 
