@@ -299,7 +299,7 @@
       case "deal": if (e.cards) text = `${who(e.seat)} is dealt ${e.cards.join(" ")}`; break;
       case "fold": case "check": text = `${who(e.seat)} ${e.kind}s`; break;
       case "call": text = `${who(e.seat)} calls ${e.amount}`; break;
-      case "bet": case "raise": case "all_in": text = `${who(e.seat)} ${e.kind.replace("_", "-")}s to ${e.amount}`; break;
+      case "bet": case "raise": case "all_in": text = `${who(e.seat)} ${e.kind.replace("_", "-")}s to ${e.to ?? e.amount}`; break;
       case "flop": case "turn": case "river": text = `${e.kind}: ${e.cards.join(" ")}`; break;
       case "point": text = e.cards ? `${who(e.seat)} picks point card ${e.cards[0]}` : `${who(e.seat)} picks a point card`; break;
       case "show": text = `${who(e.seat)} shows ${e.cards.join(" ")}`; break;
