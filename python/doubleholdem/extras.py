@@ -1,7 +1,8 @@
 """The optional dependencies and the extra of the package that installs each:
 ``numpy`` (batch functions), ``plot`` (matplotlib, ``casino analyze --plot``), ``ray``
-(:func:`doubleholdem.casino.ray_runner`), ``server`` (``serve`` and ``loadtest``) and
-``accounts`` (argon2-cffi: the passwords of :mod:`doubleholdem.accounts`).
+(:func:`doubleholdem.casino.ray_runner`), ``server`` (``serve`` and ``loadtest``),
+``accounts`` (argon2-cffi: the passwords of :mod:`doubleholdem.accounts`) and ``rl``
+(PettingZoo and Gymnasium, :mod:`doubleholdem.rl`).
 Asking for a missing one raises :class:`~doubleholdem.errors.MissingExtra`, which says
 what to install, from where the user stands (:func:`install_command`).
 
@@ -30,6 +31,8 @@ __all__ = ["EXTRAS", "install_command", "require"]
 
 EXTRAS = {
     "numpy": "numpy",
+    "pettingzoo": "rl",
+    "gymnasium": "rl",
     "matplotlib": "plot",
     "ray": "ray",
     "starlette": "server",

@@ -1,0 +1,188 @@
+"""The PettingZoo AEC environment (:class:`HoldemEnv`, made by :func:`doubleholdem.rl.env`):
+agents ``player_0`` .. ``player_{n-1}`` act in turn; each observation is a dict with
+``observation`` (the float32 vector of :class:`~doubleholdem.rl._game.Encoder`) and
+``action_mask`` (int8, 1 for each legal action number), as in PettingZoo's classic
+environments. Rewards are chips won or lost, in big blinds, when a hand ends; then every
+agent's ``info["phh"]`` holds that hand as PHH text.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from doubleholdem.rl._game import Encoder, EnvConfig, Game
+from doubleholdem.table import Observation
+
+__all__ = ["HoldemEnv"]
+
+Obs = dict[str, np.ndarray]
+
+
+class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
+    """Texas or Double Hold'em for PettingZoo's AEC API (see the module docstring).
+
+    ``seed`` seeds the first episode; ``reset(seed=...)`` reseeds, a plain ``reset()``
+    goes on with the same generator, so a seeded sequence of episodes is reproducible.
+    Beyond the AEC API: :meth:`view` (the game's JSON view of a seat, for rule-based
+    agents), :meth:`bot_observation` (what the library's bots decide from),
+    :meth:`decode` and :meth:`raise_action` (action numbers), :meth:`encoding` (the
+    observation's layout) and :attr:`game` (the driver: the hand being played is
+    ``env.game.hand``).
+    """
+
+    metadata = {"name": "doubleholdem_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self, config: EnvConfig, *, seed: int | None = None, render_mode: str | None = None
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode: {render_mode!r} is not None or 'ansi'")
+        self.render_mode = render_mode
+        self.config = config
+        self.game = Game(config)
+        codec = self.game.codec
+        self.encoder = encoder = Encoder(config, codec)
+        n = config.players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seats = {name: i for i, name in enumerate(self.possible_agents)}
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, encoder.high, (encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (codec.size,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        action = spaces.Discrete(codec.size)
+        self.action_spaces = {a: action for a in self.possible_agents}
+        self._rng = random.Random(seed)
+        self._bb = float(config.big_blind)
+        self._rewarded = False
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game.reset(self._rng)
+        agents = self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {} for a in agents}
+        self._rewarded = False
+        self._skip_agent_selection = None
+        self._select()
+
+    def _select(self) -> None:
+        actor = self.game.actor
+        if actor is not None:
+            self.agent_selection = self.possible_agents[actor]
+
+    def observe(self, agent: str) -> Obs:
+        encoder = self.encoder
+        observation = np.zeros(encoder.size, np.float32)
+        mask = np.zeros(encoder.codec.size, np.int8)
+        encoder.encode(self.game, self._seats[agent], observation, mask)
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: give an action number, not None")
+        rewards = self.rewards
+        if self._rewarded:
+            for name in rewards:
+                rewards[name] = 0.0
+            self._rewarded = False
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        if not game.step(int(action), self._rng):
+            self._select()
+            return
+        self._hand_ended()
+
+    def _hand_ended(self) -> None:
+        game = self.game
+        bb = self._bb
+        cumulative = self._cumulative_rewards
+        names = self.possible_agents
+        info = {"hand": game.hands_played}
+        if game.phh is not None:
+            info["phh"] = game.phh  # type: ignore[assignment]
+        for name in self.agents:
+            reward = game.payoffs[self._seats[name]] / bb
+            self.rewards[name] = reward
+            cumulative[name] += reward
+            self.infos[name] = dict(info)
+        self._rewarded = True
+        if game.episode_over:
+            for name in self.agents:
+                self.terminations[name] = True
+        else:
+            for seat, stack in enumerate(game.stacks):
+                if stack == 0 and names[seat] in self.terminations:
+                    self.terminations[names[seat]] = True
+        self._select()
+        self._deads_step_first()
+
+    # beyond the AEC API
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """The game's JSON view of what ``agent`` may see (cards as text, its legal
+        options when it acts, the visible event log)."""
+        return self.game.view(self._seats[agent])
+
+    def bot_observation(self, agent: str) -> Observation:
+        """What ``agent`` knows for its decision, as the library's bots take it."""
+        return self.game.bot_observation(self._seats[agent])
+
+    def decode(self, action: int) -> tuple[str, int | None]:
+        """What action number ``action`` does now for the agent to act: ``("fold",
+        None)``, ``("call", None)`` (check or call), ``("raise", to)`` or ``("point",
+        index)``; :class:`~doubleholdem.errors.IllegalAction` if it is not legal."""
+        decision, legal, pot = self.game.legal()
+        return self.game.codec.decode(int(action), decision, legal, pot)
+
+    def raise_action(self, to: int) -> int:
+        """The exact action number of a bet or raise to ``to`` chips."""
+        return self.game.codec.raise_action(to)
+
+    def encoding(self) -> list[tuple[str, int, int, str]]:
+        """The observation's blocks: (name, first index, size, meaning)."""
+        return self.encoder.describe()
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The public state of the hand as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            return None
+        hand = self.game.hand
+        from doubleholdem.cards import format_cards
+
+        return (
+            f"{hand.street} board [{format_cards(hand.board)}] pot {hand.pot} "
+            f"stacks {hand.stacks} bets {hand.bets} to act {self.game.actor}"
+        )
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,125 @@
+"""Many tables stepped per call (:class:`VectorEnv`): self-play at every table, the
+observation of each table's seat to act written into preallocated arrays, episodes reset
+automatically, a seed per table."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from doubleholdem.errors import InvalidConfig
+from doubleholdem.rl._game import Encoder, EnvConfig, Game
+
+__all__ = ["VectorEnv"]
+
+
+class VectorEnv:
+    """``num_envs`` tables of the same :class:`~doubleholdem.rl.EnvConfig` settings
+    (``phh`` off unless asked: writing hand histories costs more than a decision).
+
+    After :meth:`reset` and each :meth:`step`, these arrays (allocated once, rewritten in
+    place) describe every table:
+
+    - ``observations`` (num_envs, size) float32: the observation of the seat to act;
+    - ``action_masks`` (num_envs, actions) int8: its legal actions;
+    - ``agents`` (num_envs,) int64: the seat to act;
+    - ``rewards`` (num_envs, players) float32: chips each seat won or lost in big blinds
+      in the hands that ended during the step;
+    - ``dones`` (num_envs,) bool: the episode ended during the step (the table was reset
+      at once: its observation is the next episode's first).
+
+    :meth:`step` takes one action number per table (the seat to act's) and returns
+    ``(observations, action_masks, agents, rewards, dones)``. With ``phh=True``,
+    :attr:`phh` holds each table's last finished hand as PHH text.
+    """
+
+    def __init__(self, num_envs: int, *, seed: int | Sequence[int] | None = None, **settings: Any):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise InvalidConfig(f"num_envs: {num_envs!r} is not a whole number >= 1")
+        settings.setdefault("phh", False)
+        self.config = config = EnvConfig(**settings)
+        self.num_envs = num_envs
+        self.games = [Game(config) for _ in range(num_envs)]
+        self.encoder = encoder = Encoder(config, self.games[0].codec)
+        self.observation_size = encoder.size
+        self.action_count = encoder.codec.size
+        self.observations = np.zeros((num_envs, encoder.size), np.float32)
+        self.action_masks = np.zeros((num_envs, encoder.codec.size), np.int8)
+        self.agents = np.zeros(num_envs, np.int64)
+        self.rewards = np.zeros((num_envs, config.players), np.float32)
+        self.dones = np.zeros(num_envs, bool)
+        self.phh: list[str | None] = [None] * num_envs
+        self._rngs = self._generators(seed)
+
+    def _generators(self, seed: int | Sequence[int] | None) -> list[random.Random]:
+        n = self.num_envs
+        if seed is None:
+            return [random.Random() for _ in range(n)]
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            return [random.Random(seed + i) for i in range(n)]
+        seeds = list(seed)
+        if len(seeds) != n:
+            raise InvalidConfig(f"seed: give one seed or {n}, not {len(seeds)}", field="seed")
+        return [random.Random(s) for s in seeds]
+
+    def reset(
+        self, seed: int | Sequence[int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Starts an episode at every table (``seed``: one for all, table ``i`` gets
+        ``seed + i``, or one per table); returns ``(observations, action_masks,
+        agents)``."""
+        if seed is not None:
+            self._rngs = self._generators(seed)
+        self.observations.fill(0)
+        self.action_masks.fill(0)
+        self.rewards.fill(0)
+        self.dones.fill(False)
+        for i, game in enumerate(self.games):
+            game.reset(self._rngs[i])
+            self._encode(i, game)
+        return self.observations, self.action_masks, self.agents
+
+    def _encode(self, i: int, game: Game) -> None:
+        actor = game.actor
+        assert actor is not None
+        self.agents[i] = actor
+        self.encoder.encode(game, actor, self.observations[i], self.action_masks[i])
+
+    def step(
+        self, actions: Sequence[int] | np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One decision at every table (see the class docstring)."""
+        if len(actions) != self.num_envs:
+            raise InvalidConfig(f"actions: give {self.num_envs}, not {len(actions)}")
+        observations, masks, rewards, dones = (
+            self.observations,
+            self.action_masks,
+            self.rewards,
+            self.dones,
+        )
+        observations.fill(0)
+        masks.fill(0)
+        rewards.fill(0)
+        dones.fill(False)
+        bb = float(self.config.big_blind)
+        encode = self.encoder.encode
+        agents = self.agents
+        for i, (game, action) in enumerate(zip(self.games, actions.tolist() if isinstance(actions, np.ndarray) else actions)):
+            rng = self._rngs[i]
+            if game.step(action, rng):
+                row = rewards[i]
+                for seat, chips in enumerate(game.payoffs):
+                    if chips:
+                        row[seat] = chips / bb
+                if game.phh is not None:
+                    self.phh[i] = game.phh
+                if game.episode_over:
+                    dones[i] = True
+                    game.reset(rng)
+            actor = game.actor
+            agents[i] = actor
+            encode(game, actor, observations[i], masks[i])
+        return observations, masks, agents, rewards, dones
