@@ -11,6 +11,7 @@ decision; every refusal comes from the rules. Only numpy is needed here.
 from __future__ import annotations
 
 import random
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Union, cast
 
@@ -43,6 +44,8 @@ PRESETS: dict[str, tuple[Union[str, float], ...]] = {
 """Discrete action sets by name: fold, check/call, then the bets and raises (``min``: the
 minimum raise; a number: that fraction of the pot after a call; ``all-in``)."""
 
+_REST = struct.Struct("=11f")  # a past action's features after its seat
+_REST_BYTES = _REST.size
 STREET_INDEX = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
 KINDS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
 
@@ -198,7 +201,7 @@ class ActionCodec:
         self.exact = self.tokens is None
         self.max_to = config.max_to
         self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
-        self._amounts: list[int | None] = []  # the discrete sizes of the decision last masked
+        self._ones = memoryview(np.ones(self.size, np.int8))
 
     def raise_action(self, to: int) -> int:
         """The exact action number of a bet or raise to ``to`` chips."""
@@ -251,8 +254,7 @@ class ActionCodec:
         if self.exact:
             high = legal.max_raise_to
             assert high is not None
-            for i in range(base + low - 1, base + high):
-                mask[i] = 1
+            mask[base + low - 1 : base + high] = self._ones[: high - low + 1]
             return
         for i, to in enumerate(self.amounts(legal, pot)):
             if to is not None:
@@ -390,9 +392,13 @@ class Encoder:
             start += size
         self.size = start
         self.high = max(1.0, sum(config.game.stacks) / config.big_blind)
-        self._perm = [
-            np.array([(me + k) % n for k in range(n)], dtype=np.intp) for me in range(n)
-        ]
+        self._features = len(self.SEAT_FEATURES)
+        at = self.offsets.get
+        self._board, self._street, self._pot = at("board", 0), at("street", 0), at("pot", 0)
+        self._position, self._seats, self._decision = at("position", 0), at("seats", 0), at("decision", 0)
+        self._legal_at, self._mask, self._shown = at("legal", 0), at("mask", 0), at("shown", 0)
+        self._point, self._shown_points = at("point", 0), at("shown_points", 0)
+        self._history = at("history", 0)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the observation: (name, first index, size, meaning)."""
@@ -402,95 +408,116 @@ class Encoder:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and
         its legal-action mask into the zeroed int8 array ``mask``."""
         o = memoryview(out)
-        off = self.offsets
         hand = game.hand
         bb = self.bb
         n = self.players
         index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
         actor = game.actor
-        view = hand.actor_view() if actor is not None else None
-        legal: LegalActions | None = None
-        decision: str | None = None
-        pot = hand.pot
-        if index >= 0:
-            if view is not None and actor == seat:
-                decision, legal, hole, board, pot, _ = view
-            else:
-                hole, board = hand.hole(index), hand.board
-            for card in hole:
-                o[card] = 1.0
+        if actor == seat:
+            decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
+            self._legal(o, decision, legal, pot, mask)
         else:
-            board = hand.board
-        base = off["board"]
+            hole = hand.hole(index) if index >= 0 else ()
+            board, pot = hand.board, hand.pot
+        for card in hole:
+            o[card] = 1.0
+        base = self._board
         for card in board:
             o[base + card] = 1.0
-        o[off["street"] + (STREET_INDEX[hand.street] if not hand.over else 4)] = 1.0
+        o[self._street + (STREET_INDEX[hand.street] if actor is not None else 4)] = 1.0
+        o[self._pot] = pot / bb
         seat_of = game.seat_of
-        hand_n = len(seat_of)
-        if legal is not None:
-            base = off["decision"]
-            if decision == "point":
-                o[base + 1] = 1.0
-            else:
-                o[base] = 1.0
-                base = off["legal"]
-                call = legal.call_amount
-                o[base] = float(legal.can_fold)
-                o[base + 1] = float(legal.can_check)
-                o[base + 2] = float(call > 0)
-                o[base + 3] = call / bb
-                low = legal.min_raise_to
-                if low is not None:
-                    o[base + 4] = 1.0
-                    o[base + 5] = low / bb
-                    o[base + 6] = legal.max_raise_to / bb  # type: ignore[operator]
-            m = memoryview(mask)
-            self.codec.fill(m, decision, legal, pot)
-            if not self.codec.exact:
-                out[off["mask"] : off["mask"] + self.codec.size] = mask
-        o[off["pot"]] = pot / bb
-        button = seat_of[hand.button]
-        o[off["position"] + (seat - button) % n] = 1.0
+        o[self._position + (seat - seat_of[hand.button]) % n] = 1.0
         # the seats, relative to the observer
         stacks, bets, committed, in_hand = hand.stacks, hand.bets, hand.committed, hand.in_hand
-        shown = hand.shown
-        points = hand.points
-        features = len(self.SEAT_FEATURES)
-        base = off["seats"]
-        shown_base = off["shown"]
-        reveal = game.config.reveal_point
-        for i in range(hand_n):
-            s = seat_of[i]
-            k = (s - seat) % n
-            at = base + k * features
+        features = self._features
+        base = self._seats
+        for i, s in enumerate(seat_of):
+            at = base + (s - seat) % n * features
             o[at] = 1.0
-            alive = in_hand[i]
-            if alive:
+            stack = stacks[i]
+            if in_hand[i]:
                 o[at + 1] = 1.0
-                if stacks[i] == 0:
+                if not stack:
                     o[at + 2] = 1.0
             if s == actor:
                 o[at + 3] = 1.0
-            o[at + 4] = stacks[i] / bb
+            o[at + 4] = stack / bb
             o[at + 5] = bets[i] / bb
             o[at + 6] = committed[i] / bb
+        if self.double or actor is None or True in hand.shown:
+            self._cards_seen(o, game, seat)
+        history = game.history
+        if history:
+            raw = o.cast("B")  # the same memory as bytes: a past action's features in one copy
+            at = self._history
+            width = self.row
+            for past, features_bytes in history:
+                o[at + (past - seat) % n] = 1.0
+                start = (at + n) * 4
+                raw[start : start + _REST_BYTES] = features_bytes
+                at += width
+
+    def _legal(
+        self, o: memoryview, decision: str, legal: LegalActions, pot: int, mask: Any
+    ) -> None:
+        """The decision, legal and mask blocks of the seat to act."""
+        if decision == "point":
+            o[self._decision + 1] = 1.0
+        else:
+            bb = self.bb
+            o[self._decision] = 1.0
+            base = self._legal_at
+            call = legal.call_amount
+            if legal.can_fold:
+                o[base] = 1.0
+            if call:
+                o[base + 2] = 1.0
+                o[base + 3] = call / bb
+            else:
+                o[base + 1] = 1.0
+            low = legal.min_raise_to
+            if low is not None:
+                o[base + 4] = 1.0
+                o[base + 5] = low / bb
+                o[base + 6] = legal.max_raise_to / bb  # type: ignore[operator]
+        codec = self.codec
+        codec.fill(memoryview(mask), decision, legal, pot)
+        if not codec.exact:
+            o.cast("B")[self._mask * 4 : (self._mask + codec.size) * 4] = _FLOATS[
+                bytes(mask)
+            ]
+
+    def _cards_seen(self, o: memoryview, game: Game, seat: int) -> None:
+        """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8)."""
+        hand = game.hand
+        n = self.players
+        shown, points = hand.shown, hand.points
+        reveal = game.config.reveal_point
+        for i, s in enumerate(game.seat_of):
+            k = (s - seat) % n
             if k and shown[i]:
-                at = shown_base + (k - 1) * 52
+                at = self._shown + (k - 1) * 52
                 for card in hand.hole(i):
                     o[at + card] = 1.0
             point = points[i]
-            if point is not None and self.double:
+            if point is not None:
                 if not k:
-                    o[off["point"] + hand.hole(i)[point]] = 1.0
+                    o[self._point + hand.hole(i)[point]] = 1.0
                 elif shown[i] or reveal:
-                    o[off["shown_points"] + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
-        count = game.history_count
-        if count:
-            rows = self.history
-            start = off["history"]
-            block = out[start : start + rows * self.row].reshape(rows, self.row)
-            block[:, :n] = game.history_seats[:, self._perm[seat]]
-            block[:, n:] = game.history_rest
+                    o[self._shown_points + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
+
+
+class _Floats(dict[bytes, bytes]):
+    """The float32 bytes of an int8 mask, made once per mask seen."""
+
+    def __missing__(self, key: bytes) -> bytes:
+        value = np.frombuffer(key, np.int8).astype(np.float32).tobytes()
+        self[key] = value
+        return value
+
+
+_FLOATS = _Floats()
 
 
 # ---------------------------------------------------------------------------- episodes
@@ -517,10 +544,9 @@ class Game:
         self.payoffs = [0] * n  # chips won by each seat in the hand that ended last
         self.stacks = list(config.game.stacks)  # chips of each seat between hands
         self.phh: str | None = None
-        self.history_count = 0
-        rows, width = config.history, 5 + 4 + 2
-        self.history_seats = np.zeros((rows, n), dtype=np.float32)
-        self.history_rest = np.zeros((rows, width), dtype=np.float32)
+        # the last actions of this hand, oldest first: the seat, and the other features
+        # of the observation's history row as float32 bytes
+        self.history: list[tuple[int, bytes]] = []
         self.episode_over = False
         self.hand_over = False
 
@@ -570,10 +596,7 @@ class Game:
             self.index_of = index_of
         self.hand_over = False
         self.phh = None
-        if self.history_count:
-            self.history_seats.fill(0)
-            self.history_rest.fill(0)
-            self.history_count = 0
+        self.history = []
         self._after_change()
 
     def _after_change(self) -> None:
@@ -650,26 +673,20 @@ class Game:
         return True
 
     def _record(self, index: int, kind: int, street: int, chips: int, after: int) -> None:
+        """Notes a betting action for the observations' window of past actions."""
         rows = self.config.history
         if not rows:
             return
-        seats, rest = self.history_seats, self.history_rest
-        if self.history_count >= rows:
-            seats[:-1] = seats[1:]
-            rest[:-1] = rest[1:]
-            row = rows - 1
-        else:
-            row = self.history_count
-        self.history_count += 1
-        seats[row].fill(0)
-        seats[row, self.seat_of[index]] = 1.0
-        r = rest[row]
-        r.fill(0)
-        r[kind] = 1.0
-        r[5 + street] = 1.0
+        features = [0.0] * 11
+        features[kind] = 1.0
+        features[5 + street] = 1.0
         bb = self.config.big_blind
-        r[9] = chips / bb
-        r[10] = after / bb
+        features[9] = chips / bb
+        features[10] = after / bb
+        history = self.history
+        history.append((self.seat_of[index], _REST.pack(*features)))
+        if len(history) > rows:
+            del history[0]
 
     def _end_hand(self, rng: random.Random) -> None:
         hand = self.hand

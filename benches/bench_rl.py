@@ -1,0 +1,174 @@
+"""Learning environments (issue 21 targets, not tests), side by side in one run, random
+legal play, decisions per second:
+
+- heads-up no-limit Hold'em through each library's environment API with observations:
+  our PettingZoo AEC environment (fold/call/pot/all-in, and exact actions), RLCard's
+  ``no-limit-holdem``, PettingZoo's own ``texas_holdem_no_limit_v6`` (built on RLCard) and
+  OpenSpiel's ``universal_poker`` (C++, fold/call/pot/all-in, with observation tensors);
+  targets: at least 5x RLCard and at least OpenSpiel;
+- our vector environment, six-max fixed limit with observations, 64 tables, one action
+  per table per call chosen in numpy; target 60,000 decisions a second on one core.
+
+Each library picks a uniformly random legal action (ours from the action mask). The
+comparison libraries are the ``bench`` extra (``pip install doubleholdem[bench]``); a
+missing one is skipped. Figures are in benches/README.md ("Learning environments").
+
+Run: ``python -m pytest benches/bench_rl.py --benchmark-enable``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+DECISIONS = 4000
+HEADS_UP = "decisions per second: heads-up no-limit, random legal play, with observations"
+VECTOR = "decisions per second: vector env, six-max fixed limit, with observations"
+
+
+def doubleholdem_aec(decisions: int, actions: str) -> int:
+    from doubleholdem import rl
+
+    env = rl.env("texas", "no-limit", 2, actions=actions, seed=1, phh=False)
+    rng = random.Random(2)
+    done = 0
+    flatnonzero = np.flatnonzero
+    while done < decisions:
+        env.reset()
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            done += 1
+    return done
+
+
+def rlcard_env(decisions: int) -> int:
+    import rlcard
+
+    env = rlcard.make("no-limit-holdem", config={"seed": 1})
+    rng = random.Random(2)
+    done = 0
+    while done < decisions:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[int(rng.random() * len(legal))])
+            done += 1
+        env.get_payoffs()
+    return done
+
+
+def pettingzoo_env(decisions: int) -> int:
+    from pettingzoo.classic import texas_holdem_no_limit_v6
+
+    env = texas_holdem_no_limit_v6.env()
+    env.reset(seed=1)
+    rng = random.Random(2)
+    done = 0
+    while done < decisions:
+        env.reset()
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            done += 1
+    return done
+
+
+def open_spiel_game() -> Any:
+    pyspiel = pytest.importorskip("pyspiel")
+    return pyspiel.load_game(
+        "universal_poker",
+        {
+            "betting": "nolimit",
+            "numPlayers": 2,
+            "numRounds": 4,
+            "blind": "2 1",
+            "firstPlayer": "2 1 1 1",
+            "numSuits": 4,
+            "numRanks": 13,
+            "numHoleCards": 2,
+            "numBoardCards": "0 3 1 1",
+            "stack": "200 200",
+            "bettingAbstraction": "fcpa",
+        },
+    )
+
+
+def open_spiel(game: Any, decisions: int) -> int:
+    rng = random.Random(2)
+    done = 0
+    while done < decisions:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            state.observation_tensor()
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            done += 1
+        state.returns()
+    return done
+
+
+@pytest.mark.parametrize("actions", ["fcpa", "exact"])
+def test_doubleholdem_aec(benchmark: Any, actions: str) -> None:
+    benchmark.group = HEADS_UP
+    benchmark.extra_info["items"] = DECISIONS
+    assert benchmark(doubleholdem_aec, DECISIONS, actions) >= DECISIONS
+
+
+def test_rlcard(benchmark: Any) -> None:
+    pytest.importorskip("rlcard")
+    benchmark.group = HEADS_UP
+    benchmark.extra_info["items"] = DECISIONS
+    assert benchmark(rlcard_env, DECISIONS) >= DECISIONS
+
+
+def test_pettingzoo_rlcard(benchmark: Any) -> None:
+    pytest.importorskip("rlcard")
+    benchmark.group = HEADS_UP
+    benchmark.extra_info["items"] = DECISIONS // 4
+    assert benchmark(pettingzoo_env, DECISIONS // 4) >= DECISIONS // 4
+
+
+def test_open_spiel(benchmark: Any) -> None:
+    game = open_spiel_game()
+    benchmark.group = HEADS_UP
+    benchmark.extra_info["items"] = DECISIONS
+    assert benchmark(open_spiel, game, DECISIONS) >= DECISIONS
+
+
+TABLES = 64
+STEPS = 100
+
+
+def vector_steps(env: Any, steps: int, rng: np.random.Generator) -> int:
+    masks = env.action_masks
+    for _ in range(steps):
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        env.step(actions)
+    return steps * env.num_envs
+
+
+def test_doubleholdem_vector(benchmark: Any) -> None:
+    from doubleholdem import rl
+
+    env = rl.VectorEnv(TABLES, seed=1, players=6, structure="fixed-limit", actions="exact")
+    env.reset()
+    rng = np.random.default_rng(3)
+    benchmark.group = VECTOR
+    benchmark.extra_info["items"] = TABLES * STEPS
+    assert benchmark(vector_steps, env, STEPS, rng) == TABLES * STEPS
