@@ -106,6 +106,13 @@ class EnvConfig:
                     f"stacks: give one stack or {players}, not {len(stacks)}", field="stacks"
                 )
         object.__setattr__(self, "stacks", stacks)
+        least = self.big_blind + self.ante
+        if not all(isinstance(s, int) and s > least for s in stacks):
+            raise InvalidConfig(
+                f"stacks: every stack must be more than the big blind and ante ({least}) so "
+                f"that the first hand has a decision, not {list(stacks)}",
+                field="stacks",
+            )
         actions = self.actions
         if not isinstance(actions, str):
             object.__setattr__(self, "actions", tuple(actions))
@@ -543,12 +550,12 @@ class Game:
         self.hands_played = 0
         self.payoffs = [0] * n  # chips won by each seat in the hand that ended last
         self.stacks = list(config.game.stacks)  # chips of each seat between hands
-        self.phh: str | None = None
+        self.phh: str | None = None  # the hand the last decision ended, as PHH text
+        self.later_phh: list[str] = []  # hands dealt after it that needed no decision
         # the last actions of this hand, oldest first: the seat, and the other features
         # of the observation's history row as float32 bytes
         self.history: list[tuple[int, bytes]] = []
         self.episode_over = False
-        self.hand_over = False
 
     # the episode
 
@@ -594,8 +601,6 @@ class Game:
             for i, s in enumerate(dealt):
                 index_of[s] = i
             self.index_of = index_of
-        self.hand_over = False
-        self.phh = None
         self.history = []
         self._after_change()
 
@@ -689,30 +694,37 @@ class Game:
             del history[0]
 
     def _end_hand(self, rng: random.Random) -> None:
-        hand = self.hand
+        """Settles the hand that just ended and, if the episode goes on, deals the next
+        one; a hand dealt with no decision to make (every player all-in from the blinds
+        and antes) is settled too, and so on until a seat must decide."""
         config = self.config
-        n = config.players
-        payoffs = [0] * n
+        payoffs = [0] * config.players
         stacks = self.stacks
-        for i, (now, before) in enumerate(zip(hand.stacks, hand.config.stacks)):
-            seat = self.seat_of[i]
-            payoffs[seat] = now - before
-            stacks[seat] = now
+        texts = []
+        while True:
+            hand = self.hand
+            seat_of = self.seat_of
+            for i, (now, before) in enumerate(zip(hand.stacks, hand.config.stacks)):
+                seat = seat_of[i]
+                payoffs[seat] += now - before
+                stacks[seat] = now
+            self.hands_played += 1
+            if config.phh:
+                texts.append(dumps(hand))
+            alive = sum(1 for s in stacks if s > 0)
+            if (
+                not config.many_hands
+                or alive < 2
+                or (config.hands is not None and self.hands_played >= config.hands)
+            ):
+                self.episode_over = True
+                break
+            self._deal(rng)
+            if self.actor is not None:
+                break
         self.payoffs = payoffs
-        self.hands_played += 1
-        self.hand_over = True
-        if config.phh:
-            self.phh = dumps(hand)
-        alive = sum(1 for s in stacks if s > 0)
-        if not config.many_hands or alive < 2 or (
-            config.hands is not None and self.hands_played >= config.hands
-        ):
-            self.episode_over = True
-            return
-        phh = self.phh
-        self._deal(rng)
-        self.phh = phh
-        self.hand_over = True
+        self.phh = texts[0] if texts else None
+        self.later_phh = texts[1:]
 
     # what a seat may know
 

@@ -130,6 +130,8 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         info = {"hand": game.hands_played}
         if game.phh is not None:
             info["phh"] = game.phh  # type: ignore[assignment]
+        if game.later_phh:
+            info["later_phh"] = list(game.later_phh)  # type: ignore[assignment]
         for name in self.agents:
             reward = game.payoffs[self._seats[name]] / bb
             self.rewards[name] = reward

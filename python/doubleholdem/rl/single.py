@@ -37,6 +37,11 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
     big blind) is not an episode of its own: its result is added to the reward of the
     learner's next step, so no chip goes uncounted. ``info["phh"]`` holds the last
     finished hand.
+
+    ``illegal`` says what an action number that is not legal now does (Gymnasium's
+    checks, and unmasked policies, send any number): ``"call"`` (the default) checks or
+    calls instead, ``"fold"`` checks if free, else folds; either way ``info["illegal"]``
+    is True for that step. ``"raise"`` raises :class:`~doubleholdem.errors.IllegalAction`.
     """
 
     metadata = {"render_modes": []}
@@ -47,9 +52,15 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         opponents: Player | Sequence[Player] | Mapping[int, Player] | None = None,
         *,
         seed: int | None = None,
+        illegal: str = "call",
         **settings: Any,
     ) -> None:
         config = EnvConfig(**settings)
+        if illegal not in ("call", "fold", "raise"):
+            raise InvalidConfig(
+                f"illegal: {illegal!r} is not 'call', 'fold' or 'raise'", field="illegal"
+            )
+        self.illegal = illegal
         n = config.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise InvalidConfig(f"seat: {seat!r} is not a seat 0..{n - 1}", field="seat")
@@ -58,6 +69,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         self.game = Game(config)
         self.encoder = Encoder(config, self.game.codec)
         self.players = _players(opponents, seat, n, seed)
+        self._own_bots = opponents is None  # reseeded with the environment
         self.observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -70,6 +82,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         self._rng = random.Random(seed)
         self._pending = 0.0  # results of hands that ended before the learner acted
         self._info: dict[str, Any] = {}
+        self._mask = np.zeros(self.game.codec.size, np.int8)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -77,6 +90,8 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
+            if self._own_bots:
+                self.players = _players(None, self.seat, self.config.players, seed)
         self._pending = 0.0
         self._info = {}
         self._new_episode()
@@ -112,7 +127,17 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         if game.actor != self.seat:
             raise InvalidConfig("the episode is over: reset it")
         reward, self._pending = self._pending, 0.0
-        ended = game.step(int(action), self._rng)
+        number = int(action)
+        info_illegal = False
+        if self.illegal != "raise":
+            decision, legal, pot = game.legal()
+            mask = self._mask
+            mask[:] = 0
+            game.codec.fill(memoryview(mask), decision, legal, pot)
+            if not (0 <= number < len(mask) and mask[number]):
+                info_illegal = True
+                number = _substitute(mask, self.illegal)
+        ended = game.step(number, self._rng)
         if ended:
             reward += game.payoffs[self.seat] / bb
             if game.phh is not None:
@@ -122,7 +147,10 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
             terminated = self._others()
             reward += self._pending
             self._pending = 0.0
-        return self._observe(), reward, terminated, False, dict(self._info)
+        info = dict(self._info)
+        if info_illegal:
+            info["illegal"] = True
+        return self._observe(), reward, terminated, False, info
 
     def _observe(self) -> Obs:
         encoder = self.encoder
@@ -134,6 +162,15 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
     def action_masks(self) -> np.ndarray:
         """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
         return self._observe()["action_mask"]
+
+
+def _substitute(mask: np.ndarray, rule: str) -> int:
+    """The legal action played instead of an illegal one."""
+    if mask[1] and (rule == "call" or not mask[0]):
+        return 1  # check or call
+    if mask[0]:
+        return 0  # fold
+    return int(np.flatnonzero(mask)[0])  # a point card: the first
 
 
 def _players(
