@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union, cast
 
@@ -559,9 +560,15 @@ class Game:
 
     # the episode
 
-    def reset(self, rng: random.Random) -> None:
-        """A new episode: fresh stacks, the first hand dealt from ``rng``."""
+    def reset(
+        self, rng: random.Random, *, deck: Sequence[int] | None = None, button: int | None = None
+    ) -> None:
+        """A new episode: fresh stacks, the first hand dealt from ``rng``, or for a
+        one-hand episode from ``deck`` (card numbers in dealing order, TH-1: replays,
+        duplicate deals) with the button at ``button`` (default: the settings')."""
         config = self.config
+        if (deck is not None or button is not None) and config.many_hands:
+            raise InvalidConfig("deck and button are for one-hand episodes (hands=1)")
         self.hands_played = 0
         self.stacks = list(config.game.stacks)
         self.episode_over = False
@@ -580,16 +587,24 @@ class Game:
             self.table = table
         else:
             self.table = None
-        self._deal(rng)
+        self._deal(rng, deck, button)
 
-    def _deal(self, rng: random.Random) -> None:
+    def _deal(
+        self, rng: random.Random, deck: Sequence[int] | None = None, button: int | None = None
+    ) -> None:
         table = self.table
         n = self.config.players
         if table is None:
-            button = self.config.button
+            if button is None:
+                button = self.config.button
             if button is None:
                 button = int(rng.random() * n)
-            self.hand = Hand(self._configs[button], rng=rng)
+            elif isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
+                raise InvalidConfig(f"button: {button!r} is not a seat 0..{n - 1}", field="button")
+            if deck is None:
+                self.hand = Hand(self._configs[button], rng=rng)
+            else:
+                self.hand = Hand(self._configs[button], deck=list(deck))
         else:
             table.start_hand()
             hand = table.hand

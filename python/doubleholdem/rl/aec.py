@@ -78,9 +78,12 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new episode. ``options`` may hold ``deck`` (card numbers in dealing order)
+        and ``button`` for a one-hand episode: a chosen deal (duplicate play, tests)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game.reset(self._rng)
+        options = options or {}
+        self.game.reset(self._rng, deck=options.get("deck"), button=options.get("button"))
         agents = self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(agents, 0.0)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from doubleholdem.errors import InvalidConfig
+from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.rl._game import Encoder, EnvConfig, Game
 
 __all__ = ["VectorEnv"]
@@ -53,6 +53,7 @@ class VectorEnv:
         self.dones = np.zeros(num_envs, bool)
         self.phh: list[str | None] = [None] * num_envs
         self._rngs = self._generators(seed)
+        self._rows = np.arange(num_envs)
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[random.Random]:
         n = self.num_envs
@@ -91,9 +92,18 @@ class VectorEnv:
     def step(
         self, actions: Sequence[int] | np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """One decision at every table (see the class docstring)."""
-        if len(actions) != self.num_envs:
-            raise InvalidConfig(f"actions: give {self.num_envs}, not {len(actions)}")
+        """One decision at every table (see the class docstring). Every action is
+        checked against the masks first: a number that is not legal at its table raises
+        :class:`~doubleholdem.errors.IllegalAction` naming the table, and no table moves."""
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
+            raise InvalidConfig(
+                f"actions: give {self.num_envs} action numbers, not an array of shape "
+                f"{chosen.shape} and type {chosen.dtype}"
+            )
+        inside = (chosen >= 0) & (chosen < self.action_count)
+        if not inside.all() or not self.action_masks[self._rows, chosen].all():
+            self._refuse(chosen, inside)
         observations, masks, rewards, dones = (
             self.observations,
             self.action_masks,
@@ -107,7 +117,7 @@ class VectorEnv:
         bb = float(self.config.big_blind)
         encode = self.encoder.encode
         agents = self.agents
-        for i, (game, action) in enumerate(zip(self.games, actions.tolist() if isinstance(actions, np.ndarray) else actions)):
+        for i, (game, action) in enumerate(zip(self.games, chosen.tolist())):
             rng = self._rngs[i]
             if game.step(action, rng):
                 row = rewards[i]
@@ -123,3 +133,15 @@ class VectorEnv:
             agents[i] = actor
             encode(game, actor, observations[i], masks[i])
         return observations, masks, agents, rewards, dones
+
+    def _refuse(self, chosen: np.ndarray, inside: np.ndarray) -> None:
+        """Raises the game's refusal of the first action that is not legal."""
+        legal = self.action_masks[self._rows, np.where(inside, chosen, 0)].astype(bool)
+        table = int(np.flatnonzero(~(inside & legal))[0])
+        game = self.games[table]
+        decision, options, pot = game.legal()
+        try:
+            game.codec.decode(int(chosen[table]), decision, options, pot)
+        except IllegalAction as error:
+            raise IllegalAction(f"table {table}: {error}", seat=error.seat, action=error.action, legal=error.legal) from None
+        raise IllegalAction(f"table {table}: action {int(chosen[table])} is masked out")

@@ -1,0 +1,111 @@
+"""Every observation audited for hidden information: the cards in it are exactly those
+the game's own view of that seat shows (its hole and point cards, the board, hands shown,
+point cards shown or revealed, DH-8), and dealing the opponents other cards changes
+nothing a seat observes until those cards are shown."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from doubleholdem import rl
+from doubleholdem.cards import parse_card
+
+
+def cards_in(observation: np.ndarray, start: int, size: int = 52) -> set[int]:
+    block = observation[start : start + size]
+    assert set(np.unique(block)) <= {0.0, 1.0}
+    return {int(c) for c in np.flatnonzero(block)}
+
+
+def audit(env: rl.HoldemEnv, agent: str) -> None:
+    """The observation's cards against the game's view of what ``agent`` may see."""
+    observation = env.observe(agent)["observation"]
+    seat = env.possible_agents.index(agent)
+    view = env.view(agent)
+    view = view.get("hand") or view  # a table's view holds the hand's
+    offsets = env.encoder.offsets
+    n = env.config.players
+    assert cards_in(observation, offsets["hole"]) == {parse_card(c) for c in view["hole"]}
+    assert cards_in(observation, offsets["board"]) == {parse_card(c) for c in view["board"]}
+    hole = [parse_card(c) for c in view["hole"]]
+    points = view["points"]
+    if env.config.double:
+        own = {hole[points[str(seat)]]} if str(seat) in points else set()
+        assert cards_in(observation, offsets["point"]) == own
+    for k in range(1, n):
+        other = (seat + k) % n
+        shown = {parse_card(c) for c in view["shown"].get(str(other), [])}
+        assert cards_in(observation, offsets["shown"] + (k - 1) * 52) == shown
+        if env.config.double:
+            seen = cards_in(observation, offsets["shown_points"] + (k - 1) * 52)
+            if str(other) in points:
+                assert seen == {env.game.hand.hole(env.game.index_of[other])[points[str(other)]]}
+            else:
+                assert seen == set()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 2},
+        {"players": 4, "actions": "fcpa"},
+        {"variant": "double", "players": 3},
+        {"variant": "double", "players": 3, "reveal_point": True, "actions": "fcpa"},
+        {"variant": "double", "players": 6, "hands": None, "stacks": 10, "actions": "fcpa"},
+    ],
+)
+def test_every_observation_shows_only_what_the_seat_may_see(settings: dict[str, Any]) -> None:
+    env = rl.env(**settings)
+    rng = random.Random(1)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            for other in env.agents:
+                audit(env, other)
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+
+
+@pytest.mark.parametrize("variant", ["texas", "double"])
+def test_other_deals_change_nothing_a_seat_observes(variant: str) -> None:
+    """The same public play with the opponents dealt other cards: seat 0 observes the
+    very same arrays until a hand is shown."""
+    players = 3
+    env, twin = rl.env(variant, players=players), rl.env(variant, players=players)
+    cards = players * (3 if variant == "double" else 2)
+    rng = random.Random(2)
+    for trial in range(10):
+        deck = list(range(52))
+        random.Random(trial).shuffle(deck)
+        # the holes are dealt one card at a time from seat 1 (the button is seat 0):
+        # seat 0's cards are every third card of the deal; give the others unused cards
+        other = deck[:]
+        for position in range(cards):
+            if position % players != players - 1:  # not seat 0's card
+                spare = deck[-1 - position]
+                other[position], other[-1 - position] = spare, deck[position]
+        env.reset(options={"deck": deck, "button": 0})
+        twin.reset(options={"deck": other, "button": 0})
+        assert env.game.hand.hole(0) == twin.game.hand.hole(0)
+        assert env.game.hand.hole(1) != twin.game.hand.hole(1)
+        while env.game.actor is not None and not any(env.game.hand.shown):
+            ours, theirs = env.observe("player_0"), twin.observe("player_0")
+            assert np.array_equal(ours["observation"], theirs["observation"])
+            assert np.array_equal(ours["action_mask"], theirs["action_mask"])
+            mask = env.observe(env.agent_selection)["action_mask"]
+            legal = np.flatnonzero(mask)
+            if variant == "double":  # the same point choices either way
+                legal = legal[legal != 1] if mask[2] else legal
+            action = int(legal[int(rng.random() * len(legal))])
+            env.step(action)
+            twin.step(action)

@@ -1,0 +1,90 @@
+"""The vector environment: preallocated arrays rewritten in place, a seed per table,
+automatic resets, and each table the same as the AEC environment with its seed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from doubleholdem import rl
+from doubleholdem.errors import IllegalAction, InvalidConfig
+
+SETTINGS = {"players": 6, "structure": "fixed-limit", "actions": "exact"}
+
+
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return (rng.random(masks.shape) * masks).argmax(axis=1)
+
+
+def test_arrays_are_preallocated_and_rewritten_in_place() -> None:
+    env = rl.VectorEnv(8, seed=1, **SETTINGS)
+    observations, masks, agents = env.reset()
+    assert observations.shape == (8, env.observation_size) and observations.dtype == np.float32
+    assert masks.shape == (8, env.action_count) and masks.dtype == np.int8
+    rng = np.random.default_rng(0)
+    done = 0
+    totals = np.zeros(6)
+    for _ in range(300):
+        out = env.step(random_actions(masks, rng))
+        assert out[0] is observations and out[1] is masks and out[2] is agents
+        assert masks.sum(axis=1).min() >= 1  # the seat to act always has a legal action
+        rewards, dones = out[3], out[4]
+        assert np.allclose(rewards.sum(axis=1), 0)  # no rake: a zero-sum game
+        totals += rewards.sum(axis=0)
+        done += int(dones.sum())
+    assert done > 8  # episodes ended and the tables went on
+
+
+def test_each_table_is_the_aec_environment_with_its_seed() -> None:
+    tables = rl.VectorEnv(3, seed=[7, 8, 9], **SETTINGS)
+    tables.reset()
+    singles = [rl.env(seed=s, **SETTINGS) for s in (7, 8, 9)]
+    for env in singles:
+        env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(120):
+        for i, env in enumerate(singles):
+            agent = env.agent_selection
+            assert agent == f"player_{tables.agents[i]}"
+            observation = env.observe(agent)
+            assert np.array_equal(observation["observation"], tables.observations[i])
+            assert np.array_equal(observation["action_mask"], tables.action_masks[i])
+        actions = random_actions(tables.action_masks, rng)
+        _, _, _, rewards, dones = tables.step(actions)
+        for i, env in enumerate(singles):
+            env.step(int(actions[i]))
+            if dones[i]:
+                got = np.array([env.rewards[a] for a in env.possible_agents], np.float32)
+                assert np.array_equal(got, rewards[i])
+                while env.agents:
+                    env.step(None)
+                env.reset()
+
+
+def test_same_seeds_same_tables() -> None:
+    first, second = rl.VectorEnv(4, seed=3, **SETTINGS), rl.VectorEnv(4, seed=3, **SETTINGS)
+    first.reset()
+    second.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        actions = random_actions(first.action_masks, rng)
+        a, b = first.step(actions), second.step(actions)
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
+
+
+def test_refusals() -> None:
+    with pytest.raises(InvalidConfig, match="num_envs"):
+        rl.VectorEnv(0)
+    env = rl.VectorEnv(2, seed=1, **SETTINGS)
+    env.reset()
+    with pytest.raises(InvalidConfig, match="give 2"):
+        env.step([1])
+    before = env.observations.copy()
+    with pytest.raises(IllegalAction, match="table 0"):
+        env.step([10_000, 1])
+    with pytest.raises(IllegalAction, match="table 1: action 10000 is not legal"):
+        env.step([1, 10_000])
+    assert np.array_equal(env.observations, before)  # refused: no table moved
