@@ -65,7 +65,7 @@ def test_every_observation_shows_only_what_the_seat_may_see(settings: dict[str, 
     rng = random.Random(1)
     for seed in range(3):
         env.reset(seed=seed)
-        for agent in env.agent_iter():
+        for _ in env.agent_iter():
             for other in env.agents:
                 audit(env, other)
             observation, _, terminated, truncated, _ = env.last()

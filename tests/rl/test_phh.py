@@ -23,13 +23,13 @@ def finished_hands(env: rl.HoldemEnv, seed: int) -> list[tuple[str, list[int]]]:
     rng = random.Random(seed)
     env.reset(seed=seed)
     found = []
-    for agent in env.agent_iter():
-        observation, _, terminated, truncated, info = env.last()
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)
             continue
         legal = np.flatnonzero(observation["action_mask"])
-        hand, seat_of = env.game.hand, list(env.game.seat_of)
+        hand = env.game.hand
         env.step(int(legal[int(rng.random() * len(legal))]))
         if hand.over:
             texts = {env.infos[a]["phh"] for a in env.agents}
@@ -38,7 +38,6 @@ def finished_hands(env: rl.HoldemEnv, seed: int) -> list[tuple[str, list[int]]]:
             order = [(hand.button + 1 + i) % n for i in range(n)]
             found.append((texts.pop(), [hand.stacks[i] for i in order]))
             assert env.infos[env.agents[0]]["hand"] == env.game.hands_played
-            del seat_of
     return found
 
 

@@ -23,19 +23,15 @@ from doubleholdem.game import AnteType, GameConfig, Hand, LegalActions, Rake, St
 from doubleholdem.game.phh import dumps
 from doubleholdem.table import Observation, Table, TableConfig
 
-__all__ = [
-    "PRESETS",
-    "ActionCodec",
-    "EnvConfig",
-    "Encoder",
-    "Game",
-]
+__all__ = ["PRESETS", "ActionCodec", "Encoder", "EnvConfig", "Game"]
 
 FOLD, CALL, POINT_BASE = 0, 1, 2
 """Action numbers: 0 folds, 1 checks or calls, 2..4 choose point card 0..2 (Double
 Hold'em only); bets and raises follow (:attr:`ActionCodec.raise_base`)."""
 
-PRESETS: dict[str, tuple[Union[str, float], ...]] = {
+RaiseToken = Union[str, float]  # "min", "all-in" or a fraction of the pot
+
+PRESETS: dict[str, tuple[RaiseToken, ...]] = {
     "fc": (),
     "fcpa": (1.0, "all-in"),
     "fchpa": (0.5, 1.0, "all-in"),
@@ -49,8 +45,6 @@ _REST = struct.Struct("=11f")  # a past action's features after its seat
 _REST_BYTES = _REST.size
 STREET_INDEX = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
 KINDS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
-
-RaiseToken = Union[str, float]
 
 
 @dataclass(frozen=True)
@@ -101,7 +95,7 @@ class EnvConfig:
         elif isinstance(stacks, int) and not isinstance(stacks, bool):
             stacks = (stacks,) * players
         else:
-            stacks = tuple(stacks)
+            stacks = tuple(cast(Sequence[int], stacks))
             if len(stacks) != players:
                 raise InvalidConfig(
                     f"stacks: give one stack or {players}, not {len(stacks)}", field="stacks"
@@ -128,7 +122,9 @@ class EnvConfig:
             or not isinstance(self.button, int)
             or not 0 <= self.button < players
         ):
-            raise InvalidConfig(f"button: {self.button!r} is not a seat 0..{players - 1}", field="button")
+            raise InvalidConfig(
+                f"button: {self.button!r} is not a seat 0..{players - 1}", field="button"
+            )
         game = GameConfig(
             stacks=stacks,
             small_blind=self.small_blind,
@@ -178,9 +174,7 @@ def _raise_tokens(actions: object) -> tuple[RaiseToken, ...] | None:
             tokens.append(token)
         elif token == "pot":
             tokens.append(1.0)
-        elif (
-            isinstance(token, (int, float)) and not isinstance(token, bool) and 0 < token <= 100
-        ):
+        elif isinstance(token, (int, float)) and not isinstance(token, bool) and 0 < token <= 100:
             tokens.append(float(token))
         else:
             raise InvalidConfig(
@@ -209,7 +203,7 @@ class ActionCodec:
         self.exact = self.tokens is None
         self.max_to = config.max_to
         self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
-        self._ones = memoryview(np.ones(self.size, np.int8))
+        self._ones: Any = memoryview(np.ones(self.size, np.int8))  # type: ignore[arg-type]
 
     def raise_action(self, to: int) -> int:
         """The exact action number of a bet or raise to ``to`` chips."""
@@ -235,7 +229,7 @@ class ActionCodec:
             elif token == "all-in":
                 to = high
             else:
-                to = base + int(token * after_call)  # type: ignore[operator]
+                to = base + int(cast(float, token) * after_call)
                 to = low if to < low else high if to > high else to
             if to in seen:
                 found.append(None)
@@ -372,7 +366,11 @@ class Encoder:
             ("street", 5, "preflop, flop, turn, river, hand over"),
             ("decision", 2, "to act on the betting, to choose a point card"),
             ("position", n, "own seat's distance clockwise from the button (0: button)"),
-            ("seats", n * len(self.SEAT_FEATURES), "per relative seat: " + "; ".join(self.SEAT_FEATURES)),
+            (
+                "seats",
+                n * len(self.SEAT_FEATURES),
+                "per relative seat: " + "; ".join(self.SEAT_FEATURES),
+            ),
             ("pot", 1, "every chip in the middle (bb)"),
             ("legal", len(self.LEGAL_FEATURES), "; ".join(self.LEGAL_FEATURES)),
         ]
@@ -403,7 +401,11 @@ class Encoder:
         self._features = len(self.SEAT_FEATURES)
         at = self.offsets.get
         self._board, self._street, self._pot = at("board", 0), at("street", 0), at("pot", 0)
-        self._position, self._seats, self._decision = at("position", 0), at("seats", 0), at("decision", 0)
+        self._position, self._seats, self._decision = (
+            at("position", 0),
+            at("seats", 0),
+            at("decision", 0),
+        )
         self._legal_at, self._mask, self._shown = at("legal", 0), at("mask", 0), at("shown", 0)
         self._point, self._shown_points = at("point", 0), at("shown_points", 0)
         self._history = at("history", 0)
@@ -415,7 +417,7 @@ class Encoder:
     def encode(self, game: Game, seat: int, out: Any, mask: Any) -> None:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and
         its legal-action mask into the zeroed int8 array ``mask``."""
-        o = memoryview(out)
+        o: Any = memoryview(out)
         hand = game.hand
         bb = self.bb
         n = self.players
@@ -466,9 +468,7 @@ class Encoder:
                 raw[start : start + _REST_BYTES] = features_bytes
                 at += width
 
-    def _legal(
-        self, o: memoryview, decision: str, legal: LegalActions, pot: int, mask: Any
-    ) -> None:
+    def _legal(self, o: Any, decision: str, legal: LegalActions, pot: int, mask: Any) -> None:
         """The decision, legal and mask blocks of the seat to act."""
         if decision == "point":
             o[self._decision + 1] = 1.0
@@ -492,11 +492,9 @@ class Encoder:
         codec = self.codec
         codec.fill(memoryview(mask), decision, legal, pot)
         if not codec.exact:
-            o.cast("B")[self._mask * 4 : (self._mask + codec.size) * 4] = _FLOATS[
-                bytes(mask)
-            ]
+            o.cast("B")[self._mask * 4 : (self._mask + codec.size) * 4] = _FLOATS[bytes(mask)]
 
-    def _cards_seen(self, o: memoryview, game: Game, seat: int) -> None:
+    def _cards_seen(self, o: Any, game: Game, seat: int) -> None:
         """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8)."""
         hand = game.hand
         n = self.players
@@ -662,9 +660,7 @@ class Game:
                 action, amount = ("bet" if legal.is_bet else "raise"), legal.all_in_to
         return self._play(legal, str(action), amount, rng)
 
-    def _play(
-        self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random
-    ) -> bool:
+    def _play(self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random) -> bool:
         index = legal.seat
         table = self.table
         if kind == "point":

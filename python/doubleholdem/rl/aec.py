@@ -9,7 +9,7 @@ agent's ``info["phh"]`` holds that hand as PHH text.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -35,7 +35,11 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     ``env.game.hand``).
     """
 
-    metadata = {"name": "doubleholdem_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "doubleholdem_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self, config: EnvConfig, *, seed: int | None = None, render_mode: str | None = None
@@ -177,7 +181,7 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         """The observation's blocks: (name, first index, size, meaning)."""
         return self.encoder.describe()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The public state of the hand as text (``render_mode="ansi"``)."""
         if self.render_mode is None:
             return None

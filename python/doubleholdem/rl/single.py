@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import gymnasium
 import numpy as np
@@ -24,7 +24,7 @@ Player = Union[Bot, Callable[[Observation], Decision]]
 Obs = dict[str, np.ndarray]
 
 
-class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
+class HoldemGymEnv(gymnasium.Env[Obs, int]):
     """The learner plays seat ``seat``; ``opponents`` plays the others: one bot or
     callable for all, a sequence (one per other seat, in seat order) or a mapping from
     seat to player; default a seeded :class:`~doubleholdem.table.bots.RandomBot` at each.
@@ -44,7 +44,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
     is True for that step. ``"raise"`` raises :class:`~doubleholdem.errors.IllegalAction`.
     """
 
-    metadata = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own type)
 
     def __init__(
         self,
@@ -70,15 +70,13 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         self.encoder = Encoder(config, self.game.codec)
         self.players = _players(opponents, seat, n, seed)
         self._own_bots = opponents is None  # reseeded with the environment
-        self.observation_space = spaces.Dict(
+        self.observation_space: spaces.Space[Any] = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    0.0, self.encoder.high, (self.encoder.size,), np.float32
-                ),
+                "observation": spaces.Box(0.0, self.encoder.high, (self.encoder.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.game.codec.size,), np.int8),
             }
         )
-        self.action_space = spaces.Discrete(self.game.codec.size)
+        self.action_space: spaces.Space[Any] = spaces.Discrete(self.game.codec.size)
         self._rng = random.Random(seed)
         self._pending = 0.0  # results of hands that ended before the learner acted
         self._info: dict[str, Any] = {}
@@ -111,7 +109,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
         while game.actor is not None and game.actor != self.seat:
             player = self.players[game.actor]
             observation = game.bot_observation(game.actor)
-            decide = getattr(player, "decide", player)
+            decide = cast(Callable[[Observation], Decision], getattr(player, "decide", player))
             action, amount = decide(observation)
             if game.decide(action, amount, self._rng):
                 self._pending += game.payoffs[self.seat] / bb
@@ -133,7 +131,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):  # type: ignore[misc]
             decision, legal, pot = game.legal()
             mask = self._mask
             mask[:] = 0
-            game.codec.fill(memoryview(mask), decision, legal, pot)
+            game.codec.fill(memoryview(mask), decision, legal, pot)  # type: ignore[arg-type]
             if not (0 <= number < len(mask) and mask[number]):
                 info_illegal = True
                 number = _substitute(mask, self.illegal)

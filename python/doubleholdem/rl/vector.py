@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -61,7 +61,7 @@ class VectorEnv:
             return [random.Random() for _ in range(n)]
         if isinstance(seed, int) and not isinstance(seed, bool):
             return [random.Random(seed + i) for i in range(n)]
-        seeds = list(seed)
+        seeds = list(cast(Sequence[int], seed))
         if len(seeds) != n:
             raise InvalidConfig(f"seed: give one seed or {n}, not {len(seeds)}", field="seed")
         return [random.Random(s) for s in seeds]
@@ -129,7 +129,7 @@ class VectorEnv:
                 if game.episode_over:
                     dones[i] = True
                     game.reset(rng)
-            actor = game.actor
+            actor = cast(int, game.actor)  # an episode under way always has a seat to act
             agents[i] = actor
             encode(game, actor, observations[i], masks[i])
         return observations, masks, agents, rewards, dones
@@ -143,5 +143,7 @@ class VectorEnv:
         try:
             game.codec.decode(int(chosen[table]), decision, options, pot)
         except IllegalAction as error:
-            raise IllegalAction(f"table {table}: {error}", seat=error.seat, action=error.action, legal=error.legal) from None
+            raise IllegalAction(
+                f"table {table}: {error}", seat=error.seat, action=error.action, legal=error.legal
+            ) from None
         raise IllegalAction(f"table {table}: action {int(chosen[table])} is masked out")
