@@ -203,6 +203,7 @@ class ActionCodec:
         self.exact = self.tokens is None
         self.max_to = config.max_to
         self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
+        self._sized: tuple[LegalActions | None, list[int | None]] = (None, [])
         self._ones: Any = memoryview(np.ones(self.size, np.int8))  # type: ignore[arg-type]
 
     def raise_action(self, to: int) -> int:
@@ -213,6 +214,13 @@ class ActionCodec:
 
     def amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
         """The total of each discrete bet or raise now (``None``: not legal)."""
+        if legal is self._sized[0]:  # asked again for the same decision (mask, decode)
+            return self._sized[1]
+        found = self._amounts(legal, pot)
+        self._sized = (legal, found)
+        return found
+
+    def _amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
         low, high = legal.min_raise_to, legal.max_raise_to
         tokens = self.tokens
         assert tokens is not None
