@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from doubleholdem.game import Action
+
 DECISIONS = 4000
 HEADS_UP = "decisions per second: heads-up no-limit, random legal play, with observations"
 VECTOR = "decisions per second: vector env, six-max fixed limit, with observations"
@@ -123,6 +125,61 @@ def open_spiel(game: Any, decisions: int) -> int:
     return done
 
 
+def recorded_hands(decisions: int) -> tuple[list[Any], list[Any]]:
+    """The hands and decisions the fold/call/pot/all-in AEC run plays: the same work for
+    the engine alone."""
+    from doubleholdem import rl
+
+    env = rl.env("texas", "no-limit", 2, actions="fcpa", seed=1, phh=False)
+    rng = random.Random(2)
+    hands: list[Any] = []
+    done = 0
+    while done < decisions:
+        env.reset()
+        hands.append((env.game.hand.snapshot(), []))
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            action = int(legal[int(rng.random() * len(legal))])
+            kind, amount = env.decode(action)
+            options = env.game.hand.legal_actions()
+            assert options is not None
+            if kind == "call":
+                kind = "call" if options.call_amount else "check"
+            elif kind == "raise":
+                kind = "bet" if options.is_bet else "raise"
+            hands[-1][1].append((kind, amount))
+            env.step(action)
+            done += 1
+    from doubleholdem.game import GameConfig
+
+    return [(GameConfig.from_dict(s["config"]), s["deck"]) for s, _ in hands], [d for _, d in hands]
+
+
+def engine_alone(deals: list[Any], decisions: list[Any]) -> int:
+    from doubleholdem.game import Hand
+
+    done = 0
+    for (config, deck), made in zip(deals, decisions):
+        hand = Hand(config, deck=deck)
+        for kind, amount in made:
+            hand.act(kind, amount)
+        done += len(made)
+    return done
+
+
+def test_engine_alone_same_decisions(benchmark: Any) -> None:
+    """Not an environment: the same hands and decisions played on Hand directly, the
+    floor the rules in Python put under any environment built on them."""
+    deals, decisions = recorded_hands(DECISIONS)
+    benchmark.group = HEADS_UP
+    benchmark.extra_info["items"] = sum(map(len, decisions))
+    benchmark(engine_alone, deals, decisions)
+
+
 @pytest.mark.parametrize("actions", ["fcpa", "exact"])
 def test_doubleholdem_aec(benchmark: Any, actions: str) -> None:
     benchmark.group = HEADS_UP
@@ -139,6 +196,7 @@ def test_rlcard(benchmark: Any) -> None:
 
 def test_pettingzoo_rlcard(benchmark: Any) -> None:
     pytest.importorskip("rlcard")
+    pytest.importorskip("pygame")
     benchmark.group = HEADS_UP
     benchmark.extra_info["items"] = DECISIONS // 4
     assert benchmark(pettingzoo_env, DECISIONS // 4) >= DECISIONS // 4
@@ -161,6 +219,34 @@ def vector_steps(env: Any, steps: int, rng: np.random.Generator) -> int:
         actions = (rng.random(masks.shape) * masks).argmax(axis=1)
         env.step(actions)
     return steps * env.num_envs
+
+
+def engine_six_max(decisions: int) -> int:
+    from doubleholdem.game import GameConfig, Hand
+
+    config = GameConfig(stacks=(200,) * 6, small_blind=1, big_blind=2, structure="fixed-limit")
+    rng = random.Random(4)
+    done = 0
+    while done < decisions:
+        hand = Hand(config, rng=rng)
+        while not hand.over:
+            legal = hand.legal_actions()
+            assert legal is not None
+            options = legal.actions()
+            action = options[int(rng.random() * len(options))]
+            if action is Action.BET or action is Action.RAISE:
+                hand.act(action, legal.min_raise_to)
+            else:
+                hand.act(action)
+            done += 1
+    return done
+
+
+def test_engine_alone_six_max(benchmark: Any) -> None:
+    """Not an environment: random legal play on Hand directly, no observation."""
+    benchmark.group = VECTOR
+    benchmark.extra_info["items"] = TABLES * STEPS
+    assert benchmark(engine_six_max, TABLES * STEPS) >= TABLES * STEPS
 
 
 def test_doubleholdem_vector(benchmark: Any) -> None:
