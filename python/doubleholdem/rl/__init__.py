@@ -18,8 +18,11 @@ from doubleholdem.extras import require
 require("pettingzoo", "rl", "doubleholdem.rl")
 require("gymnasium", "rl", "doubleholdem.rl")
 
-from doubleholdem.rl._game import PRESETS, ActionCodec, Encoder, EnvConfig, Game  # noqa: E402
+from doubleholdem.rl.actions import ActionCodec  # noqa: E402
 from doubleholdem.rl.aec import HoldemEnv  # noqa: E402
+from doubleholdem.rl.config import PRESETS, EnvConfig  # noqa: E402
+from doubleholdem.rl.episode import Game  # noqa: E402
+from doubleholdem.rl.observations import Encoder  # noqa: E402
 from doubleholdem.rl.single import HoldemGymEnv  # noqa: E402
 from doubleholdem.rl.vector import VectorEnv  # noqa: E402
 

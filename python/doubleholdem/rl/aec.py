@@ -1,6 +1,6 @@
 """The PettingZoo AEC environment (:class:`HoldemEnv`, made by :func:`doubleholdem.rl.env`):
 agents ``player_0`` .. ``player_{n-1}`` act in turn; each observation is a dict with
-``observation`` (the float32 vector of :class:`~doubleholdem.rl._game.Encoder`) and
+``observation`` (the float32 vector of :class:`~doubleholdem.rl.observations.Encoder`) and
 ``action_mask`` (int8, 1 for each legal action number), as in PettingZoo's classic
 environments. Rewards are chips won or lost, in big blinds, when a hand ends; then every
 agent's ``info["phh"]`` holds that hand as PHH text.
@@ -15,7 +15,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from doubleholdem.rl._game import Encoder, EnvConfig, Game
+from doubleholdem.rl.config import EnvConfig
+from doubleholdem.rl.episode import Game
+from doubleholdem.rl.observations import Encoder
 from doubleholdem.table import Observation
 
 __all__ = ["HoldemEnv"]

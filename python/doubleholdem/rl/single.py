@@ -14,7 +14,9 @@ import numpy as np
 from gymnasium import spaces
 
 from doubleholdem.errors import InvalidConfig
-from doubleholdem.rl._game import Encoder, EnvConfig, Game
+from doubleholdem.rl.config import EnvConfig
+from doubleholdem.rl.episode import Game
+from doubleholdem.rl.observations import Encoder
 from doubleholdem.table import Decision, Observation
 from doubleholdem.table.bots import Bot, RandomBot
 
@@ -31,7 +33,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
     The other settings are :class:`~doubleholdem.rl.EnvConfig`'s.
 
     Observations and actions are the AEC environment's (a dict with ``observation`` and
-    ``action_mask``; action numbers of :class:`~doubleholdem.rl._game.ActionCodec`). The
+    ``action_mask``; action numbers of :class:`~doubleholdem.rl.actions.ActionCodec`). The
     reward of a step is the learner's chips won or lost, in big blinds, in the hands that
     ended during it. A hand that ends before the learner acts (everybody folds to its
     big blind) is not an episode of its own: its result is added to the reward of the

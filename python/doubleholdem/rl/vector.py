@@ -11,7 +11,9 @@ from typing import Any, cast
 import numpy as np
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
-from doubleholdem.rl._game import Encoder, EnvConfig, Game
+from doubleholdem.rl.config import EnvConfig
+from doubleholdem.rl.episode import Game
+from doubleholdem.rl.observations import Encoder
 
 __all__ = ["VectorEnv"]
 

@@ -1,0 +1,156 @@
+"""Action numbers to decisions, and the legal-action mask (:class:`ActionCodec`)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+
+from doubleholdem.errors import IllegalAction, InvalidConfig
+from doubleholdem.game import LegalActions
+from doubleholdem.rl.config import EnvConfig, raise_tokens
+
+__all__ = ["CALL", "FOLD", "POINT_BASE", "ActionCodec"]
+
+FOLD, CALL, POINT_BASE = 0, 1, 2
+"""Action numbers: 0 folds, 1 checks or calls, 2..4 choose point card 0..2 (Double
+Hold'em only); bets and raises follow (:attr:`ActionCodec.raise_base`)."""
+
+
+class ActionCodec:
+    """Action numbers to decisions, and the legal-action mask.
+
+    The numbers: ``0`` fold, ``1`` check or call, in Double Hold'em ``2``, ``3``, ``4``
+    choose point card 0, 1, 2 (in dealing order, DH-5), then from :attr:`raise_base` the
+    bets and raises: with exact actions ``raise_base + to - 1`` bets or raises **to**
+    ``to`` chips (any total in the legal range); with a discrete set, one number per
+    size, clamped to the legal range (a size equal to an earlier one is masked out).
+    """
+
+    def __init__(self, config: EnvConfig) -> None:
+        self.tokens = raise_tokens(config.actions)
+        self.raise_base = POINT_BASE + (3 if config.double else 0)
+        self.exact = self.tokens is None
+        self.max_to = config.max_to
+        self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
+        self._sized: tuple[LegalActions | None, list[int | None]] = (None, [])
+        self._ones: Any = memoryview(np.ones(self.size, np.int8))  # type: ignore[arg-type]
+
+    def raise_action(self, to: int) -> int:
+        """The exact action number of a bet or raise to ``to`` chips."""
+        if not self.exact:
+            raise InvalidConfig("raise_action: only exact actions have a number per total")
+        return self.raise_base + to - 1
+
+    def amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
+        """The total of each discrete bet or raise now (``None``: not legal)."""
+        if legal is self._sized[0]:  # asked again for the same decision (mask, decode)
+            return self._sized[1]
+        found = self._amounts(legal, pot)
+        self._sized = (legal, found)
+        return found
+
+    def _amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
+        low, high = legal.min_raise_to, legal.max_raise_to
+        tokens = self.tokens
+        assert tokens is not None
+        if low is None or high is None:
+            return [None] * len(tokens)
+        call = legal.call_amount
+        base = legal.bet + call
+        after_call = pot + call
+        found: list[int | None] = []
+        seen = set()
+        for token in tokens:
+            if token == "min":
+                to = low
+            elif token == "all-in":
+                to = high
+            else:
+                to = base + int(cast(float, token) * after_call)
+                to = low if to < low else high if to > high else to
+            if to in seen:
+                found.append(None)
+            else:
+                seen.add(to)
+                found.append(to)
+        return found
+
+    def fill(self, mask: Any, decision: str | None, legal: LegalActions | None, pot: int) -> None:
+        """Writes the legal-action mask of the seat to act (all zeros otherwise) into the
+        zeroed memoryview or array ``mask``."""
+        if legal is None or decision is None:
+            return
+        if decision == "point":
+            mask[2] = mask[3] = mask[4] = 1
+            return
+        if legal.can_fold:
+            mask[0] = 1
+        mask[1] = 1  # a check or a call is always possible at a betting decision
+        low = legal.min_raise_to
+        if low is None:
+            return
+        base = self.raise_base
+        if self.exact:
+            high = legal.max_raise_to
+            assert high is not None
+            mask[base + low - 1 : base + high] = self._ones[: high - low + 1]
+            return
+        for i, to in enumerate(self.amounts(legal, pot)):
+            if to is not None:
+                mask[base + i] = 1
+
+    def decode(
+        self, action: int, decision: str | None, legal: LegalActions | None, pot: int
+    ) -> tuple[str, int | None]:
+        """The decision of action number ``action``: ``(kind, amount)`` with ``kind`` one
+        of ``fold``, ``call`` (a check or a call), ``raise`` (a bet or raise to
+        ``amount``) and ``point`` (``amount`` the index); :class:`IllegalAction` names the
+        legal options if the number is not legal now."""
+        if legal is None or decision is None:
+            raise IllegalAction("the hand is over: nobody may act", action=action)
+        if decision == "point":
+            if POINT_BASE <= action < POINT_BASE + 3 and self.raise_base > POINT_BASE:
+                return "point", action - POINT_BASE
+            raise IllegalAction(
+                f"seat {legal.seat} must choose a point card: actions 2, 3 or 4, not {action}",
+                seat=legal.seat,
+                action=action,
+                legal=legal,
+            )
+        if action == FOLD and legal.can_fold:
+            return "fold", None
+        if action == CALL:
+            return "call", None
+        index = action - self.raise_base
+        low, high = legal.min_raise_to, legal.max_raise_to
+        if low is not None and high is not None and index >= 0:
+            if self.exact:
+                to = index + 1
+                if low <= to <= high:
+                    return "raise", to
+            elif index < len(self.tokens or ()):
+                to_or_none = self.amounts(legal, pot)[index]
+                if to_or_none is not None:
+                    return "raise", to_or_none
+        raise IllegalAction(
+            f"action {action} is not legal for seat {legal.seat} now: {self.legal_text(legal)}",
+            seat=legal.seat,
+            action=action,
+            legal=legal,
+        )
+
+    def legal_text(self, legal: LegalActions) -> str:
+        """The legal action numbers, in words."""
+        parts = ["0 fold"] if legal.can_fold else []
+        parts.append("1 check" if legal.can_check else "1 call")
+        low, high = legal.min_raise_to, legal.max_raise_to
+        if low is not None and high is not None:
+            if self.exact:
+                parts.append(
+                    f"{self.raise_base + low - 1}..{self.raise_base + high - 1} "
+                    f"bet or raise to {low}..{high}"
+                )
+            else:
+                parts.append(f"{self.raise_base}.. the bets and raises the mask allows")
+        return ", ".join(parts)

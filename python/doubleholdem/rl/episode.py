@@ -1,0 +1,251 @@
+"""The episode being played (:class:`Game`): over the game's :class:`~doubleholdem.game.Hand`
+(one-hand episodes) or :class:`~doubleholdem.table.Table` (episodes of many hands). The
+rules stay in the game: the driver asks the hand what is legal and hands it the decision;
+every refusal comes from the rules."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from doubleholdem.errors import IllegalAction, InvalidConfig
+from doubleholdem.game import GameConfig, Hand, LegalActions
+from doubleholdem.game.phh import dumps
+from doubleholdem.rl.actions import ActionCodec
+from doubleholdem.rl.config import EnvConfig
+from doubleholdem.rl.observations import KINDS, STREET_INDEX, pack_past_action
+from doubleholdem.table import Observation, Table, TableConfig
+
+__all__ = ["Game"]
+
+
+class Game:
+    """The episode being played: the hand (and, for many-hand episodes, the table), who
+    acts, the action window, and what the last hand paid. Seats are the agents' numbers
+    0..players-1."""
+
+    def __init__(self, config: EnvConfig) -> None:
+        self.config = config
+        self.codec = ActionCodec(config)
+        n = config.players
+        self._configs = [
+            GameConfig(**{**_config_fields(config.game), "button": b}) for b in range(n)
+        ]
+        self.table: Table | None = None
+        self.hand: Hand = Hand(self._configs[0], seed=0)
+        self.seat_of: list[int] = list(range(n))  # hand index -> seat
+        self.index_of: list[int] = list(range(n))  # seat -> hand index, -1: not dealt
+        self.actor: int | None = None  # the seat to act
+        self.hands_played = 0
+        self.payoffs = [0] * n  # chips won by each seat in the hand that ended last
+        self.stacks = list(config.game.stacks)  # chips of each seat between hands
+        self.phh: str | None = None  # the hand the last decision ended, as PHH text
+        self.later_phh: list[str] = []  # hands dealt after it that needed no decision
+        # the last actions of this hand, oldest first: the seat, and the other features
+        # of the observation's history row as float32 bytes
+        self.history: list[tuple[int, bytes]] = []
+        self.episode_over = False
+
+    # the episode
+
+    def reset(
+        self, rng: random.Random, *, deck: Sequence[int] | None = None, button: int | None = None
+    ) -> None:
+        """A new episode: fresh stacks, the first hand dealt from ``rng``, or for a
+        one-hand episode from ``deck`` (card numbers in dealing order, TH-1: replays,
+        duplicate deals) with the button at ``button`` (default: the settings')."""
+        config = self.config
+        if (deck is not None or button is not None) and config.many_hands:
+            raise InvalidConfig("deck and button are for one-hand episodes (hands=1)")
+        self.hands_played = 0
+        self.stacks = list(config.game.stacks)
+        self.episode_over = False
+        if config.many_hands:
+            table = Table(
+                TableConfig(
+                    seats=config.players,
+                    min_buy_in=1,
+                    max_buy_in=max(config.game.stacks),
+                    **config.game.rules(),
+                ),
+                rng=rng,
+            )
+            for seat, stack in enumerate(config.game.stacks):
+                table.join(seat, f"player_{seat}", stack)
+            self.table = table
+        else:
+            self.table = None
+        self._deal(rng, deck, button)
+
+    def _deal(
+        self, rng: random.Random, deck: Sequence[int] | None = None, button: int | None = None
+    ) -> None:
+        table = self.table
+        n = self.config.players
+        if table is None:
+            if button is None:
+                button = self.config.button
+            if button is None:
+                button = int(rng.random() * n)
+            elif isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
+                raise InvalidConfig(f"button: {button!r} is not a seat 0..{n - 1}", field="button")
+            if deck is None:
+                self.hand = Hand(self._configs[button], rng=rng)
+            else:
+                self.hand = Hand(self._configs[button], deck=list(deck))
+        else:
+            table.start_hand()
+            hand = table.hand
+            assert hand is not None
+            self.hand = hand
+            dealt = table.dealt
+            self.seat_of = dealt
+            index_of = [-1] * n
+            for i, s in enumerate(dealt):
+                index_of[s] = i
+            self.index_of = index_of
+        self.history = []
+        self._after_change()
+
+    def _after_change(self) -> None:
+        actor = self.hand.actor
+        self.actor = None if actor is None else self.seat_of[actor]
+
+    # decisions
+
+    def legal(self) -> tuple[str | None, LegalActions | None, int]:
+        """The decision, options and pot of the seat to act."""
+        view = self.hand.actor_view()
+        if view is None:
+            return None, None, self.hand.pot
+        return view[0], view[1], view[4]
+
+    def step(self, action: int, rng: random.Random) -> bool:
+        """Applies action number ``action`` of the seat to act; True if it ended a hand
+        (:attr:`payoffs` and :attr:`phh` are that hand's; the next hand, if the episode
+        goes on, is dealt at once)."""
+        view = self.hand.actor_view()
+        if view is None:
+            raise IllegalAction("the episode is over: reset it", action=action)
+        decision, legal, _, _, pot, _ = view
+        kind, amount = self.codec.decode(action, decision, legal, pot)
+        if kind == "call":
+            kind = "call" if legal.call_amount else "check"
+        elif kind == "raise":
+            kind = "bet" if legal.is_bet else "raise"
+        return self._play(legal, kind, amount, rng)
+
+    def decide(self, action: str, amount: int | None, rng: random.Random) -> bool:
+        """Applies a decision as the game takes it (``fold``, ``check``, ``call``,
+        ``bet``, ``raise``, ``all_in`` with the total, or ``point`` with the index: what
+        the library's bots answer); the rules refuse what is not legal. True if it ended
+        a hand, as :meth:`step`."""
+        legal = self.hand.legal_actions()
+        if legal is None:
+            raise IllegalAction("the episode is over: reset it", action=action)
+        if action == "all_in" and amount is None and legal.decision == "bet":
+            if legal.stack > 0 and legal.call_amount == legal.stack:
+                action = "call"
+            elif legal.max_raise_to == legal.all_in_to:
+                action, amount = ("bet" if legal.is_bet else "raise"), legal.all_in_to
+        return self._play(legal, str(action), amount, rng)
+
+    def _play(self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random) -> bool:
+        index = legal.seat
+        table = self.table
+        if kind == "point":
+            if table is None:
+                self.hand.choose_point(index, amount)  # type: ignore[arg-type]
+            else:
+                table.choose_point(self.seat_of[index], amount)  # type: ignore[arg-type]
+        else:
+            street = STREET_INDEX[self.hand.street]
+            if table is None:
+                self.hand.act(kind, amount)
+            else:
+                table.act(self.seat_of[index], kind, amount)
+            if kind == "call":
+                chips = legal.call_amount
+                self._record(index, 2, street, chips, legal.bet + chips)
+            elif kind == "bet" or kind == "raise":
+                assert amount is not None
+                self._record(index, KINDS[kind], street, amount - legal.bet, amount)
+            else:
+                self._record(index, KINDS[kind], street, 0, legal.bet)
+        self._after_change()
+        if self.actor is not None:
+            return False
+        self._end_hand(rng)
+        return True
+
+    def _record(self, index: int, kind: int, street: int, chips: int, after: int) -> None:
+        """Notes a betting action for the observations' window of past actions."""
+        rows = self.config.history
+        if not rows:
+            return
+        bb = self.config.big_blind
+        history = self.history
+        history.append(
+            (self.seat_of[index], pack_past_action(kind, street, chips / bb, after / bb))
+        )
+        if len(history) > rows:
+            del history[0]
+
+    def _end_hand(self, rng: random.Random) -> None:
+        """Settles the hand that just ended and, if the episode goes on, deals the next
+        one; a hand dealt with no decision to make (every player all-in from the blinds
+        and antes) is settled too, and so on until a seat must decide."""
+        config = self.config
+        payoffs = [0] * config.players
+        stacks = self.stacks
+        texts = []
+        while True:
+            hand = self.hand
+            seat_of = self.seat_of
+            for i, (now, before) in enumerate(zip(hand.stacks, hand.config.stacks)):
+                seat = seat_of[i]
+                payoffs[seat] += now - before
+                stacks[seat] = now
+            self.hands_played += 1
+            if config.phh:
+                texts.append(dumps(hand))
+            alive = sum(1 for s in stacks if s > 0)
+            if (
+                not config.many_hands
+                or alive < 2
+                or (config.hands is not None and self.hands_played >= config.hands)
+            ):
+                self.episode_over = True
+                break
+            self._deal(rng)
+            if self.actor is not None:
+                break
+        self.payoffs = payoffs
+        self.phh = texts[0] if texts else None
+        self.later_phh = texts[1:]
+
+    # what a seat may know
+
+    def bot_observation(self, seat: int) -> Observation:
+        """What the seat to act knows, as the library's bots take it."""
+        view = self.hand.actor_view()
+        if view is None or self.actor != seat:
+            raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
+        decision, legal, hole, board, pot, live = view
+        if self.table is not None:
+            return self.table.observe(seat)
+        config = self.config.game
+        return Observation(
+            seat, decision, legal, hole, board, pot, config.big_blind, live - 1, config.variant
+        )
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The game's own JSON view of what ``seat`` may see (cards as text)."""
+        if self.table is not None:
+            return self.table.view(seat)
+        return self.hand.view(seat)
+
+
+def _config_fields(config: GameConfig) -> dict[str, Any]:
+    return {**config.rules(), "stacks": config.stacks}
