@@ -13,7 +13,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from doubleholdem.errors import InvalidConfig
+from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
 from doubleholdem.rl.observations import Encoder
@@ -125,7 +125,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         game = self.game
         bb = self.config.big_blind
         if game.actor != self.seat:
-            raise InvalidConfig("the episode is over: reset it")
+            raise IllegalAction("the episode is over: reset it", action=action)
         reward, self._pending = self._pending, 0.0
         number = int(action)
         info_illegal = False
