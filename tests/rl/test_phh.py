@@ -73,4 +73,4 @@ def test_replay_command_reads_the_info_text(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert result.stdout.split()[1:] == [str(s) for s in stacks]
+    assert result.stdout.split()[-len(stacks) :] == [str(s) for s in stacks]
