@@ -582,7 +582,8 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out["exact"] and out["stderr"] is None and out["showdowns"] == 1_712_304
     assert abs(out["equity"][0] - 0.8125548967940273) < 1e-15
-    assert set(out) == {"equity", "win", "tie", "showdowns", "exact", "stderr"}
+    assert set(out) == {"equity", "win", "tie", "showdowns", "exact", "reason", "stderr"}
+    assert out["reason"].startswith("1 deal of hands and 1,712,304 showdowns")
     argv = ["equity", "AhKh7c", "random", "--variant", "double", "--points", "0,auto"]
     assert main([*argv, "--samples", "20000", "--seed", "1", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -670,3 +671,94 @@ def test_weights_too_fine_for_128_bit_tallies_are_refused() -> None:
         calculate(players, exact=True)
     assert not calculate(players, samples=1000, seed=1).exact
     assert not calculate(players, seed=1).exact
+
+
+# ------------------------------------------- choosing the method (issue 22 item 1)
+
+
+@pytest.mark.parametrize(
+    ("players", "board", "variant"),
+    [
+        (["random"] * 3, "", "texas"),
+        (["random"] * 10, "", "texas"),
+        (["random"] * 10, "", "double"),
+        (["random"] * 3, "As Kd 8h 5c 2s", "texas"),
+        (["QQ+,AKs", "random", "random"], "Kh 8h 2c", "texas"),
+    ],
+)
+def test_the_choice_counts_no_more_deals_than_it_needs(
+    players: list[str], board: str, variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before the fix the choice counted deals up to 4 billion (7.6 s for three random
+    players, 26 s for ten); now it stops at EXACT_DEALS + 1 and says why it samples."""
+    from doubleholdem import equity
+
+    caps: list[int] = []
+    count = _core.showdown_count
+
+    def recording(*args: object) -> tuple[int, int]:
+        caps.append(args[-1])  # type: ignore[arg-type]
+        return count(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_core, "showdown_count", recording)
+    exact, reason = equity.choose_method(question(players, board, variant=variant))
+    assert caps and max(caps) <= equity.EXACT_DEALS + 1
+    assert not exact and reason.startswith("more than 2,000,000 deals of hands: Monte Carlo")
+
+
+def test_the_result_says_which_method_and_why() -> None:
+    r = calculate(["AhAs", "KcKd"])
+    assert r.exact and r.reason.startswith("1 deal of hands and 1,712,304 showdowns")
+    r = calculate(["random", "random"], "Kh 8h 2c 5d", seed=1)
+    assert r.exact and r.reason.startswith("1,167,480 deals of hands and 51,369,120 showdowns")
+    assert calculate(["AhAs", "KcKd"], exact=True).reason == "exact=True asked for an enumeration"
+    assert calculate(["AhAs", "KcKd"], exact=False, seed=1).reason == (
+        "exact=False asked for Monte Carlo"
+    )
+    r = calculate(["AhAs", "KcKd"], stderr=0.01, seed=1)
+    assert r.reason == "stderr=0.01 asked for Monte Carlo"
+    assert calculate(["AhAs", "KcKd"], samples=10, seed=1).as_json()["reason"] == (
+        "samples=10 asked for Monte Carlo"
+    )
+
+
+# ------------------------------------------------ API misuse (issue 17 item 6)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        (dict(samples=2**64), "samples must be a whole number from 1 to 68,719,476,736"),
+        (dict(samples=2**36 + 1), "samples must be"),
+        (dict(samples=1.5), "samples must be"),
+        (dict(threads=257), "threads must be a whole number from 1 to 256, not 257"),
+        (dict(threads=2.0), "threads must be"),
+        (dict(seed=1.5, samples=10), "seed must be a whole number"),
+        (dict(seed="7", samples=10), "seed must be a whole number"),
+        (dict(seed=True, samples=10), "seed must be a whole number"),
+        (dict(stderr=1e-9), "stderr must be at least 0.0001"),
+        (dict(stderr=True), "stderr must be above 0"),
+        (dict(exact="yes"), "exact is True, False or None"),
+        (dict(exact=True, chunks=0, runner=list), "chunks must be"),
+    ],
+)
+def test_misused_options_are_typed_errors(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises(InvalidHand, match=match):
+        calculate(["AhKh", "QsQd"], **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda tasks: [],
+        lambda tasks: [equity_chunk(*t) for t in tasks][:-1],
+        lambda tasks: [equity_chunk(*t) for t in tasks] * 2,
+        lambda tasks: [(0, 0, [], [], [])] * len(tasks),
+        lambda tasks: [None] * len(tasks),
+    ],
+)
+def test_a_runner_that_answers_wrong_is_refused(answer: Callable[[list[object]], object]) -> None:
+    """Before: a runner returning no tallies made Fraction(0, 0) (ZeroDivisionError),
+    one returning too few a silently wrong equity."""
+    with pytest.raises(InvalidHand, match="runner= must return one tally of equity_chunk"):
+        calculate(["QQ+,AKs", "JJ-88"], exact=True, runner=answer, chunks=4)  # type: ignore[arg-type]

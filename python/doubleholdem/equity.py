@@ -9,6 +9,9 @@ fraction they share, and ``equity`` the share of the pot.
 >>> r = calculate(["AhAs", "KcKd"])
 >>> r.exact, r.showdowns, round(r.equity[0], 4)
 (True, 1712304, 0.8126)
+>>> r.reason
+'1 deal of hands and 1,712,304 showdowns to enumerate (at most 2,000,000 and 4,000,000,000)'
+
 >>> r.fractions[0]
 Fraction(29603, 36432)
 >>> r = calculate(["QQ+,AKs", "JJ-88,AQs+"], board="Kh 8h 2c")
@@ -28,6 +31,14 @@ Monte Carlo reports each player's standard error; the seed makes it reproducible
 >>> r = calculate(["AhKh", "random", "random"], samples=100_000, seed=1)
 >>> r.exact, r.showdowns, all(0 < s < 0.002 for s in r.stderr)
 (False, 100000, True)
+>>> r.reason
+'samples=100000 asked for Monte Carlo'
+
+By default the method is chosen by the size of the enumeration, counted only as far as
+the choice needs (at most :data:`EXACT_DEALS` deals of hands), and the result says why:
+
+>>> calculate(["random"] * 3, seed=1).reason
+'more than 2,000,000 deals of hands: Monte Carlo to a standard error of 0.0005'
 """
 
 from __future__ import annotations
@@ -50,9 +61,12 @@ __all__ = [
     "DEFAULT_STDERR",
     "EXACT_DEALS",
     "EXACT_SHOWDOWNS",
+    "MAX_SAMPLES",
+    "MIN_STDERR",
     "Equity",
     "Question",
     "calculate",
+    "choose_method",
     "equity_chunk",
     "ray_runner",
 ]
@@ -72,6 +86,13 @@ deals of hands)."""
 DEFAULT_STDERR = 0.0005
 """``exact=None`` samples until every standard error is at most this, when the
 enumeration would be too long."""
+
+MIN_STDERR = 0.0001
+"""The smallest ``stderr=`` target: a share's variance is at most 1/4, so it takes at
+most 25 million samples (ask for ``samples=`` to go further)."""
+
+MAX_SAMPLES = 2**36
+"""The most samples one Monte Carlo run takes (about 6.9e10)."""
 
 VARIANTS = ("texas", "double")
 
@@ -105,6 +126,8 @@ class Equity:
     exact: bool
     stderr: tuple[float, ...] | None
     fractions: tuple[Fraction, ...] | None
+    reason: str = ""
+    """Why this method: what the caller asked for, or the size of the enumeration."""
 
     def as_json(self) -> dict[str, Any]:
         """The result as JSON-ready values (without the fractions)."""
@@ -114,6 +137,7 @@ class Equity:
             "tie": list(self.tie),
             "showdowns": self.showdowns,
             "exact": self.exact,
+            "reason": self.reason,
             "stderr": None if self.stderr is None else list(self.stderr),
         }
 
@@ -136,12 +160,20 @@ def _player_hands(
     return [(cards, 1)]
 
 
-@lru_cache(maxsize=1)
-def _auto_points() -> dict[tuple[int, ...], int]:
-    """DH-6 for every three-card hole in increasing card order (for ``random``)."""
+@lru_cache(maxsize=4)
+def _arranged_random(point: Point | str) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """``random`` in Double Hold'em, every hole with its point card first: by DH-6 for
+    ``"auto"``; for an index, a random hole is dealt in random order, so its point card
+    is any of the three. Built once (a ten-player question takes ten)."""
     from itertools import combinations
 
-    return {h: _core.auto_point(list(h)) for h in combinations(range(52), 3)}
+    def first(hole: tuple[int, ...], p: int) -> tuple[int, ...]:
+        return (hole[p], *(c for i, c in enumerate(hole) if i != p))
+
+    holes = combinations(range(52), 3)
+    if point == "auto":
+        return tuple((first(h, _core.auto_point(list(h))), 1) for h in holes)
+    return tuple((first(h, p), 1) for h in holes for p in range(3))
 
 
 def _arrange(
@@ -150,16 +182,13 @@ def _arrange(
     """Double Hold'em hands with the point card first (DH-2, DH-3)."""
     if point != "auto" and (isinstance(point, bool) or point not in (0, 1, 2)):
         raise InvalidHand(f"player {index + 1}: point {point!r} is not 0, 1, 2 or 'auto' (DH-6)")
+    if random:
+        return list(_arranged_random(point))
     out = []
     for hole, weight in hands:
         if point == "auto":
-            p = _auto_points()[hole] if random else _core.auto_point(list(hole))
+            p = _core.auto_point(list(hole))
             out.append(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight))
-        elif random:
-            # A random hole dealt in random order: its point card is any of the three.
-            out.extend(
-                ((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight) for p in range(3)
-            )
         else:
             out.append(((hole[point], *(c for i, c in enumerate(hole) if i != point)), weight))
     return out
@@ -282,7 +311,12 @@ def ray_runner(
 
 
 def _exact_result(
-    showdowns: int, weight: int, win: Sequence[int], tie: Sequence[int], units: Sequence[int]
+    showdowns: int,
+    weight: int,
+    win: Sequence[int],
+    tie: Sequence[int],
+    units: Sequence[int],
+    reason: str,
 ) -> Equity:
     unit = 2520
     fractions = tuple(Fraction(u, weight * unit) for u in units)
@@ -294,7 +328,85 @@ def _exact_result(
         exact=True,
         stderr=None,
         fractions=fractions,
+        reason=reason,
     )
+
+
+def _whole(value: object, name: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidHand(f"{name} must be a whole number from {low:,} to {high:,}, not {value!r}")
+
+
+def _check_options(
+    exact: bool | None,
+    samples: int | None,
+    stderr: float | None,
+    seed: int | None,
+    threads: int | None,
+) -> None:
+    """Every option checked before any work (a refused call does nothing)."""
+    if exact is not None and not isinstance(exact, bool):
+        raise InvalidHand(f"exact is True, False or None, not {exact!r}")
+    if samples is not None and stderr is not None:
+        raise InvalidHand("give samples or stderr, not both")
+    if exact and (samples is not None or stderr is not None):
+        raise InvalidHand("exact=True takes no samples or stderr: those are for Monte Carlo")
+    if samples is not None:
+        _whole(samples, "samples", 1, MAX_SAMPLES)
+    if stderr is not None and not (
+        isinstance(stderr, (int, float)) and not isinstance(stderr, bool) and 0 < stderr < 1
+    ):
+        raise InvalidHand(f"stderr must be above 0 and below 1, not {stderr!r}")
+    if stderr is not None and stderr < MIN_STDERR:
+        raise InvalidHand(
+            f"stderr must be at least {MIN_STDERR} (up to 25 million samples), not {stderr!r}: "
+            "ask for samples=N to sample longer"
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidHand(f"seed must be a whole number (or None), not {seed!r}")
+    if threads is not None:
+        _whole(threads, "threads", 1, _core.MAX_THREADS)
+
+
+def _boards(q: Question) -> int:
+    """Completions of the board once every player holds a hand."""
+    hole_cards = 3 if q.variant == "double" else 2
+    left = 52 - len(q.board) - len(q.dead) - hole_cards * len(q.players)
+    return math.comb(left, 5 - len(q.board))
+
+
+def choose_method(q: Question) -> tuple[bool, str]:
+    """Whether ``exact=None`` enumerates ``q``, and why. The deals of hands are counted
+    only up to :data:`EXACT_DEALS` + 1 (a few milliseconds at most), the showdowns
+    follow in closed form (deals times boards)."""
+    deals = _core.showdown_count(*q.core_args(), EXACT_DEALS + 1)[0]
+    sample = f"Monte Carlo to a standard error of {DEFAULT_STDERR}"
+    if deals > EXACT_DEALS:
+        return False, f"more than {EXACT_DEALS:,} deals of hands: {sample}"
+    showdowns = deals * _boards(q)
+    if showdowns > EXACT_SHOWDOWNS:
+        return False, f"{showdowns:,} showdowns, more than {EXACT_SHOWDOWNS:,}: {sample}"
+    # The core's 128-bit tallies take the weights' product times the deals, boards
+    # and a share (it refuses an enumeration past that bound).
+    bound = math.prod(max(w) for _, w in q.players) * deals
+    if bound * math.comb(52, 5 - len(q.board)) * 2520 >= 2**126:
+        return False, f"the weights are too fine for exact tallies: {sample}"
+    plural = "deal" if deals == 1 else "deals"
+    return True, (
+        f"{deals:,} {plural} of hands and {showdowns:,} showdowns to enumerate "
+        f"(at most {EXACT_DEALS:,} and {EXACT_SHOWDOWNS:,})"
+    )
+
+
+def _asked(exact: bool | None, samples: int | None, stderr: float | None) -> str | None:
+    """The reason when the caller chose the method."""
+    if samples is not None:
+        return f"samples={samples} asked for Monte Carlo"
+    if stderr is not None:
+        return f"stderr={stderr} asked for Monte Carlo"
+    if exact is not None:
+        return f"exact={exact} asked for " + ("an enumeration" if exact else "Monte Carlo")
+    return None
 
 
 def calculate(
@@ -316,55 +428,28 @@ def calculate(
     """Each player's equity, win and tie fractions (see the module docstring).
 
     ``exact=True`` enumerates every deal of the players' hands and every board;
-    ``samples=N`` or ``stderr=E`` (stop once every player's standard error is at most E)
-    ask for Monte Carlo, reproducible with ``seed``; by default (``exact=None``) the
-    enumeration runs when it counts at most :data:`EXACT_SHOWDOWNS` showdowns, else
-    Monte Carlo to :data:`DEFAULT_STDERR`. ``threads`` (all cores by default),
+    ``samples=N`` (1 to :data:`MAX_SAMPLES`) or ``stderr=E`` (stop once every player's
+    standard error is at most E, at least :data:`MIN_STDERR`) ask for Monte Carlo,
+    reproducible with ``seed``; by default (``exact=None``) the enumeration runs when it
+    takes at most :data:`EXACT_DEALS` deals of hands and :data:`EXACT_SHOWDOWNS`
+    showdowns, else Monte Carlo to :data:`DEFAULT_STDERR` (:func:`choose_method`; the
+    result's ``reason`` says which and why). ``threads`` (all cores by default),
     ``progress(done, total)`` about ten times a second; Ctrl-C stops the work
     (KeyboardInterrupt). With ``runner`` (e.g. :func:`ray_runner`) an exact enumeration
     is split into ``chunks`` chunks run there; the result is identical.
     """
+    _check_options(exact, samples, stderr, seed, threads)
     q = question(players, board, dead, variant=variant, points=points)
-    if samples is not None and stderr is not None:
-        raise InvalidHand("give samples or stderr, not both")
-    if exact and (samples is not None or stderr is not None):
-        raise InvalidHand("exact=True takes no samples or stderr: those are for Monte Carlo")
-    if samples is not None and (
-        isinstance(samples, bool) or not isinstance(samples, int) or samples < 1
-    ):
-        raise InvalidHand(f"samples must be a whole number of at least 1, not {samples!r}")
-    if stderr is not None and not (isinstance(stderr, (int, float)) and 0 < stderr < 1):
-        raise InvalidHand(f"stderr must be above 0 and below 1, not {stderr!r}")
-    if threads is not None and (
-        isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-    ):
-        raise InvalidHand(f"threads must be at least 1, not {threads!r}")
-    sampling = samples is not None or stderr is not None or exact is False
-    if exact is None and not sampling:
-        deals, showdowns = _core.showdown_count(*q.core_args(), EXACT_SHOWDOWNS + 1)
-        # The core's 128-bit tallies take the weights' product times the deals, boards
-        # and a share (it refuses an enumeration past that bound).
-        bound = math.prod(max(w) for _, w in q.players) * deals
-        bound *= math.comb(52, 5 - len(q.board)) * 2520
-        sampling = showdowns > EXACT_SHOWDOWNS or deals > EXACT_DEALS or bound >= 2**126
-    if not sampling:
+    reason = _asked(exact, samples, stderr)
+    if reason is None:
+        exact, reason = choose_method(q)
+    if exact:
         if runner is None:
             showdowns, weight, win, tie, units, _ = _core.showdown_exact(
                 *q.core_args(), None, None, progress, threads
             )
-            return _exact_result(showdowns, weight, win, tie, units)
-        total = _core.showdown_exact(*q.core_args(), 0, 0, None, 1)[5]
-        bounds = [total * i // chunks for i in range(chunks + 1)]
-        tasks = [(q, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
-        results = list(runner(tasks))
-        n = len(q.players)
-        return _exact_result(
-            sum(r[0] for r in results),
-            sum(r[1] for r in results),
-            [sum(r[2][i] for r in results) for i in range(n)],
-            [sum(r[3][i] for r in results) for i in range(n)],
-            [sum(r[4][i] for r in results) for i in range(n)],
-        )
+            return _exact_result(showdowns, weight, win, tie, units, reason)
+        return _run_chunks(q, runner, chunks, reason)
     if runner is not None:
         raise InvalidHand("runner= splits exact enumerations; Monte Carlo runs locally")
     if samples is None and stderr is None:
@@ -388,4 +473,40 @@ def calculate(
         exact=False,
         stderr=tuple(errors),
         fractions=None,
+        reason=reason,
+    )
+
+
+def _run_chunks(q: Question, runner: Runner, chunks: int, reason: str) -> Equity:
+    """The exact enumeration split into ``chunks`` chunks run by ``runner``; a runner
+    that does not answer each chunk with its tallies is refused."""
+    _whole(chunks, "chunks", 1, 1_000_000)
+    total = _core.showdown_exact(*q.core_args(), 0, 0, None, 1)[5]
+    bounds = [total * i // chunks for i in range(chunks + 1)]
+    tasks = [(q, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    results = list(runner(tasks))
+    n = len(q.players)
+    if len(results) != len(tasks) or not all(_is_tally(r, n) for r in results):
+        raise InvalidHand(
+            f"runner= must return one tally of equity_chunk per task ({len(tasks)} tasks), "
+            f"got {len(results)} results"
+            + ("" if len(results) != len(tasks) else " not all of them tallies")
+        )
+    return _exact_result(
+        sum(r[0] for r in results),
+        sum(r[1] for r in results),
+        [sum(r[2][i] for r in results) for i in range(n)],
+        [sum(r[3][i] for r in results) for i in range(n)],
+        [sum(r[4][i] for r in results) for i in range(n)],
+        reason,
+    )
+
+
+def _is_tally(result: object, players: int) -> bool:
+    """Whether ``result`` has the shape of an :func:`equity_chunk` tally."""
+    if not isinstance(result, (tuple, list)) or len(result) != 5:
+        return False
+    counts, lists = result[:2], result[2:]
+    return all(isinstance(c, int) and c >= 0 for c in counts) and all(
+        isinstance(x, (list, tuple)) and len(x) == players for x in lists
     )
