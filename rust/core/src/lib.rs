@@ -9,6 +9,7 @@ pub mod batch;
 pub mod cards;
 pub mod casino;
 pub mod classes;
+pub mod deal;
 pub mod double;
 pub mod double_stats;
 pub mod enumerate;

@@ -6,9 +6,13 @@ mod casino;
 mod equity;
 mod supervise;
 
-use doubleholdem_core::{batch, double, enumerate, eval, hand, parallel, CoreError, HandValue};
-use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use doubleholdem_core::{
+    batch, deal, double, enumerate, eval, hand, parallel, CoreError, HandValue,
+};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 
@@ -190,6 +194,32 @@ fn evaluate_batch<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// `n` rows of `cards` distinct random cards from `seed`, as a numpy (n, cards) uint8
+/// array; the rows depend on the seed alone, not on `threads`.
+#[pyfunction]
+#[pyo3(signature = (n, cards, seed, threads=None))]
+fn random_hands<'py>(
+    py: Python<'py>,
+    n: usize,
+    cards: usize,
+    seed: u64,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let threads = threads_arg(py, threads)?;
+    let size = n
+        .checked_mul(cards)
+        .ok_or_else(|| PyMemoryError::new_err("too many cards"))?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(size)
+        .map_err(|_| PyMemoryError::new_err(format!("no memory for {n} hands of {cards} cards")))?;
+    out.resize(size, 0);
+    checked(
+        py,
+        py.detach(|| parallel::with_threads(threads, || deal::random_hands(cards, seed, &mut out))),
+    )?;
+    PyArray1::from_vec(py, out).reshape([n, cards])
+}
+
 #[pyfunction]
 fn resolve(
     py: Python<'_>,
@@ -258,6 +288,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_THREADS", parallel::MAX_THREADS)?;
     m.add_function(wrap_pyfunction!(category_counts, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(random_hands, m)?)?;
     m.add_function(wrap_pyfunction!(resolve, m)?)?;
     m.add_function(wrap_pyfunction!(auto_point, m)?)?;
     m.add_function(wrap_pyfunction!(point_values, m)?)?;
