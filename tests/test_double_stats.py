@@ -134,3 +134,18 @@ def test_progress_bar_draws_only_on_a_terminal() -> None:
         bar.close()
     assert "5/10" in screen.getvalue() and "#" * 15 in screen.getvalue()
     assert pipe.getvalue() == ""
+
+
+def test_progress_bar_in_tenths_off_a_terminal() -> None:
+    """The pre-flop table generator's progress (a line per tenth in a log) is the one
+    progress bar's option, not a second class."""
+    from doubleholdem.progress import ProgressBar
+
+    pipe = io.StringIO()
+    bar = ProgressBar("texas", pipe, tenths=True)
+    for done in range(1, 21):
+        bar(done, 20)
+    bar.close()
+    lines = pipe.getvalue().splitlines()
+    assert len(lines) == 10 and lines[0].startswith("texas: 2/20 (10%)")
+    assert lines[-1].startswith("texas: 20/20 (100%)")

@@ -6,19 +6,39 @@ for each of the 1,755 suit classes of holes how often each point choice is best.
 >>> counts = hole_counts("As Ah 7c", "Ad 7d 2c")
 >>> counts["deals"], sum(counts["auto"].values())
 (1035, 1035)
+
+The whole enumeration takes minutes; its result ships with the package
+(``data/double_stats.json``, written by :func:`write_statistics`) and loads at once:
+
+>>> shipped = shipped_statistics()
+>>> shipped.total == ALL_DEALS, len(shipped.classes), shipped.auto["Pair"]
+(True, 1755, 16622390016)
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from doubleholdem import _core
 from doubleholdem.cards import CardLike, format_cards, parse_cards
 from doubleholdem.errors import InvalidHand
 
-__all__ = ["ALL_DEALS", "DoubleStatistics", "HoleClass", "hole_counts", "statistics"]
+__all__ = [
+    "ALL_DEALS",
+    "DoubleStatistics",
+    "HoleClass",
+    "differences",
+    "hole_counts",
+    "shipped_statistics",
+    "statistics",
+    "write_statistics",
+]
 
 ALL_DEALS = 42_142_136_400
 """C(52,3) x C(49,5)."""
@@ -97,3 +117,55 @@ def statistics(
         raw["auto_best"],
         classes,
     )
+
+
+SHIPPED = "double_stats.json"
+"""The shipped result of :func:`statistics`, in ``doubleholdem/data``."""
+
+
+def write_statistics(stats: DoubleStatistics, path: Path) -> None:
+    """Writes ``stats`` with every class as JSON (the format of the shipped file)."""
+    data = {
+        "command": "python -c 'from pathlib import Path; from doubleholdem import double_stats "
+        "as d; d.write_statistics(d.statistics(), "
+        "Path(\"python/doubleholdem/data/double_stats.json\"))'",
+        "auto": stats.auto,
+        "best": stats.best,
+        "total": stats.total,
+        "auto_best": stats.auto_best,
+        "classes": [asdict(c) for c in stats.classes],
+    }
+    path.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_statistics() -> DoubleStatistics:
+    """The result of :func:`statistics` as shipped (computed once, by
+    :func:`write_statistics`); ``stats double --recompute`` checks it."""
+    text = resources.files("doubleholdem").joinpath("data", SHIPPED).read_text(encoding="utf-8")
+    data = json.loads(text)
+    classes = [
+        HoleClass(**{**c, "point_best": tuple(c["point_best"])}) for c in data["classes"]
+    ]
+    return DoubleStatistics(
+        data["auto"], data["best"], data["total"], data["auto_best"], classes
+    )
+
+
+def differences(a: DoubleStatistics, b: DoubleStatistics) -> list[str]:
+    """What differs between two results, one line each (empty when they agree)."""
+    lines = []
+    for name in ("total", "auto_best"):
+        if getattr(a, name) != getattr(b, name):
+            lines.append(f"{name}: {getattr(a, name):,} != {getattr(b, name):,}")
+    for kind in ("auto", "best"):
+        x, y = getattr(a, kind), getattr(b, kind)
+        for category in dict.fromkeys([*x, *y]):
+            if x.get(category) != y.get(category):
+                lines.append(f"{kind} {category}: {x.get(category)} != {y.get(category)}")
+    if len(a.classes) != len(b.classes):
+        lines.append(f"classes: {len(a.classes)} != {len(b.classes)}")
+    for c, d in zip(a.classes, b.classes):
+        if c != d:
+            lines.append(f"class {c.hole}: {c} != {d}")
+    return lines

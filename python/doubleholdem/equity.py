@@ -56,6 +56,7 @@ from doubleholdem import _core
 from doubleholdem.cards import CardLike, format_card, parse_cards
 from doubleholdem.errors import DuplicateCard, InvalidHand, RangeError
 from doubleholdem.ranges import Range, parse_range
+from doubleholdem.scale import ray_map
 
 __all__ = [
     "DEFAULT_STDERR",
@@ -303,11 +304,8 @@ def ray_runner(
     tasks: Sequence[tuple[Question, int, int]],
 ) -> list[tuple[int, int, list[int], list[int], list[int]]]:
     """A :data:`Runner` on a Ray cluster (``pip install doubleholdem[ray]``; call
-    ``ray.init(...)`` first)."""
-    import ray
-
-    remote = ray.remote(equity_chunk)
-    return list(ray.get([remote.remote(*task) for task in tasks]))
+    ``ray.init(...)`` first): :func:`doubleholdem.scale.ray_map` of :func:`equity_chunk`."""
+    return ray_map(equity_chunk, tasks)
 
 
 def _exact_result(

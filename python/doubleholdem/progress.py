@@ -1,5 +1,6 @@
-"""Progress of long command-line jobs: one line redrawn on a terminal (stderr), nothing
-elsewhere, ended cleanly also after Ctrl-C."""
+"""Progress of long jobs: one line redrawn on a terminal (stderr); elsewhere nothing, or
+with ``tenths`` a line at each tenth of the work (for logs of long generations); ended
+cleanly also after Ctrl-C. The one progress bar of the package."""
 
 from __future__ import annotations
 
@@ -11,22 +12,32 @@ __all__ = ["ProgressBar"]
 
 
 class ProgressBar:
-    """``bar(done, total)`` redraws one line on a terminal; elsewhere it stays silent."""
+    """``bar(done, total)`` redraws one line on a terminal; elsewhere it stays silent,
+    or with ``tenths=True`` writes a line each time another tenth of the work is done."""
 
-    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+    def __init__(self, label: str, stream: TextIO | None = None, *, tenths: bool = False) -> None:
         self.label = label
         self.stream = stream or sys.stderr
         self.active = self.stream.isatty()
+        self.tenths = tenths
+        self.shown_tenths = 0
         self.started = time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.active or total <= 0:
+        if total <= 0:
             return
-        width = 30
-        filled = width * done // total
         elapsed = time.monotonic() - self.started
-        bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} {elapsed:5.1f}s")
+        if self.active:
+            width = 30
+            filled = width * done // total
+            bar = "#" * filled + "." * (width - filled)
+            self.stream.write(f"\r{self.label} [{bar}] {done}/{total} {elapsed:5.1f}s")
+        elif self.tenths and 10 * done // total > self.shown_tenths:
+            self.shown_tenths = 10 * done // total
+            percent = 100 * done // total
+            self.stream.write(f"{self.label}: {done}/{total} ({percent}%) {elapsed:.1f} s\n")
+        else:
+            return
         self.stream.flush()
 
     def close(self) -> None:

@@ -50,6 +50,7 @@ from typing import Any, TextIO
 from doubleholdem import _core
 from doubleholdem.cards import RANKS, CardLike, parse_cards
 from doubleholdem.errors import InvalidHand
+from doubleholdem.progress import ProgressBar
 
 __all__ = [
     "MAX_OPPONENTS",
@@ -201,31 +202,6 @@ def _estimate(
     return _core.equities(list(hole), [], opponents, samples, [None], seed)[0]
 
 
-class _Progress:
-    """Progress on stderr: one redrawn line on a terminal, else a line every 10%."""
-
-    def __init__(self, label: str, total: int, stream: TextIO) -> None:
-        self.label, self.total, self.stream = label, total, stream
-        self.tty = stream.isatty()
-        self.started = time.monotonic()
-        self.tens = 0  # off a terminal: the last tenth shown
-
-    def __call__(self, done: int) -> None:
-        percent = 100 * done // self.total
-        if not self.tty and percent // 10 <= self.tens:
-            return
-        self.tens = percent // 10
-        elapsed = time.monotonic() - self.started
-        line = f"{self.label}: {done}/{self.total} ({percent}%) {elapsed:.1f} s"
-        self.stream.write(f"\r{line}" if self.tty else f"{line}\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def generate(
     variant: str, samples: int = SAMPLES, threads: int | None = None, stream: TextIO | None = None
 ) -> dict[str, Any]:
@@ -236,7 +212,7 @@ def generate(
     classes = preflop_classes(size)
     tasks = [(name, opponents) for name in classes for opponents in range(1, MAX_OPPONENTS + 1)]
     shares: dict[tuple[str, int], float] = {}
-    progress = _Progress(variant, len(tasks), stream or sys.stderr)
+    progress = ProgressBar(variant, stream or sys.stderr, tenths=True)
     pool = ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1)
     try:
         futures: dict[Future[float], tuple[str, int]] = {
@@ -248,7 +224,7 @@ def generate(
         }
         for done, future in enumerate(as_completed(futures), 1):
             shares[futures[future]] = future.result()
-            progress(done)
+            progress(done, len(tasks))
     finally:
         # after Ctrl-C: drop the queued estimates, let the running ones end
         pool.shutdown(wait=True, cancel_futures=True)
