@@ -26,6 +26,7 @@ from doubleholdem.evaluate import (
     describe,
     evaluate,
     evaluate_batch,
+    random_hands,
 )
 
 if hasattr(os, "register_at_fork"):
@@ -60,4 +61,5 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "random_hands",
 ]

@@ -26,6 +26,9 @@ def category_counts(
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], threads: int | None = None
 ) -> npt.NDArray[np.uint16]: ...
+def random_hands(
+    n: int, cards: int, seed: int, threads: int | None = None
+) -> npt.NDArray[np.uint8]: ...
 def resolve(
     hole: Sequence[int], point: int, board: Sequence[int]
 ) -> tuple[int, int, tuple[int, int, int, int, int]]: ...

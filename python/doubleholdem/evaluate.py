@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import enum
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from doubleholdem import _core
 from doubleholdem._arrays import as_uint8
 from doubleholdem.cards import CardLike, format_cards, parse_cards
 from doubleholdem.errors import InvalidHand, InvalidValue
+from doubleholdem.extras import require
 
 if TYPE_CHECKING:
     import numpy as np
@@ -36,6 +38,7 @@ __all__ = [
     "evaluate",
     "evaluate_batch",
     "format_cards",
+    "random_hands",
 ]
 
 
@@ -110,6 +113,42 @@ def evaluate_batch(hands: Any, *, threads: int | None = None) -> npt.NDArray[np.
     ValueError: threads must be a whole number from 1 to 256, not 0
     """
     return _core.evaluate_batch(as_uint8(hands, "hands", 2), threads)
+
+
+MAX_RANDOM_CARDS = 2**34
+"""The most cards :func:`random_hands` deals in one call (16 GiB of uint8)."""
+
+
+def random_hands(
+    n: int, cards: int, *, seed: int | None = None, threads: int | None = None
+) -> npt.NDArray[np.uint8]:
+    """``n`` random hands of ``cards`` distinct cards each (1 to 52), dealt in Rust
+    straight into a C-contiguous (n, cards) uint8 array that :func:`evaluate_batch`
+    reads in place. Each row is a uniformly random ordered choice of distinct cards,
+    rows independent. ``seed`` makes it reproducible (the same rows whatever
+    ``threads``); without one a strong random seed is drawn.
+
+    >>> hands = random_hands(1000, 7, seed=1)
+    >>> hands.shape, str(hands.dtype), bool((random_hands(1000, 7, seed=1) == hands).all())
+    ((1000, 7), 'uint8', True)
+    >>> int(evaluate_batch(hands).max()) >> 12 <= 8
+    True
+    """
+    require("numpy", "numpy", "random_hands")
+    for value, name, high in ((n, "n", MAX_RANDOM_CARDS), (cards, "cards", 52)):
+        low = 0 if name == "n" else 1
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidHand(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    if n * cards > MAX_RANDOM_CARDS:
+        raise InvalidHand(
+            f"{n:,} hands of {cards} cards are more than {MAX_RANDOM_CARDS:,} cards in one call"
+        )
+    if seed is None:
+        seed = secrets.randbits(64)
+    elif isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidHand(f"seed must be a whole number (or None), not {seed!r}")
+    hands: npt.NDArray[np.uint8] = _core.random_hands(n, cards, seed % 2**64, threads)
+    return hands
 
 
 @dataclass(frozen=True)
