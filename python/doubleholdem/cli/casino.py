@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem import casino
+from doubleholdem.casino.strategy import write_strategy
 from doubleholdem.cli.base import add_seed_option, seed_of, thread_count
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.extras import require
@@ -59,7 +60,8 @@ def add_parser(subparsers: Any) -> None:
     analyze.add_argument(
         "--save-strategy",
         metavar="FILE.json",
-        help="write the pre-flop table that advise() ships (default: not written)",
+        help="write the pre-flop table that advise() ships, and the flop decisions beside it "
+        "(flop_GAME.xz for preflop_GAME.json; default: not written)",
     )
     analyze.set_defaults(run=run_analyze)
     simulate.add_argument("--rounds", type=int, required=True, help="rounds to play")
@@ -107,15 +109,17 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 
 def save_strategy(analysis: casino.Analysis, path: Path, game: str) -> None:
-    """Writes the pre-flop table in the format of the shipped data files."""
-    data = {
-        "game": analysis.rules.name,
-        "command": f"doubleholdem casino analyze --game {game} --save-strategy {path}",
-        "deals": analysis.deals,
-        "house_edge": analysis.house_edge,
-        "classes": analysis.preflop_table(),
-    }
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    """Writes the pre-flop table and, beside it, the flop decisions, in the format of
+    the shipped data files (``preflop_GAME.json`` and ``flop_GAME.xz``)."""
+    write_strategy(
+        path,
+        rules=analysis.rules,
+        game=game,
+        deals=analysis.deals,
+        house_edge=analysis.house_edge,
+        classes=analysis.preflop_table(),
+        flop_decisions=analysis.flop_decisions,
+    )
 
 
 def plot_strategy(analysis: casino.Analysis, path: Path) -> None:
@@ -163,36 +167,38 @@ def run_side_bets(args: argparse.Namespace) -> int:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """``doubleholdem casino simulate``: exact analysis first (it yields the strategy
-    and the exact figure), then the rounds."""
+    """``doubleholdem casino simulate``: the rounds played from the shipped strategy
+    (no analysis first), the river decided each round in the core."""
     if not 2 <= args.rounds < 2**64:
         raise DoubleHoldemError(f"--rounds must be at least 2 and below 2**64, not {args.rounds}")
-    analysis, _ = _analysis(args)
     rules = _game(args)
     seed = seed_of(args)
     sim = _with_bar(
         f"{rules.name}: {args.rounds:,} rounds",
         lambda bar: casino.simulate(
-            args.rounds, seed, rules, analysis=analysis, threads=args.threads, progress=bar
+            args.rounds, seed, rules, threads=args.threads, progress=bar
         ),
     )
     low, high = sim.ci95
+    exact = sim.expected_value
     result = {
         "game": rules.name,
         "rounds": sim.rounds,
         "seed": sim.seed,
+        "strategy": sim.strategy,
         "return": sim.mean,
         "std_dev": sim.std_dev,
         "ci95": [low, high],
-        "exact": analysis.expected_value,
-        "exact_in_ci95": low <= analysis.expected_value <= high,
+        "exact": exact,
+        "exact_in_ci95": exact is not None and low <= exact <= high,
         "frequencies": sim.frequencies,
     }
     if args.json:
         print(json.dumps(result))
         return 0
     inside = "inside" if result["exact_in_ci95"] else "OUTSIDE"
-    print(f"{rules.name}: {sim.rounds:,} rounds, seed {sim.seed}")
+    print(f"{rules.name}: {sim.rounds:,} rounds, seed {sim.seed}, {sim.strategy} strategy")
     print(f"return per Ante  {sim.mean:+.6f}  95% CI [{low:+.6f}, {high:+.6f}]")
-    print(f"exact            {analysis.expected_value:+.6f}  ({inside} the interval)")
+    if exact is not None:
+        print(f"exact            {exact:+.6f}  ({inside} the interval)")
     return 0

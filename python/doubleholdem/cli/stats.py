@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from doubleholdem.cli.base import thread_count
-from doubleholdem.double_stats import statistics
+from doubleholdem.double_stats import differences, shipped_statistics, statistics
 from doubleholdem.progress import ProgressBar
 
 __all__ = ["add_parser", "run"]
@@ -22,23 +23,42 @@ def add_parser(subparsers: Any) -> None:
     double.add_argument("--json", action="store_true", help="print one JSON object")
     double.add_argument("--classes", action="store_true", help="also list the 1,755 hole classes")
     double.add_argument(
-        "--threads", type=thread_count, default=None, help="threads (default: all cores)"
+        "--recompute",
+        action="store_true",
+        help="enumerate all deals again (minutes) and compare with the shipped figures",
+    )
+    double.add_argument(
+        "--threads",
+        type=thread_count,
+        default=None,
+        help="threads for --recompute (default: all cores)",
     )
     double.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """``doubleholdem stats double``."""
-    bar = ProgressBar("Double Hold'em: all deals")
-    try:
-        stats = statistics(threads=args.threads, progress=bar)
-    finally:
-        bar.close()
+    """``doubleholdem stats double``: the shipped figures at once; with ``--recompute``
+    the enumeration again, compared with them (exit 1 if they differ)."""
+    stats = shipped_statistics()
+    if args.recompute:
+        bar = ProgressBar("Double Hold'em: all deals")
+        try:
+            fresh = statistics(threads=args.threads, progress=bar)
+        finally:
+            bar.close()
+        changed = differences(stats, fresh)
+        if changed:
+            print("the recomputed figures differ from the shipped ones:", file=sys.stderr)
+            for line in changed[:20]:
+                print(f"  shipped != recomputed: {line}", file=sys.stderr)
+            return 1
+        stats = fresh
     if args.json:
         print(json.dumps(stats.as_json(classes=args.classes)))
         return 0
     share = stats.auto_best / stats.total
-    print(f"{stats.total:,} deals; the automatic point card is a best choice in {share:.4%}")
+    how = "recomputed, equal to the shipped figures" if args.recompute else "shipped figures"
+    print(f"{stats.total:,} deals ({how}); the automatic point card is a best choice in {share:.4%}")
     print(f"{'category':16} {'automatic':>15} {'best':>15}")
     for name in stats.auto:
         print(f"{name:16} {stats.auto[name]:>15,} {stats.best[name]:>15,}")
