@@ -128,7 +128,7 @@ def write_statistics(stats: DoubleStatistics, path: Path) -> None:
     data = {
         "command": "python -c 'from pathlib import Path; from doubleholdem import double_stats "
         "as d; d.write_statistics(d.statistics(), "
-        "Path(\"python/doubleholdem/data/double_stats.json\"))'",
+        'Path("python/doubleholdem/data/double_stats.json"))\'',
         "auto": stats.auto,
         "best": stats.best,
         "total": stats.total,
@@ -144,12 +144,8 @@ def shipped_statistics() -> DoubleStatistics:
     :func:`write_statistics`); ``stats double --recompute`` checks it."""
     text = resources.files("doubleholdem").joinpath("data", SHIPPED).read_text(encoding="utf-8")
     data = json.loads(text)
-    classes = [
-        HoleClass(**{**c, "point_best": tuple(c["point_best"])}) for c in data["classes"]
-    ]
-    return DoubleStatistics(
-        data["auto"], data["best"], data["total"], data["auto_best"], classes
-    )
+    classes = [HoleClass(**{**c, "point_best": tuple(c["point_best"])}) for c in data["classes"]]
+    return DoubleStatistics(data["auto"], data["best"], data["total"], data["auto_best"], classes)
 
 
 def differences(a: DoubleStatistics, b: DoubleStatistics) -> list[str]:

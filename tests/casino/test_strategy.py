@@ -164,7 +164,9 @@ def test_act_refuses_what_is_not_text_and_changes_nothing(action: object) -> Non
 )
 def test_advise_refuses_a_bad_preflop_table(preflop: object) -> None:
     r = casino.Round(10, order="As Ah")
-    with pytest.raises(InvalidRules, match=r"preflop must map each starting-hand class \(here AA\)"):
+    with pytest.raises(
+        InvalidRules, match=r"preflop must map each starting-hand class \(here AA\)"
+    ):
         casino.advise(r, preflop=preflop)  # type: ignore[arg-type]
     good = {"AA": {"check": 1.0, "raise 3": 2.0}}
     assert casino.advise(r, preflop=good).best == "raise 3"

@@ -3,7 +3,8 @@ EV-maximising option at every decision, in Rust), the side bets' exact figures, 
 simulations that play the optimal strategy (RULES.md HU-1 to HU-11).
 
 A simulation does not recompute the strategy it plays when it is known
-(:func:`optimal_strategy`: shipped for the games of :data:`~doubleholdem.casino.rules.GAMES`, else cached on disk).
+(:func:`optimal_strategy`: shipped for the games of
+:data:`~doubleholdem.casino.rules.GAMES`, else cached on disk).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from doubleholdem import _core
 from doubleholdem.cards import CardLike, parse_cards
 from doubleholdem.casino.round import Stage, action_name
 from doubleholdem.casino.rules import (
-
     HEADS_UP,
     PAY_CLASS_NAMES,
     SHOWDOWN_NAMES,
@@ -39,10 +39,10 @@ __all__ = [
     "Simulation",
     "analysis_chunk",
     "analyze",
+    "optimal_strategy",
     "ray_runner",
     "side_bets",
     "simulate",
-    "optimal_strategy",
 ]
 
 
@@ -99,7 +99,9 @@ class Analysis:
 
     def strategy_to_play(self) -> Strategy:
         """The decisions of this analysis, as :func:`simulate` plays them."""
-        preflop = tuple(None if s.best == "check" else int(s.best.split()[1]) for s in self.strategy)
+        preflop = tuple(
+            None if s.best == "check" else int(s.best.split()[1]) for s in self.strategy
+        )
         return Strategy(self.rules, preflop, self.flop_decisions, self.expected_value, "analysis")
 
     def summary(self) -> dict[str, Any]:
@@ -233,9 +235,10 @@ def optimal_strategy(
     cache: bool = True,
 ) -> Strategy:
     """The optimal strategy of ``rules`` without recomputing it when it is known: shipped
-    for the games of :data:`~doubleholdem.casino.rules.GAMES`, else from the disk cache, else the exact analysis
-    runs (``threads``, ``progress`` as in :func:`analyze`) and, with ``cache``, its
-    strategy is kept on disk for next time (see :mod:`doubleholdem.casino.strategy`)."""
+    for the games of :data:`~doubleholdem.casino.rules.GAMES`, else from the disk
+    cache, else the exact analysis runs (``threads``, ``progress`` as in
+    :func:`analyze`) and, with ``cache``, its strategy is kept on disk for next time
+    (see :mod:`doubleholdem.casino.strategy`)."""
     known = shipped_strategy(rules) or (cached_strategy(rules) if cache else None)
     if known is not None:
         return known

@@ -15,10 +15,10 @@ from doubleholdem.casino.analysis import (
     Simulation,
     analysis_chunk,
     analyze,
+    optimal_strategy,
     ray_runner,
     side_bets,
     simulate,
-    optimal_strategy,
 )
 from doubleholdem.casino.round import (
     MAX_STAKE,
@@ -73,11 +73,11 @@ __all__ = [
     "advise",
     "analysis_chunk",
     "analyze",
+    "optimal_strategy",
     "preflop_table",
     "ray_runner",
     "shipped_strategy",
     "side_bets",
     "simulate",
     "starting_hand_class",
-    "optimal_strategy",
 ]

@@ -58,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     share = stats.auto_best / stats.total
     how = "recomputed, equal to the shipped figures" if args.recompute else "shipped figures"
-    print(f"{stats.total:,} deals ({how}); the automatic point card is a best choice in {share:.4%}")
+    print(
+        f"{stats.total:,} deals ({how}); the automatic point card is a best choice in {share:.4%}"
+    )
     print(f"{'category':16} {'automatic':>15} {'best':>15}")
     for name in stats.auto:
         print(f"{name:16} {stats.auto[name]:>15,} {stats.best[name]:>15,}")

@@ -39,7 +39,6 @@ import functools
 import json
 import os
 import sys
-import time
 import zlib
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
