@@ -19,7 +19,7 @@ pub fn random_hands(cards: usize, seed: u64, out: &mut [Card]) -> Result<(), Cor
             "a hand of distinct cards has 1 to 52 cards, not {cards}"
         )));
     }
-    if out.len() % cards != 0 {
+    if !out.len().is_multiple_of(cards) {
         return Err(CoreError::invalid_hand(format!(
             "{} cards are not whole rows of {cards}",
             out.len()

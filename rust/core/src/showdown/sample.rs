@@ -189,7 +189,7 @@ impl Full {
         }
         let cover = combos.iter().fold(0u64, |m, c| m | c.mask);
         let sets = BINOMIAL[cover.count_ones() as usize][k] as usize;
-        if sets < 2 || combos.len() % sets != 0 {
+        if sets < 2 || !combos.len().is_multiple_of(sets) {
             return None;
         }
         let m = combos.len() / sets;
