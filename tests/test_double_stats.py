@@ -51,12 +51,51 @@ def test_fixed_flop_agrees_with_resolve(hole: str, flop: str) -> None:
 
 @pytest.fixture(scope="module")
 def full() -> dict[str, object]:
-    """`doubleholdem stats double --json --classes`: all 42,142,136,400 deals."""
+    """`doubleholdem stats double --recompute --json --classes`: all 42,142,136,400
+    deals enumerated again, equal to the shipped figures (else exit 1)."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["stats", "double", "--json", "--classes"]) == 0
+        assert main(["stats", "double", "--recompute", "--json", "--classes"]) == 0
     result: dict[str, object] = json.loads(out.getvalue())
     return result
+
+
+def test_the_shipped_figures_print_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22 item 5: no enumeration without --recompute (it would take minutes)."""
+    from doubleholdem.cli import stats as stats_command
+
+    def refuse(**kwargs: object) -> None:
+        raise AssertionError("enumerated")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats_command, "statistics", refuse)
+        assert main(["stats", "double", "--json", "--classes"]) == 0
+        shown = json.loads(capsys.readouterr().out)
+        assert main(["stats", "double"]) == 0
+        text = capsys.readouterr().out
+    assert shown["total"] == 42_142_136_400 and len(shown["classes"]) == 1755
+    assert shown["auto"]["Pair"] == 16_622_390_016
+    assert "shipped figures" in text and "16,622,390,016" in text
+
+
+def test_recompute_reports_differences(capsys: pytest.CaptureFixture[str]) -> None:
+    """A recomputation that disagrees with the shipped file exits 1 naming each
+    difference (the enumeration replaced by the shipped figures with one class off)."""
+    import dataclasses
+
+    from doubleholdem.cli import stats as stats_command
+
+    shipped = double_stats.shipped_statistics()
+    first = dataclasses.replace(shipped.classes[0], deals=shipped.classes[0].deals + 1)
+    wrong = dataclasses.replace(
+        shipped, auto={**shipped.auto, "Pair": 1}, classes=[first, *shipped.classes[1:]]
+    )
+    assert double_stats.differences(shipped, shipped) == []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats_command, "statistics", lambda **kwargs: wrong)
+        assert main(["stats", "double", "--recompute"]) == 1
+    err = capsys.readouterr().err
+    assert "auto Pair: 16622390016 != 1" in err and f"class {first.hole}" in err
 
 
 @pytest.mark.slow
@@ -109,7 +148,7 @@ def test_ctrl_c_stops_cleanly() -> None:
     import sys
     import time
 
-    command = [sys.executable, "-m", "doubleholdem.cli", "stats", "double", "--json"]
+    command = [sys.executable, "-m", "doubleholdem.cli", "stats", "double", "--recompute"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_until_busy(process.pid, cpu_seconds=1.5)
     started = time.monotonic()
