@@ -89,7 +89,12 @@ target: the default answers in at most twice the time of the method it picks).""
 def test_doubleholdem_default(benchmark: Any, spot: str) -> None:
     players, board, variant = GRID[spot]
     benchmark.group = f"default vs the method it picks: {spot}"
-    result = run(benchmark, lambda: calculate(players, board, variant=variant, seed=1), 3)
+    result = benchmark.pedantic(
+        lambda: calculate(players, board, variant=variant, seed=1, threads=1),
+        rounds=3,
+        iterations=1,
+        warmup_rounds=1,
+    )
     benchmark.extra_info["items"] = 1
     benchmark.extra_info["exact"] = result.exact
 
@@ -99,5 +104,10 @@ def test_method_asked_for(benchmark: Any, spot: str) -> None:
     players, board, variant = GRID[spot]
     benchmark.group = f"default vs the method it picks: {spot}"
     exact = choose_method(question(players, board, variant=variant))[0]
-    run(benchmark, lambda: calculate(players, board, variant=variant, seed=1, exact=exact), 3)
+    benchmark.pedantic(
+        lambda: calculate(players, board, variant=variant, seed=1, exact=exact, threads=1),
+        rounds=3,
+        iterations=1,
+        warmup_rounds=1,
+    )
     benchmark.extra_info["items"] = 1
