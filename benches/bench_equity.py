@@ -74,11 +74,11 @@ GRID = {
         (
             "hands",
             "texas",
-            ["AhKh", "QsQd", "7c6c", "5d5s", "Jc9c", "Ad2d", "Ts9s", "4h4c", "KcQd", "8h7h"][:n],
+            ["AhKh", "QsQd", "7c6c", "5d5s", "Jc9c", "Ad2d", "Ts9s", "4h4c", "KcJd", "8h7h"][:n],
         ),
         ("random", "double", ["random"] * n),
     )
-    for board in ("", "Kh 8h 2c")
+    for board in ("", "Td 8d 3c")
     if not (kind == "hands" and n > 3 and board)
 }
 """Spots of 2 to 10 players, random, ranges and hands, pre-flop and on a flop (issue 22

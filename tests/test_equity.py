@@ -589,7 +589,9 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert not out["exact"] and len(out["stderr"]) == 2 and out["showdowns"] == 20_000
     assert main(["equity", "QQ+,AKs", "JJ-88", "--board", "Kh 8h 2c", "--dead", "As"]) == 0
-    assert "showdowns (exact)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "showdowns (exact)" in text
+    assert "why: " in text and "deals of hands and" in text
 
 
 def test_cli_point(capsys: pytest.CaptureFixture[str]) -> None:

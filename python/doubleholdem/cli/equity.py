@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     kind = "exact" if result.exact else f"Monte Carlo, seed {args.seed}"
-    lines = [f"{result.showdowns:,} showdowns ({kind})"]
+    lines = [f"{result.showdowns:,} showdowns ({kind})", f"why: {result.reason}"]
     width = max(len(p) for p in args.players)
     for i, player in enumerate(args.players):
         error = "" if result.stderr is None else f" ± {result.stderr[i]:.4%}"
