@@ -175,9 +175,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     seed = seed_of(args)
     sim = _with_bar(
         f"{rules.name}: {args.rounds:,} rounds",
-        lambda bar: casino.simulate(
-            args.rounds, seed, rules, threads=args.threads, progress=bar
-        ),
+        lambda bar: casino.simulate(args.rounds, seed, rules, threads=args.threads, progress=bar),
     )
     low, high = sim.ci95
     exact = sim.expected_value
