@@ -79,3 +79,30 @@ def test_dwan_ivey_goes_to_dwan() -> None:
     payoffs = [end - start for end, start in zip(result.finishing_stacks, history.config.stacks)]
     assert payoffs[1] == -(500 + 2000)
     assert payoffs[2] == -payoffs[0] - payoffs[1] > 0
+
+
+@pytest.mark.parametrize(
+    ("action", "word"),
+    [
+        ("p3 cbr \uff16", "cbr"),  # fullwidth six
+        ("p3 cbr 6\u00b2", "cbr"),  # superscript two
+        ("p\uff13 cbr 6", "p\uff13"),  # fullwidth three
+        ("p\u0661 cc", "p\u0661"),  # Arabic-Indic one
+    ],
+)
+def test_digits_are_ascii_only(action: str, word: str) -> None:
+    """Issue 17 item 6: '²' passed str.isdigit and then broke int() (a ValueError);
+    other scripts' digits were read as numbers. Both are a typed refusal now."""
+    from doubleholdem.errors import InvalidHandHistory
+    from doubleholdem.game.phh import loads
+
+    text = f"""
+variant = "NT"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = ["d dh p1 AsAd", "d dh p2 QhQd", "d dh p3 KcKd", "{action}"]
+"""
+    with pytest.raises(InvalidHandHistory, match=r"action 4|not a player|malformed"):
+        replay(loads(text))

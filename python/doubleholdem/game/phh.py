@@ -294,11 +294,17 @@ def _antes(antes: list[int], trimming: object) -> tuple[int, AnteType]:
 # ---------------------------------------------------------------------------- replay
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes '²' (which ``int`` refuses) and
+    other scripts' digits (which ``int`` reads), neither of them PHH."""
+    return text.isascii() and text.isdigit()
+
+
 def _player(token: str, n: int, number: int) -> int:
     seat = _SEATS.get(token, n)
     if seat < n:
         return seat
-    if token.startswith("p") and token[1:].isdigit() and 1 <= int(token[1:]) <= n:
+    if token.startswith("p") and _is_number(token[1:]) and 1 <= int(token[1:]) <= n:
         return int(token[1:]) - 1
     raise InvalidHandHistory(f"{token!r} is not a player (p1..p{n})", action_number=number)
 
@@ -459,7 +465,7 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
         hand.fold()
     elif verb == "cc" and len(words) == 2:
         hand.check_or_call()
-    elif verb == "cbr" and len(words) == 3 and words[2].isdigit():
+    elif verb == "cbr" and len(words) == 3 and _is_number(words[2]):
         hand.bet_or_raise_to(int(words[2]))
     else:
         raise _reject(number, text, f"unknown or malformed player action {verb!r}")
