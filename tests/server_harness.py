@@ -16,8 +16,10 @@ import websockets
 
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.server.app import create_app
+from doubleholdem.server.connection import Connection
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.room import Connection, Room, TableRunner
+from doubleholdem.server.room import Room
+from doubleholdem.server.runner import TableRunner
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 

@@ -1,4 +1,4 @@
-"""Group commit (python/doubleholdem/server/room.py): the changes that tables make in one
+"""Group commit (python/doubleholdem/server/commit.py): the changes that tables make in one
 turn of the event loop are committed in one transaction, and no reply or state about
 them is sent before that commit."""
 
@@ -12,7 +12,9 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.server.room import Connection, Room, RoomSettings
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import Storage
 from doubleholdem.table import TableConfig
 
@@ -181,7 +183,7 @@ async def _held_lock_scenario(room: Room, path: Path) -> None:
         before = _moves(path)
         room.handle(players[to_act], json.dumps({**act, "action": "call"}))
         await asyncio.sleep(0.5)  # past the patience and the wait: the commit failed
-        assert room._flush is None  # no more tries
+        assert room.commit._flush is None  # no more tries
         assert _moves(path) == before and all(_messages(c) == [] for c in players)
         assert (runner.table.to_act, runner.table.hand_number) == (to_act, number)
         other.execute("COMMIT")
@@ -200,9 +202,8 @@ async def _held_lock_scenario(room: Room, path: Path) -> None:
 def test_a_lock_held_too_long_fails_the_commit_and_changes_nothing(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from doubleholdem.server import room as room_module
-    from doubleholdem.server import storage
+    from doubleholdem.server import commit, storage
 
-    monkeypatch.setattr(room_module, "LOCK_PATIENCE", 0.05)
+    monkeypatch.setattr(commit, "LOCK_PATIENCE", 0.05)
     monkeypatch.setattr(storage, "BUSY_SECONDS", 0.05)
     _run(tmp_path, 1, _held_lock_scenario)

@@ -22,8 +22,9 @@ from typing import Any
 
 import websockets
 
+from doubleholdem.server.connection import RATE
+from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.room import RATE, restore
 from doubleholdem.server.storage import read_tables
 
 CRASHES = 20

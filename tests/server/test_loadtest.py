@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.cli import main
-from doubleholdem.server.room import Room, RoomSettings
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
 from server_harness import ServerThread
 
 

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import Structure, Variant
-from doubleholdem.server.room import Room, RoomSettings, restore
+from doubleholdem.server.journal import restore
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import read_tables
 from doubleholdem.table import Table, TableConfig
 from server_harness import Client, ServerThread

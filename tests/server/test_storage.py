@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server.room import Room, RoomSettings, restore
+from doubleholdem.server.journal import restore
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import move_hash, read_tables
 from server_harness import until_hands
 
@@ -22,12 +24,12 @@ HANDS = 30
 
 
 class RestoreCheck:
-    """After each commit (:meth:`Room.flush`), every table restored from the database
+    """After each commit (:meth:`GroupCommit.flush`), every table restored from the database
     must be the live table."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self.flush = room.flush
+        self.flush = room.commit.flush
         self.checked = 0
         self.most_moves = 0
         self.problems: list[str] = []
@@ -58,7 +60,7 @@ def test_restore_gives_the_live_table_after_every_change(tmp_path: Path) -> None
     settings = RoomSettings(tables=2, bots=6, bot_delay=0.0, pause=0.0, seed=5)
     room = Room.open(str(tmp_path / "tables.db"), settings)
     check = RestoreCheck(room)
-    room.flush = check  # type: ignore[method-assign]
+    room.commit.flush = check  # type: ignore[method-assign]
     asyncio.run(_play(room))
     assert check.problems == []
     assert check.checked > 300 and check.most_moves >= 5
@@ -79,7 +81,7 @@ def _stored_mid_hand(tmp_path: Path) -> Path:
     for _ in range(3):
         seat = runner.table.to_act
         assert seat is not None
-        runner._bot_turn(seat)
+        runner.bot_turn(seat)
     room.store.close()
     with sqlite3.connect(str(path)) as db:
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)

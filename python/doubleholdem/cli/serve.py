@@ -1,10 +1,11 @@
 """``doubleholdem serve``: the game server (needs ``doubleholdem[server]``).
 
-Tables come from ``--config tables.toml`` or the defaults (:func:`room.default_configs`),
-a ``[[table]]`` list whose entries take :class:`~doubleholdem.table.TableConfig` fields
-(``variant``, ``structure``, ``small_blind``, ``big_blind``, ``seats``, ``action_time``,
-...); the ``--tables`` tables use them in turn. A database that already holds tables
-restores them where they were."""
+Tables come from ``--config tables.toml`` or the defaults
+(:func:`~doubleholdem.server.settings.default_configs`): a ``[[table]]`` list whose
+entries take :class:`~doubleholdem.table.TableConfig` fields (``variant``,
+``structure``, ``small_blind``, ``big_blind``, ``seats``, ``action_time``, ...); the
+``--tables`` tables use them in turn. A database that already holds tables restores them
+where they were."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from doubleholdem.cli.base import bounded
 from doubleholdem.server.process import quiet_collector, raise_file_limit
-from doubleholdem.server.settings import load_configs
+from doubleholdem.server.settings import RoomSettings, load_configs
 
 __all__ = ["add_parser", "run"]
 
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         from doubleholdem.extras import install_command
 
         raise ValueError(f"serve needs {install_command('server')} ({error})") from None
-    from doubleholdem.server.room import Room, RoomSettings
+    from doubleholdem.server.room import Room
 
     settings = RoomSettings(
         tables=args.tables, bots=args.bots, bot_delay=args.bot_delay, pause=args.pause

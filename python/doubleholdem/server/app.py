@@ -15,7 +15,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from doubleholdem.server.room import Connection, Room
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.room import Room
 
 __all__ = ["STATIC", "create_app"]
 

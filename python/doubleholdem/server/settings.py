@@ -1,15 +1,52 @@
-"""The room's settings from a TOML file: ``[[table]]`` entries of
-:class:`~doubleholdem.table.TableConfig` fields."""
+"""How a room runs: :class:`RoomSettings`, the tables a server runs by default
+(:func:`default_configs`), and table settings from a TOML file (:func:`load_configs`:
+``[[table]]`` entries of :class:`~doubleholdem.table.TableConfig` fields)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from doubleholdem.game import Structure, Variant
 from doubleholdem.table import TableConfig
 from doubleholdem.textfile import read_text
 
-__all__ = ["MAX_CONFIG_BYTES", "load_configs"]
+__all__ = ["MAX_CONFIG_BYTES", "RoomSettings", "default_configs", "load_configs"]
 
 MAX_CONFIG_BYTES = 1 << 20
 """The largest settings file :func:`load_configs` reads (1 MiB)."""
+
+
+def default_configs() -> list[TableConfig]:
+    """The tables a server runs without a config file, in turn: six-seat fixed-limit
+    Double Hold'em 10/20 (DH-9) and six-seat no-limit Texas Hold'em 5/10."""
+    return [
+        TableConfig(
+            small_blind=5,
+            big_blind=10,
+            seats=6,
+            variant=Variant.DOUBLE,
+            structure=Structure.FIXED_LIMIT,
+        ),
+        TableConfig(small_blind=5, big_blind=10, seats=6),
+    ]
+
+
+@dataclass
+class RoomSettings:
+    """How a room runs: ``tables`` tables, ``bots`` seats per new table taken by bots
+    that act after ``bot_delay`` seconds; ``pause`` seconds between hands; ``configs``
+    the new tables' settings, in turn; ``clock`` the server's clock (seconds, wall time
+    so that deadlines survive a restart); ``seed`` seeded deals (``None``: strong)."""
+
+    tables: int = 4
+    bots: int = 2
+    bot_delay: float = 1.0
+    pause: float = 2.0
+    configs: list[TableConfig] = field(default_factory=default_configs)
+    clock: Callable[[], float] = time.time
+    seed: int | None = None
 
 
 def load_configs(path: str) -> list[TableConfig]:

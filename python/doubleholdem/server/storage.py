@@ -248,6 +248,20 @@ class Storage:
         """Every stored table, by id (:func:`read_tables`)."""
         return read_tables(self._db)
 
+    def table(self, table_id: int) -> StoredTable:
+        """The stored table ``table_id``, its move rows checked."""
+        row = self._db.execute(
+            "SELECT snapshot, bots FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        if row is None:
+            raise TamperedSnapshot(f"table {table_id} is not in the database")
+        snapshot, bots = row
+        rows = self._db.execute(
+            "SELECT number, move, sha256 FROM moves WHERE table_id = ? ORDER BY number",
+            (table_id,),
+        ).fetchall()
+        return StoredTable(table_id, snapshot, json.loads(bots), _checked(table_id, snapshot, rows))
+
     def put_table(self, table_id: int, snapshot: str, bots: dict[str, str] | None = None) -> None:
         """Stores the table's snapshot (and, when given, its bot seats), which replaces
         its moves."""

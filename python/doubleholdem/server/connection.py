@@ -1,0 +1,79 @@
+"""One client of the room: its outgoing queue, the table and seat it is bound to, and
+its rate limit (a token bucket). It knows nothing of the room: replies that must wait
+for the commit go through the ``post`` callable it is handed."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from doubleholdem.server.protocol import encode
+
+__all__ = ["BURST", "FLOOD_LIMIT", "MAX_QUEUE", "RATE", "Connection"]
+
+MAX_QUEUE = 512  # messages waiting for a slow client before it is dropped
+RATE = 20.0  # messages a second a client may send, on average
+BURST = 40.0  # and at once
+FLOOD_LIMIT = 200  # messages refused for rate in a row before the connection is closed
+
+
+class Connection:
+    """One client. ``post(connection, text)`` sends ``text`` after the next commit, in
+    order with the other replies (:meth:`GroupCommit.post
+    <doubleholdem.server.commit.GroupCommit.post>`)."""
+
+    def __init__(self, post: Callable[[Connection, str], None]) -> None:
+        self._post = post
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: int | None = None  # the table it watches or sits at
+        self.seat: int | None = None
+        self.token: str | None = None  # the hash of its seat token
+        self.since = 0  # the table log position it has been sent up to
+        self.view: dict[str, Any] | None = None  # the view it was sent last
+        self.closed = False
+        self._bucket = BURST
+        self._filled = time.monotonic()
+        self._refused = 0
+        self._warned = 0.0
+
+    def send(self, text: str) -> None:
+        """Queues ``text`` for the client; a client too slow to read is dropped."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_QUEUE:
+            self.close()
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        """Ends the connection (the writer sends nothing more)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+    def allow(self) -> bool:
+        """Spends one message from the bucket; False when the client floods."""
+        now = time.monotonic()
+        self._bucket = min(BURST, self._bucket + (now - self._filled) * RATE)
+        self._filled = now
+        if self._bucket >= 1.0:
+            self._bucket -= 1.0
+            self._refused = 0
+            return True
+        self._refused += 1
+        if self._refused >= FLOOD_LIMIT:
+            self.close()
+        elif now - self._warned >= 1.0:  # one error reply a second, not one per message
+            self._warned = now
+            self.send(encode("error", code="rate_limited", message="too many messages"))
+        return False
+
+    def error(self, code: str, message: str, ident: str | None = None) -> None:
+        """Replies with an error (the request changed nothing), in order after the
+        replies posted before it."""
+        fields: dict[str, Any] = {"code": code, "message": message}
+        if ident is not None:
+            fields["id"] = ident
+        self._post(self, encode("error", **fields))

@@ -1,0 +1,359 @@
+"""One table of the room: :class:`TableRunner` holds the table, its bots and the clients
+watching it, and runs the task that plays it (hands started, bots acting, deadlines
+applied on the server's clock through :meth:`Table.advance`, RULES.md TH-40, DH-7).
+
+Every change to the table happens inside :meth:`TableRunner.change`, synchronously (so a
+table needs no lock): the table changes, and what it stores (a move of the journal for a
+decision or a deadline, else the table's snapshot) and sends (the replies, each client's
+new state) go to the group commit, which sends only after committing. Each client
+receives what :meth:`Table.view` allows its seat (spectators: seat ``None``) and the log
+entries new to it, filtered for its seat by :meth:`Table.event_log`: a whole ``state``
+when it starts watching, then an ``update`` with only what changed in its view
+(:func:`protocol.diff`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
+
+from doubleholdem.game.words import TIMEOUT
+from doubleholdem.server import journal, protocol
+from doubleholdem.server.commit import GroupCommit, Step
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.protocol import encode
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import Storage
+from doubleholdem.table import Decision, Table
+from doubleholdem.table.bots import BOTS, Bot
+
+__all__ = ["BOT_KINDS", "Emit", "TableRunner"]
+
+BOT_KINDS = BOTS  # the one registry of bots by name (table/bots.py)
+_log = logging.getLogger("doubleholdem.server")
+
+Emit = Callable[[Connection, "TableRunner", str], None]
+
+
+class TableRunner:
+    """Table ``table_id``: ``table`` with bots in the seats of ``bots`` (seat -> a kind
+    of :data:`BOT_KINDS`). It is handed what it needs: the room's ``settings``, the
+    group ``commit``, ``emit`` (sends a message about this table to a connection after
+    the commit) and ``load`` (the table as last committed, to go back to when a commit
+    fails)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        table: Table,
+        bots: dict[int, str],
+        seed: int,
+        *,
+        settings: RoomSettings,
+        commit: GroupCommit,
+        emit: Emit,
+        load: Callable[[], Table],
+    ) -> None:
+        self.id = table_id
+        self.table = table
+        self.settings = settings
+        self.bot_kinds = bots
+        self.bots: dict[int, Bot] = {s: BOT_KINDS[k](seed * 16 + s) for s, k in bots.items()}
+        self.connections: set[Connection] = set()
+        self.wake = asyncio.Event()
+        self.next_start = 0.0
+        self.timeouts: dict[int, int] = {}  # timeouts in a row of each human seat
+        self.humans: dict[int, tuple[str, str]] = {}  # seat -> (token hash, player)
+        self._commit = commit
+        self._emit = emit
+        self._load = load
+        self._store_extra: list[Step] = []
+        self._replies: list[tuple[Connection, str]] = []
+        self._moves: list[str] = []  # the moves of the change being made
+
+    def now(self) -> float:
+        """The server's time for the table (never before the table's own time)."""
+        return max(self.settings.clock(), self.table.now)
+
+    # ------------------------------------------------------------------ changes
+
+    @contextlib.contextmanager
+    def change(self, *, moves: bool = False) -> Iterator[None]:
+        """Wraps a change of the table: afterwards the hand's end is handled, the state
+        is committed, and every client is sent what is new to it. If the change raises,
+        nothing is committed or sent (the table refuses without changing). With
+        ``moves``, the change makes only moves (:meth:`advance`, :meth:`decide`), and
+        they are stored instead of a snapshot unless the hand ended."""
+        table = self.table
+        playing = table.in_hand
+        number = table.hand_number
+        self._moves.clear()
+        try:
+            yield
+        except BaseException:
+            self._store_extra.clear()
+            self._replies.clear()
+            self._moves.clear()
+            raise
+        ended = playing and not table.in_hand
+        if ended:
+            self._after_hand()
+        messages = [(c, self.update_message(c)) for c in list(self.connections)]
+        steps, self._store_extra = self._store_extra, []
+        if ended:
+            history = table.release_history()
+            steps[:0] = [
+                lambda s: s.put_hand(self.id, number, history),
+                lambda s: s.forget_actions(self.id, number),
+            ]
+            for connection in self.connections:
+                connection.since = 0
+            self.next_start = self.now() + self.settings.pause
+        if moves and not ended:
+            steps += [partial(Storage.put_move, table_id=self.id, move=m) for m in self._moves]
+        else:
+            snapshot = table.to_json()
+            steps.append(lambda s: s.put_table(self.id, snapshot))
+        self._moves.clear()
+        steps += self._drop_gone()
+        commit = self._commit
+        commit.later(steps, self.reload)
+        replies, self._replies = self._replies, []
+        for connection, text in replies:
+            commit.post(connection, text)
+        for connection, text in messages:
+            self._emit(connection, self, text)
+        self.wake.set()
+
+    def advance(self, now: float) -> list[dict[str, Any]]:
+        """:meth:`Table.advance`, noted as a move when it changed anything but the time
+        (the next move or snapshot carries the time)."""
+        entries = self.table.advance(now)
+        if entries:
+            self._moves.append(journal.advance_move(now))
+        return entries
+
+    def decide(self, seat: int, decision: Decision, now: float) -> None:
+        """:meth:`Table.decide`, noted as a move."""
+        self.table.decide(seat, decision, now=now)
+        self._moves.append(journal.decide_move(seat, decision, now))
+
+    def later(self, step: Step) -> None:
+        """Adds ``step`` to what the change being made stores."""
+        self._store_extra.append(step)
+
+    def reply(self, connection: Connection, text: str) -> None:
+        """Sends ``text`` once the change being made is committed, before the states."""
+        self._replies.append((connection, text))
+
+    def reload(self) -> None:
+        """Back to the last committed state of the table (a commit failed)."""
+        self.table = self._load()
+        for connection in self.connections:
+            connection.since = 0
+            connection.view = None
+
+    def _after_hand(self) -> None:
+        """A human seat that timed out twice in a row and is not connected sits out."""
+        table = self.table
+        connected = {c.seat for c in self.connections if c.seat is not None}
+        for seat, count in list(self.timeouts.items()):
+            if count >= 2 and seat not in connected and table.seats()[seat] is not None:
+                table.sit_out(seat, now=table.now)
+                self.timeouts[seat] = 0
+
+    def _drop_gone(self) -> list[Step]:
+        """Forgets the tokens of players who left their seat: the steps that drop them
+        from the database."""
+        seats = self.table.seats()
+        steps: list[Step] = []
+        for seat, (hashed, player) in list(self.humans.items()):
+            occupant = seats[seat]
+            if occupant is None or occupant["player"] != player:
+                del self.humans[seat]
+                steps.append(partial(Storage.drop_token, hashed=hashed))
+                for connection in self.connections:
+                    if connection.token == hashed:
+                        connection.seat = connection.token = None
+                        self._commit.post(connection, encode("left", table=self.id, seat=seat))
+        return steps
+
+    def note_timeouts(self, entries: list[dict[str, Any]]) -> None:
+        """Counts the timeouts of human seats in ``entries`` (from :meth:`advance`)."""
+        for entry in entries:
+            seat = entry.get("seat")
+            if entry["kind"] == TIMEOUT and seat in self.humans:
+                self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
+
+    # ------------------------------------------------------------------ messages
+
+    def state_message(self, connection: Connection) -> str:
+        """The whole state for ``connection`` now: its seat's view and the log entries
+        new to it."""
+        table = self.table
+        config = table.config
+        view, log = self._news(connection)
+        return encode(
+            "state",
+            table=self.id,
+            seat=connection.seat,
+            now=table.now,
+            clock=self.settings.clock(),
+            view=view,
+            log=log,
+            times={
+                "action": config.action_time,
+                "bank": config.time_bank,
+                "point": config.point_time,
+            },
+        )
+
+    def update_message(self, connection: Connection) -> str:
+        """What changed for ``connection`` since its last message: the patch from the
+        view it was sent last to its view now, and the log entries new to it (a whole
+        state when it holds no view)."""
+        before = connection.view
+        if before is None:
+            return self.state_message(connection)
+        view, log = self._news(connection)
+        return encode(
+            "update",
+            table=self.id,
+            seat=connection.seat,
+            now=self.table.now,
+            clock=self.settings.clock(),
+            patch=protocol.diff(before, view),
+            log=log,
+        )
+
+    def _news(self, connection: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view of ``connection``'s seat now and the log entries new to it; both
+        count as sent from here on."""
+        table = self.table
+        seat = connection.seat
+        log = table.event_log(seat, since=connection.since)
+        connection.since = table.log_length
+        view: dict[str, Any] = table.view(seat, events=False)
+        connection.view = view
+        return view, log
+
+    def summary(self) -> dict[str, Any]:
+        """The table in ``GET /api/tables`` and the lobby."""
+        table = self.table
+        config = table.config
+        seats: list[dict[str, Any] | None] = []
+        for seat, public in enumerate(table.seats()):
+            if public is None:
+                seats.append(None)
+            else:
+                seats.append(
+                    {
+                        "player": public["player"],
+                        "stack": public["stack"],
+                        "bot": seat in self.bots,
+                        "sitting_out": public["sitting_out"],
+                    }
+                )
+        return {
+            "id": self.id,
+            "variant": config.variant.value,
+            "structure": config.structure.value,
+            "blinds": [config.small_blind, config.big_blind],
+            "buy_in": list(config.buy_in_range),
+            "seats": seats,
+            "hand_number": table.hand_number,
+            "chips": table.chips(),
+            "rake": table.rake,
+            "bought_in": table.bought_in,
+        }
+
+    # ------------------------------------------------------------------ the task
+
+    async def run(self) -> None:
+        """Plays the table until cancelled: starts hands, lets bots act, and applies
+        deadlines. An unexpected error is logged and the table goes on from its last
+        committed state."""
+        while True:
+            try:
+                await self._run()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _log.exception("table %d stopped on an error; restoring it", self.id)
+                self.reload()
+                await asyncio.sleep(1.0)
+
+    async def _run(self) -> None:
+        settings = self.settings
+        table = self.table
+        while True:
+            self.wake.clear()
+            now = self.now()
+            wait: float | None = None
+            if table.in_hand:
+                deadline = table.deadline
+                seat = table.to_act
+                if deadline is not None and deadline <= now:
+                    with self.change(moves=True):
+                        self.note_timeouts(self.advance(now))
+                    continue
+                if seat in self.bots:
+                    await asyncio.sleep(settings.bot_delay)
+                    self.bot_turn(seat)
+                    continue
+                wait = None if deadline is None else deadline - now
+            elif self._bots_short():
+                with self.change():
+                    self._top_up_bots()
+                continue
+            elif now >= self.next_start and self._ready():
+                with self.change():
+                    table.start_hand(now=now)
+                continue
+            elif self._ready():
+                wait = self.next_start - now
+            await self._sleep(wait)
+
+    async def _sleep(self, seconds: float | None) -> None:
+        """Until woken, or ``seconds`` have passed. (Not ``wait_for``: on Python 3.11 it
+        swallows a cancellation that comes as the event is set, and the task would run
+        on after the room stops.)"""
+        timer = None
+        if seconds is not None:
+            timer = asyncio.get_running_loop().call_later(max(0.0, seconds), self.wake.set)
+        try:
+            await self.wake.wait()
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _ready(self) -> bool:
+        return self.table.can_start()
+
+    def bot_turn(self, seat: int) -> None:
+        """The bot in ``seat`` acts, if it is its turn (deadlines passed first)."""
+        table = self.table
+        now = self.now()
+        if not table.in_hand or table.to_act != seat:
+            return
+        with self.change(moves=True):
+            self.note_timeouts(self.advance(now))
+            if table.in_hand and table.to_act == seat:
+                self.decide(seat, self.bots[seat].choose(table.observe(seat)), now)
+
+    def _bots_short(self) -> list[int]:
+        """The bot seats below half the maximum buy-in (between hands)."""
+        table = self.table
+        high = table.config.buy_in_range[1]
+        seats = table.seats()
+        return [s for s in self.bots if seats[s] is not None and seats[s]["stack"] < high // 2]  # type: ignore[index]
+
+    def _top_up_bots(self) -> None:
+        """Bots buy back up to the maximum when they are below half of it."""
+        table = self.table
+        high = table.config.buy_in_range[1]
+        for seat in self._bots_short():
+            table.top_up(seat, high - table.stack(seat), now=table.now)
