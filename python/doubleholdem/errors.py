@@ -80,6 +80,18 @@ class TamperedSnapshot(InvalidSnapshot):
     not hold together (seats, the hand, the log, chips that do not add up)."""
 
 
+class DamagedDatabase(TamperedSnapshot):
+    """A game server database that cannot be used as it is: not a doubleholdem database
+    (empty, foreign), written by an unknown schema, or damaged (rows missing or extra,
+    moves truncated, seats out of range, a bad bots column). The message names each
+    table and its problem; nothing of it is used."""
+
+
+class DatabaseInUse(DoubleHoldemError, RuntimeError):
+    """Another server holds the database (one server per database); the message says
+    which process."""
+
+
 class ProtocolError(DoubleHoldemError, ValueError):
     """A game server message that cannot be taken: malformed, oversized, of an unknown
     type or version, or with fields of the wrong kind. ``code`` is the short error code

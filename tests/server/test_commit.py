@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem.server.connection import Connection
-from doubleholdem.server.room import Room
+from doubleholdem.server.room import UNAVAILABLE, Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import Storage
 from doubleholdem.table import TableConfig
@@ -107,7 +107,7 @@ def test_reserve_does_not_wait_for_a_locked_database(tmp_path: Path) -> None:
         other.execute("COMMIT")
         assert store.reserve() is True
         with store.transaction():  # the reserved transaction
-            store.put_table(0, '{"snapshot": 1}', {})
+            store.add_table(0, '{"snapshot": 1}', {})
         with sqlite3.connect(str(path)) as reader:
             assert reader.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 1
     finally:
@@ -184,7 +184,9 @@ async def _held_lock_scenario(room: Room, path: Path) -> None:
         room.handle(players[to_act], json.dumps({**act, "action": "call"}))
         await asyncio.sleep(0.5)  # past the patience and the wait: the commit failed
         assert room.commit._flush is None  # no more tries
-        assert _moves(path) == before and all(_messages(c) == [] for c in players)
+        assert _moves(path) == before and _messages(players[1 - to_act]) == []
+        refused = {"v": 2, "type": "error", "code": "unavailable", "message": UNAVAILABLE}
+        assert _messages(players[to_act]) == [{**refused, "id": "a1"}]  # the room says so
         assert (runner.table.to_act, runner.table.hand_number) == (to_act, number)
         other.execute("COMMIT")
         room.handle(players[to_act], json.dumps({**act, "action": "call"}))  # the retry

@@ -30,7 +30,10 @@ def create_app(room: Room) -> Starlette:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     async def healthz(request: Request) -> Response:
-        return PlainTextResponse("ok")
+        problem = room.health()
+        if problem is None:
+            return PlainTextResponse("ok")
+        return PlainTextResponse(problem, status_code=503)
 
     async def tables(request: Request) -> Response:
         return JSONResponse(room.lobby())

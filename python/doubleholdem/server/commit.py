@@ -3,24 +3,47 @@ store is committed in one transaction, and only then are their replies and state
 
 The parts that change hand it callbacks: the *steps* of a change (functions of the
 :class:`~doubleholdem.server.storage.Storage`), an *undo* that takes their table back to
-its last committed state if the commit fails, and the messages to *post* after the
-commit (to anything with a ``send(text)``). It holds no table and no connection."""
+its last committed state if the commit fails, the messages to *post* after the commit
+(to anything with a ``send(text)``) and those to send *instead* if it fails. It holds no
+table and no connection.
+
+A commit never blocks the event loop and never spins. While another connection holds the
+database's write lock it tries again, backing off from a millisecond to
+``RETRY_LONGEST``; after ``LOCK_PATIENCE`` seconds, or at once on any other failure (a
+full disk, an I/O error, a failed ``COMMIT``), the commit fails: the transaction is rolled
+back with every cache derived from it, each changed table goes back to its last committed
+state, and the room *refuses* writes (:attr:`GroupCommit.refusing` says why) until a
+heartbeat commit succeeds, tried every ``PROBE_SECONDS`` and before each new change.
+:attr:`GroupCommit.ready` is set while tables may change: neither waiting nor refusing."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import Protocol
 
 from doubleholdem.server.storage import Storage
 
-__all__ = ["FLUSH_RETRY", "LOCK_PATIENCE", "GroupCommit", "Recipient", "Step", "running_loop"]
+__all__ = [
+    "FLUSH_RETRY",
+    "LOCK_PATIENCE",
+    "PROBE_SECONDS",
+    "RETRY_LONGEST",
+    "GroupCommit",
+    "Recipient",
+    "Step",
+    "running_loop",
+]
 
 _log = logging.getLogger("doubleholdem.server")
-FLUSH_RETRY = 0.001  # seconds before a commit tries again for the database's write lock
-LOCK_PATIENCE = 5.0  # seconds of such tries before a commit waits for the lock (and may fail)
+FLUSH_RETRY = 0.001  # seconds before a commit first tries again for the write lock
+RETRY_LONGEST = 0.05  # the longest wait between such tries
+LOCK_PATIENCE = 5.0  # seconds of such tries before the commit fails
+PROBE_SECONDS = 0.1  # between heartbeat commits while the database refuses writes
+STOP_PATIENCE = 1.0  # seconds the last commit waits for the write lock when stopping
 
 Step = Callable[[Storage], None]
 
@@ -46,11 +69,17 @@ class GroupCommit:
         self.store = store
         self._steps: list[Step] = []
         self._sends: list[tuple[Recipient, str]] = []
+        self._instead: list[tuple[Recipient, str]] = []
         self._undo: set[Callable[[], None]] = set()
         self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
         self._flush: asyncio.Handle | None = None
-        self.stopping = False  # the last commit waits for the database
+        self._probe: asyncio.Handle | None = None
+        self.stopping = False  # the last commit: it waits a little for the database
         self._locked_since: float | None = None  # when a commit first found the lock held
+        self._tries = 0
+        self.refusing: str | None = None  # why the database refuses writes, or None
+        self.ready = asyncio.Event()  # tables may change: set unless waiting or refusing
+        self.ready.set()
 
     def later(self, steps: list[Step], undo: Callable[[], None]) -> None:
         """Stores ``steps`` at the next :meth:`flush`; if that commit fails, ``undo`` is
@@ -65,6 +94,29 @@ class GroupCommit:
         self._sends.append((recipient, text))
         self._flush_soon()
 
+    def instead(self, recipient: Recipient, text: str) -> None:
+        """Sends ``text`` to ``recipient`` if the next :meth:`flush`'s commit fails."""
+        self._instead.append((recipient, text))
+
+    def health(self) -> str | None:
+        """``None`` while the database takes writes; else what is wrong."""
+        if self.refusing is not None:
+            return f"the database refuses writes: {self.refusing}"
+        if self._locked_since is not None:
+            waited = time.monotonic() - self._locked_since
+            if waited >= 1.0:
+                return f"waiting {waited:.1f} s for the database's write lock"
+        return None
+
+    def writable(self) -> bool:
+        """Whether changes may be made now: True unless the database refuses writes and
+        a heartbeat commit, tried now without waiting, still fails."""
+        if self.refusing is None:
+            return True
+        if self._flush is None and not self._steps and self.store.writable():
+            self._accepting()
+        return self.refusing is None
+
     def _flush_soon(self) -> None:
         if self._flush is not None:
             return
@@ -76,26 +128,18 @@ class GroupCommit:
 
     def flush(self) -> None:
         """Commits what the changes since the last flush store, in one transaction, then
-        sends what they post. If the commit fails, their undos are called and nothing is
-        sent. While the database is locked for a moment (a checkpoint resetting its log)
-        it tries again a millisecond later, and the event loop serves meanwhile; once
-        :attr:`stopping`, without a running event loop, or after ``LOCK_PATIENCE``
-        seconds of tries (another process holds the lock), it waits for the lock, and
-        fails if it is not freed."""
+        sends what they post; if the commit fails, calls their undos and sends what they
+        asked to send instead (see the module's text)."""
         if self._flush is not None:
             self._flush.cancel()
             self._flush = None
-        if self._steps and not self.stopping and not self.store.reserve():
-            now = time.monotonic()
-            if self._locked_since is None:
-                self._locked_since = now
-            loop = running_loop()
-            if loop is not None and now - self._locked_since < LOCK_PATIENCE:
-                self._flush = loop.call_later(FLUSH_RETRY, self.flush)
-                return
+        if self._steps and not self._reserve():
+            return
         self._locked_since = None
+        self._tries = 0
         steps, self._steps = self._steps, []
         sends, self._sends = self._sends, []
+        instead, self._instead = self._instead, []
         undo, self._undo = self._undo, set()
         self.applying.clear()
         try:
@@ -103,10 +147,90 @@ class GroupCommit:
                 with self.store.transaction():
                     for step in steps:
                         step(self.store)
-        except Exception:
-            _log.exception("a commit failed; %d tables go back to their last one", len(undo))
-            for back in undo:
-                back()
+        except Exception as error:
+            self._failed(error, undo, instead)
             return
+        if steps and self.refusing is not None:
+            self._accepting()
+        if self.refusing is None:
+            self.ready.set()
         for recipient, text in sends:
             recipient.send(text)
+
+    def _reserve(self) -> bool:
+        """Takes the write lock for the commit: True; False when the commit waits for
+        it (a later :meth:`flush` is due) or failed for good. Without an event loop,
+        or when stopping, it sleeps between tries instead."""
+        loop = None if self.stopping else running_loop()
+        patience = STOP_PATIENCE if self.stopping else LOCK_PATIENCE
+        while True:
+            try:
+                if self.store.reserve():
+                    return True
+            except sqlite3.Error as error:
+                self._fail_pending(error)
+                return False
+            now = time.monotonic()
+            if self._locked_since is None:
+                self._locked_since = now
+            if now - self._locked_since >= patience:
+                self._fail_pending(sqlite3.OperationalError("another process holds the lock"))
+                return False
+            self.ready.clear()
+            delay = min(RETRY_LONGEST, FLUSH_RETRY * 2**self._tries)
+            self._tries += 1
+            if loop is None:
+                time.sleep(delay)
+                continue
+            self._flush = loop.call_later(delay, self.flush)
+            return False
+
+    def _fail_pending(self, error: BaseException) -> None:
+        self._locked_since = None
+        self._tries = 0
+        undo, self._undo = self._undo, set()
+        instead, self._instead = self._instead, []
+        self._steps.clear()
+        self._sends.clear()
+        self.applying.clear()
+        self._failed(error, undo, instead)
+
+    def _failed(
+        self,
+        error: BaseException,
+        undo: set[Callable[[], None]],
+        instead: list[tuple[Recipient, str]],
+    ) -> None:
+        """The commit failed: every changed table goes back to its last committed state,
+        the room refuses writes until a heartbeat commit succeeds, and the requests of
+        the failed commit are told so."""
+        _log.error("a commit failed (%s); %d tables go back to their last one", error, len(undo))
+        self.refusing = str(error) or type(error).__name__
+        self.ready.clear()
+        for back in undo:
+            back()
+        for recipient, text in instead:
+            recipient.send(text)
+        self._schedule_probe()
+
+    def _schedule_probe(self) -> None:
+        loop = running_loop()
+        if loop is not None and self._probe is None and not self.stopping:
+            self._probe = loop.call_later(PROBE_SECONDS, self._heartbeat)
+
+    def _heartbeat(self) -> None:
+        self._probe = None
+        if self.refusing is None:
+            return
+        if self.writable():
+            return
+        self._schedule_probe()
+
+    def _accepting(self) -> None:
+        """The database takes writes again."""
+        _log.warning("the database takes writes again")
+        self.refusing = None
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
+        self.ready.set()

@@ -13,18 +13,20 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.errors import DoubleHoldemError, ProtocolError
+from doubleholdem.errors import DamagedDatabase, DoubleHoldemError, ProtocolError, TamperedSnapshot
 from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import encode
-from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import Storage, token_hash
+from doubleholdem.server.storage import Damage, Storage, StoredTable, token_hash
 from doubleholdem.table import Decision, Table
 
-__all__ = ["Room"]
+__all__ = ["UNAVAILABLE", "Room"]
+
+UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
 class Room:
@@ -38,13 +40,29 @@ class Room:
         self.connections: set[Connection] = set()
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self.repaired: list[str] = []  # what a repair did, table by table
 
     @classmethod
-    def open(cls, path: str, settings: RoomSettings, *, synchronous: str = "normal") -> Room:
+    def open(
+        cls,
+        path: str,
+        settings: RoomSettings,
+        *,
+        synchronous: str = "normal",
+        repair: bool = False,
+    ) -> Room:
         """The room of the database at ``path``: its stored tables restored where they
-        were, and new tables up to ``settings.tables``."""
+        were, and new tables up to ``settings.tables``. A damaged database is refused
+        (:class:`DamagedDatabase` naming each table and its problem) unless ``repair``:
+        then the tables that hold together are kept, the others replaced by new ones
+        (:attr:`repaired` says which and why, and ``PATH.before-repair`` keeps a copy of
+        the database as it was)."""
         room = cls(Storage(path, synchronous=synchronous), settings)
-        room.load()
+        try:
+            room.load(repair=repair)
+        except BaseException:
+            room.store.close()
+            raise
         return room
 
     def now(self, table: Table) -> float:
@@ -61,33 +79,77 @@ class Room:
             settings=self.settings,
             commit=self.commit,
             emit=self.emit,
-            load=lambda: restore(self.store.table(table_id)),
+            load=lambda: self._stored(table_id),
         )
 
-    def load(self) -> None:
-        """Restores the stored tables and creates the missing ones."""
+    def _stored(self, table_id: int) -> tuple[Table, Humans]:
+        """Table ``table_id`` and its human seats as last committed."""
+        return restore(self.store.table(table_id)), self._humans(table_id)
+
+    def _humans(self, table_id: int) -> Humans:
+        """The human seats of table ``table_id`` as last committed."""
+        return {seat: (h, player) for h, seat, player in self.store.tokens(table_id)}
+
+    def load(self, *, repair: bool = False) -> None:
+        """Restores the stored tables and creates the missing ones (see :meth:`open`)."""
+        tables, damage = self.store.survey()
+        for stored in tables:
+            problem = self._restore(stored)
+            if problem is not None:
+                damage.append(Damage(stored.id, problem))
+        if damage and (not repair or any(d.table is None for d in damage)):
+            problems = "; ".join(str(d) for d in sorted(damage, key=lambda d: d.table or -1))
+            advice = "" if repair else " (serve --repair keeps the tables that hold together)"
+            raise DamagedDatabase(f"{self.store.path}: {problems}{advice}")
+        if damage:
+            self.store.backup(self.store.path + ".before-repair")
+        with self.store.transaction():
+            for found in damage:
+                assert found.table is not None
+                self.store.drop_table(found.table)
+                self.runners.pop(found.table, None)
+                self.repaired.append(f"{found}: replaced by a new table")
+            count = max(self.store.count(), self.settings.tables)
+            for table_id in range(count):
+                if table_id not in self.runners:
+                    self._create(table_id)
+
+    def _restore(self, stored: StoredTable) -> str | None:
+        """Takes on a stored table: ``None``, or what is wrong with it."""
+        try:
+            table = restore(stored)
+        except TamperedSnapshot as error:
+            return str(error).removeprefix(f"table {stored.id}: ")
+        seats = range(table.config.seats)
+        bots: dict[int, str] = {}
+        for key, kind in stored.bots.items():
+            seat = int(key)
+            if seat not in seats or kind not in BOT_KINDS or table.seats()[seat] is None:
+                return f"its bots column names seat {key} ({kind!r}): not a seated bot"
+            bots[seat] = kind
+        humans: Humans = {}
+        for hashed, seat, player in stored.tokens:
+            if seat not in seats or seat in humans:
+                return f"a seat token for seat {seat}, of {table.config.seats} seats"
+            humans[seat] = (hashed, player)
+        runner = self._runner(stored.id, table, bots)
+        runner.humans = humans
+        self.runners[stored.id] = runner
+        return None
+
+    def _create(self, table_id: int) -> None:
+        """A new table ``table_id``, its bots seated."""
         settings = self.settings
         seed = settings.seed
-        for stored in self.store.tables():
-            table = restore(stored)
-            runner = self._runner(stored.id, table, {int(s): k for s, k in stored.bots.items()})
-            for hashed, seat, player in self.store.tokens(stored.id):
-                runner.humans[seat] = (hashed, player)
-            self.runners[stored.id] = runner
-        with self.store.transaction():
-            for table_id in range(len(self.runners), settings.tables):
-                config = settings.configs[table_id % len(settings.configs)]
-                rng_seed = None if seed is None else seed * 1000 + table_id
-                table = Table(config, seed=rng_seed)
-                now = settings.clock()
-                kinds = ("random", "station")
-                bots = {s: kinds[s % 2] for s in range(min(settings.bots, config.seats))}
-                for seat in bots:
-                    table.join(seat, f"bot-{table_id}-{seat}", config.buy_in_range[1], now=now)
-                self.runners[table_id] = self._runner(table_id, table, bots)
-                self.store.put_table(
-                    table_id, table.to_json(), {str(s): k for s, k in bots.items()}
-                )
+        config = settings.configs[table_id % len(settings.configs)]
+        table = Table(config, seed=None if seed is None else seed * 1000 + table_id)
+        now = settings.clock()
+        kinds = ("random", "station")
+        bots = {s: kinds[s % 2] for s in range(min(settings.bots, config.seats))}
+        for seat in bots:
+            table.join(seat, f"bot-{table_id}-{seat}", config.buy_in_range[1], now=now)
+        self.runners[table_id] = self._runner(table_id, table, bots)
+        self.store.add_table(table_id, table.to_json(), {str(s): k for s, k in bots.items()})
 
     async def start(self) -> None:
         """Starts every table's task (a hand in play goes on where it was)."""
@@ -105,6 +167,11 @@ class Room:
         for connection in list(self.connections):
             connection.close()
         self.store.close()
+
+    def health(self) -> str | None:
+        """``None`` while all is well; else what is wrong (the database refuses writes,
+        or a commit has been waiting for its write lock for a second or more)."""
+        return self.commit.health()
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every table's summary."""
@@ -166,6 +233,8 @@ class Room:
             connection.send(encode("lobby", tables=self.lobby()))
         elif isinstance(message, protocol.Watch):
             self._watch(connection, self._table(message.table), None)
+        elif not isinstance(message, protocol.Resume) and not self.commit.writable():
+            self._unavailable(connection, getattr(message, "id", None))
         elif isinstance(message, protocol.Sit):
             self._sit(connection, message)
         elif isinstance(message, protocol.Resume):
@@ -180,6 +249,10 @@ class Room:
             self._act(connection, self.runners[connection.table], message)
         else:
             self._seat_request(connection, self.runners[connection.table], message)
+
+    def _unavailable(self, connection: Connection, ident: str | None) -> None:
+        """Says that a change cannot be made now: the database refuses writes."""
+        connection.send(_unavailable(ident))
 
     def _table(self, table_id: int) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -218,6 +291,7 @@ class Room:
             runner.humans[seat] = (hashed, message.name)
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, message.name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
+            self.commit.instead(connection, _unavailable(None))
         connection.token = hashed
         self._watch(connection, runner, seat)
 
@@ -238,7 +312,8 @@ class Room:
         connection.token = hashed
         connection.send(encode("seated", table=runner.id, seat=seat, token=token))
         runner.timeouts[seat] = 0
-        if runner.table.seats()[seat]["sitting_out"]:  # type: ignore[index]
+        sitting_out = runner.table.seats()[seat]["sitting_out"]  # type: ignore[index]
+        if sitting_out and self.commit.writable():
             with runner.change():
                 runner.table.sit_in(seat, now=runner.now())
         self._watch(connection, runner, seat)
@@ -269,6 +344,7 @@ class Room:
                 runner.later(lambda s: s.put_action(hashed, message.id, runner.id, message.hand))
                 commit.applying.add(done)
                 runner.reply(connection, encode("result", id=message.id, ok=True))
+                commit.instead(connection, _unavailable(message.id))
         except DoubleHoldemError as error:
             connection.error("illegal", str(error), message.id)
 
@@ -287,3 +363,12 @@ class Room:
             elif isinstance(message, protocol.Leave):
                 table.leave_after_hand(seat, now=now)
             runner.reply(connection, encode("result", id=None, ok=True))
+            self.commit.instead(connection, _unavailable(None))
+
+
+def _unavailable(ident: str | None) -> str:
+    """The error a change gets while the database refuses writes."""
+    fields: dict[str, Any] = {"code": "unavailable", "message": UNAVAILABLE}
+    if ident is not None:
+        fields["id"] = ident
+    return encode("error", **fields)

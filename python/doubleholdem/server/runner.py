@@ -36,14 +36,15 @@ BOT_KINDS = BOTS  # the one registry of bots by name (table/bots.py)
 _log = logging.getLogger("doubleholdem.server")
 
 Emit = Callable[[Connection, "TableRunner", str], None]
+Humans = dict[int, tuple[str, str]]  # seat -> (token hash, player)
 
 
 class TableRunner:
     """Table ``table_id``: ``table`` with bots in the seats of ``bots`` (seat -> a kind
     of :data:`BOT_KINDS`). It is handed what it needs: the room's ``settings``, the
     group ``commit``, ``emit`` (sends a message about this table to a connection after
-    the commit) and ``load`` (the table as last committed, to go back to when a commit
-    fails)."""
+    the commit) and ``load`` (the table and its human seats as last committed, to go
+    back to when a commit fails)."""
 
     def __init__(
         self,
@@ -55,7 +56,7 @@ class TableRunner:
         settings: RoomSettings,
         commit: GroupCommit,
         emit: Emit,
-        load: Callable[[], Table],
+        load: Callable[[], tuple[Table, Humans]],
     ) -> None:
         self.id = table_id
         self.table = table
@@ -66,7 +67,7 @@ class TableRunner:
         self.wake = asyncio.Event()
         self.next_start = 0.0
         self.timeouts: dict[int, int] = {}  # timeouts in a row of each human seat
-        self.humans: dict[int, tuple[str, str]] = {}  # seat -> (token hash, player)
+        self.humans: Humans = {}
         self._commit = commit
         self._emit = emit
         self._load = load
@@ -150,11 +151,15 @@ class TableRunner:
         self._replies.append((connection, text))
 
     def reload(self) -> None:
-        """Back to the last committed state of the table (a commit failed)."""
-        self.table = self._load()
+        """Back to the last committed state of the table and its seats (a commit
+        failed): a connection whose seat was not committed holds none."""
+        self.table, self.humans = self._load()
+        seated = {hashed for hashed, _ in self.humans.values()}
         for connection in self.connections:
             connection.since = 0
             connection.view = None
+            if connection.token is not None and connection.token not in seated:
+                connection.seat = connection.token = None
 
     def _after_hand(self) -> None:
         """A human seat that timed out twice in a row and is not connected sits out."""
@@ -288,8 +293,11 @@ class TableRunner:
 
     async def _run(self) -> None:
         settings = self.settings
-        table = self.table
+        ready = self._commit.ready
         while True:
+            if not ready.is_set():  # a commit waits for the database, or it refuses
+                await ready.wait()
+            table = self.table  # a failed commit replaces it
             self.wake.clear()
             now = self.now()
             wait: float | None = None

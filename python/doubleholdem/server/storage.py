@@ -11,14 +11,20 @@ database holds every change anybody was told about.
 
 Each move row carries the SHA-256 of the snapshot's checksum, its number and its text: an
 edited, reordered or foreign row, or a gap in the numbers, is refused on reading
-(:class:`~doubleholdem.errors.TamperedSnapshot`), like an edited snapshot.
+(:class:`~doubleholdem.errors.TamperedSnapshot`), like an edited snapshot. Each table's
+*head* (its number of moves, in ``heads``, written with every change) shows moves cut
+off at the end, and the number of tables created (``meta``) a missing ``tables`` row:
+:meth:`Storage.survey` names every such problem (:class:`Damage`). A database of the
+previous schema (2) is upgraded in place; an empty or foreign file, or another schema, is
+refused (:class:`~doubleholdem.errors.DamagedDatabase`). One server per database: the
+storage holds :class:`~doubleholdem.server.lock.DatabaseLock` while it is open.
 
 ``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
 also survives the machine losing power, at the price of a disk flush per change.
 
 >>> store = Storage(":memory:")
 >>> with store.transaction():
-...     store.put_table(0, '{"snapshot": 1}', {"0": "random"})
+...     store.add_table(0, '{"snapshot": 1}', {"0": "random"})
 ...     store.put_token("token-hash", 0, 3, "ann")
 >>> with store.transaction():
 ...     store.put_move(0, '["advance",12.5]')
@@ -36,14 +42,25 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from doubleholdem.errors import TamperedSnapshot
+from doubleholdem.errors import DamagedDatabase, TamperedSnapshot
+from doubleholdem.server.lock import DatabaseLock
 
-__all__ = ["SCHEMA_VERSION", "Storage", "StoredTable", "move_hash", "read_tables", "token_hash"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Damage",
+    "Storage",
+    "StoredTable",
+    "move_hash",
+    "read_tables",
+    "token_hash",
+]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+UPGRADES_FROM = 2  # the schema upgraded in place
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
@@ -54,6 +71,10 @@ CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
     snapshot TEXT NOT NULL,
     bots TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS heads (
+    table_id INTEGER PRIMARY KEY,
+    moves INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id INTEGER NOT NULL,
@@ -104,27 +125,120 @@ def _move_hash(anchor: str, number: int, move: str) -> str:
 
 
 class StoredTable(NamedTuple):
-    """A table as stored: its id, its snapshot text, its bot seats (seat -> kind) and the
-    moves made since the snapshot, in order (JSON texts)."""
+    """A table as stored: its id, its snapshot text, its bot seats (seat -> kind), the
+    moves made since the snapshot, in order (JSON texts), and its seat tokens as (hash,
+    seat, player)."""
 
     id: int
     snapshot: str
     bots: dict[str, str]
     moves: list[str]
+    tokens: tuple[tuple[str, int, str], ...] = ()
+
+
+class Damage(NamedTuple):
+    """A problem found in a database: the table it concerns (``None``: the whole file)
+    and what is wrong."""
+
+    table: int | None
+    problem: str
+
+    def __str__(self) -> str:
+        return self.problem if self.table is None else f"table {self.table}: {self.problem}"
 
 
 def read_tables(db: sqlite3.Connection) -> list[StoredTable]:
-    """Every table stored in ``db``, by id, its move rows checked."""
+    """Every table stored in ``db``, by id, checked; :class:`TamperedSnapshot` naming
+    the first problem found (:func:`survey`)."""
+    tables, damage = survey(db)
+    if damage:
+        raise TamperedSnapshot(str(damage[0]))
+    return tables
+
+
+def survey(db: sqlite3.Connection) -> tuple[list[StoredTable], list[Damage]]:
+    """The tables stored in ``db`` that hold together as rows (their move rows checked
+    against their snapshot and their head), by id, and the problems of the others:
+    ``tables`` rows missing or beyond the tables created, moves cut off or beyond the
+    head, rows of tables that do not exist, a bots column that is not an object of
+    seats."""
+    damage: list[Damage] = []
+    created = _meta_int(db, "tables")
+    if created is None:
+        return [], [Damage(None, "the number of tables created is missing from meta")]
+    rows = {i: (snap, bots) for i, snap, bots in db.execute("SELECT * FROM tables")}
+    heads = dict(db.execute("SELECT table_id, moves FROM heads").fetchall())
     moves: dict[int, list[tuple[int, str, str]]] = {}
     for table_id, number, move, digest in db.execute(
         "SELECT table_id, number, move, sha256 FROM moves ORDER BY table_id, number"
     ):
         moves.setdefault(table_id, []).append((number, move, digest))
-    rows = db.execute("SELECT id, snapshot, bots FROM tables ORDER BY id").fetchall()
-    return [
-        StoredTable(i, snapshot, json.loads(bots), _checked(i, snapshot, moves.pop(i, [])))
-        for i, snapshot, bots in rows
-    ]
+    tokens: dict[int, list[tuple[str, int, str]]] = {}
+    for hashed, table_id, seat, player in db.execute("SELECT * FROM tokens"):
+        tokens.setdefault(table_id, []).append((hashed, seat, player))
+    tables = []
+    for table_id in sorted(set(rows) | set(range(created)) | set(heads) | set(moves) | set(tokens)):
+        problem = _problem(table_id, created, rows, heads, moves)
+        if problem is None:
+            snapshot, bots = rows[table_id]
+            problem, seats = _bots(bots)
+        if problem is not None:
+            damage.append(Damage(table_id, problem))
+            continue
+        made = [move for _, move, _ in moves.get(table_id, [])]
+        tables.append(StoredTable(table_id, snapshot, seats, made, tuple(tokens.get(table_id, []))))
+    return tables, damage
+
+
+def _problem(
+    table_id: int,
+    created: int,
+    rows: dict[int, tuple[str, str]],
+    heads: dict[int, int],
+    moves: dict[int, list[tuple[int, str, str]]],
+) -> str | None:
+    """What is wrong with the rows of table ``table_id``, or ``None``."""
+    if table_id not in rows:
+        if table_id < created:
+            return f"its row in tables is missing ({created} tables were created)"
+        return "rows of a table that is not in tables"
+    if not 0 <= table_id < created:
+        return f"a row in tables beyond the {created} tables created"
+    head = heads.get(table_id)
+    if head is None:
+        return "its head (the number of its moves) is missing"
+    made = moves.get(table_id, [])
+    try:
+        _checked(table_id, rows[table_id][0], made)
+    except TamperedSnapshot as error:
+        return str(error).removeprefix(f"table {table_id}: ")
+    if len(made) < head:
+        return f"its last moves are missing: {len(made)} of {head} stored (cut off)"
+    if len(made) > head:
+        return f"{len(made)} moves stored beyond its head of {head}"
+    return None
+
+
+def _bots(text: str) -> tuple[str | None, dict[str, str]]:
+    """The bots column read: (a problem or ``None``, seat -> kind)."""
+    try:
+        bots = json.loads(text)
+    except ValueError:
+        return "its bots column is not JSON", {}
+    ok = isinstance(bots, dict) and all(
+        isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in bots.items()
+    )
+    if not ok:
+        return "its bots column is not an object of seats and bot kinds", {}
+    return None, bots
+
+
+def _meta_int(db: sqlite3.Connection, key: str) -> int | None:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    try:
+        return None if row is None else int(row[0])
+    except ValueError:
+        return None
 
 
 def _checked(table_id: int, snapshot: str, rows: list[tuple[int, str, str]]) -> list[str]:
@@ -138,6 +252,88 @@ def _checked(table_id: int, snapshot: str, rows: list[tuple[int, str, str]]) -> 
     return [move for _, move, _ in rows]
 
 
+_TABLE_ROWS = (
+    ("tables", "id"),
+    ("heads", "table_id"),
+    ("moves", "table_id"),
+    ("hands", "table_id"),
+    ("tokens", "table_id"),
+    ("actions", "table_id"),
+)
+
+
+def _open(path: str, synchronous: str) -> sqlite3.Connection:
+    """The database at ``path``, created if missing, upgraded from the previous schema;
+    :class:`DamagedDatabase` if it is empty, not SQLite, not a doubleholdem database or
+    of another schema."""
+    if path != ":memory:" and os.path.isfile(path) and _empty(path):
+        raise DamagedDatabase(f"{path}: the file is empty, not a doubleholdem database")
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        names = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version = _meta_text(db, "schema") if "meta" in names else None
+        if not names:
+            db.executescript(_SCHEMA)
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            db.execute("INSERT INTO meta VALUES ('tables', '0')")
+        elif version is None:
+            found = ", ".join(sorted(names))
+            raise DamagedDatabase(
+                f"{path}: not a doubleholdem database (tables {found}, no schema version)"
+            )
+        elif version == str(UPGRADES_FROM):
+            _upgrade(db)
+        elif version != str(SCHEMA_VERSION):
+            raise DamagedDatabase(
+                f"{path}: written with schema version {version}; this version of doubleholdem "
+                f"reads version {SCHEMA_VERSION} and upgrades version {UPGRADES_FROM}"
+            )
+    except sqlite3.DatabaseError as error:
+        db.close()
+        raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _empty(path: str) -> bool:
+    """Whether the file at ``path`` holds nothing, its write-ahead log included."""
+    try:
+        wal = os.path.getsize(path + "-wal")
+    except OSError:
+        wal = 0
+    return os.path.getsize(path) == 0 and wal == 0
+
+
+def _meta_text(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """Schema 2 to 3, in one transaction: each table's head is its moves as stored, and
+    the tables created are those stored (schema 2 could not tell more)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA.split(";"):  # executescript would commit first
+            if statement.strip():
+                db.execute(statement)
+        db.execute(
+            "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
+            "FROM tables"
+        )
+        (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 class Storage:
     """The server's database at ``path`` (created if missing)."""
 
@@ -145,19 +341,20 @@ class Storage:
         if synchronous not in ("normal", "full"):
             raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
         self.path = path
-        self._db = sqlite3.connect(
-            path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        self._db.executescript(_SCHEMA)
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._lock = None if path == ":memory:" else DatabaseLock(path)
+        try:
+            self._db = _open(path, synchronous)
+        except BaseException:
+            if self._lock is not None:
+                self._lock.release()
+            raise
         self._depth = 0
         self._reserved = False  # reserve() began the next transaction
         self._stop = threading.Event()
         # per table: the checksum of its snapshot and its number of moves (forgotten on
-        # a rollback, then read again)
+        # a rollback, then read again), and the tables whose head the transaction moved
         self._heads: dict[int, tuple[str, int]] = {}
+        self._moved: set[int] = set()
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:":
             # Checkpoints (which flush the disk) run in a thread of their own, so that
@@ -197,13 +394,26 @@ class Storage:
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+
+    def backup(self, target: str) -> None:
+        """Copies the whole database to a new file at ``target``."""
+        copy = sqlite3.connect(target)
+        try:
+            self._db.backup(copy)
+        finally:
+            copy.close()
 
     def reserve(self) -> bool:
         """Begins the next :meth:`transaction` now if the database can be written at
         once: True; False, without waiting, while another connection holds the write
-        lock (a checkpoint resetting the log, for a few milliseconds)."""
+        lock (a checkpoint resetting the log for a few milliseconds, or another
+        process). Any other failure raises :class:`sqlite3.Error`."""
         if self._depth or self._reserved:
             return True
+        if self._db.in_transaction:  # left open by a failure: nothing in it counts
+            self._rollback()
         self._db.execute("PRAGMA busy_timeout = 0")
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -216,9 +426,35 @@ class Storage:
         self._reserved = True
         return True
 
+    def writable(self) -> bool:
+        """Whether the database takes a write now, found without waiting by committing
+        a heartbeat: True, or False while it is locked, full or failing."""
+        try:
+            if not self.reserve():
+                return False
+            with self.transaction():
+                self._db.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('heartbeat', ?)", (repr(time.time()),)
+                )
+        except sqlite3.Error:
+            return False
+        return True
+
+    def _rollback(self) -> None:
+        """Ends the transaction without keeping anything of it, and forgets what was
+        cached from it (a failed ``COMMIT`` may have ended it already)."""
+        self._heads.clear()
+        self._moved.clear()
+        self._reserved = False
+        with contextlib.suppress(sqlite3.Error):
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        """One atomic change (nested uses join the outer one)."""
+        """One atomic change (nested uses join the outer one). If anything in it fails,
+        ``COMMIT`` included, it is rolled back whole, with every cache derived from it,
+        and the error raised."""
         if self._depth:
             self._depth += 1
             try:
@@ -226,19 +462,18 @@ class Storage:
             finally:
                 self._depth -= 1
             return
-        if self._reserved:
-            self._reserved = False
-        else:
-            self._db.execute("BEGIN IMMEDIATE")
         self._depth = 1
         try:
+            if self._reserved:
+                self._reserved = False
+            else:
+                self._db.execute("BEGIN IMMEDIATE")
             yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            self._heads.clear()
-            raise
-        else:
+            self._write_heads()
             self._db.execute("COMMIT")
+        except BaseException:
+            self._rollback()
+            raise
         finally:
             self._depth = 0
 
@@ -248,40 +483,68 @@ class Storage:
         """Every stored table, by id (:func:`read_tables`)."""
         return read_tables(self._db)
 
+    def survey(self) -> tuple[list[StoredTable], list[Damage]]:
+        """The tables that hold together and the problems of the others (:func:`survey`)."""
+        return survey(self._db)
+
     def table(self, table_id: int) -> StoredTable:
         """The stored table ``table_id``, its move rows checked."""
         row = self._db.execute(
-            "SELECT snapshot, bots FROM tables WHERE id = ?", (table_id,)
+            "SELECT t.snapshot, t.bots, h.moves FROM tables t JOIN heads h "
+            "ON h.table_id = t.id WHERE t.id = ?",
+            (table_id,),
         ).fetchone()
         if row is None:
             raise TamperedSnapshot(f"table {table_id} is not in the database")
-        snapshot, bots = row
+        snapshot, bots, head = row
         rows = self._db.execute(
             "SELECT number, move, sha256 FROM moves WHERE table_id = ? ORDER BY number",
             (table_id,),
         ).fetchall()
-        return StoredTable(table_id, snapshot, json.loads(bots), _checked(table_id, snapshot, rows))
+        if len(rows) != head:
+            raise TamperedSnapshot(f"table {table_id}: {len(rows)} moves stored, its head {head}")
+        moves = _checked(table_id, snapshot, rows)
+        return StoredTable(
+            table_id, snapshot, json.loads(bots), moves, tuple(self.tokens(table_id))
+        )
 
-    def put_table(self, table_id: int, snapshot: str, bots: dict[str, str] | None = None) -> None:
-        """Stores the table's snapshot (and, when given, its bot seats), which replaces
-        its moves."""
-        self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+    def count(self) -> int:
+        """How many tables were created (ids 0 to this, excluded)."""
+        return _meta_int(self._db, "tables") or 0
+
+    def add_table(self, table_id: int, snapshot: str, bots: dict[str, str]) -> None:
+        """Stores a new table: its snapshot and its bot seats (seat -> kind)."""
+        self._db.execute(
+            "INSERT INTO tables VALUES (?, ?, ?)", (table_id, snapshot, json.dumps(bots))
+        )
+        self._db.execute("INSERT INTO heads VALUES (?, 0)", (table_id,))
         self._heads[table_id] = (_anchor(snapshot), 0)
-        if bots is None:
-            self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
-        else:
-            self._db.execute(
-                "INSERT OR REPLACE INTO tables VALUES (?, ?, ?)",
-                (table_id, snapshot, json.dumps(bots)),
-            )
+        self._db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'tables'",
+            (str(max(self.count(), table_id + 1)),),
+        )
+
+    def drop_table(self, table_id: int) -> None:
+        """Forgets every row of a table (to repair a damaged database)."""
+        for name, column in _TABLE_ROWS:
+            self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
+        self._heads.pop(table_id, None)
+        self._moved.discard(table_id)
+
+    def put_table(self, table_id: int, snapshot: str) -> None:
+        """Stores the table's snapshot, which replaces its moves."""
+        self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+        self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
+        self._heads[table_id] = (_anchor(snapshot), 0)
+        self._moved.add(table_id)
 
     def put_move(self, table_id: int, move: str) -> None:
         """Stores the next move of a table (after its snapshot and its earlier moves)."""
         head = self._heads.get(table_id)
         if head is None:
             snapshot, count = self._db.execute(
-                "SELECT snapshot, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
-                "FROM tables WHERE id = ?",
+                "SELECT t.snapshot, h.moves FROM tables t JOIN heads h ON h.table_id = t.id "
+                "WHERE t.id = ?",
                 (table_id,),
             ).fetchone()
             head = (_anchor(snapshot), count)
@@ -291,6 +554,16 @@ class Storage:
             (table_id, number, move, _move_hash(anchor, number, move)),
         )
         self._heads[table_id] = (anchor, number)
+        self._moved.add(table_id)
+
+    def _write_heads(self) -> None:
+        """Stores the head of each table the transaction moved (once per table)."""
+        heads = self._heads
+        self._db.executemany(
+            "UPDATE heads SET moves = ? WHERE table_id = ?",
+            [(heads[i][1], i) for i in self._moved if i in heads],
+        )
+        self._moved.clear()
 
     # finished hands
 
