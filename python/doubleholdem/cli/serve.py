@@ -5,12 +5,15 @@ Tables come from ``--config tables.toml`` or the defaults
 entries take :class:`~doubleholdem.table.TableConfig` fields (``variant``,
 ``structure``, ``small_blind``, ``big_blind``, ``seats``, ``action_time``, ...); the
 ``--tables`` tables use them in turn. A database that already holds tables restores them
-where they were."""
+where they were; a damaged one is refused (exit status 2, naming each table and its
+problem) unless ``--repair``. One server per database: a second one exits with status 2
+naming the process that holds it. See docs/server.md."""
 
 from __future__ import annotations
 
 import argparse
 import socket
+import sys
 from typing import Any
 
 from doubleholdem.cli.base import bounded
@@ -53,6 +56,12 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--sync", choices=("normal", "full"), default="normal", help="SQLite synchronous mode"
     )
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="keep the tables of a damaged database that hold together, replace the others "
+        "(a copy of the database is kept as DB.before-repair)",
+    )
     p.set_defaults(run=run)
 
 
@@ -93,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
     raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
-    room = Room.open(args.db, settings, synchronous=args.sync)
+    room = Room.open(args.db, settings, synchronous=args.sync, repair=args.repair)
+    for line in room.repaired:
+        print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
     quiet_collector()
     config = uvicorn.Config(
         create_app(room),

@@ -1,0 +1,179 @@
+"""A damaged database is refused, never half-used (issue 17, item 3): missing or extra
+``tables`` rows, moves cut off at the end, an empty or foreign file, another schema,
+out-of-range seats and a bad bots column each make ``serve`` exit with status 2 naming
+the table and the problem; ``serve --repair`` keeps every table that holds together and
+replaces the rest; a database of the previous schema is upgraded in place; and one
+server holds a database at a time."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from doubleholdem.errors import DamagedDatabase, DatabaseInUse
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import SCHEMA_VERSION
+
+SETTINGS = RoomSettings(tables=3, bots=4, bot_delay=0.0, pause=0.0, seed=3)
+
+
+def _stored(tmp_path: Path) -> tuple[Path, dict[int, str]]:
+    """A database of three tables, table 0 with three moves after its snapshot, and each
+    table as stored."""
+    path = tmp_path / "tables.db"
+    room = Room.open(str(path), SETTINGS)
+    runner = room.runners[0]
+    with runner.change():
+        runner.table.start_hand(now=room.now(runner.table))
+    for _ in range(3):
+        seat = runner.table.to_act
+        assert seat is not None
+        runner.bot_turn(seat)
+    tables = {i: r.table.to_json() for i, r in room.runners.items()}
+    room.store.close()
+    with sqlite3.connect(str(path)) as db:
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    return path, tables
+
+
+def _edit(path: Path, *statements: str) -> None:
+    with sqlite3.connect(str(path)) as db:
+        for sql in statements:
+            db.execute(sql)
+
+
+DAMAGE = {
+    "missing row": ("DELETE FROM tables WHERE id = 1", 1, "its row in tables is missing"),
+    "missing last row": ("DELETE FROM tables WHERE id = 2", 2, "its row in tables is missing"),
+    "extra row": (
+        "INSERT INTO tables SELECT 7, snapshot, bots FROM tables WHERE id = 0",
+        7,
+        "beyond the 3 tables created",
+    ),
+    "moves cut off": ("DELETE FROM moves WHERE number = 3", 0, "last moves are missing"),
+    "all moves cut off": ("DELETE FROM moves", 0, "last moves are missing: 0 of 3"),
+    "head missing": ("DELETE FROM heads WHERE table_id = 0", 0, "head"),
+    "seat out of range": (
+        "INSERT INTO tokens VALUES ('hash', 1, 12, 'ann')",
+        1,
+        "a seat token for seat 12",
+    ),
+    "bots not JSON": ("UPDATE tables SET bots = '{' WHERE id = 1", 1, "bots column is not JSON"),
+    "bots not seats": ("UPDATE tables SET bots = '[1]' WHERE id = 1", 1, "not an object of seats"),
+    "bot of no kind": (
+        """UPDATE tables SET bots = '{"0": "shark"}' WHERE id = 1""",
+        1,
+        "bots column names seat 0",
+    ),
+    "bot seat out of range": (
+        """UPDATE tables SET bots = '{"0": "random", "40": "random"}' WHERE id = 1""",
+        1,
+        "bots column names seat 40",
+    ),
+}
+
+
+@pytest.mark.parametrize("sql, table, problem", DAMAGE.values(), ids=DAMAGE.keys())
+def test_damage_is_refused_and_repaired(tmp_path: Path, sql: str, table: int, problem: str) -> None:
+    path, tables = _stored(tmp_path)
+    _edit(path, sql)
+    with pytest.raises(DamagedDatabase, match=f"table {table}: .*{problem}.*--repair"):
+        Room.open(str(path), SETTINGS)
+    room = Room.open(str(path), SETTINGS, repair=True)
+    try:
+        assert room.repaired == [room.repaired[0]] and f"table {table}: " in room.repaired[0]
+        for table_id, runner in room.runners.items():  # the others exactly as they were
+            if table_id != table:
+                assert runner.table.to_json() == tables[table_id]
+        assert table not in room.runners or room.runners[table].table.hand_number == 0
+        assert sorted(room.runners) == [0, 1, 2]
+    finally:
+        room.store.close()
+    assert os.path.exists(str(path) + ".before-repair")
+    Room.open(str(path), SETTINGS).store.close()  # whole again
+
+
+def test_serve_exits_2_naming_the_table(tmp_path: Path) -> None:
+    path, _ = _stored(tmp_path)
+    _edit(path, "DELETE FROM tables WHERE id = 1")
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(path)]
+    done = subprocess.run(
+        [*command, "--port", "0"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "table 1: its row in tables is missing" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (b"", "the file is empty"),
+        (b"name,stack\nann,1000\n" * 100, "not a doubleholdem database"),
+    ],
+    ids=["empty", "not SQLite"],
+)
+def test_an_empty_or_foreign_file_is_refused(tmp_path: Path, content: bytes, problem: str) -> None:
+    path = tmp_path / "tables.db"
+    path.write_bytes(content)
+    for repair in (False, True):
+        with pytest.raises(DamagedDatabase, match=problem):
+            Room.open(str(path), SETTINGS, repair=repair)
+    assert path.read_bytes() == content
+
+
+def test_another_programs_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    with sqlite3.connect(str(path)) as db:
+        db.execute("CREATE TABLE players (name TEXT)")
+    with pytest.raises(DamagedDatabase, match=r"not a doubleholdem database \(tables players"):
+        Room.open(str(path), SETTINGS)
+
+
+def test_another_schema_is_refused_naming_both_versions(tmp_path: Path) -> None:
+    path, _ = _stored(tmp_path)
+    _edit(path, "UPDATE meta SET value = '99' WHERE key = 'schema'")
+    with pytest.raises(DamagedDatabase, match=f"version 99; .* reads version {SCHEMA_VERSION}"):
+        Room.open(str(path), SETTINGS)
+
+
+def test_the_previous_schema_is_upgraded_in_place(tmp_path: Path) -> None:
+    path, tables = _stored(tmp_path)
+    _edit(  # as schema 2 wrote it: no heads, no count of tables
+        path,
+        "DROP TABLE heads",
+        "DELETE FROM meta WHERE key = 'tables'",
+        "UPDATE meta SET value = '2' WHERE key = 'schema'",
+    )
+    room = Room.open(str(path), SETTINGS)
+    try:
+        assert {i: r.table.to_json() for i, r in room.runners.items()} == tables
+    finally:
+        room.store.close()
+    with sqlite3.connect(str(path)) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+        assert db.execute("SELECT moves FROM heads WHERE table_id = 0").fetchone() == (3,)
+    _edit(path, "DELETE FROM moves WHERE number = 3")  # and cut moves are now found
+    with pytest.raises(DamagedDatabase, match="table 0: its last moves are missing"):
+        Room.open(str(path), SETTINGS)
+
+
+def test_one_server_per_database(tmp_path: Path) -> None:
+    path = tmp_path / "tables.db"
+    room = Room.open(str(path), SETTINGS)
+    try:
+        with pytest.raises(DatabaseInUse, match=f"in use by process {os.getpid()}"):
+            Room.open(str(path), SETTINGS)
+        command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(path)]
+        done = subprocess.run(
+            [*command, "--port", "0"], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert done.returncode == 2 and f"in use by process {os.getpid()}" in done.stderr
+    finally:
+        room.store.close()
+    Room.open(str(path), SETTINGS).store.close()  # free again once the first has closed
