@@ -190,6 +190,7 @@ async def _cycles(db: Path, disk: Path) -> dict[str, Any]:
         [sys.executable, "-c", RESTART, str(db)], capture_output=True, text=True, check=False
     )
     refused = int(restarted.returncode != 0)
+    database_mb = round(os.path.getsize(db) / 2**20, 1)
     lost = 0
     if not refused:
         stored = json.loads(restarted.stdout)
@@ -201,6 +202,7 @@ async def _cycles(db: Path, disk: Path) -> dict[str, Any]:
         "slowest_recovery_s": round(max(recover, default=0.0), 2),
         "sigterm_exit_s": round(exit_s, 2),
         "databases_refused": refused,
+        "database_mb": database_mb,
         "tables_behind_what_was_sent": lost,
     }
 
@@ -219,7 +221,7 @@ def test_a_disk_that_fills_and_frees(benchmark: Any, tmp_path: Path) -> None:
     benchmark.group = "server: a disk that fills and frees"
     disk = tmp_path / "disk"
     disk.mkdir()
-    mount = ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)]
+    mount = ["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(disk)]
     if subprocess.run(mount, capture_output=True, check=False).returncode != 0:
         pytest.skip("cannot mount a tmpfs here")
     try:
