@@ -66,6 +66,11 @@ DAMAGE = {
     ),
     "bots not JSON": ("UPDATE tables SET bots = '{' WHERE id = 1", 1, "bots column is not JSON"),
     "bots not seats": ("UPDATE tables SET bots = '[1]' WHERE id = 1", 1, "not an object of seats"),
+    "bot seat not a number": (
+        """UPDATE tables SET bots = '{"\u00b2": "random"}' WHERE id = 1""",
+        1,
+        "not an object of seats",
+    ),
     "bot of no kind": (
         """UPDATE tables SET bots = '{"0": "shark"}' WHERE id = 1""",
         1,
@@ -97,6 +102,22 @@ def test_damage_is_refused_and_repaired(tmp_path: Path, sql: str, table: int, pr
         room.store.close()
     assert os.path.exists(str(path) + ".before-repair")
     Room.open(str(path), SETTINGS).store.close()  # whole again
+
+
+@pytest.mark.parametrize(
+    "sql, problem",
+    [
+        ("UPDATE meta SET value = '1000000000000' WHERE key = 'tables'", "not 0..100000"),
+        ("INSERT INTO moves VALUES ('x', 1, '[]', '')", "id is not a whole number: 'x'"),
+    ],
+    ids=["too many tables", "an id not a number"],
+)
+def test_damage_to_the_whole_is_not_repaired(tmp_path: Path, sql: str, problem: str) -> None:
+    path, _ = _stored(tmp_path)
+    _edit(path, sql)
+    for repair in (False, True):
+        with pytest.raises(DamagedDatabase, match=problem):
+            Room.open(str(path), SETTINGS, repair=repair)
 
 
 def test_serve_exits_2_naming_the_table(tmp_path: Path) -> None:

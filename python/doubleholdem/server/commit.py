@@ -220,7 +220,7 @@ class GroupCommit:
 
     def _heartbeat(self) -> None:
         self._probe = None
-        if self.refusing is None:
+        if self.refusing is None or self.stopping:
             return
         if self.writable():
             return

@@ -61,6 +61,7 @@ __all__ = [
 
 SCHEMA_VERSION = 3
 UPGRADES_FROM = 2  # the schema upgraded in place
+MAX_TABLES = 100_000  # the most tables a database may hold (the protocol's table ids)
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
@@ -176,8 +177,15 @@ def survey(db: sqlite3.Connection) -> tuple[list[StoredTable], list[Damage]]:
     tokens: dict[int, list[tuple[str, int, str]]] = {}
     for hashed, table_id, seat, player in db.execute("SELECT * FROM tokens"):
         tokens.setdefault(table_id, []).append((hashed, seat, player))
-    tables = []
-    for table_id in sorted(set(rows) | set(range(created)) | set(heads) | set(moves) | set(tokens)):
+    if not 0 <= created <= MAX_TABLES:
+        wrong = f"the number of tables created, {created}, is not 0..{MAX_TABLES}"
+        return [], [Damage(None, wrong)]
+    ids = set(rows) | set(range(created)) | set(heads) | set(moves) | set(tokens)
+    odd = sorted(repr(i) for i in ids if type(i) is not int)
+    if odd:
+        return [], [Damage(None, f"rows of tables whose id is not a whole number: {odd[0]}")]
+    tables: list[StoredTable] = []
+    for table_id in sorted(ids):
         problem = _problem(table_id, created, rows, heads, moves)
         if problem is None:
             snapshot, bots = rows[table_id]
@@ -226,7 +234,8 @@ def _bots(text: str) -> tuple[str | None, dict[str, str]]:
     except ValueError:
         return "its bots column is not JSON", {}
     ok = isinstance(bots, dict) and all(
-        isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in bots.items()
+        isinstance(k, str) and k.isascii() and k.isdigit() and isinstance(v, str)
+        for k, v in bots.items()
     )
     if not ok:
         return "its bots column is not an object of seats and bot kinds", {}
@@ -392,6 +401,7 @@ class Storage:
         if self._checkpoints is not None:
             self._checkpoints.join()
         with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA busy_timeout = 0")  # another process may hold it
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
         if self._lock is not None:
