@@ -22,7 +22,7 @@ def test_it_shares_the_servers_database_without_touching_its_tables(tmp_path: Pa
     path = str(tmp_path / "room.db")
     store = Storage(path)
     with store.transaction():
-        store.put_table(0, '{"snapshot": 1}', {})
+        store.add_table(0, '{"snapshot": 1}', {})
     server_tables = _names(store._db)
     store.close()
     db = sqlite3.connect(path, isolation_level=None)

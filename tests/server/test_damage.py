@@ -156,6 +156,22 @@ def test_another_programs_database_is_refused(tmp_path: Path) -> None:
         Room.open(str(path), SETTINGS)
 
 
+def test_the_accounts_tables_are_good_neighbours(tmp_path: Path) -> None:
+    """A file where doubleholdem.accounts made its tables first is a new room's."""
+    from doubleholdem.accounts.schema import ensure_schema
+
+    path = tmp_path / "room.db"
+    db = sqlite3.connect(str(path), isolation_level=None)
+    ensure_schema(db)
+    db.close()
+    room = Room.open(str(path), SETTINGS)
+    try:
+        assert sorted(room.runners) == [0, 1, 2]
+    finally:
+        room.store.close()
+    Room.open(str(path), SETTINGS).store.close()
+
+
 def test_another_schema_is_refused_naming_both_versions(tmp_path: Path) -> None:
     path, _ = _stored(tmp_path)
     _edit(path, "UPDATE meta SET value = '99' WHERE key = 'schema'")

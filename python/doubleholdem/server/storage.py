@@ -271,6 +271,10 @@ _TABLE_ROWS = (
 )
 
 
+# the tables of doubleholdem.accounts, which share the file and are none of ours
+_NEIGHBOURS = ("account", "ledger_", "sqlite_")
+
+
 def _open(path: str, synchronous: str) -> sqlite3.Connection:
     """The database at ``path``, created if missing, upgraded from the previous schema;
     :class:`DamagedDatabase` if it is empty, not SQLite, not a doubleholdem database or
@@ -282,6 +286,7 @@ def _open(path: str, synchronous: str) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         names = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names = {n for n in names if not n.startswith(_NEIGHBOURS)}
         version = _meta_text(db, "schema") if "meta" in names else None
         if not names:
             db.executescript(_SCHEMA)
