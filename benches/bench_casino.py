@@ -1,4 +1,4 @@
-"""Benchmarks of the exact analyses (``make bench``; README "Heads Up Hold'em" records
+"""Benchmarks of the exact analyses (``make bench``; benches/README.md records
 the figures): the full Heads Up and Ultimate Texas Hold'em analyses (27.8 trillion
 deals each), the Double Hold'em statistics (42.1 billion deals) and a million
 simulated rounds of each game on one thread. Each runs once; the figures land in the

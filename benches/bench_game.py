@@ -4,7 +4,7 @@ policy, and replaying the Pluribus PHH files. The rules of play are Python.
 
 Targets: random hands at least 50x pokerkit's rate; the replay command as a whole process
 at least 5x pokerkit replaying the files in one process (the fastest of five rounds each).
-Measured figures are in README.md ("Playing a hand").
+Measured figures are in benches/README.md.
 
 Run: ``make bench`` or ``python -m pytest benches/bench_game.py --benchmark-enable``.
 """

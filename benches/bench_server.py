@@ -5,7 +5,7 @@ no errors and no chip lost; and a restart with 200 tables mid-hand serving again
 
 Run: ``python -m pytest benches/bench_server.py --benchmark-enable -s`` (prints the
 figures; ``DOUBLEHOLDEM_LOAD_CLIENTS``, ``..._TABLES``, ``..._SECONDS`` and ``..._THINK``
-change the load). Measured figures are in README.md ("Play it").
+change the load). Measured figures are in benches/README.md.
 """
 
 from __future__ import annotations

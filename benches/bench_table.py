@@ -2,7 +2,7 @@
 one table, fixed-limit Double Hold'em, hands per second on one core. Target: 3,000 hands/s
 with calling stations and random bots. Measured as the library function (300 hands) and
 as the command in its own process (the figure it prints; the command also switches the
-cyclic garbage collector off). Figures are in README.md ("Tables and bots").
+cyclic garbage collector off). Figures are in benches/README.md.
 
 Run: ``make bench`` or ``python -m pytest benches/bench_table.py --benchmark-enable -s``.
 """
