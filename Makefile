@@ -6,12 +6,20 @@ NEWEST_PYTHON ?= $(lastword $(wildcard /root/.pyenv/versions/3.13.*/bin/python3)
 # Seconds of coverage-guided fuzzing per target (fuzz/README.md).
 FUZZ_SECONDS ?= 8
 
-.PHONY: test install rust-checks python-checks fuzz pythons bench
+.PHONY: test install rust-checks python-checks docs fuzz pythons bench dist
 
-test: rust-checks install python-checks fuzz pythons
+test: rust-checks install python-checks docs fuzz pythons
 
-install:
-	$(PYTHON) -m pip install --quiet --upgrade ".[test]"
+# The sdist and a manylinux wheel built from it, into dist/, checked as an index would
+# check them, and the README's first command run from the sdist in a fresh environment
+# (.ci/dist.sh). The Rust code is compiled once: install and pythons use this wheel.
+dist:
+	PYTHON=$(PYTHON) bash .ci/dist.sh
+
+# The wheel of dist/ with the test dependencies (what `pip install ".[test]"` would build).
+install: dist
+	$(PYTHON) -m pip install --quiet --force-reinstall --no-deps dist/doubleholdem-*.whl
+	$(PYTHON) -m pip install --quiet --upgrade "$$(ls dist/doubleholdem-*.whl)[test]"
 
 rust-checks:
 	cargo fmt --all --check
@@ -19,16 +27,20 @@ rust-checks:
 	cargo test -p doubleholdem-core --locked
 
 python-checks:
-	$(PYTHON) -m ruff check python tests benches fuzz .ci
-	$(PYTHON) -m ruff format --check python tests benches fuzz .ci
+	$(PYTHON) -m ruff check python tests benches fuzz .ci docs
+	$(PYTHON) -m ruff format --check python tests benches fuzz .ci docs
 	$(PYTHON) -m mypy
 	$(PYTHON) -m pytest -q
+
+# The documentation site into site/, warnings as errors (mkdocs.yml).
+docs:
+	NO_MKDOCS_2_WARNING=1 $(PYTHON) -m mkdocs build --strict --quiet
 
 fuzz:
 	$(PYTHON) fuzz/run.py all --seconds $(FUZZ_SECONDS)
 
-pythons:
-	PYTHON=$(PYTHON) bash .ci/pythons.sh "$(OLDEST_PYTHON)" "$(NEWEST_PYTHON)"
+pythons: dist
+	WHEEL="$$(ls dist/doubleholdem-*.whl)" bash .ci/pythons.sh "$(OLDEST_PYTHON)" "$(NEWEST_PYTHON)"
 
 bench: install
 	$(PYTHON) -m pytest benches --benchmark-enable --benchmark-columns=min,median,ops -q

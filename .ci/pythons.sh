@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every supported Python: builds the wheel once, installs that one file into a fresh
+# Every supported Python: takes the wheel of make dist ($WHEEL), installs it into a fresh
 # virtual environment of each CPython given (make pythons: the oldest and the newest
 # supported, 3.9 and 3.13), and runs .ci/smoke.py there: every command and the README
 # examples. The long exact computations (casino analyze and simulate, stats double) run
@@ -7,12 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-python=${PYTHON:-python3}
+wheel=${WHEEL:?set WHEEL to the wheel to test (make pythons builds it with make dist)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" .
-wheel=$(ls "$work"/dist/doubleholdem-*.whl)
-echo "pythons: built $(basename "$wheel")"
+echo "pythons: $(basename "$wheel")"
 long=1
 for interpreter in "$@"; do
     if [ -z "$interpreter" ] || [ ! -x "$interpreter" ]; then

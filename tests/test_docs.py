@@ -1,4 +1,5 @@
-"""Every docstring example in the package and every example in README.md runs."""
+"""Every docstring example in the package, and every example in README.md and in the
+documentation site's pages (docs/*.md), runs."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ MODULES = sorted(
     for info in pkgutil.walk_packages(doubleholdem.__path__, "doubleholdem.")
     if not info.name.startswith("doubleholdem._core") and not info.name.endswith(".__main__")
 )
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = sorted(page for page in (ROOT / "docs").rglob("*.md") if ">>>" in page.read_text())
 
 
 @pytest.mark.parametrize("name", ["doubleholdem", *MODULES])
@@ -28,5 +31,22 @@ def test_docstrings(name: str) -> None:
 
 def test_readme_examples() -> None:
     result = doctest.testfile(str(README), module_relative=False, optionflags=FLAGS)
+    assert result.failed == 0
+    assert result.attempted > 0
+
+
+def test_readme_is_a_front_door() -> None:
+    """Issue 18: the README stays short; the long material is on the documentation site."""
+    assert len(README.read_text().splitlines()) <= 300
+
+
+def test_docs_pages_have_examples() -> None:
+    assert {page.name for page in PAGES} >= {"evaluating.md", "equity.md", "playing.md"}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
+def test_docs_page_examples(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # an example that writes a file writes it here
+    result = doctest.testfile(str(page), module_relative=False, optionflags=FLAGS)
     assert result.failed == 0
     assert result.attempted > 0

@@ -6,6 +6,7 @@
 """
 
 import os
+from typing import TYPE_CHECKING
 
 from doubleholdem import _core, cards, double, errors
 from doubleholdem.cards import Deck, format_card, format_cards, parse_card, parse_cards
@@ -48,6 +49,7 @@ __all__ = [
     "InvalidCard",
     "InvalidHand",
     "InvalidValue",
+    "__version__",
     "best_five",
     "cards",
     "category_counts",
@@ -63,3 +65,18 @@ __all__ = [
     "parse_cards",
     "random_hands",
 ]
+
+if TYPE_CHECKING:
+    __version__: str
+else:
+
+    def __getattr__(name: str) -> str:
+        """``__version__``, the installed distribution's version, read when first asked
+        for: importlib.metadata costs more to import than the rest of the package."""
+        if name != "__version__":
+            raise AttributeError(f"module 'doubleholdem' has no attribute {name!r}")
+        from importlib.metadata import version
+
+        value: str = version("doubleholdem")
+        globals()["__version__"] = value
+        return value
