@@ -40,6 +40,8 @@ def main() -> int:
     assert not Path(doubleholdem.__file__).is_relative_to(ROOT), "imported the source tree"
     where = Path(doubleholdem.__file__).parent
     print(f"Python {sys.version.split()[0]}: doubleholdem from {where}")
+    assert run("--version") == f"doubleholdem {doubleholdem.__version__}\n"
+    assert run().startswith("usage: doubleholdem")
     value = json.loads(run("eval", "As", "Ks", "Qs", "Js", "Ts", "2c", "3d", "--json"))
     assert value["description"] == "Royal Flush", value
     run("double", "--hole", "Kc 2d 6c", "--board", "Kd 6h 9c Jc 3c", "--json")

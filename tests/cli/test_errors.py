@@ -59,7 +59,6 @@ def test_a_bad_thread_count_is_one_line_and_status_2(
         ["simulate", "--players", "1", "--hands", "1"],
         ["replay"],
         ["nothing"],
-        [],
     ],
 )
 def test_other_bad_input_is_one_line_and_status_2(

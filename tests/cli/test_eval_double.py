@@ -82,7 +82,6 @@ def test_double_labels_the_point_card_how_it_was_chosen_and_both_hands(
         (["double", "--hole", "Kc Ks 6c", "--board", "2c 3c 4c 5c 7d", "--point", "5"], "--point"),
         (["double", "--hole", "Kc Ks 6c"], "--board"),
         (["frobnicate"], "invalid choice"),
-        ([], "required"),
     ],
 )
 def test_bad_input_is_one_line_and_status_2(args: list[str], message: str) -> None:

@@ -40,9 +40,29 @@ COMMANDS = {
 }
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for (reading the
+    package metadata costs more than most commands' start-up)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        import doubleholdem
+
+        print(f"doubleholdem {doubleholdem.__version__}")
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or with ``command`` of that one alone."""
-    parser = Parser(prog="doubleholdem", description=__doc__.split("\n")[0] if __doc__ else None)
+    parser = Parser(
+        prog="doubleholdem",
+        description="Texas Hold'em, Double Hold'em and Heads Up Hold'em: hand values, "
+        "equities, hand histories, bots at a table, the casino game and the game server.",
+        epilog="`doubleholdem COMMAND --help` shows the options of one command.",
+    )
+    parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in [command] if command in COMMANDS else COMMANDS:
         add: Callable[[Any], None] = importlib.import_module(COMMANDS[name]).add_parser
@@ -58,9 +78,13 @@ def _one_line(error: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status: 0, 2 for bad input (one line on
     stderr, never a traceback), 130 after Ctrl-C, 1 for an internal error (one line
-    too; ``DOUBLEHOLDEM_TRACEBACK=1`` shows its traceback)."""
+    too; ``DOUBLEHOLDEM_TRACEBACK=1`` shows its traceback). No command at all prints the
+    help, with status 0."""
     try:
         words = sys.argv[1:] if argv is None else list(argv)
+        if not words:
+            build_parser().print_help()
+            return 0
         args = build_parser(words[0] if words else None).parse_args(words)
         status: int = args.run(args)
         return status
