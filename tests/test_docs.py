@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import importlib.util
 import pkgutil
 from pathlib import Path
 
@@ -50,3 +51,18 @@ def test_docs_page_examples(page: Path, tmp_path: Path, monkeypatch: pytest.Monk
     result = doctest.testfile(str(page), module_relative=False, optionflags=FLAGS)
     assert result.failed == 0
     assert result.attempted > 0
+
+
+def test_api_reference_renders_docstrings_as_markdown() -> None:
+    """The site's griffe extension (mkdocs.yml): doctest runs become fenced code, Sphinx
+    roles and reStructuredText literals become Markdown code, examples stay as they are."""
+    path = ROOT / "docs" / "hooks" / "griffe_docstrings.py"
+    spec = importlib.util.spec_from_file_location("griffe_docstrings", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = "See :class:`~doubleholdem.table.Table` and ``x``.\n\n>>> 1 + 1\n2\n\nAfter."
+    assert module.markdown_docstring(text) == (
+        "See `Table` and `x`.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nAfter."
+    )
+    assert module.markdown_docstring(">>> f(``a``)\n'b'") == "```pycon\n>>> f(``a``)\n'b'\n```"
