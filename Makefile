@@ -27,8 +27,8 @@ rust-checks:
 	cargo test -p doubleholdem-core --locked
 
 python-checks:
-	$(PYTHON) -m ruff check python tests benches fuzz .ci docs
-	$(PYTHON) -m ruff format --check python tests benches fuzz .ci docs
+	$(PYTHON) -m ruff check python tests benches fuzz .ci docs/hooks
+	$(PYTHON) -m ruff format --check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m mypy
 	$(PYTHON) -m pytest -q
 
