@@ -45,7 +45,13 @@ class _Version(argparse.Action):
     package metadata costs more than most commands' start-up)."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="print the version and exit",
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
         import doubleholdem
