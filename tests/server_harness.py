@@ -17,6 +17,7 @@ import websockets
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.server.app import create_app
 from doubleholdem.server.connection import Connection
+from doubleholdem.server.limits import Limits, uvicorn_config
 from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import Room
 from doubleholdem.server.runner import TableRunner
@@ -91,22 +92,15 @@ class ServerThread:
     ``update`` applied to the view its connection holds must give the table's view of
     the seat exactly (mismatches into ``self.mismatches``)."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, limits: Limits | None = None) -> None:
         self.room = room
+        self.limits = Limits() if limits is None else limits
         self.leaks: list[str] = []
         self.mismatches: list[str] = []
         self.audited = 0
         self.views: dict[Connection, Any] = {}
         room.audit = self._audit
-        config = uvicorn.Config(
-            create_app(room),
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,
-            lifespan="on",
-        )
+        config = uvicorn_config(create_app(room), self.limits, host="127.0.0.1", port=0)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

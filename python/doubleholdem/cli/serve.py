@@ -62,6 +62,18 @@ def add_parser(subparsers: Any) -> None:
         help="keep the tables of a damaged database that hold together, replace the others "
         "(a copy of the database is kept as DB.before-repair)",
     )
+    p.add_argument(
+        "--header-timeout",
+        type=bounded(float, 0.1, 3600, "a number of seconds"),
+        default=10.0,
+        help="seconds a request's headers may take to arrive (10)",
+    )
+    p.add_argument(
+        "--per-address",
+        type=_count,
+        default=64,
+        help="connections open at once from one address (64; 0: no cap)",
+    )
     p.set_defaults(run=run)
 
 
@@ -87,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from doubleholdem.server.app import create_app
+        from doubleholdem.server.limits import Limits, uvicorn_config
     except ImportError as error:
         from doubleholdem.extras import install_command
 
@@ -106,13 +119,8 @@ def run(args: argparse.Namespace) -> int:
     for line in room.repaired:
         print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
     quiet_collector()
-    config = uvicorn.Config(
-        create_app(room),
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=False,
-        lifespan="on",
-    )
+    limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
+    config = uvicorn_config(create_app(room), limits)
     server = uvicorn.Server(config)
 
     async def serve() -> None:

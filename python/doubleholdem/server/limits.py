@@ -1,0 +1,154 @@
+"""The server's bounds at the HTTP layer, by construction: a request whose headers have
+not all arrived within ``header_timeout`` seconds is closed (uvicorn has no such timeout
+of its own: its keep-alive timer stops at the first byte of a request, and a connection
+that sends nothing, or half a request, would hold a descriptor for ever), and an address
+holds at most ``per_address`` connections at once (HTTP and WebSocket alike; one more is
+answered 503 and closed at accept time). :func:`uvicorn_config` is the one place both
+the ``serve`` command and the tests configure uvicorn.
+
+Behind a reverse proxy every connection comes from the proxy's address: raise
+``per_address`` there and let the proxy bound its clients."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = [
+    "HEADER_TIMEOUT",
+    "MAX_WS_BYTES",
+    "PER_ADDRESS",
+    "Limits",
+    "bounded_http",
+    "uvicorn_config",
+]
+
+HEADER_TIMEOUT = 10.0  # seconds for a request's headers to arrive, whole
+PER_ADDRESS = 64  # connections open at once from one address
+MAX_WS_BYTES = 64 * 1024  # a WebSocket frame above this closes the connection
+_SWEEP_EVERY = 256  # accepts between sweeps of the closed connections out of the counts
+_TOO_MANY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+    b"Content-Length: 39\r\nConnection: close\r\n\r\n"
+    b"too many connections from your address\n"
+)
+
+
+@dataclass
+class Limits:
+    """The bounds of one server: ``header_timeout`` seconds for a request's headers,
+    ``per_address`` connections at once from one address (0: no cap). It keeps the open
+    connections of each address (their transports, whichever protocol serves them: a
+    WebSocket takes over its HTTP connection's transport)."""
+
+    header_timeout: float = HEADER_TIMEOUT
+    per_address: int = PER_ADDRESS
+    open: dict[str, set[asyncio.BaseTransport]] = field(default_factory=dict)
+    timed_out: int = 0  # connections closed for their headers' lateness
+    refused: int = 0  # connections refused for their address's cap
+    _accepts: int = 0
+
+    def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
+        """Counts ``transport`` for ``address``; False (uncounted) when the address
+        holds ``per_address`` open connections already."""
+        self._accepts += 1
+        if self._accepts % _SWEEP_EVERY == 0:
+            self.sweep()
+        held = self.open.setdefault(address, set())
+        for closed in [t for t in held if t.is_closing()]:
+            held.discard(closed)
+        if self.per_address and len(held) >= self.per_address:
+            self.refused += 1
+            return False
+        held.add(transport)
+        return True
+
+    def sweep(self) -> None:
+        """Forgets the connections that have closed."""
+        for address, held in list(self.open.items()):
+            live = {t for t in held if not t.is_closing()}
+            if live:
+                self.open[address] = live
+            else:
+                del self.open[address]
+
+    def count(self, address: str) -> int:
+        """The connections open from ``address`` now."""
+        return sum(1 for t in self.open.get(address, ()) if not t.is_closing())
+
+
+def bounded_http(limits: Limits) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol (h11) held to ``limits``: the per-address cap at accept
+    time, and a timer from a request's first byte (or the connection's start) that closes
+    the connection unless the request's headers have all arrived."""
+
+    class BoundedH11Protocol(H11Protocol):
+        _timer: asyncio.TimerHandle | None = None
+        _upgraded = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address = self.client[0] if self.client else ""
+            if not limits.admit(address, transport):
+                transport.write(_TOO_MANY)
+                transport.close()
+                return
+            self._watch_headers()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_timer()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            self._watch_headers()
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            self._upgraded = True
+            self._stop_timer()
+            super().handle_websocket_upgrade(event)
+
+        def _waiting_for_headers(self) -> bool:
+            """Between requests or inside a request's headers (not yet handed to the
+            app, not upgraded, not closing)."""
+            if self._upgraded or self.transport.is_closing():
+                return False
+            return self.cycle is None or self.cycle.response_complete
+
+        def _watch_headers(self) -> None:
+            if not self._waiting_for_headers():
+                self._stop_timer()
+            elif self._timer is None:
+                self._timer = self.loop.call_later(limits.header_timeout, self._too_late)
+
+        def _stop_timer(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def _too_late(self) -> None:
+            self._timer = None
+            if self._waiting_for_headers():
+                limits.timed_out += 1
+                self.transport.close()
+
+    return BoundedH11Protocol
+
+
+def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
+    """The uvicorn configuration of the server's ``app``, held to ``limits``
+    (``options``: more :class:`uvicorn.Config` arguments, e.g. ``host`` and ``port``)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        http=bounded_http(limits),
+        log_level="warning",
+        ws_max_size=MAX_WS_BYTES,
+        ws_per_message_deflate=False,
+        lifespan="on",
+        **options,
+    )
