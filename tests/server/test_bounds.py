@@ -111,3 +111,85 @@ def test_an_address_holds_at_most_per_address_connections(tmp_path: Path) -> Non
 
     with ServerThread(_room(tmp_path), limits) as server:
         asyncio.run(scenario(server))
+
+
+# ---------------------------------------------------------------- seats and frames
+
+
+def _turn_of(seat: int) -> Any:
+    def test(message: dict[str, Any]) -> bool:
+        view = message["view"]
+        return bool(view["hand"] and view["hand"]["legal"] and view["to_act"] == seat)
+
+    return test
+
+
+def test_a_connection_holds_one_seat_and_a_token_stops_at_leave(tmp_path: Path) -> None:
+    async def scenario(server: ServerThread) -> None:
+        ann, bob = await Client.connect(server.ws_url), await Client.connect(server.ws_url)
+        await ann.send(type="sit", table=0, seat=0, name="ann", buy_in=1000)
+        token = (await ann.next("seated"))["token"]
+        await bob.send(type="sit", table=0, seat=1, name="bob", buy_in=1000)
+        bob_token = (await bob.next("seated"))["token"]
+        # sit, watch, sit: the watch and the second seat are refused
+        await ann.send(type="watch", table=1)
+        assert (await ann.next("error"))["code"] == "already_seated"
+        await ann.send(type="sit", table=1, seat=0, name="ann", buy_in=1000)
+        assert (await ann.next("error"))["code"] == "already_seated"
+        await ann.send(type="resume", token=bob_token)  # nor another seat by its token
+        assert (await ann.next("error"))["code"] == "already_seated"
+        seats = json.loads(urllib.request.urlopen(f"{server.url}/api/tables").read())
+        taken = [s["player"] for t in seats for s in t["seats"] if s is not None]
+        assert sorted(taken) == ["ann", "bob"]
+        # ann leaves during the hand, on her turn: her token stops at once
+        state = await ann.state_where(_turn_of(0), current=True)
+        number = state["view"]["hand_number"]
+        await ann.send(type="leave")
+        assert (await ann.next("result"))["ok"] is True
+        assert (await ann.next("left")) == {"v": 2, "type": "left", "table": 0, "seat": 0}
+        await ann.send(type="act", id="after-leave", hand=number, action="fold")
+        assert (await ann.next("error"))["code"] == "unauthorised"
+        again = await Client.connect(server.ws_url)
+        await again.send(type="resume", token=token)
+        assert (await again.next("error"))["code"] == "bad_token"
+        # one seat at a time, not one seat ever: she may sit elsewhere now
+        await ann.send(type="sit", table=1, seat=0, name="ann", buy_in=1000)
+        assert (await ann.next("seated"))["table"] == 1
+        for client in (ann, bob, again):
+            await client.close()
+
+    with ServerThread(_room(tmp_path)) as server:
+        asyncio.run(scenario(server))
+        assert server.leaks == []
+        assert server.mismatches == []
+
+
+def test_a_binary_frame_is_refused_and_the_connection_goes_on(tmp_path: Path) -> None:
+    async def scenario(server: ServerThread) -> None:
+        client = await Client.connect(server.ws_url)
+        await client.raw(json.dumps({"v": 2, "type": "watch", "table": 0}).encode())
+        error = await client.next("error")
+        assert error["code"] == "binary_frame" and "text" in error["message"]
+        await client.send(type="ping")
+        assert (await client.next("pong"))["clock"] > 0
+        assert client.view is None  # the binary watch did nothing
+        await client.close()
+
+    with ServerThread(_room(tmp_path)) as server:
+        asyncio.run(scenario(server))
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u0430nn", "ann\u200b", "a\tb", " ann", "ann ", "x" * 25, "", "ann\u00e9", "an<n>"],
+)
+def test_names_outside_the_documented_set_are_refused(name: str) -> None:
+    from doubleholdem.errors import ProtocolError
+    from doubleholdem.server.protocol import MAX_NAME, NAME_CHARACTERS, decode
+
+    message = {"v": 2, "type": "sit", "table": 0, "name": name, "buy_in": 1000}
+    with pytest.raises(ProtocolError) as refused:
+        decode(json.dumps(message))
+    assert refused.value.code == "bad_field"
+    fine = "".join(sorted(set(NAME_CHARACTERS) - {" "}))[:MAX_NAME]
+    assert decode(json.dumps({**message, "name": fine})).name == fine

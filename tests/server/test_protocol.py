@@ -191,7 +191,8 @@ def test_refusals_change_nothing(tmp_path: Path) -> None:
             (json.dumps({"v": 2, "type": "ping", "extra": 1}), "bad_field"),
             (json.dumps({"v": 2, "type": "watch", "table": 99}), "no_table"),
             ("x" * 5000, "too_large"),
-            (b"\xff\xfe", "bad_json"),
+            (b"\xff\xfe", "binary_frame"),
+            (json.dumps({"v": 2, "type": "ping"}).encode(), "binary_frame"),  # even as JSON
         ]
         for text, code in bad:
             await ann.raw(text)

@@ -12,6 +12,10 @@ Sit(table=0, seat=2, name='ann', buy_in=1000)
 Traceback (most recent call last):
 ...
 doubleholdem.errors.ProtocolError: act: action must be one of fold, check, call, bet, ...
+>>> decode('{"v": 2, "type": "sit", "table": 0, "name": "\u0430nn", "buy_in": 1000}')
+Traceback (most recent call last):
+...
+doubleholdem.errors.ProtocolError: sit: name must be 1 to 24 ASCII letters, digits or ' _-.'
 >>> decode("x" * 5000)
 Traceback (most recent call last):
 ...
@@ -21,6 +25,7 @@ doubleholdem.errors.ProtocolError: a message is at most 4096 bytes, this one has
 from __future__ import annotations
 
 import json
+import string
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
@@ -30,6 +35,8 @@ from doubleholdem.game import words
 __all__ = [
     "ACTIONS",
     "MAX_MESSAGE_BYTES",
+    "MAX_NAME",
+    "NAME_CHARACTERS",
     "PROTOCOL_VERSION",
     "Act",
     "Leave",
@@ -49,8 +56,10 @@ __all__ = [
 
 PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
-MAX_NAME = 24
+MAX_NAME = 24  # a player's name: 1 to 24 of NAME_CHARACTERS, no space at either end
 MAX_ID = 64
+_ALNUM = frozenset(string.ascii_letters + string.digits)
+NAME_CHARACTERS = "".join(sorted(_ALNUM)) + " _-."  # ASCII only: no look-alike letters
 ACTIONS = words.ACTIONS
 
 
@@ -231,8 +240,8 @@ class _Fields:
     def text(self, name: str, pattern: str, longest: int) -> str:
         value = self._get(name, True)
         ok = isinstance(value, str) and 1 <= len(value) <= longest
-        if not ok or not all(c.isalnum() or c in pattern for c in value):
-            raise self.error(f"{name} must be 1 to {longest} letters, digits or {pattern!r}")
+        if not ok or not all(c in _ALNUM or c in pattern for c in value):
+            raise self.error(f"{name} must be 1 to {longest} ASCII letters, digits or {pattern!r}")
         return str(value)
 
     def done(self) -> None:
@@ -248,7 +257,7 @@ def _sit(f: _Fields) -> Sit:
     table = f.integer("table", 0, 100_000)
     seat = f.integer("seat", 0, 9, optional=True)
     name = f.text("name", " _-.", MAX_NAME)
-    if name != name.strip():
+    if name != name.strip(" "):
         raise f.error("name must not start or end with a space")
     buy_in = f.integer("buy_in", 1, _BIG)
     assert table is not None and buy_in is not None

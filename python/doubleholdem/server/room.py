@@ -214,6 +214,9 @@ class Room:
         error reply and changes nothing."""
         if not connection.allow():
             return
+        if not isinstance(text, str):
+            connection.error("binary_frame", "messages are JSON in text frames, not binary")
+            return
         try:
             message = protocol.decode(text)
         except ProtocolError as error:
@@ -232,7 +235,10 @@ class Room:
         elif isinstance(message, protocol.Lobby):
             connection.send(encode("lobby", tables=self.lobby()))
         elif isinstance(message, protocol.Watch):
-            self._watch(connection, self._table(message.table), None)
+            runner = self._table(message.table)
+            if self._seated_elsewhere(connection, None):
+                return
+            self._watch(connection, runner, None)
         elif not isinstance(message, protocol.Resume) and not self.commit.writable():
             self._unavailable(connection, getattr(message, "id", None))
         elif isinstance(message, protocol.Sit):
@@ -260,6 +266,17 @@ class Room:
             raise ProtocolError(f"there is no table {table_id}", code="no_table")
         return runner
 
+    def _seated_elsewhere(self, connection: Connection, hashed: str | None) -> bool:
+        """A connection holds one seat, and watches only its table: True (and an error
+        reply) when ``connection`` holds a seat other than that of token ``hashed``."""
+        if connection.seat is None or connection.token == hashed:
+            return False
+        connection.error(
+            "already_seated",
+            f"you sit in seat {connection.seat} at table {connection.table}: leave it first",
+        )
+        return True
+
     def _watch(self, connection: Connection, runner: TableRunner, seat: int | None) -> None:
         """Binds ``connection`` to ``runner``'s table (as ``seat``) and sends the state."""
         self._unbind(connection)
@@ -272,8 +289,7 @@ class Room:
         self.emit(connection, runner, runner.state_message(connection))
 
     def _sit(self, connection: Connection, message: protocol.Sit) -> None:
-        if connection.seat is not None:
-            connection.error("already_seated", f"you sit in seat {connection.seat} already")
+        if self._seated_elsewhere(connection, None):
             return
         runner = self._table(message.table)
         table = runner.table
@@ -301,6 +317,8 @@ class Room:
         runner = None if found is None else self.runners.get(found[0])
         if found is None or runner is None or runner.humans.get(found[1]) != (hashed, found[2]):
             connection.error("bad_token", "this token holds no seat")
+            return
+        if self._seated_elsewhere(connection, hashed):
             return
         seat = found[1]
         for other in list(runner.connections):  # the seat's older connection
@@ -364,6 +382,8 @@ class Room:
                 table.leave_after_hand(seat, now=now)
             runner.reply(connection, encode("result", id=None, ok=True))
             self.commit.instead(connection, _unavailable(None))
+            if isinstance(message, protocol.Leave):  # its token stops now, not at the hand's end
+                runner.release(seat)
 
 
 def _unavailable(ident: str | None) -> str:

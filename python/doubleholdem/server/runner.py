@@ -102,6 +102,7 @@ class TableRunner:
         ended = playing and not table.in_hand
         if ended:
             self._after_hand()
+        self._drop_gone()
         messages = [(c, self.update_message(c)) for c in list(self.connections)]
         steps, self._store_extra = self._store_extra, []
         if ended:
@@ -119,7 +120,6 @@ class TableRunner:
             snapshot = table.to_json()
             steps.append(lambda s: s.put_table(self.id, snapshot))
         self._moves.clear()
-        steps += self._drop_gone()
         commit = self._commit
         commit.later(steps, self.reload)
         replies, self._replies = self._replies, []
@@ -170,21 +170,26 @@ class TableRunner:
                 table.sit_out(seat, now=table.now)
                 self.timeouts[seat] = 0
 
-    def _drop_gone(self) -> list[Step]:
-        """Forgets the tokens of players who left their seat: the steps that drop them
-        from the database."""
+    def release(self, seat: int) -> None:
+        """The token of human ``seat`` stops working (it leaves, or has left): it is
+        dropped from the database with the change being made, and its connection is
+        told ``left`` and watches on as a spectator. A seat left during a hand is played
+        by its deadlines (TH-40) until the hand ends."""
+        hashed, _ = self.humans.pop(seat)
+        self.timeouts.pop(seat, None)
+        self._store_extra.append(partial(Storage.drop_token, hashed=hashed))
+        for connection in self.connections:
+            if connection.token == hashed:
+                connection.seat = connection.token = None
+                self.reply(connection, encode("left", table=self.id, seat=seat))
+
+    def _drop_gone(self) -> None:
+        """Releases the seats of players who are no longer in them."""
         seats = self.table.seats()
-        steps: list[Step] = []
-        for seat, (hashed, player) in list(self.humans.items()):
+        for seat, (_, player) in list(self.humans.items()):
             occupant = seats[seat]
             if occupant is None or occupant["player"] != player:
-                del self.humans[seat]
-                steps.append(partial(Storage.drop_token, hashed=hashed))
-                for connection in self.connections:
-                    if connection.token == hashed:
-                        connection.seat = connection.token = None
-                        self._commit.post(connection, encode("left", table=self.id, seat=seat))
-        return steps
+                self.release(seat)
 
     def note_timeouts(self, entries: list[dict[str, Any]]) -> None:
         """Counts the timeouts of human seats in ``entries`` (from :meth:`advance`)."""
