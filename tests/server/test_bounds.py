@@ -113,6 +113,70 @@ def test_an_address_holds_at_most_per_address_connections(tmp_path: Path) -> Non
         asyncio.run(scenario(server))
 
 
+# ---------------------------------------------------------------- watchers
+
+
+def test_a_watcher_flood_builds_one_spectator_view_per_change(tmp_path: Path) -> None:
+    """200 watchers from one client at a table of three bots: each change builds the
+    spectator view once (it built one per watcher), and every watcher still holds the
+    exact spectator view."""
+    watchers = 200
+    room = _room(tmp_path, bots=3, tables=1)
+    room.settings.bot_delay = 0.05  # a pace the watchers' one client keeps up with
+    runner = room.runners[0]
+    built = {"spectator": 0, "changes": 0}
+    table_view = runner.table.view
+    change = runner.change
+
+    def counting_view(seat: int | None, **options: Any) -> Any:
+        if seat is None:
+            built["spectator"] += 1
+        return table_view(seat, **options)
+
+    def counting_change(**options: Any) -> Any:
+        built["changes"] += 1
+        return change(**options)
+
+    async def drain(client: Client, stop: asyncio.Event) -> None:
+        """Reads until stopped and then quiet for a second."""
+        while True:
+            try:
+                await client.next(timeout=1.0)
+            except TimeoutError:
+                if stop.is_set():
+                    return
+
+    async def scenario(server: ServerThread) -> None:
+        clients = [await Client.connect(server.ws_url) for _ in range(watchers)]
+        for client in clients:
+            await client.send(type="watch", table=0)
+        for client in clients:
+            await client.next("state")
+        stop = asyncio.Event()
+        readers = [asyncio.create_task(drain(c, stop)) for c in clients]
+        built["spectator"] = built["changes"] = 0
+        deadline = time.monotonic() + 30
+        while built["changes"] < 40 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        spectator, changes = built["spectator"], built["changes"]
+        room.settings.bot_delay = 3600.0  # the table comes to rest at the next bot's turn
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(*readers), 120)  # the last updates arrive
+        assert changes >= 40, f"the table made {changes} changes in 30 s"
+        assert spectator <= changes + 1, f"{spectator} spectator views for {changes} changes"
+        exact = json.dumps(runner.table.view(None, events=False), sort_keys=True)
+        behind = [c for c in clients if json.dumps(c.view, sort_keys=True) != exact]
+        assert behind == []
+        for client in clients:
+            await client.close()
+
+    with ServerThread(room, Limits(per_address=watchers + 10)) as server:
+        room.audit = None  # the audit builds views of its own
+        runner.table.view = counting_view  # type: ignore[method-assign]
+        runner.change = counting_change  # type: ignore[method-assign]
+        asyncio.run(scenario(server))
+
+
 # ---------------------------------------------------------------- seats and frames
 
 

@@ -103,7 +103,7 @@ class TableRunner:
         if ended:
             self._after_hand()
         self._drop_gone()
-        messages = [(c, self.update_message(c)) for c in list(self.connections)]
+        messages = self._updates()
         steps, self._store_extra = self._store_extra, []
         if ended:
             history = table.release_history()
@@ -200,12 +200,36 @@ class TableRunner:
 
     # ------------------------------------------------------------------ messages
 
-    def state_message(self, connection: Connection) -> str:
-        """The whole state for ``connection`` now: its seat's view and the log entries
-        new to it."""
+    def _updates(self) -> list[tuple[Connection, str]]:
+        """Each connection's :meth:`update_message` after a change. Spectators all see
+        the same: their view is built once per change, and one text is shared by the
+        spectators that hold the same view and log position (after one change, all of
+        them), so a thousand watchers cost one view and one encoding, not a thousand."""
+        messages: list[tuple[Connection, str]] = []
+        shared: dict[tuple[int, int], str] = {}
+        view: dict[str, Any] | None = None
+        for connection in list(self.connections):
+            if connection.seat is not None:
+                messages.append((connection, self.update_message(connection)))
+                continue
+            if view is None:
+                view = self.table.view(None, events=False)
+            key = (connection.since, id(connection.view))
+            text = shared.get(key)
+            if text is None:
+                text = shared[key] = self.update_message(connection, view)
+            else:
+                connection.since = self.table.log_length
+                connection.view = view
+            messages.append((connection, text))
+        return messages
+
+    def state_message(self, connection: Connection, view: dict[str, Any] | None = None) -> str:
+        """The whole state for ``connection`` now: its seat's view (``view`` when it is
+        built already) and the log entries new to it."""
         table = self.table
         config = table.config
-        view, log = self._news(connection)
+        view, log = self._news(connection, view)
         return encode(
             "state",
             table=self.id,
@@ -221,14 +245,14 @@ class TableRunner:
             },
         )
 
-    def update_message(self, connection: Connection) -> str:
+    def update_message(self, connection: Connection, view: dict[str, Any] | None = None) -> str:
         """What changed for ``connection`` since its last message: the patch from the
-        view it was sent last to its view now, and the log entries new to it (a whole
-        state when it holds no view)."""
+        view it was sent last to its view now (``view`` when it is built already), and
+        the log entries new to it (a whole state when it holds no view)."""
         before = connection.view
         if before is None:
-            return self.state_message(connection)
-        view, log = self._news(connection)
+            return self.state_message(connection, view)
+        view, log = self._news(connection, view)
         return encode(
             "update",
             table=self.id,
@@ -239,14 +263,18 @@ class TableRunner:
             log=log,
         )
 
-    def _news(self, connection: Connection) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The view of ``connection``'s seat now and the log entries new to it; both
-        count as sent from here on."""
+    def _news(
+        self, connection: Connection, view: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view of ``connection``'s seat now (``view`` when it is built already; it
+        is never changed afterwards, so connections may share it) and the log entries
+        new to it; both count as sent from here on."""
         table = self.table
         seat = connection.seat
         log = table.event_log(seat, since=connection.since)
         connection.since = table.log_length
-        view: dict[str, Any] = table.view(seat, events=False)
+        if view is None:
+            view = table.view(seat, events=False)
         connection.view = view
         return view, log
 
