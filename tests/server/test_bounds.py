@@ -113,6 +113,45 @@ def test_an_address_holds_at_most_per_address_connections(tmp_path: Path) -> Non
         asyncio.run(scenario(server))
 
 
+# ---------------------------------------------------------------- lobby
+
+
+def test_lobby_replies_are_bounded_pages(tmp_path: Path) -> None:
+    from doubleholdem.server.protocol import LOBBY_PAGE
+
+    count = 2 * LOBBY_PAGE + 50
+
+    async def scenario(server: ServerThread) -> None:
+        client = await Client.connect(server.ws_url)
+        ids: list[int] = []
+        first: int | None = 0
+        while first is not None:
+            await client.send(type="lobby", **({"from": first} if first else {}))
+            reply = await client.next("lobby")
+            assert len(reply["tables"]) <= LOBBY_PAGE
+            ids += [t["id"] for t in reply["tables"]]
+            first = reply["next"]
+        assert ids == list(range(count))
+        await client.send(type="lobby", **{"from": count + 5})
+        assert (await client.next("lobby")) == {"v": 2, "type": "lobby", "tables": [], "next": None}
+        await client.close()
+
+    with ServerThread(_room(tmp_path, tables=count)) as server:
+        asyncio.run(scenario(server))
+        pages = []
+        first: str | None = "0"
+        while first is not None:
+            url = f"{server.url}/api/tables?from={first}"
+            with urllib.request.urlopen(url, timeout=10) as response:
+                pages.append([t["id"] for t in json.loads(response.read())])
+                first = response.headers.get("X-Next-Table")
+        assert [len(p) for p in pages] == [LOBBY_PAGE, LOBBY_PAGE, 50]
+        assert [i for p in pages for i in p] == list(range(count))
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{server.url}/api/tables?from=-1", timeout=10)
+        assert refused.value.code == 400
+
+
 # ---------------------------------------------------------------- watchers
 
 

@@ -36,7 +36,12 @@ def create_app(room: Room) -> Starlette:
         return PlainTextResponse(problem, status_code=503)
 
     async def tables(request: Request) -> Response:
-        return JSONResponse(room.lobby())
+        text = request.query_params.get("from", "0")
+        if not text.isdecimal() or len(text) > 6:
+            return PlainTextResponse("from: a table id", status_code=400)
+        page, after = room.lobby(int(text))
+        headers = {} if after is None else {"X-Next-Table": str(after)}
+        return JSONResponse(page, headers=headers)
 
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()

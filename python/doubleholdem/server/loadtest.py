@@ -36,9 +36,16 @@ class LoadResult(dict[str, Any]):
     """The load test's figures (a dict, printed as JSON)."""
 
 
-def _get_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.loads(response.read())
+def _all_tables(base: str) -> list[Any]:
+    """Every table of the server at ``base``: ``GET /api/tables`` page after page (a
+    page's ``X-Next-Table`` header says where the next one starts)."""
+    tables: list[Any] = []
+    first: str | None = "0"
+    while first is not None:
+        with urllib.request.urlopen(f"{base}/api/tables?from={first}", timeout=30) as response:
+            tables += json.loads(response.read())
+            first = response.headers.get("X-Next-Table")
+    return tables
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -159,7 +166,7 @@ async def run_load(
     base = url.rstrip("/")
     parts = urllib.parse.urlsplit(base)
     ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}/ws"
-    tables = await asyncio.to_thread(_get_json, base + "/api/tables")
+    tables = await asyncio.to_thread(_all_tables, base)
     seats = [
         (t["id"], s, t["buy_in"][1])
         for t in tables
@@ -194,7 +201,7 @@ async def run_load(
         gc.set_threshold(*thresholds)
     failed = sum(1 for o in outcomes if isinstance(o, BaseException))
     await asyncio.sleep(0.5)  # let the server apply the leaves
-    after = await asyncio.to_thread(_get_json, base + "/api/tables")
+    after = await asyncio.to_thread(_all_tables, base)
     chip_errors = sum(1 for t in after if t["chips"] + t["rake"] != t["bought_in"])
     timed = [x for p in players for x in p.latencies]
     seated = [p.seated_at for p in players if p.seated_at is not None]

@@ -34,6 +34,7 @@ from doubleholdem.game import words
 
 __all__ = [
     "ACTIONS",
+    "LOBBY_PAGE",
     "MAX_MESSAGE_BYTES",
     "MAX_NAME",
     "NAME_CHARACTERS",
@@ -56,6 +57,7 @@ __all__ = [
 
 PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
+LOBBY_PAGE = 100  # tables in one lobby reply at most
 MAX_NAME = 24  # a player's name: 1 to 24 of NAME_CHARACTERS, no space at either end
 MAX_ID = 64
 _ALNUM = frozenset(string.ascii_letters + string.digits)
@@ -64,7 +66,10 @@ ACTIONS = words.ACTIONS
 
 
 class Lobby(NamedTuple):
-    """Asks for the list of tables."""
+    """Asks for the list of tables: at most ``LOBBY_PAGE`` of them, from table id
+    ``first`` on."""
+
+    first: int = 0
 
 
 class Sit(NamedTuple):
@@ -290,7 +295,7 @@ def _top_up(f: _Fields) -> TopUp:
 
 
 _DECODERS: dict[str, Callable[[_Fields], Message]] = {
-    "lobby": lambda f: Lobby(),
+    "lobby": lambda f: Lobby(f.integer("from", 0, 100_000, optional=True) or 0),
     "sit": _sit,
     "resume": lambda f: Resume(f.text("token", "_-", 128)),
     "watch": _watch,

@@ -9,6 +9,7 @@ each client's requests and routes them to the tables. The protocol is
 from __future__ import annotations
 
 import asyncio
+import bisect
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -173,9 +174,15 @@ class Room:
         or a commit has been waiting for its write lock for a second or more)."""
         return self.commit.health()
 
-    def lobby(self) -> list[dict[str, Any]]:
-        """Every table's summary."""
-        return [runner.summary() for runner in self.runners.values()]
+    def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
+        """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the
+        id to ask from for the next page (``None``: there is none). A reply's size is
+        bounded whatever the number of tables."""
+        ids = sorted(self.runners)
+        start = bisect.bisect_left(ids, first)
+        page = ids[start : start + protocol.LOBBY_PAGE]
+        rest = ids[start + protocol.LOBBY_PAGE : start + protocol.LOBBY_PAGE + 1]
+        return [self.runners[i].summary() for i in page], (rest[0] if rest else None)
 
     # ------------------------------------------------------------------ connections
 
@@ -233,7 +240,8 @@ class Room:
         if isinstance(message, protocol.Ping):
             connection.send(encode("pong", clock=self.settings.clock()))
         elif isinstance(message, protocol.Lobby):
-            connection.send(encode("lobby", tables=self.lobby()))
+            tables, after = self.lobby(message.first)
+            connection.send(encode("lobby", tables=tables, next=after))
         elif isinstance(message, protocol.Watch):
             runner = self._table(message.table)
             if self._seated_elsewhere(connection, None):
