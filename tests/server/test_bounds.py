@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import sqlite3
 import time
 import urllib.error
 import urllib.request
@@ -21,8 +22,9 @@ from doubleholdem.game import Structure, Variant
 from doubleholdem.server.limits import Limits
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import FORGET_BATCH, Storage
 from doubleholdem.table import TableConfig
-from server_harness import Client, ServerThread
+from server_harness import Client, ServerThread, until_hands
 
 CONFIG = TableConfig(
     small_blind=5,
@@ -296,3 +298,63 @@ def test_names_outside_the_documented_set_are_refused(name: str) -> None:
     assert refused.value.code == "bad_field"
     fine = "".join(sorted(set(NAME_CHARACTERS) - {" "}))[:MAX_NAME]
     assert decode(json.dumps({**message, "name": fine})).name == fine
+
+
+# ---------------------------------------------------------------- retention
+
+
+def _stored_hands(path: Path) -> list[tuple[int, int]]:
+    with sqlite3.connect(str(path / "tables.db")) as db:
+        return db.execute("SELECT table_id, number FROM hands ORDER BY 1, 2").fetchall()
+
+
+def test_retention_keeps_the_last_n_hands_of_each_table(tmp_path: Path) -> None:
+    keep = 4
+    room = _room(tmp_path, bots=3, tables=2, keep_hands=keep)
+
+    async def play() -> None:
+        await room.start()
+        try:
+            await until_hands(room, 12)
+        finally:
+            await room.stop()
+
+    asyncio.run(play())
+    stored = _stored_hands(tmp_path)
+    for table_id in (0, 1):
+        numbers = [n for t, n in stored if t == table_id]
+        assert len(numbers) == keep, (table_id, numbers)
+        assert numbers == list(range(numbers[-1] - keep + 1, numbers[-1] + 1))
+        assert numbers[-1] >= 12
+
+
+def test_retention_by_default_keeps_every_hand(tmp_path: Path) -> None:
+    room = _room(tmp_path, bots=3, tables=1)
+
+    async def play() -> None:
+        await room.start()
+        try:
+            await until_hands(room, 8)
+        finally:
+            await room.stop()
+
+    asyncio.run(play())
+    numbers = [n for _, n in _stored_hands(tmp_path)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 8
+
+
+def test_a_retention_backlog_is_forgotten_in_bounded_steps(tmp_path: Path) -> None:
+    store = Storage(str(tmp_path / "tables.db"))
+    with store.transaction():
+        for number in range(1, 251):
+            store.put_hand(0, number, [{"kind": "start", "hand_number": number}])
+            store.put_hand(1, number, [])
+    remaining = []
+    for _ in range(4):
+        with store.transaction():
+            store.forget_hands(0, 250, 10)
+        remaining.append(len(store.hands(0, last=1000)))
+    assert remaining == [250 - FORGET_BATCH, 250 - 2 * FORGET_BATCH, 10, 10]
+    assert [n for n, _ in store.hands(0, last=1000)] == list(range(241, 251))
+    assert len(store.hands(1, last=1000)) == 250  # another table's hands are its own
+    store.close()

@@ -63,6 +63,11 @@ def add_parser(subparsers: Any) -> None:
         "(a copy of the database is kept as DB.before-repair)",
     )
     p.add_argument(
+        "--keep-hands",
+        type=bounded(int, 0, 10**9, "a number of hands"),
+        help="finished hands each table keeps in the database (default: every hand)",
+    )
+    p.add_argument(
         "--header-timeout",
         type=bounded(float, 0.1, 3600, "a number of seconds"),
         default=10.0,
@@ -110,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
         tables=args.tables, bots=args.bots, bot_delay=args.bot_delay, pause=args.pause
     )
     settings.seed = args.seed
+    settings.keep_hands = args.keep_hands
     if args.config:
         settings.configs = load_configs(args.config)
     raise_file_limit()

@@ -111,6 +111,9 @@ class TableRunner:
                 lambda s: s.put_hand(self.id, number, history),
                 lambda s: s.forget_actions(self.id, number),
             ]
+            keep = self.settings.keep_hands
+            if keep is not None:
+                steps.insert(2, lambda s: s.forget_hands(self.id, number, keep))
             for connection in self.connections:
                 connection.since = 0
             self.next_start = self.now() + self.settings.pause

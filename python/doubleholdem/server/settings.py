@@ -38,7 +38,9 @@ class RoomSettings:
     """How a room runs: ``tables`` tables, ``bots`` seats per new table taken by bots
     that act after ``bot_delay`` seconds; ``pause`` seconds between hands; ``configs``
     the new tables' settings, in turn; ``clock`` the server's clock (seconds, wall time
-    so that deadlines survive a restart); ``seed`` seeded deals (``None``: strong)."""
+    so that deadlines survive a restart); ``seed`` seeded deals (``None``: strong);
+    ``keep_hands`` the finished hands each table keeps in the database (``None``: all;
+    else the last ``keep_hands``, older ones forgotten in small steps as hands end)."""
 
     tables: int = 4
     bots: int = 2
@@ -47,6 +49,7 @@ class RoomSettings:
     configs: list[TableConfig] = field(default_factory=default_configs)
     clock: Callable[[], float] = time.time
     seed: int | None = None
+    keep_hands: int | None = None
 
 
 def load_configs(path: str) -> list[TableConfig]:

@@ -50,6 +50,7 @@ from doubleholdem.errors import DamagedDatabase, TamperedSnapshot
 from doubleholdem.server.lock import DatabaseLock
 
 __all__ = [
+    "FORGET_BATCH",
     "SCHEMA_VERSION",
     "Damage",
     "Storage",
@@ -65,6 +66,7 @@ MAX_TABLES = 100_000  # the most tables a database may hold (the protocol's tabl
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
+FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -587,6 +589,17 @@ class Storage:
         self._db.execute(
             "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
             (table_id, number, json.dumps(log, separators=(",", ":"))),
+        )
+
+    def forget_hands(self, table_id: int, last: int, keep: int) -> None:
+        """The retention of finished hands: forgets the hands of a table numbered up to
+        ``last - keep`` (``last`` the hand just stored: the ``keep`` last are kept), at
+        most ``FORGET_BATCH`` of the oldest at a time, so that no commit is long (a
+        backlog, e.g. after lowering the setting, goes in steps, one per hand)."""
+        self._db.execute(
+            "DELETE FROM hands WHERE table_id = ? AND number IN (SELECT number FROM hands"
+            " WHERE table_id = ? AND number <= ? ORDER BY number LIMIT ?)",
+            (table_id, table_id, last - keep, FORGET_BATCH),
         )
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
