@@ -127,3 +127,44 @@ def test_two_players_play_a_double_holdem_hand_in_the_browser(tmp_path: Path) ->
     assert "picks point card" in outcome["history"]  # DH-5, the player's own choice
     assert "shows" in outcome["history"] or "wins" in outcome["history"]
     assert (shots / "table-showdown.png").stat().st_size > 10_000
+
+
+async def _second_tab(url: str) -> dict[str, Any]:
+    """ann sits in one tab, opens the table in a second tab of the same browser, closes
+    it and reloads the first."""
+    async with playwright.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(viewport={"width": 1100, "height": 900})
+            first = await context.new_page()
+            await first.goto(url)
+            await first.fill("#name", "ann")
+            await first.locator('button[data-sit="0"]').click()
+            await first.locator("#table").wait_for(state="visible")
+            second = await context.new_page()
+            await second.goto(url)
+            await second.locator("#lobby").wait_for(state="visible")
+            await second.wait_for_timeout(500)
+            outcome = {"second_in_lobby": await second.locator("#lobby").is_visible()}
+            await second.close()
+            await first.reload()
+            await first.locator("#table").wait_for(state="visible", timeout=10_000)
+            outcome["status"] = await first.inner_text("#status")
+            return outcome
+        finally:
+            await browser.close()
+
+
+def test_a_second_tab_does_not_orphan_the_first_tabs_seat(tmp_path: Path) -> None:
+    settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=30.0, configs=[CONFIG])
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    with ServerThread(room) as server:
+        outcome = asyncio.run(_second_tab(server.url))
+        assert [s["player"] if s else None for s in room.lobby()[0][0]["seats"]] == [
+            "ann",
+            None,
+            None,
+        ]
+        assert len(room.runners[0].humans) == 1  # the seat's token still holds it
+    assert outcome["second_in_lobby"]
+    assert "seat 1" in outcome["status"]  # the first tab resumed its seat after a reload

@@ -1,12 +1,13 @@
 // The doubleholdem browser table: plain JavaScript, no libraries. It speaks the
-// WebSocket protocol of docs/PROTOCOL.md (version 1) and keeps the seat token in
-// localStorage, so a reload reconnects to the same seat.
+// WebSocket protocol of docs/PROTOCOL.md (version 2) and keeps the seat token in
+// sessionStorage: a reload reconnects to the same seat, and each tab holds its own (a
+// second tab opens on the lobby instead of taking the first tab's seat and orphaning it).
 "use strict";
 (function () {
   const V = 2;
   const $ = (id) => document.getElementById(id);
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
-  const store = window.localStorage;
+  const store = window.sessionStorage;
   let ws = null;
   let state = null; // the last state message
   let offset = 0; // server clock minus ours, seconds
@@ -14,7 +15,7 @@
   let tableId = null;
   // the act message sent and not yet answered: resent with the same id after a reconnect or
   // a reload, and the server applies it once
-  let pending = JSON.parse(window.localStorage.getItem("dh-pending") || "null");
+  let pending = JSON.parse(store.getItem("dh-pending") || "null");
   function setPending(message) {
     pending = message;
     if (message) store.setItem("dh-pending", JSON.stringify(message));
