@@ -103,7 +103,10 @@
       cells(row, [`Table ${t.id + 1}`, `${t.variant === "double" ? "Double" : "Texas"} Hold'em, ${t.structure}`,
         `${t.blinds[0]}/${t.blinds[1]}`, `${players}/${t.seats.length}`, `#${t.hand_number}`]);
       const td = document.createElement("td");
-      const watch = button("Watch", () => { tableId = t.id; send({ type: "watch", table: t.id }); });
+      const watch = button("Watch", () => {
+        if (seat !== null) { status("one seat per window: leave your seat to watch another table"); return; }
+        tableId = t.id; send({ type: "watch", table: t.id });
+      });
       watch.dataset.watch = t.id;
       const sit = button("Sit", () => sitDown(t, null));
       sit.dataset.sit = t.id;
