@@ -115,6 +115,34 @@ def test_an_address_holds_at_most_per_address_connections(tmp_path: Path) -> Non
         asyncio.run(scenario(server))
 
 
+def test_a_ping_flood_is_closed_where_it_arrives(tmp_path: Path) -> None:
+    """Ping frames never reach the app (the protocol answers them): they are limited as
+    they arrive, and a client that sends them too fast is closed with code 1008."""
+    import websockets
+
+    limits = Limits()
+
+    async def scenario(server: ServerThread) -> None:
+        calm = await Client.connect(server.ws_url)
+        for _ in range(5):  # a few pings are answered
+            await asyncio.wait_for(await calm.socket.ping(), 10)
+        flood = await Client.connect(server.ws_url)
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            for _ in range(500):
+                await flood.socket.ping()
+            await asyncio.wait_for(flood.socket.recv(), 10)  # welcome came before
+            await asyncio.wait_for(flood.socket.recv(), 10)
+        # (the close frame may be lost to a reset, the client still sending)
+        assert closed.value.rcvd is None or closed.value.rcvd.code == 1008
+        await calm.send(type="ping")
+        assert (await calm.next("pong"))["clock"] > 0
+        await calm.close()
+
+    with ServerThread(_room(tmp_path), limits) as server:
+        asyncio.run(scenario(server))
+    assert limits.ping_floods == 1
+
+
 # ---------------------------------------------------------------- lobby
 
 

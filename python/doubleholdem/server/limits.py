@@ -3,7 +3,11 @@ not all arrived within ``header_timeout`` seconds is closed (uvicorn has no such
 of its own: its keep-alive timer stops at the first byte of a request, and a connection
 that sends nothing, or half a request, would hold a descriptor for ever), and an address
 holds at most ``per_address`` connections at once (HTTP and WebSocket alike; one more is
-answered 503 and closed at accept time). :func:`uvicorn_config` is the one place both
+answered 503 and closed at accept time), and a WebSocket's ping frames, answered by the
+protocol without the app seeing them, are rate-limited as they arrive (``PING_RATE`` a
+second, bursts of ``PING_BURST``; beyond, the connection is closed with code 1008: a
+client sending pings without reading the pongs grew the server's write buffer without
+end). :func:`uvicorn_config` is the one place both
 the ``serve`` command and the tests configure uvicorn.
 
 Behind a reverse proxy every connection comes from the proxy's address: raise
@@ -16,19 +20,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 __all__ = [
     "HEADER_TIMEOUT",
     "MAX_WS_BYTES",
     "PER_ADDRESS",
+    "PING_BURST",
+    "PING_RATE",
     "Limits",
     "bounded_http",
+    "bounded_ws",
     "uvicorn_config",
 ]
 
 HEADER_TIMEOUT = 10.0  # seconds for a request's headers to arrive, whole
 PER_ADDRESS = 64  # connections open at once from one address
 MAX_WS_BYTES = 64 * 1024  # a WebSocket frame above this closes the connection
+PING_RATE = 2.0  # ping frames a second a WebSocket client may send, on average
+PING_BURST = 10.0  # and at once
 _SWEEP_EVERY = 256  # accepts between sweeps of the closed connections out of the counts
 _TOO_MANY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
@@ -49,6 +59,7 @@ class Limits:
     open: dict[str, set[asyncio.BaseTransport]] = field(default_factory=dict)
     timed_out: int = 0  # connections closed for their headers' lateness
     refused: int = 0  # connections refused for their address's cap
+    ping_floods: int = 0  # WebSockets closed for sending pings too fast
     _accepts: int = 0
 
     def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
@@ -138,6 +149,34 @@ def bounded_http(limits: Limits) -> type[asyncio.Protocol]:
     return BoundedH11Protocol
 
 
+def bounded_ws(limits: Limits) -> type[asyncio.Protocol]:
+    """uvicorn's WebSocket protocol (websockets, sans-I/O) with its clients' ping
+    frames rate-limited as they arrive (a token bucket of ``PING_BURST`` refilled at
+    ``PING_RATE`` a second); a client beyond it is closed with code 1008."""
+
+    class BoundedWebSocketProtocol(WebSocketsSansIOProtocol):
+        _pings = PING_BURST
+        _filled: float | None = None
+
+        def handle_ping(self) -> None:
+            now = self.loop.time()
+            if self._filled is not None:
+                self._pings = min(PING_BURST, self._pings + (now - self._filled) * PING_RATE)
+            self._filled = now
+            if self._pings < 1.0:
+                if not self.close_sent:
+                    limits.ping_floods += 1
+                    self.conn.fail(1008, "too many pings")
+                    self.transport.write(b"".join(self.conn.data_to_send()))
+                    self.close_sent = True
+                    self.transport.close()
+                return
+            self._pings -= 1.0
+            super().handle_ping()
+
+    return BoundedWebSocketProtocol
+
+
 def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
     """The uvicorn configuration of the server's ``app``, held to ``limits``
     (``options``: more :class:`uvicorn.Config` arguments, e.g. ``host`` and ``port``)."""
@@ -146,6 +185,7 @@ def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
     return uvicorn.Config(
         app,
         http=bounded_http(limits),
+        ws=bounded_ws(limits),
         log_level="warning",
         ws_max_size=MAX_WS_BYTES,
         ws_per_message_deflate=False,
