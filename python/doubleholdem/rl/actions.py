@@ -8,6 +8,7 @@ import numpy as np
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import LegalActions
+from doubleholdem.game.words import POINT
 from doubleholdem.rl.config import EnvConfig, raise_tokens
 
 __all__ = ["CALL", "FOLD", "POINT_BASE", "ActionCodec"]
@@ -81,7 +82,7 @@ class ActionCodec:
         zeroed memoryview or array ``mask``."""
         if legal is None or decision is None:
             return
-        if decision == "point":
+        if decision == POINT:
             mask[2] = mask[3] = mask[4] = 1
             return
         if legal.can_fold:
@@ -109,7 +110,7 @@ class ActionCodec:
         legal options if the number is not legal now."""
         if legal is None or decision is None:
             raise IllegalAction("the hand is over: nobody may act", action=action)
-        if decision == "point":
+        if decision == POINT:
             if POINT_BASE <= action < POINT_BASE + 3 and self.raise_base > POINT_BASE:
                 return "point", action - POINT_BASE
             raise IllegalAction(

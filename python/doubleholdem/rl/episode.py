@@ -12,6 +12,7 @@ from typing import Any
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import GameConfig, Hand, LegalActions
 from doubleholdem.game.phh import dumps
+from doubleholdem.game.words import ALL_IN, BET, CALL, POINT, RAISE
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.observations import KINDS, STREET_INDEX, pack_past_action
@@ -130,9 +131,9 @@ class Game:
             raise IllegalAction("the episode is over: reset it", action=action)
         decision, legal, _, _, pot, _ = view
         kind, amount = self.codec.decode(action, decision, legal, pot)
-        if kind == "call":
+        if kind == CALL:
             kind = "call" if legal.call_amount else "check"
-        elif kind == "raise":
+        elif kind == RAISE:
             kind = "bet" if legal.is_bet else "raise"
         return self._play(legal, kind, amount, rng)
 
@@ -144,7 +145,7 @@ class Game:
         legal = self.hand.legal_actions()
         if legal is None:
             raise IllegalAction("the episode is over: reset it", action=action)
-        if action == "all_in" and amount is None and legal.decision == "bet":
+        if action == ALL_IN and amount is None and legal.decision == BET:
             if legal.stack > 0 and legal.call_amount == legal.stack:
                 action = "call"
             elif legal.max_raise_to == legal.all_in_to:
@@ -154,7 +155,7 @@ class Game:
     def _play(self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random) -> bool:
         index = legal.seat
         table = self.table
-        if kind == "point":
+        if kind == POINT:
             if table is None:
                 self.hand.choose_point(index, amount)  # type: ignore[arg-type]
             else:
@@ -165,10 +166,10 @@ class Game:
                 self.hand.act(kind, amount)
             else:
                 table.act(self.seat_of[index], kind, amount)
-            if kind == "call":
+            if kind == CALL:
                 chips = legal.call_amount
                 self._record(index, 2, street, chips, legal.bet + chips)
-            elif kind == "bet" or kind == "raise":
+            elif kind in (BET, RAISE):
                 assert amount is not None
                 self._record(index, KINDS[kind], street, amount - legal.bet, amount)
             else:

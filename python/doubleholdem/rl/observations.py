@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from doubleholdem.game import Hand, LegalActions
+from doubleholdem.game.words import POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
 
@@ -193,7 +194,7 @@ class Encoder:
 
     def _legal(self, o: Any, decision: str, legal: LegalActions, pot: int, mask: Any) -> None:
         """The decision, legal and mask blocks of the seat to act."""
-        if decision == "point":
+        if decision == POINT:
             o[self._decision + 1] = 1.0
         else:
             bb = self.bb

@@ -14,6 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
+from doubleholdem.game.words import CALL, FOLD, RAISE
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
 from doubleholdem.rl.observations import Encoder
@@ -58,7 +59,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         **settings: Any,
     ) -> None:
         config = EnvConfig(**settings)
-        if illegal not in ("call", "fold", "raise"):
+        if illegal not in (CALL, FOLD, RAISE):
             raise InvalidConfig(
                 f"illegal: {illegal!r} is not 'call', 'fold' or 'raise'", field="illegal"
             )
@@ -111,8 +112,8 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         while game.actor is not None and game.actor != self.seat:
             player = self.players[game.actor]
             observation = game.bot_observation(game.actor)
-            decide = cast(Callable[[Observation], Decision], getattr(player, "decide", player))
-            action, amount = decide(observation)
+            choose = cast(Callable[[Observation], Decision], getattr(player, "choose", player))
+            action, amount = choose(observation)
             if game.decide(action, amount, self._rng):
                 self._pending += game.payoffs[self.seat] / bb
                 if game.phh is not None:
@@ -129,7 +130,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         reward, self._pending = self._pending, 0.0
         number = int(action)
         info_illegal = False
-        if self.illegal != "raise":
+        if self.illegal != RAISE:
             decision, legal, pot = game.legal()
             mask = self._mask
             mask[:] = 0
@@ -166,7 +167,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
 
 def _substitute(mask: np.ndarray, rule: str) -> int:
     """The legal action played instead of an illegal one."""
-    if mask[1] and (rule == "call" or not mask[0]):
+    if mask[1] and (rule == CALL or not mask[0]):
         return 1  # check or call
     if mask[0]:
         return 0  # fold
@@ -199,7 +200,7 @@ def _players(
                 field="opponents",
             )
         return dict(zip(others, opponents))
-    if not (hasattr(opponents, "decide") or callable(opponents)):
+    if not (hasattr(opponents, "choose") or callable(opponents)):
         raise InvalidConfig(
             f"opponents: {opponents!r} is not a bot or a callable", field="opponents"
         )
