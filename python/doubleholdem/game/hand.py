@@ -7,8 +7,13 @@ A hand posts antes and blinds, deals, and then waits for decisions. Ask
 Everything that happens is appended to an ordered event log; :meth:`Hand.view` is what
 one seat may see; :meth:`Hand.snapshot` saves the hand as JSON-ready data.
 
-The betting round is :mod:`doubleholdem.game.betting`'s and the pots are
-:mod:`doubleholdem.game.pots`'; hand values come from the Rust core.
+The hand holds the state and moves it on; its parts are rules of their own: the deck
+and the dealing order (:mod:`~doubleholdem.game.dealing`), the posts before the deal
+(:mod:`~doubleholdem.game.posting`), the betting round (:mod:`~doubleholdem.game.betting`),
+why a decision is refused (:mod:`~doubleholdem.game.refusals`), the showdown and the
+pots (:mod:`~doubleholdem.game.showdown`, :mod:`~doubleholdem.game.pots`), the event log
+and what each seat sees of it (:mod:`~doubleholdem.game.events`) and the snapshot
+(:mod:`~doubleholdem.game.snapshot`). Hand values come from the Rust core.
 
 >>> hand = Hand(GameConfig(stacks=(1000, 1000, 1000), small_blind=5, big_blind=10), seed=7)
 >>> hand.actor, hand.street, hand.pot
@@ -26,39 +31,37 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from doubleholdem import _core
-from doubleholdem.cards import (
-    CARD_NAMES,
-    FULL_DECK,
-    CardLike,
-    Deck,
-    parse_card,
-    parse_cards,
-    shuffled,
-)
-from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidConfig, InvalidSnapshot
+from doubleholdem.cards import Deck
+from doubleholdem.errors import IllegalAction, InvalidConfig
+from doubleholdem.game import snapshot as _snapshot
 from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
-from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
+from doubleholdem.game.config import GameConfig, Structure, Variant
+from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, hole_cards, stacked_deck
 from doubleholdem.game.events import Event, hand_view, visible
-from doubleholdem.game.pots import (
-    Pot,
-    PotResult,
-    _award,
-    _rake_amounts,
-    _side_pots,
-    _uncalled_bet,
-    _unwinnable,
+from doubleholdem.game.posting import COMMITTED, WAGER, blind_seats, posts
+from doubleholdem.game.pots import PotResult, _uncalled_bet
+from doubleholdem.game.refusals import (
+    all_in_as,
+    amount_field,
+    as_action,
+    check_raise,
+    check_seat,
+    point_index,
+    refusal,
+    require,
+    turn_text,
 )
+from doubleholdem.game.showdown import Settlement, hand_value, show_order, showdown, uncontested
+from doubleholdem.game.snapshot import SNAPSHOT_VERSION
 from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
 
 __all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "play_through", "stacked_deck"]
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
-SNAPSHOT_VERSION = 3
-_BOARD_CARDS = (0, 3, 1, 1)
 
 
 class Hand:
@@ -110,19 +113,9 @@ class Hand:
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
-        if rng is not None and not isinstance(rng, random.Random):
-            raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
-        if deck is None:
-            cards = shuffled(FULL_DECK, seed, rng)
-        elif seed is not None or rng is not None:
-            raise InvalidConfig("give a deck or a seed/generator, not both")
-        else:
-            cards = deck.deal(len(deck)) if isinstance(deck, Deck) else _card_order(deck)
-        n = config.players
-        if len(cards) < n * config.hole_cards + 8:
-            raise InvalidConfig(f"the deck has {len(cards)} cards, too few for {n} players")
         self.config = config
-        self._deck = cards
+        self._deck = hand_deck(config, seed, rng, deck)
+        n = config.players
         self._next_card = 0
         self._stacks = list(config.stacks)
         self._bets = [0] * n
@@ -130,7 +123,6 @@ class Hand:
         self._dead = 0
         self._in_hand = [True] * n
         self._live = n
-        self._holes: list[tuple[int, ...]] = [()] * n
         self._points: list[int | None] = [None] * n
         self._needs_point = [False] * n
         self._points_due = 0
@@ -145,7 +137,7 @@ class Hand:
         self._betting_actor: int | None = None
         self._legal: LegalActions | None = None
         self._post()
-        self._deal_holes()
+        self._holes = self._deal_holes()
         self._round = self._open_round()
         self._proceed()
 
@@ -265,7 +257,7 @@ class Hand:
 
     def hole(self, seat: int) -> list[int]:
         """The hole cards of ``seat`` in dealing order (server side: no secrecy here)."""
-        self._check_seat(seat)
+        check_seat(seat, len(self._stacks))
         return list(self._holes[seat])
 
     def legal_actions(self) -> LegalActions | None:
@@ -312,27 +304,27 @@ class Hand:
         try:
             kind = _ACTIONS[action]
         except (KeyError, TypeError):
-            kind = _action(action, legal, amount)
+            kind = as_action(action, legal, amount)
         if kind is _ALL_IN:
-            kind, amount = self._all_in_as(legal, amount)
+            kind, amount = all_in_as(legal, amount)
         actor = legal.seat
         if kind is _FOLD:
             if not legal.can_fold or amount is not None:
                 reason = "there is nothing to call: check instead"
-                self._require(legal.can_fold, reason, legal, kind)
-                self._require(amount is None, "a fold takes no amount", legal, kind, amount)
+                require(legal.can_fold, reason, legal, kind)
+                require(amount is None, "a fold takes no amount", legal, kind, amount)
             self._fold(actor)
         elif kind is _CHECK:
             if not legal.can_check or amount is not None:
-                self._require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
-                self._require(amount is None, "a check takes no amount", legal, kind, amount)
+                require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
+                require(amount is None, "a check takes no amount", legal, kind, amount)
             self._check(actor)
         elif kind is _CALL:
             chips = legal.call_amount
             if chips <= 0 or not (amount is None or amount == chips):
                 reason = "there is nothing to call: check instead"
-                self._require(legal.can_call, reason, legal, kind)
-                self._require(
+                require(legal.can_call, reason, legal, kind)
+                require(
                     amount is None or amount == chips, f"a call is {chips}", legal, kind, amount
                 )
             self._call(actor, chips)
@@ -391,17 +383,18 @@ class Hand:
         ):  # the common case, plainly legal
             index = point
         else:
-            self._check_seat(seat)
-            index = self._point_index(self._expect(POINT, seat, POINT, None), point)
+            check_seat(seat, len(self._stacks))
+            legal = self._expect(POINT, seat, POINT, None)
+            index = point_index(self._holes[seat], legal, point)
         self._choose(seat, index)
 
     def timeout(self, seat: int) -> None:
         """Seat ``seat`` ran out of time: its point card is chosen by DH-6, a betting
         decision checks if free, else folds (TH-40)."""
-        self._check_seat(seat)
+        check_seat(seat, len(self._stacks))
         if self._actor != seat:
             raise IllegalAction(
-                f"seat {seat} cannot time out: it is {self._turn_text()}",
+                f"seat {seat} cannot time out: it is {turn_text(self._actor, self._decision)}",
                 seat=seat,
                 action=TIMEOUT,
                 legal=self.legal_actions(),
@@ -428,70 +421,24 @@ class Hand:
 
     def _expect(self, decision: str, seat: int | None, action: object, amount: object) -> Any:
         if seat is not None and not (type(seat) is int and 0 <= seat < len(self._stacks)):
-            self._check_seat(seat)
+            check_seat(seat, len(self._stacks))
         legal = self.legal_actions()
         if legal is None:
             raise IllegalAction(
-                "the hand is over", seat=seat, action=action, amount=_amount(amount)
+                "the hand is over", seat=seat, action=action, amount=amount_field(amount)
             )
         if seat is not None and seat != legal.seat:
             raise IllegalAction(
-                f"seat {seat} cannot act: it is {self._turn_text()}",
+                f"seat {seat} cannot act: it is {turn_text(self._actor, self._decision)}",
                 seat=seat,
                 action=action,
-                amount=_amount(amount),
+                amount=amount_field(amount),
                 legal=legal,
             )
         if legal.decision != decision:
             wanted = "choose a point card" if legal.decision == POINT else "act on the betting"
-            raise _refusal(legal, f"must first {wanted}", action, amount)
+            raise refusal(legal, f"must first {wanted}", action, amount)
         return legal
-
-    def _turn_text(self) -> str:
-        if self._actor is None:
-            return "the end of the hand"
-        what = "choose a point card" if self._decision == POINT else "act"
-        return f"seat {self._actor}'s turn to {what}"
-
-    def _check_seat(self, seat: object) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise IllegalAction(
-                f"{seat!r} is not a seat (seats 0..{self.players - 1})", action=None
-            )
-
-    @staticmethod
-    def _require(
-        ok: bool, reason: str, legal: LegalActions, kind: Action, amount: object = None
-    ) -> None:
-        if not ok:
-            raise _refusal(legal, f"cannot {kind.value}: {reason}", kind, amount)
-
-    def _all_in_as(self, legal: LegalActions, amount: object) -> tuple[Action, int | None]:
-        self._require(amount is None, "an all-in takes no amount", legal, Action.ALL_IN, amount)
-        if legal.stack > 0 and legal.call_amount == legal.stack:
-            return Action.CALL, None
-        self._require(
-            legal.max_raise_to == legal.all_in_to,
-            _raise_range_text(legal),
-            legal,
-            Action.ALL_IN,
-        )
-        return (Action.BET if legal.is_bet else Action.RAISE), legal.all_in_to
-
-    def _point_index(self, legal: LegalActions, point: object) -> int:
-        hole = self._holes[legal.seat]
-        if isinstance(point, str):
-            try:
-                card = parse_card(point)
-            except ValueError:
-                card = -1
-            if card in hole:
-                return hole.index(card)
-        elif isinstance(point, int) and not isinstance(point, bool) and 0 <= point < len(hole):
-            return point
-        cards = " ".join(CARD_NAMES[c] for c in hole)
-        reason = f"cannot choose point {point!r}: give 0, 1 or 2 or one of {cards}"
-        raise _refusal(legal, reason, POINT, None)
 
     # ------------------------------------------------------------------ chips
 
@@ -522,7 +469,7 @@ class Hand:
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         low, high = legal.min_raise_to, legal.max_raise_to
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
-            self._check_raise(legal, kind, amount)
+            check_raise(legal, kind, amount)
         assert isinstance(amount, int)
         seat = legal.seat
         self._wager(seat, amount - legal.bet)
@@ -530,17 +477,6 @@ class Hand:
         self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
         kind_text = BET if legal.is_bet else RAISE
         self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
-
-    def _check_raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
-        """Refuses a bet or raise that is not allowed, or not to a whole number of chips
-        in the legal range."""
-        self._require(legal.can_raise, _raise_range_text(legal), legal, kind, amount)
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            self._require(False, f"give the total to raise to, not {amount!r}", legal, kind)
-        assert isinstance(amount, int)
-        low, high = legal.min_raise_to, legal.max_raise_to
-        assert low is not None and high is not None
-        self._require(low <= amount <= high, _raise_range_text(legal), legal, kind, amount)
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips
@@ -554,80 +490,40 @@ class Hand:
         n = len(self._stacks)
         return CLOCKWISE[n][start % n]
 
-    def _blind_seats(self) -> tuple[int | None, int]:
-        if self.config.blind_seats is not None:  # placed by a table (TH-38)
-            return self.config.blind_seats
-        button, n = self.config.button, self.players
-        if n == 2:  # TH-3: the button posts the small blind
-            return button, (button + 1) % n
-        return (button + 1) % n, (button + 2) % n
-
     def _post(self) -> None:
-        """Antes (TH-19) then blinds (TH-2, TH-18); a short player posts what they have."""
-        config = self.config
-        small, big = self._blind_seats()
-        seat: int | None
-        if config.ante:
-            if config.ante_type is _UNIFORM:
-                for seat in self._clockwise(config.button + 1):
-                    chips = min(config.ante, self._stacks[seat])
-                    self._stacks[seat] -= chips
-                    self._committed[seat] += chips
-                    self._log("ante", seat, amount=chips, all_in=self._stacks[seat] == 0)
+        """Antes, blinds and a table's posts (:func:`~doubleholdem.game.posting.posts`:
+        TH-2, TH-3, TH-18, TH-19, TH-36, TH-37)."""
+        stacks, bets, committed = self._stacks, self._bets, self._committed
+        for kind, seat, chips, into, all_in in posts(self.config, stacks):
+            stacks[seat] -= chips
+            if into == WAGER:
+                bets[seat] += chips
+                committed[seat] += chips
+            elif into == COMMITTED:
+                committed[seat] += chips
             else:
-                chips = min(config.ante, self._stacks[big])
-                self._stacks[big] -= chips
                 self._dead += chips
-                self._log("ante", big, amount=chips, all_in=self._stacks[big] == 0)
-        for seat, blind, kind in (
-            (small, config.small_blind, "small_blind"),
-            (big, config.big_blind, "big_blind"),
-        ):
-            if seat is None:
-                continue
-            chips = min(blind, self._stacks[seat])
-            if chips:
-                self._wager(seat, chips)
-                self._log(kind, seat, amount=chips, all_in=self._stacks[seat] == 0)
-        if config.live_posts or config.dead_posts:
-            self._post_for_table()
-
-    def _post_for_table(self) -> None:
-        """A table's extra posts, clockwise from the button: a live post (TH-36, TH-37)
-        is a wager like a blind; a dead post (TH-37) goes whole into the main pot."""
-        config = self.config
-        for seat in self._clockwise(config.button + 1):
-            live = config.live_posts[seat] if config.live_posts else 0
-            chips = min(live, self._stacks[seat])
-            if chips:
-                self._wager(seat, chips)
-                self._log("post", seat, amount=chips, all_in=self._stacks[seat] == 0)
-            dead = config.dead_posts[seat] if config.dead_posts else 0
-            chips = min(dead, self._stacks[seat])
-            if chips:
-                self._stacks[seat] -= chips
-                self._dead += chips
-                self._log("post_dead", seat, amount=chips, all_in=self._stacks[seat] == 0)
+            self._log(kind, seat, amount=chips, all_in=all_in)
 
     def _draw(self, count: int) -> tuple[int, ...]:
         start = self._next_card
         self._next_card = start + count
         return tuple(self._deck[start : start + count])
 
-    def _deal_holes(self) -> None:
+    def _deal_holes(self) -> list[tuple[int, ...]]:
+        """The hole cards, dealt one at a time clockwise from the seat left of the
+        button (TH-1), each logged to its seat."""
         order = self._clockwise(self.config.button + 1)
-        deck, holes, n = self._deck, self._holes, len(order)
-        start = self._next_card
         rounds = self.config.hole_cards
-        for i, seat in enumerate(order):  # one card at a time, clockwise (TH-1)
-            holes[seat] = tuple(deck[start + i : start + i + rounds * n : n])
-        self._next_card = start + rounds * n
+        holes = hole_cards(self._deck, order, rounds, self._next_card)
+        self._next_card += rounds * len(order)
         events = self._events
         for seat in order:  # self._log("deal", seat, cards=...), faster
             held = holes[seat]
             events.append(
                 (len(events), "deal", seat, None, None, held, False, None, (), None, None, None)
             )
+        return holes
 
     def _open_round(self) -> BettingRound:
         config = self.config
@@ -637,7 +533,7 @@ class Hand:
             assert config.small_bet is not None and config.big_bet is not None
             bet_size = config.small_bet if self._street < 2 else config.big_bet
         if self._street == 0:
-            self._cursor = self._blind_seats()[1]
+            self._cursor = blind_seats(config)[1]
             level, bets_made = config.big_blind, 1
         else:
             self._cursor = config.button
@@ -705,12 +601,13 @@ class Hand:
                 with_chips += 1
         if not self._runout and with_chips <= 1:
             self._runout = True  # TH-22: every hand is turned face up
-            for seat in self._showdown_order():
+            order = show_order(self._in_hand, self.config.button, None, True)
+            for seat in order:
                 self._show(seat)
 
     def _deal_board(self) -> None:
         self._log("burn", cards=self._draw(1))
-        cards = self._draw(_BOARD_CARDS[self._street])
+        cards = self._draw(BOARD_CARDS[self._street])
         self._board += cards
         self._log(STREETS[self._street], cards=cards)
         if self._street == 1 and self.config.variant is _DOUBLE:
@@ -719,64 +616,55 @@ class Hand:
 
     # ------------------------------------------------------------------ the end
 
-    def _showdown_order(self) -> list[int]:
-        """TH-22: the last bettor or raiser of the final round first, else the first
-        player left of the button; then clockwise."""
-        aggressor = self._round.last_aggressor
-        start = self.config.button + 1 if self._runout or aggressor is None else aggressor
-        return [s for s in self._clockwise(start) if self._in_hand[s]]
-
     def _show(self, seat: int) -> None:
         self._shown[seat] = True
         self._log("show", seat, cards=self._holes[seat], point=self._points[seat])
 
-    def _value(self, seat: int) -> tuple[int, int | None, tuple[int, ...]]:
-        hole = self._holes[seat]
-        if self.config.variant is _DOUBLE:
-            point = self._points[seat]
-            assert point is not None  # DH-5: everyone in the hand chose on the flop
-            value, which, five = _core.resolve(hole, point, self._board)
-            return value, which, tuple(five)
-        cards = [*hole, *self._board]
-        return _core.evaluate(cards), None, tuple(_core.best_five(cards))
-
-    def _return_unwinnable(self) -> None:
-        """Chips that no live player can win (a uniform ante above every remaining
-        stake, TH-19) go back to whoever put them in."""
-        for seat, chips in enumerate(_unwinnable(self._committed, self._in_hand)):
-            if chips:
-                self._return(seat, chips)
-
     def _showdown(self) -> None:
-        self._street = 4
-        self._return_unwinnable()
-        pots = _side_pots(
-            self._committed, self._in_hand, [s == 0 for s in self._stacks], self._dead
+        """The showdown of the players left (:func:`~doubleholdem.game.showdown.showdown`:
+        TH-19, TH-21 to TH-23, TH-30, TH-31, DH-4)."""
+        config, holes, points, board = self.config, self._holes, self._points, self._board
+        order = show_order(self._in_hand, config.button, self._round.last_aggressor, self._runout)
+        double = config.variant is _DOUBLE
+        values = {seat: hand_value(holes[seat], points[seat], board, double) for seat in order}
+        self._settle(
+            showdown(
+                self._committed,
+                self._in_hand,
+                self._stacks,
+                self._dead,
+                order,
+                values,
+                self._shown,
+                config.rake,
+                config.button,
+            )
         )
-        values: dict[int, int] = {}
-        for seat in self._showdown_order():
-            value, which, five = self._value(seat)
-            if self._shown[seat] or _can_win(seat, value, values, pots):
-                if not self._shown[seat]:
-                    self._show(seat)
-                values[seat] = value
-                self._log("hand", seat, cards=five, value=value, hand=which)
-            else:
-                self._log("muck", seat)
-        rakes = _rake_amounts(pots, self.config.rake, True)
-        self._settle(_award(pots, values, self.config.button, self.players, rakes))
 
     def _win_uncontested(self) -> None:
-        """TH-5: the last player in the hand wins every pot without showing."""
-        self._return_uncalled()
-        self._return_unwinnable()
-        winner = self._in_hand.index(True)
-        pot = Pot(sum(self._committed) + self._dead, (winner,))
-        (rake,) = _rake_amounts([pot], self.config.rake, len(self._board) >= 3)
-        self._street = 4
-        self._settle([PotResult(0, pot.amount, rake, (winner,), (winner,), (pot.amount - rake,))])
+        """TH-5: the last player in the hand wins every pot without showing
+        (:func:`~doubleholdem.game.showdown.uncontested`: TH-19, TH-20, TH-31)."""
+        flop_dealt = len(self._board) >= 3
+        self._settle(
+            uncontested(
+                self._committed, self._bets, self._in_hand, self._dead, self.config.rake, flop_dealt
+            )
+        )
 
-    def _settle(self, results: list[PotResult]) -> None:
+    def _settle(self, settlement: Settlement) -> None:
+        """Applies the end of the hand: the chips that go back, each showing, then each
+        pot's rake and awards; the hand is over."""
+        self._street = 4
+        returned, showings, results = settlement
+        for seat, chips in returned:
+            self._return(seat, chips)
+        for seat, show, value in showings:
+            if show:
+                self._show(seat)
+            if value is None:
+                self._log("muck", seat)
+            else:
+                self._log("hand", seat, cards=value.cards, value=value.value, hand=value.hand)
         for result in results:
             self._log("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
             if result.rake:
@@ -842,7 +730,7 @@ class Hand:
         (:func:`~doubleholdem.game.events.hand_view`). Never another player's unshown
         cards or hidden point card, never the deck."""
         if seat is not None:
-            self._check_seat(seat)
+            check_seat(seat, len(self._stacks))
         return {
             "seat": seat,
             "config": self.config.to_dict(),
@@ -858,29 +746,9 @@ class Hand:
         versioned: the settings, the deck and every decision so far as ``[seat, kind,
         amount]`` (``kind`` a betting action, ``point`` or ``timeout``; ``amount`` the
         total of a bet or raise, or the point index). :meth:`restore` plays them again,
-        so a snapshot restores to exactly this hand, or is refused."""
-        return {
-            "version": SNAPSHOT_VERSION,
-            "config": self.config.to_dict(),
-            "deck": list(self._deck),
-            "decisions": self._decisions(),
-        }
-
-    def _decisions(self) -> list[list[Any]]:
-        """Every decision so far as ``[seat, kind, amount]``, read off the log: a
-        timeout, or the action or point card the seat chose (the event after a timeout
-        is what the timeout did)."""
-        decisions: list[list[Any]] = []
-        timed_out = False
-        for _, kind, seat, _, to, _, _, _, _, point, _, _ in self._events:
-            if kind not in _DECIDED:
-                continue
-            if kind == TIMEOUT:
-                decisions.append([seat, TIMEOUT, None])
-            elif not timed_out:
-                decisions.append([seat, kind, point if kind == POINT else to])
-            timed_out = kind == TIMEOUT
-        return decisions
+        so a snapshot restores to exactly this hand, or is refused
+        (:mod:`doubleholdem.game.snapshot`)."""
+        return _snapshot.snapshot(self.config, self._deck, self._events)
 
     def to_json(self) -> str:
         """:meth:`snapshot` as compact JSON text."""
@@ -889,175 +757,21 @@ class Hand:
     @classmethod
     def from_json(cls, text: str) -> Hand:
         """The hand saved by :meth:`to_json`."""
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError, RecursionError) as error:
-            raise InvalidSnapshot(f"a snapshot is JSON text: {error}") from None
-        return cls.restore(data)
+        return cls.restore(_snapshot.loads(text))
 
     @classmethod
     def restore(cls, data: dict[str, Any]) -> Hand:
         """The hand saved by :meth:`snapshot`: its decisions are played again on its deck
         by the rules, so a snapshot that is not a hand raises :class:`InvalidSnapshot`
         saying what is wrong."""
-        found = data.get("version") if isinstance(data, dict) else None
-        if found != SNAPSHOT_VERSION or isinstance(found, bool):
-            raise InvalidSnapshot(
-                f"not a version {SNAPSHOT_VERSION} hand snapshot (version {found!r}); "
-                "older versions cannot be restored"
-            )
-        unknown = sorted(set(data) - {"version", "config", "deck", "decisions"})
-        if unknown:
-            raise InvalidSnapshot(f"broken hand snapshot: unknown fields {unknown}")
-        try:
-            hand = cls(GameConfig.from_dict(data["config"]), deck=_snapshot_deck(data["deck"]))
-        except KeyError as error:
-            raise InvalidSnapshot(f"broken hand snapshot: {error} is missing") from None
-        except DoubleHoldemError as error:
-            raise InvalidSnapshot(f"broken hand snapshot: {error}") from None
-        decisions = data.get("decisions")
-        if not isinstance(decisions, list):
-            raise InvalidSnapshot("broken hand snapshot: decisions is not a list")
-        for number, decision in enumerate(decisions):
-            try:
-                hand._replay(decision)
-            except (DoubleHoldemError, ValueError, TypeError) as error:
-                raise InvalidSnapshot(f"broken hand snapshot: decision {number}: {error}") from None
-        return hand
-
-    def _replay(self, decision: object) -> None:
-        """One ``[seat, kind, amount]`` decision of a snapshot, checked like any other."""
-        if not (isinstance(decision, list) and len(decision) == 3):
-            raise InvalidSnapshot(f"{decision!r} is not [seat, kind, amount]")
-        seat, kind, amount = decision
-        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)):
-            raise InvalidSnapshot(f"{amount!r} is not an amount")
-        if kind == TIMEOUT and amount is None:
-            self.timeout(seat)
-        elif kind == POINT and amount is not None:
-            self.choose_point(seat, amount)
-        elif kind in _ACTIONS and kind != Action.ALL_IN.value:
-            self.act(kind, amount, seat=seat)
-        else:
-            raise InvalidSnapshot(f"{kind!r} with {amount!r} is not a decision")
+        return _snapshot.restore(data, lambda config, deck: cls(config, deck=deck))
 
 
 _new_event = tuple.__new__
 _FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.ALL_IN
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
-_FIXED_LIMIT, _DOUBLE, _UNIFORM = Structure.FIXED_LIMIT, Variant.DOUBLE, AnteType.UNIFORM
+_FIXED_LIMIT, _DOUBLE = Structure.FIXED_LIMIT, Variant.DOUBLE
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
-_DECIDED = frozenset({FOLD, CHECK, CALL, BET, RAISE, POINT, TIMEOUT})
-
-
-def _can_win(seat: int, value: int, shown: dict[int, int], pots: Sequence[Pot]) -> bool:
-    """A hand that cannot win or tie any pot it is in may be mucked (TH-22)."""
-    for _, eligible in pots:
-        if seat in eligible:
-            for other in eligible:
-                if shown.get(other, -1) > value:
-                    break
-            else:
-                return True
-    return False
-
-
-def _card_order(cards: Sequence[int]) -> list[int]:
-    order = list(cards)
-    distinct = set(order)
-    if (
-        len(distinct) != len(order)
-        or not distinct.issubset(_CARDS)
-        or not set(map(type, order)).issubset(_INT)
-    ):
-        parse_cards(order)  # names the bad or repeated card
-    return order
-
-
-_CARDS = frozenset(range(52))
-_INT = frozenset({int})
-
-
-def _snapshot_deck(deck: object) -> list[int]:
-    if not isinstance(deck, list) or not all(type(c) is int for c in deck):
-        raise InvalidSnapshot("broken hand snapshot: the deck is a list of card numbers")
-    return _card_order(deck)
-
-
-def _amount(amount: object) -> int | None:
-    return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
-
-
-def _refusal(legal: LegalActions, reason: str, action: object, amount: object) -> IllegalAction:
-    """The refusal of what the seat to act tried, ``"seat {seat} {reason}"``; its
-    ``reason`` field lets a table say it with its own seat number."""
-    return IllegalAction(
-        f"seat {legal.seat} {reason}",
-        seat=legal.seat,
-        action=action,
-        amount=_amount(amount),
-        legal=legal,
-        reason=reason,
-    )
-
-
-def _action(action: object, legal: LegalActions, amount: object) -> Action:
-    try:
-        return Action(action)
-    except ValueError:
-        names = ", ".join(a.value for a in Action)
-        raise IllegalAction(
-            f"{action!r} is not an action (one of {names})",
-            seat=legal.seat,
-            action=action,
-            amount=_amount(amount),
-            legal=legal,
-        ) from None
-
-
-def _raise_range_text(legal: LegalActions) -> str:
-    if legal.min_raise_to is None:
-        return "no bet or raise is allowed now"
-    if legal.min_raise_to == legal.max_raise_to:
-        return f"the only bet or raise is to {legal.min_raise_to}"
-    return f"bets and raises go to {legal.min_raise_to}..{legal.max_raise_to}"
-
-
-def stacked_deck(
-    config: GameConfig,
-    holes: Mapping[int, str | Iterable[CardLike]],
-    board: str | Iterable[CardLike] = (),
-) -> Deck:
-    """A deck that deals seat ``s`` the cards ``holes[s]`` (in dealing order) and then
-    the ``board`` (up to five cards), following the dealing order of TH-1 (one card at
-    a time from the seat left of the button, a burn before each board deal). Cards not
-    given are the lowest unused ones, so the deal is reproducible.
-
-    >>> from doubleholdem.cards import format_cards
-    >>> config = GameConfig(stacks=(100, 100), small_blind=1, big_blind=2)
-    >>> hand = Hand(config, deck=stacked_deck(config, {0: "AsAd", 1: "KcKd"}, "2c7h9s3d4h"))
-    >>> [format_cards(hand.hole(s)) for s in (0, 1)]
-    ['As Ad', 'Kc Kd']
-    """
-    n, k = config.players, config.hole_cards
-    given = {seat: parse_cards(cards) for seat, cards in holes.items()}
-    table = parse_cards(board)
-    for seat, cards in given.items():
-        if not 0 <= seat < n or len(cards) != k:
-            raise InvalidConfig(f"seat {seat} cannot be dealt {len(cards)} cards ({k} each)")
-    if len(table) > 5:
-        raise InvalidConfig(f"a board has at most 5 cards, not {len(table)}")
-    used = [c for cards in given.values() for c in cards] + table
-    parse_cards(used)  # DuplicateCard names a card given twice
-    spare = iter(c for c in range(52) if c not in set(used))
-    order = []
-    for r in range(k):
-        for i in range(n):
-            seat = (config.button + 1 + i) % n
-            order.append(given[seat][r] if seat in given else next(spare))
-    table += [next(spare) for _ in range(5 - len(table))]
-    order += [next(spare), *table[:3], next(spare), table[3], next(spare), table[4]]
-    return Deck(order=order)
 
 
 def play_through(hand: Hand, decisions: Iterable[tuple[str, int | None]]) -> Hand:

@@ -1,0 +1,118 @@
+"""The deck of a hand and the order it is dealt in (RULES.md TH-1, DH-1): hole cards one
+at a time clockwise from the seat left of the button, then a burn before each board deal
+(three cards on the flop, one on the turn, one on the river).
+
+Pure functions of the settings and a list of card numbers; a
+:class:`~doubleholdem.game.Hand` deals by them, and :func:`stacked_deck` builds a deck
+that deals chosen cards by the same order.
+
+>>> hole_cards(list(range(52)), [1, 2, 0], rounds=2)  # seat 1 is left of the button
+[(2, 5), (0, 3), (1, 4)]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+
+from doubleholdem.cards import FULL_DECK, CardLike, Deck, parse_cards, shuffled
+from doubleholdem.errors import InvalidConfig
+from doubleholdem.game.config import GameConfig
+
+__all__ = ["BOARD_CARDS", "card_order", "hand_deck", "hole_cards", "stacked_deck"]
+
+BOARD_CARDS = (0, 3, 1, 1)
+"""The board cards dealt at the start of each street: none pre-flop, 3, 1, 1 (TH-1)."""
+
+
+def hand_deck(
+    config: GameConfig,
+    seed: int | None,
+    rng: random.Random | None,
+    deck: Deck | Sequence[int] | None,
+) -> list[int]:
+    """The cards a hand of ``config`` deals, in order: shuffled by a strong generator,
+    by ``seed`` or ``rng`` (reproducible), or ``deck`` in its order (a
+    :class:`~doubleholdem.cards.Deck`, or distinct card numbers); enough for every
+    hole card, the board and its burns."""
+    if rng is not None and not isinstance(rng, random.Random):
+        raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
+    if deck is None:
+        cards = shuffled(FULL_DECK, seed, rng)
+    elif seed is not None or rng is not None:
+        raise InvalidConfig("give a deck or a seed/generator, not both")
+    else:
+        cards = deck.deal(len(deck)) if isinstance(deck, Deck) else card_order(deck)
+    n = config.players
+    if len(cards) < n * config.hole_cards + 8:
+        raise InvalidConfig(f"the deck has {len(cards)} cards, too few for {n} players")
+    return cards
+
+
+def card_order(cards: Sequence[int]) -> list[int]:
+    """``cards`` as a list, if they are distinct card numbers 0..51; else the error of
+    :func:`~doubleholdem.cards.parse_cards` naming the bad or repeated card."""
+    order = list(cards)
+    distinct = set(order)
+    if (
+        len(distinct) != len(order)
+        or not distinct.issubset(_CARDS)
+        or not set(map(type, order)).issubset(_INT)
+    ):
+        parse_cards(order)  # names the bad or repeated card
+    return order
+
+
+_CARDS = frozenset(range(52))
+_INT = frozenset({int})
+
+
+def hole_cards(
+    deck: Sequence[int], order: Sequence[int], rounds: int, start: int = 0
+) -> list[tuple[int, ...]]:
+    """The hole cards of each seat, dealt from ``deck[start:]`` one card at a time to
+    the seats in ``order`` (clockwise from the seat left of the button), ``rounds``
+    times (TH-1); each seat's cards in dealing order."""
+    n = len(order)
+    holes: list[tuple[int, ...]] = [()] * n
+    for i, seat in enumerate(order):
+        holes[seat] = tuple(deck[start + i : start + i + rounds * n : n])
+    return holes
+
+
+def stacked_deck(
+    config: GameConfig,
+    holes: Mapping[int, str | Iterable[CardLike]],
+    board: str | Iterable[CardLike] = (),
+) -> Deck:
+    """A deck that deals seat ``s`` the cards ``holes[s]`` (in dealing order) and then
+    the ``board`` (up to five cards), following the dealing order of TH-1 (one card at
+    a time from the seat left of the button, a burn before each board deal). Cards not
+    given are the lowest unused ones, so the deal is reproducible.
+
+    >>> from doubleholdem.cards import format_cards
+    >>> from doubleholdem.game import Hand
+    >>> config = GameConfig(stacks=(100, 100), small_blind=1, big_blind=2)
+    >>> hand = Hand(config, deck=stacked_deck(config, {0: "AsAd", 1: "KcKd"}, "2c7h9s3d4h"))
+    >>> [format_cards(hand.hole(s)) for s in (0, 1)]
+    ['As Ad', 'Kc Kd']
+    """
+    n, k = config.players, config.hole_cards
+    given = {seat: parse_cards(cards) for seat, cards in holes.items()}
+    table = parse_cards(board)
+    for seat, cards in given.items():
+        if not 0 <= seat < n or len(cards) != k:
+            raise InvalidConfig(f"seat {seat} cannot be dealt {len(cards)} cards ({k} each)")
+    if len(table) > 5:
+        raise InvalidConfig(f"a board has at most 5 cards, not {len(table)}")
+    used = [c for cards in given.values() for c in cards] + table
+    parse_cards(used)  # DuplicateCard names a card given twice
+    spare = iter(c for c in range(52) if c not in set(used))
+    order = []
+    for r in range(k):
+        for i in range(n):
+            seat = (config.button + 1 + i) % n
+            order.append(given[seat][r] if seat in given else next(spare))
+    table += [next(spare) for _ in range(5 - len(table))]
+    order += [next(spare), *table[:3], next(spare), table[3], next(spare), table[4]]
+    return Deck(order=order)

@@ -1,0 +1,99 @@
+"""The chips posted before the deal (RULES.md TH-2, TH-3, TH-18, TH-19, TH-36, TH-37):
+antes, then the blinds, then a table's live and dead posts; a player short of a post
+posts what they have and is all-in.
+
+A pure plan: the settings and the stacks in, the posts out, in the order they are
+posted; a :class:`~doubleholdem.game.Hand` moves the chips and logs each post.
+
+>>> config = GameConfig(stacks=(1000, 15, 1000), small_blind=10, big_blind=20, button=0)
+>>> for post in posts(config, config.stacks):
+...     print(post)
+Post(kind='small_blind', seat=1, chips=10, into='bet', all_in=False)
+Post(kind='big_blind', seat=2, chips=20, into='bet', all_in=False)
+>>> antes = GameConfig(stacks=(1000, 15, 1000), small_blind=10, big_blind=20, ante=10)
+>>> posts(antes, antes.stacks)[:3]
+[Post(kind='ante', seat=1, chips=10, into='committed', all_in=False),
+ Post(kind='ante', seat=2, chips=10, into='committed', all_in=False),
+ Post(kind='ante', seat=0, chips=10, into='committed', all_in=False)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from doubleholdem.game.betting import CLOCKWISE
+from doubleholdem.game.config import AnteType, GameConfig
+
+__all__ = ["COMMITTED", "DEAD", "WAGER", "Post", "blind_seats", "posts"]
+
+WAGER = "bet"
+"""A post that is a wager of the pre-flop round, like a blind (TH-2, TH-36)."""
+COMMITTED = "committed"
+"""A uniform ante: in the player's share of the pots, not in its bet (TH-19)."""
+DEAD = "dead"
+"""Dead money that goes whole into the main pot: a big-blind ante (TH-19), a dead post
+(TH-37)."""
+
+
+class Post(NamedTuple):
+    """Seat ``seat`` posts ``chips`` as ``kind`` (``ante``, ``small_blind``,
+    ``big_blind``, ``post`` or ``post_dead``): they go ``into`` its bet (:data:`WAGER`),
+    its share of the pots only (:data:`COMMITTED`) or the main pot (:data:`DEAD`);
+    ``all_in`` if that was all its chips."""
+
+    kind: str
+    seat: int
+    chips: int
+    into: str
+    all_in: bool
+
+
+def blind_seats(config: GameConfig) -> tuple[int | None, int]:
+    """The seats that post the small blind (``None``: nobody) and the big blind: as a
+    table placed them (TH-38), else left of the button (TH-2), or heads-up the button
+    and the other player (TH-3)."""
+    if config.blind_seats is not None:  # placed by a table (TH-38)
+        return config.blind_seats
+    button, n = config.button, config.players
+    if n == 2:  # TH-3: the button posts the small blind
+        return button, (button + 1) % n
+    return (button + 1) % n, (button + 2) % n
+
+
+def posts(config: GameConfig, stacks: Sequence[int]) -> list[Post]:
+    """Every post of a hand of ``config`` dealt with ``stacks``, in order: antes
+    clockwise from the seat left of the button (TH-19: a uniform ante from everyone, or
+    a big-blind ante from the big blind alone), the small and big blind (TH-2, TH-3),
+    then a table's extra posts clockwise from the seat left of the button: a live post
+    (TH-36, TH-37) then a dead one (TH-37). A player posts at most what it has (TH-18,
+    TH-19); a blind or extra post of no chips is not made."""
+    left = list(stacks)
+    small, big = blind_seats(config)
+    clockwise = CLOCKWISE[len(left)][(config.button + 1) % len(left)]
+    plan: list[Post] = []
+
+    def post(kind: str, seat: int, amount: int, into: str) -> None:
+        chips = min(amount, left[seat])
+        left[seat] -= chips
+        plan.append(Post(kind, seat, chips, into, left[seat] == 0))
+
+    if config.ante:
+        if config.ante_type is AnteType.UNIFORM:
+            for seat in clockwise:
+                post("ante", seat, config.ante, COMMITTED)
+        else:
+            post("ante", big, config.ante, DEAD)
+    if small is not None and min(config.small_blind, left[small]):
+        post("small_blind", small, config.small_blind, WAGER)
+    if min(config.big_blind, left[big]):
+        post("big_blind", big, config.big_blind, WAGER)
+    if config.live_posts or config.dead_posts:
+        live = config.live_posts or (0,) * len(left)
+        dead = config.dead_posts or (0,) * len(left)
+        for seat in clockwise:
+            if min(live[seat], left[seat]):
+                post("post", seat, live[seat], WAGER)
+            if min(dead[seat], left[seat]):
+                post("post_dead", seat, dead[seat], DEAD)
+    return plan

@@ -1,0 +1,143 @@
+"""Why a decision is refused: a decision checked against the :class:`LegalActions` of
+the seat to act (RULES.md TH-4, TH-10 to TH-17, DH-2, DH-5), and the
+:class:`~doubleholdem.errors.IllegalAction` that says what was wrong and carries the
+legal options. A :class:`~doubleholdem.game.Hand` calls these only when a decision is not
+plainly legal, so the common decision costs nothing here.
+
+>>> from doubleholdem.game.betting import point_choice
+>>> legal = point_choice(seat=1, bet=0, stack=100)
+>>> point_index((48, 49, 51), legal, "As")
+2
+>>> point_index((48, 49, 51), legal, 3)
+Traceback (most recent call last):
+...
+doubleholdem.errors.IllegalAction: seat 1 cannot choose point 3: give 0, 1 or 2 or one of Ac Ad As
+"""
+
+from __future__ import annotations
+
+from doubleholdem.cards import CARD_NAMES, parse_card
+from doubleholdem.errors import IllegalAction
+from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.game.words import POINT
+
+__all__ = [
+    "all_in_as",
+    "amount_field",
+    "as_action",
+    "check_raise",
+    "check_seat",
+    "point_index",
+    "raise_range_text",
+    "refusal",
+    "require",
+    "turn_text",
+]
+
+
+def amount_field(amount: object) -> int | None:
+    """``amount`` for the ``amount`` field of a refusal: a whole number, else ``None``."""
+    return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
+
+
+def refusal(legal: LegalActions, reason: str, action: object, amount: object) -> IllegalAction:
+    """The refusal of what the seat to act tried, ``"seat {seat} {reason}"``; its
+    ``reason`` field lets a table say it with its own seat number."""
+    return IllegalAction(
+        f"seat {legal.seat} {reason}",
+        seat=legal.seat,
+        action=action,
+        amount=amount_field(amount),
+        legal=legal,
+        reason=reason,
+    )
+
+
+def require(
+    ok: bool, reason: str, legal: LegalActions, kind: Action, amount: object = None
+) -> None:
+    """Refuses ``kind`` for ``reason`` unless ``ok``."""
+    if not ok:
+        raise refusal(legal, f"cannot {kind.value}: {reason}", kind, amount)
+
+
+def as_action(action: object, legal: LegalActions, amount: object) -> Action:
+    """The :class:`Action` that ``action`` names; refused if it names none."""
+    try:
+        return Action(action)
+    except ValueError:
+        names = ", ".join(a.value for a in Action)
+        raise IllegalAction(
+            f"{action!r} is not an action (one of {names})",
+            seat=legal.seat,
+            action=action,
+            amount=amount_field(amount),
+            legal=legal,
+        ) from None
+
+
+def raise_range_text(legal: LegalActions) -> str:
+    """The bets and raises allowed now, said for a refusal."""
+    if legal.min_raise_to is None:
+        return "no bet or raise is allowed now"
+    if legal.min_raise_to == legal.max_raise_to:
+        return f"the only bet or raise is to {legal.min_raise_to}"
+    return f"bets and raises go to {legal.min_raise_to}..{legal.max_raise_to}"
+
+
+def check_raise(legal: LegalActions, kind: Action, amount: object) -> None:
+    """Refuses a bet or raise that is not allowed, or not to a whole number of chips in
+    the legal range."""
+    require(legal.can_raise, raise_range_text(legal), legal, kind, amount)
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        require(False, f"give the total to raise to, not {amount!r}", legal, kind)
+    assert isinstance(amount, int)
+    low, high = legal.min_raise_to, legal.max_raise_to
+    assert low is not None and high is not None
+    require(low <= amount <= high, raise_range_text(legal), legal, kind, amount)
+
+
+def all_in_as(legal: LegalActions, amount: object) -> tuple[Action, int | None]:
+    """An all-in (TH-4) as the call or the bet or raise it is, with its amount; refused
+    if it is neither allowed nor given without an amount."""
+    require(amount is None, "an all-in takes no amount", legal, Action.ALL_IN, amount)
+    if legal.stack > 0 and legal.call_amount == legal.stack:
+        return Action.CALL, None
+    require(
+        legal.max_raise_to == legal.all_in_to,
+        raise_range_text(legal),
+        legal,
+        Action.ALL_IN,
+    )
+    return (Action.BET if legal.is_bet else Action.RAISE), legal.all_in_to
+
+
+def point_index(hole: tuple[int, ...], legal: LegalActions, point: object) -> int:
+    """The index in ``hole`` of the point card chosen (DH-2, DH-5): an index 0..2, or
+    the card as text; refused if it is neither."""
+    if isinstance(point, str):
+        try:
+            card = parse_card(point)
+        except ValueError:
+            card = -1
+        if card in hole:
+            return hole.index(card)
+    elif isinstance(point, int) and not isinstance(point, bool) and 0 <= point < len(hole):
+        return point
+    cards = " ".join(CARD_NAMES[c] for c in hole)
+    reason = f"cannot choose point {point!r}: give 0, 1 or 2 or one of {cards}"
+    raise refusal(legal, reason, POINT, None)
+
+
+def check_seat(seat: object, players: int) -> None:
+    """Refuses ``seat`` unless it is one of the seats ``0..players - 1``."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise IllegalAction(f"{seat!r} is not a seat (seats 0..{players - 1})", action=None)
+
+
+def turn_text(actor: int | None, decision: str | None) -> str:
+    """Whose turn it is, said for a refusal."""
+    if actor is None:
+        return "the end of the hand"
+    what = "choose a point card" if decision == POINT else "act"
+    return f"seat {actor}'s turn to {what}"

@@ -1,0 +1,198 @@
+"""The end of a hand (RULES.md TH-5, TH-19 to TH-23, TH-30, TH-31, DH-4, DH-9): who
+shows first, who may muck, the chips that go back before the pots are made, and each
+pot made and awarded.
+
+Pure functions of the hand's data (seats numbered clockwise from 0); the result is a
+:class:`Settlement` that a :class:`~doubleholdem.game.Hand` applies in order: the
+returns, then each player's showing, then the pots. The pots themselves are
+:mod:`doubleholdem.game.pots`' rules.
+
+>>> in_hand = [False, True, True, True]  # seat 0 folded its small blind
+>>> order = show_order(in_hand, button=3, last_aggressor=None, runout=False)
+>>> order  # checked through: the first player left of the button shows first
+[1, 2, 3]
+>>> ending = showdown(
+...     committed=[10, 100, 100, 100], in_hand=in_hand, stacks=[990, 900, 900, 900],
+...     dead=0, order=order, values={1: HandValue(500), 2: HandValue(700), 3: HandValue(600)},
+...     shown=[False] * 4, rake=None, button=3)
+>>> [(s.seat, s.show, s.value and s.value.value) for s in ending.showings]  # seat 3 mucks
+[(1, True, 500), (2, True, 700), (3, False, None)]
+>>> ending.results
+[PotResult(pot=0, amount=310, rake=0, eligible=(1, 2, 3), winners=(2,), shares=(310,))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from doubleholdem import _core
+from doubleholdem.game.betting import CLOCKWISE
+from doubleholdem.game.config import Rake
+from doubleholdem.game.pots import (
+    Pot,
+    PotResult,
+    _award,
+    _rake_amounts,
+    _side_pots,
+    _uncalled_bet,
+    _unwinnable,
+)
+
+__all__ = [
+    "HandValue",
+    "Settlement",
+    "Showing",
+    "can_win",
+    "hand_value",
+    "show_order",
+    "showdown",
+    "uncontested",
+]
+
+
+class HandValue(NamedTuple):
+    """A player's hand at the showdown: its ``value`` (higher wins, EV-1), in Double
+    Hold'em which of its two hands plays (``hand``, DH-4), and its best five ``cards``."""
+
+    value: int
+    hand: int | None = None
+    cards: tuple[int, ...] = ()
+
+
+class Showing(NamedTuple):
+    """What the player in ``seat`` does at the showdown: turns its cards face up now
+    (``show``; False if they already were, or it mucks) and has its ``value`` shown, or
+    mucks (``value`` is ``None``, TH-22)."""
+
+    seat: int
+    show: bool
+    value: HandValue | None
+
+
+class Settlement(NamedTuple):
+    """How a hand ends, in the order it happens: chips that go back before the pots are
+    made (``returned``: ``(seat, chips)``, an uncalled bet, TH-20, then chips no live
+    player can win, TH-19), each player's showing in show order (none when one player
+    is left, TH-5), and each pot's result, side pots first (TH-23)."""
+
+    returned: list[tuple[int, int]]
+    showings: list[Showing]
+    results: list[PotResult]
+
+
+def hand_value(
+    hole: tuple[int, ...], point: int | None, board: tuple[int, ...], double: bool
+) -> HandValue:
+    """The value of ``hole`` with the five ``board`` cards: the best five of seven
+    (EV-1), or in Double Hold'em (``double``) the better of the two hands the point card
+    ``point`` (an index into ``hole``) makes (DH-3, DH-4)."""
+    if double:
+        assert point is not None  # DH-5: everyone in the hand chose on the flop
+        value, which, five = _core.resolve(hole, point, board)
+        return HandValue(value, which, tuple(five))
+    cards = [*hole, *board]
+    return HandValue(_core.evaluate(cards), None, tuple(_core.best_five(cards)))
+
+
+def show_order(
+    in_hand: Sequence[bool], button: int, last_aggressor: int | None, runout: bool
+) -> list[int]:
+    """TH-22: the players still in the hand in the order they show: the last bettor or
+    raiser of the final round first, else (checked through, or everyone all-in: a
+    ``runout``) the first player left of the button; then clockwise."""
+    n = len(in_hand)
+    start = button + 1 if runout or last_aggressor is None else last_aggressor
+    return [s for s in CLOCKWISE[n][start % n] if in_hand[s]]
+
+
+def can_win(seat: int, value: int, shown: Mapping[int, int], pots: Sequence[Pot]) -> bool:
+    """True if ``value`` can win or tie a pot ``seat`` is eligible for against the
+    values ``shown`` so far; a hand that cannot may be mucked (TH-22)."""
+    for _, eligible in pots:
+        if seat in eligible:
+            for other in eligible:
+                if shown.get(other, -1) > value:
+                    break
+            else:
+                return True
+    return False
+
+
+def showdown(
+    committed: Sequence[int],
+    in_hand: Sequence[bool],
+    stacks: Sequence[int],
+    dead: int,
+    order: Sequence[int],
+    values: Mapping[int, HandValue],
+    shown: Sequence[bool],
+    rake: Rake | None,
+    button: int,
+) -> Settlement:
+    """The end of a hand that reaches the showdown: each seat's chips in the middle
+    (``committed``), who is in the hand and the stacks behind, ``dead`` money for the
+    main pot, the players in show ``order`` (:func:`show_order`) with their ``values``
+    and whether they are face up already (``shown``), the ``rake`` and the ``button``.
+
+    Chips no live player can win go back (TH-19); the pots are made (TH-21); in show
+    order, a hand shows if it is face up already or can still win or tie a pot, else it
+    mucks (TH-22); each pot goes to its best shown hands after rake (TH-23, TH-31), ties
+    split with odd chips clockwise from the button (TH-30)."""
+    committed = list(committed)
+    stacks = list(stacks)
+    returned = _returns(committed, in_hand, stacks)
+    pots = _side_pots(committed, in_hand, [s == 0 for s in stacks], dead)
+    best: dict[int, int] = {}
+    showings = []
+    for seat in order:
+        value = values[seat]
+        if shown[seat] or can_win(seat, value.value, best, pots):
+            best[seat] = value.value
+            showings.append(Showing(seat, not shown[seat], value))
+        else:
+            showings.append(Showing(seat, False, None))
+    rakes = _rake_amounts(pots, rake, True)
+    return Settlement(returned, showings, _award(pots, best, button, len(committed), rakes))
+
+
+def uncontested(
+    committed: Sequence[int],
+    bets: Sequence[int],
+    in_hand: Sequence[bool],
+    dead: int,
+    rake: Rake | None,
+    flop_dealt: bool,
+) -> Settlement:
+    """The end of a hand that everyone but one player folded (TH-5): the uncalled part
+    of this round's ``bets`` goes back (TH-20), then the chips the winner cannot win
+    (TH-19); the winner takes every other chip without showing, less the ``rake``
+    (TH-31; none before the flop with "no flop, no drop")."""
+    committed = list(committed)
+    returned = []
+    uncalled = _uncalled_bet(bets)
+    if uncalled is not None:
+        seat, chips = uncalled
+        committed[seat] -= chips
+        returned.append(uncalled)
+    returned += _returns(committed, in_hand, None)
+    winner = list(in_hand).index(True)
+    amount = sum(committed) + dead
+    (taken,) = _rake_amounts([Pot(amount, (winner,))], rake, flop_dealt)
+    result = PotResult(0, amount, taken, (winner,), (winner,), (amount - taken,))
+    return Settlement(returned, [], [result])
+
+
+def _returns(
+    committed: list[int], in_hand: Sequence[bool], stacks: list[int] | None
+) -> list[tuple[int, int]]:
+    """The chips no live player can win, taken off ``committed`` (and put back on
+    ``stacks``): ``(seat, chips)`` for each seat they go back to (TH-19)."""
+    returned = []
+    for seat, chips in enumerate(_unwinnable(committed, in_hand)):
+        if chips:
+            committed[seat] -= chips
+            if stacks is not None:
+                stacks[seat] += chips
+            returned.append((seat, chips))
+    return returned
