@@ -14,7 +14,7 @@ rules need:
   completes it to a full bet;
 - the cap (TH-12) and its heads-up exception (TH-13).
 
->>> from doubleholdem.game.config import Structure
+>>> from doubleholdem.game.config import GameRules, Structure
 >>> stacks, in_hand = [1000, 1000, 1000], [True] * 3
 >>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], stacks, in_hand, level=0, min_bet=100)
 >>> legal = r.legal(0, stacks, in_hand, 300)
@@ -30,9 +30,9 @@ import enum
 from typing import Any, NamedTuple
 
 from doubleholdem.game import words
-from doubleholdem.game.config import Structure
+from doubleholdem.game.config import GameRules, Structure
 
-__all__ = ["CLOCKWISE", "Action", "BettingRound", "LegalActions", "point_choice"]
+__all__ = ["CLOCKWISE", "Action", "BettingRound", "LegalActions", "point_choice", "street_round"]
 
 
 class Action(str, enum.Enum):
@@ -345,3 +345,30 @@ class BettingRound:
         """The player folded."""
         self.pending &= _ALL_BUT[seat]
         self.able &= _ALL_BUT[seat]
+
+
+def street_round(
+    rules: GameRules, street: int, bets: list[int], stacks: list[int], in_hand: list[bool]
+) -> BettingRound:
+    """The betting round of ``street`` (0 pre-flop, 1 flop, 2 turn, 3 river) in a game
+    of ``rules``, over the hand's ``bets``, ``stacks`` and who is ``in_hand`` (the round
+    reads them as the hand changes them): pre-flop the big blind is the wager to match
+    and counts as the bet (TH-2, TH-12); in fixed limit, bets are the small bet on the
+    first two streets and the big bet after (TH-10)."""
+    bet_size = 0
+    if rules.structure is _FIXED_LIMIT:
+        assert rules.small_bet is not None and rules.big_bet is not None
+        bet_size = rules.small_bet if street < 2 else rules.big_bet
+    level, bets_made = (rules.big_blind, 1) if street == 0 else (0, 0)
+    return BettingRound(
+        rules.structure,
+        bets,
+        stacks,
+        in_hand,
+        level=level,
+        min_bet=rules.minimum_bet,
+        bet_size=bet_size,
+        bets_made=bets_made,
+        cap=rules.cap,
+        heads_up_uncapped=rules.heads_up_uncapped,
+    )

@@ -20,7 +20,7 @@ from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import GameConfig
 from doubleholdem.game.words import POINT
 
-__all__ = ["Event", "PlayedHand", "hand_view", "hidden", "visible"]
+__all__ = ["Event", "HandLog", "PlayedHand", "hand_view", "hidden", "visible"]
 
 
 class Event(NamedTuple):
@@ -77,6 +77,81 @@ class Event(NamedTuple):
         return data
 
 
+class HandLog:
+    """The event log of one hand, in order: :class:`Event` fields kept as plain tuples
+    (``records``), cheap to append; :class:`Event` records and JSON-ready dicts on
+    demand.
+
+    >>> log = HandLog()
+    >>> log.add("deal", 0, cards=(51, 50)); log.action("fold", 1, None, None, False)
+    >>> log.events()[1]
+    Event(seq=1, kind='fold', seat=1, amount=None, to=None, cards=(), all_in=False, \
+pot=None, seats=(), point=None, value=None, hand=None)
+    >>> log.dicts(1, reveal_point=False)[0]
+    {'seq': 0, 'kind': 'deal', 'seat': 0}
+    """
+
+    __slots__ = ("records",)
+
+    def __init__(self) -> None:
+        self.records: list[tuple[Any, ...]] = []
+
+    def add(
+        self,
+        kind: str,
+        seat: int | None = None,
+        *,
+        amount: int | None = None,
+        to: int | None = None,
+        cards: tuple[int, ...] = (),
+        all_in: bool = False,
+        pot: int | None = None,
+        seats: tuple[int, ...] = (),
+        point: int | None = None,
+        value: int | None = None,
+        hand: int | None = None,
+    ) -> None:
+        """Appends an event of ``kind`` with the fields given."""
+        records = self.records
+        records.append(
+            (len(records), kind, seat, amount, to, cards, all_in, pot, seats, point, value, hand)
+        )
+
+    def action(
+        self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
+    ) -> None:
+        """:meth:`add` of a betting action, the common case."""
+        records = self.records
+        records.append(
+            (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None)
+        )
+
+    def deals(self, order: Sequence[int], holes: Sequence[tuple[int, ...]]) -> None:
+        """A ``deal`` event of each seat's hole cards, the seats in dealing ``order``."""
+        records = self.records
+        for seat in order:
+            held = holes[seat]
+            records.append(
+                (len(records), "deal", seat, None, None, held, False, None, (), None, None, None)
+            )
+
+    def events(self) -> tuple[Event, ...]:
+        """The whole log as :class:`Event` records."""
+        return tuple([_new_event(Event, record) for record in self.records])
+
+    def dicts(
+        self, seat: int | None, *, reveal_point: bool, everything: bool = False
+    ) -> list[dict[str, Any]]:
+        """The log as JSON-ready dicts: everything (``everything=True``), or what the
+        player ``seat`` may see (``None``: a spectator; :func:`visible`)."""
+        if everything:
+            return [event.to_dict() for event in self.events()]
+        return [
+            visible(event.to_dict(), event.seat == seat, reveal_point) for event in self.events()
+        ]
+
+
+_new_event = tuple.__new__
 _SECRET_FIELDS = ("cards", "point")
 
 

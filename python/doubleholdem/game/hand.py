@@ -38,21 +38,20 @@ from doubleholdem import _core
 from doubleholdem.cards import Deck
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import snapshot as _snapshot
-from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
-from doubleholdem.game.config import GameConfig, Structure, Variant
+from doubleholdem.game.betting import CLOCKWISE, Action, LegalActions, point_choice, street_round
+from doubleholdem.game.config import GameConfig, Variant
 from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, hole_cards, stacked_deck
-from doubleholdem.game.events import Event, hand_view, visible
+from doubleholdem.game.events import Event, HandLog, hand_view
 from doubleholdem.game.posting import COMMITTED, WAGER, blind_seats, posts
 from doubleholdem.game.pots import PotResult, _uncalled_bet
 from doubleholdem.game.refusals import (
     all_in_as,
-    amount_field,
     as_action,
+    check_plain,
     check_raise,
     check_seat,
+    expect,
     point_index,
-    refusal,
-    require,
     turn_text,
 )
 from doubleholdem.game.showdown import Settlement, hand_value, show_order, showdown, uncontested
@@ -85,11 +84,11 @@ class Hand:
         "_dead",
         "_decision",
         "_deck",
-        "_events",
         "_holes",
         "_in_hand",
         "_legal",
         "_live",
+        "_log",
         "_needs_point",
         "_next_card",
         "_points",
@@ -128,7 +127,7 @@ class Hand:
         self._points_due = 0
         self._board: tuple[int, ...] = ()
         self._street = 0
-        self._events: list[tuple[Any, ...]] = []  # Event fields, as plain tuples
+        self._log = HandLog()
         self._shown = [False] * n
         self._runout = False
         self._results: list[PotResult] = []
@@ -138,7 +137,8 @@ class Hand:
         self._legal: LegalActions | None = None
         self._post()
         self._holes = self._deal_holes()
-        self._round = self._open_round()
+        self._cursor = blind_seats(config)[1]  # left of the big blind acts first (TH-2, TH-3)
+        self._round = street_round(config, 0, self._bets, self._stacks, self._in_hand)
         self._proceed()
 
     # ------------------------------------------------------------------ public view
@@ -237,18 +237,18 @@ class Hand:
     @property
     def events(self) -> tuple[Event, ...]:
         """The whole event log, in order."""
-        return tuple([_new_event(Event, record) for record in self._events])
+        return self._log.events()
 
     @property
     def records(self) -> tuple[tuple[Any, ...], ...]:
         """The event log as plain tuples in :class:`Event`'s field order (what a table
         or server keeps of a finished hand: ``Event._make(record)`` reads one back)."""
-        return tuple(self._events)
+        return tuple(self._log.records)
 
     @property
     def event_count(self) -> int:
         """The number of events so far."""
-        return len(self._events)
+        return len(self._log.records)
 
     @property
     def payoffs(self) -> list[int]:
@@ -310,23 +310,16 @@ class Hand:
         actor = legal.seat
         if kind is _FOLD:
             if not legal.can_fold or amount is not None:
-                reason = "there is nothing to call: check instead"
-                require(legal.can_fold, reason, legal, kind)
-                require(amount is None, "a fold takes no amount", legal, kind, amount)
+                check_plain(legal, kind, amount)
             self._fold(actor)
         elif kind is _CHECK:
             if not legal.can_check or amount is not None:
-                require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
-                require(amount is None, "a check takes no amount", legal, kind, amount)
+                check_plain(legal, kind, amount)
             self._check(actor)
         elif kind is _CALL:
             chips = legal.call_amount
             if chips <= 0 or not (amount is None or amount == chips):
-                reason = "there is nothing to call: check instead"
-                require(legal.can_call, reason, legal, kind)
-                require(
-                    amount is None or amount == chips, f"a call is {chips}", legal, kind, amount
-                )
+                check_plain(legal, kind, amount)
             self._call(actor, chips)
         else:
             self._raise(legal, kind, amount)
@@ -401,7 +394,7 @@ class Hand:
             )
         legal = self.legal_actions()
         assert legal is not None  # a seat acts
-        self._log(TIMEOUT, seat)
+        self._log.add(TIMEOUT, seat)
         if legal.decision == POINT:
             self._choose(seat, _core.auto_point(self._holes[seat]))
         else:
@@ -412,33 +405,17 @@ class Hand:
         self._points[seat] = index
         self._needs_point[seat] = False
         self._points_due -= 1
-        self._log(POINT, seat, cards=(card,), point=index)
+        self._log.add(POINT, seat, cards=(card,), point=index)
         if seat != self._betting_actor:
             self._cursor = seat
         self._proceed()
 
-    # ------------------------------------------------------------------ validation
-
-    def _expect(self, decision: str, seat: int | None, action: object, amount: object) -> Any:
-        if seat is not None and not (type(seat) is int and 0 <= seat < len(self._stacks)):
+    def _expect(
+        self, decision: str, seat: int | None, action: object, amount: object
+    ) -> LegalActions:
+        if seat is not None:
             check_seat(seat, len(self._stacks))
-        legal = self.legal_actions()
-        if legal is None:
-            raise IllegalAction(
-                "the hand is over", seat=seat, action=action, amount=amount_field(amount)
-            )
-        if seat is not None and seat != legal.seat:
-            raise IllegalAction(
-                f"seat {seat} cannot act: it is {turn_text(self._actor, self._decision)}",
-                seat=seat,
-                action=action,
-                amount=amount_field(amount),
-                legal=legal,
-            )
-        if legal.decision != decision:
-            wanted = "choose a point card" if legal.decision == POINT else "act on the betting"
-            raise refusal(legal, f"must first {wanted}", action, amount)
-        return legal
+        return expect(self.legal_actions(), decision, seat, action, amount)
 
     # ------------------------------------------------------------------ chips
 
@@ -451,11 +428,11 @@ class Hand:
         self._in_hand[seat] = False
         self._live -= 1
         self._round.fold(seat)
-        self._log_event(FOLD, seat, None, None, False)
+        self._log.action(FOLD, seat, None, None, False)
 
     def _check(self, seat: int) -> None:
         self._round.match(seat, False)
-        self._log_event(CHECK, seat, None, None, False)
+        self._log.action(CHECK, seat, None, None, False)
 
     def _call(self, seat: int, chips: int) -> None:
         stacks = self._stacks
@@ -464,7 +441,7 @@ class Hand:
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.match(seat, all_in)
-        self._log_event(CALL, seat, chips, None, all_in)
+        self._log.action(CALL, seat, chips, None, all_in)
 
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         low, high = legal.min_raise_to, legal.max_raise_to
@@ -476,12 +453,12 @@ class Hand:
         all_in = self._stacks[seat] == 0
         self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
         kind_text = BET if legal.is_bet else RAISE
-        self._log_event(kind_text, seat, amount - legal.bet, amount, all_in)
+        self._log.action(kind_text, seat, amount - legal.bet, amount, all_in)
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips
         self._committed[seat] -= chips
-        self._log("return", seat, amount=chips)
+        self._log.add("return", seat, amount=chips)
 
     # ------------------------------------------------------------------ the hand's flow
 
@@ -503,7 +480,7 @@ class Hand:
                 committed[seat] += chips
             else:
                 self._dead += chips
-            self._log(kind, seat, amount=chips, all_in=all_in)
+            self._log.add(kind, seat, amount=chips, all_in=all_in)
 
     def _draw(self, count: int) -> tuple[int, ...]:
         start = self._next_card
@@ -517,46 +494,15 @@ class Hand:
         rounds = self.config.hole_cards
         holes = hole_cards(self._deck, order, rounds, self._next_card)
         self._next_card += rounds * len(order)
-        events = self._events
-        for seat in order:  # self._log("deal", seat, cards=...), faster
-            held = holes[seat]
-            events.append(
-                (len(events), "deal", seat, None, None, held, False, None, (), None, None, None)
-            )
+        self._log.deals(order, holes)
         return holes
-
-    def _open_round(self) -> BettingRound:
-        config = self.config
-        limit = config.structure is _FIXED_LIMIT
-        bet_size = 0
-        if limit:
-            assert config.small_bet is not None and config.big_bet is not None
-            bet_size = config.small_bet if self._street < 2 else config.big_bet
-        if self._street == 0:
-            self._cursor = blind_seats(config)[1]
-            level, bets_made = config.big_blind, 1
-        else:
-            self._cursor = config.button
-            level, bets_made = 0, 0
-        return BettingRound(
-            config.structure,
-            self._bets,
-            self._stacks,
-            self._in_hand,
-            level=level,
-            min_bet=config.minimum_bet,
-            bet_size=bet_size,
-            bets_made=bets_made,
-            cap=config.cap,
-            heads_up_uncapped=config.heads_up_uncapped,
-        )
 
     def _proceed(self) -> None:
         """Moves on until a decision is needed or the hand is over."""
         self._legal = None
         while True:
             if self._live == 1:
-                self._win_uncontested()
+                self._end()
                 return
             actor = self._round.next_actor(self._cursor)
             self._betting_actor = actor
@@ -567,11 +513,14 @@ class Hand:
                 return
             self._close_round()
             if self._street == 3:
-                self._showdown()
+                self._end()
                 return
             self._street += 1
             self._deal_board()
-            self._round = self._open_round()
+            self._cursor = self.config.button  # left of the button acts first (TH-2)
+            self._round = street_round(
+                self.config, self._street, self._bets, self._stacks, self._in_hand
+            )
 
     def _point_due(self, actor: int | None) -> bool:
         """DH-5: each player chooses a point card at their turn, all-in players included:
@@ -606,10 +555,10 @@ class Hand:
                 self._show(seat)
 
     def _deal_board(self) -> None:
-        self._log("burn", cards=self._draw(1))
+        self._log.add("burn", cards=self._draw(1))
         cards = self._draw(BOARD_CARDS[self._street])
         self._board += cards
-        self._log(STREETS[self._street], cards=cards)
+        self._log.add(STREETS[self._street], cards=cards)
         if self._street == 1 and self.config.variant is _DOUBLE:
             self._needs_point = list(self._in_hand)
             self._points_due = self._live
@@ -618,17 +567,24 @@ class Hand:
 
     def _show(self, seat: int) -> None:
         self._shown[seat] = True
-        self._log("show", seat, cards=self._holes[seat], point=self._points[seat])
+        self._log.add("show", seat, cards=self._holes[seat], point=self._points[seat])
 
-    def _showdown(self) -> None:
-        """The showdown of the players left (:func:`~doubleholdem.game.showdown.showdown`:
-        TH-19, TH-21 to TH-23, TH-30, TH-31, DH-4)."""
-        config, holes, points, board = self.config, self._holes, self._points, self._board
-        order = show_order(self._in_hand, config.button, self._round.last_aggressor, self._runout)
-        double = config.variant is _DOUBLE
-        values = {seat: hand_value(holes[seat], points[seat], board, double) for seat in order}
-        self._settle(
-            showdown(
+    def _end(self) -> None:
+        """The end of the hand: the last player left wins without showing (TH-5), else
+        the players left show down (:mod:`~doubleholdem.game.showdown`: TH-19 to TH-23,
+        TH-30, TH-31, DH-4)."""
+        config, board = self.config, self._board
+        if self._live == 1:
+            flop_dealt = len(board) >= 3
+            ending = uncontested(
+                self._committed, self._bets, self._in_hand, self._dead, config.rake, flop_dealt
+            )
+        else:
+            holes, points, double = self._holes, self._points, config.variant is _DOUBLE
+            last_bettor = self._round.last_aggressor
+            order = show_order(self._in_hand, config.button, last_bettor, self._runout)
+            values = {s: hand_value(holes[s], points[s], board, double) for s in order}
+            ending = showdown(
                 self._committed,
                 self._in_hand,
                 self._stacks,
@@ -639,85 +595,45 @@ class Hand:
                 config.rake,
                 config.button,
             )
-        )
+        self._settle(ending)
 
-    def _win_uncontested(self) -> None:
-        """TH-5: the last player in the hand wins every pot without showing
-        (:func:`~doubleholdem.game.showdown.uncontested`: TH-19, TH-20, TH-31)."""
-        flop_dealt = len(self._board) >= 3
-        self._settle(
-            uncontested(
-                self._committed, self._bets, self._in_hand, self._dead, self.config.rake, flop_dealt
-            )
-        )
-
-    def _settle(self, settlement: Settlement) -> None:
+    def _settle(self, ending: Settlement) -> None:
         """Applies the end of the hand: the chips that go back, each showing, then each
         pot's rake and awards; the hand is over."""
         self._street = 4
-        returned, showings, results = settlement
+        returned, showings, results = ending
         for seat, chips in returned:
             self._return(seat, chips)
         for seat, show, value in showings:
             if show:
                 self._show(seat)
             if value is None:
-                self._log("muck", seat)
+                self._log.add("muck", seat)
             else:
-                self._log("hand", seat, cards=value.cards, value=value.value, hand=value.hand)
+                self._log.add("hand", seat, cards=value.cards, value=value.value, hand=value.hand)
         for result in results:
-            self._log("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
+            self._log.add("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
             if result.rake:
-                self._log("rake", pot=result.pot, amount=result.rake)
+                self._log.add("rake", pot=result.pot, amount=result.rake)
             for seat, share in zip(result.winners, result.shares):
                 self._stacks[seat] += share
-                self._log("award", seat, pot=result.pot, amount=share)
+                self._log.add("award", seat, pot=result.pot, amount=share)
         for seat in range(self.players):
             self._bets[seat] = 0
             self._committed[seat] = 0
         self._dead = 0
         self._results = results
         self._actor = self._decision = self._betting_actor = None
-        self._log("end")
+        self._log.add("end")
 
     # ------------------------------------------------------------------ log and views
-
-    def _log(
-        self,
-        kind: str,
-        seat: int | None = None,
-        *,
-        amount: int | None = None,
-        to: int | None = None,
-        cards: tuple[int, ...] = (),
-        all_in: bool = False,
-        pot: int | None = None,
-        seats: tuple[int, ...] = (),
-        point: int | None = None,
-        value: int | None = None,
-        hand: int | None = None,
-    ) -> None:
-        events = self._events
-        events.append(
-            (len(events), kind, seat, amount, to, cards, all_in, pot, seats, point, value, hand)
-        )
-
-    def _log_event(
-        self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
-    ) -> None:
-        """:meth:`_log` of a betting action, the common case."""
-        events = self._events
-        events.append((len(events), kind, seat, amount, to, (), all_in, None, (), None, None, None))
 
     def event_log(
         self, seat: int | None = None, *, everything: bool = False
     ) -> list[dict[str, Any]]:
         """The event log as JSON-ready dicts: everything (``everything=True``, the
         server's record), or what ``seat`` may see (``None``: a spectator)."""
-        if everything:
-            return [event.to_dict() for event in self.events]
-        reveal = self.config.reveal_point
-        return [visible(event.to_dict(), event.seat == seat, reveal) for event in self.events]
+        return self._log.dicts(seat, reveal_point=self.config.reveal_point, everything=everything)
 
     def log_json(self) -> str:
         """The full event log as compact JSON: equal seeds and actions give equal bytes."""
@@ -748,7 +664,7 @@ class Hand:
         total of a bet or raise, or the point index). :meth:`restore` plays them again,
         so a snapshot restores to exactly this hand, or is refused
         (:mod:`doubleholdem.game.snapshot`)."""
-        return _snapshot.snapshot(self.config, self._deck, self._events)
+        return _snapshot.snapshot(self.config, self._deck, self._log.records)
 
     def to_json(self) -> str:
         """:meth:`snapshot` as compact JSON text."""
@@ -767,10 +683,9 @@ class Hand:
         return _snapshot.restore(data, lambda config, deck: cls(config, deck=deck))
 
 
-_new_event = tuple.__new__
 _FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.ALL_IN
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
-_FIXED_LIMIT, _DOUBLE = Structure.FIXED_LIMIT, Variant.DOUBLE
+_DOUBLE = Variant.DOUBLE
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
 
 

@@ -25,8 +25,10 @@ __all__ = [
     "all_in_as",
     "amount_field",
     "as_action",
+    "check_plain",
     "check_raise",
     "check_seat",
+    "expect",
     "point_index",
     "raise_range_text",
     "refusal",
@@ -74,6 +76,46 @@ def as_action(action: object, legal: LegalActions, amount: object) -> Action:
             amount=amount_field(amount),
             legal=legal,
         ) from None
+
+
+def expect(
+    legal: LegalActions | None, decision: str, seat: int | None, action: object, amount: object
+) -> LegalActions:
+    """``legal``, the options of the seat to act, if ``seat`` (``None``: whoever is to
+    act) may take a ``decision`` (``"bet"`` or ``"point"``) now; else the refusal of
+    ``action`` with ``amount``: the hand is over, it is another seat's turn, or the seat
+    must first take the other decision (DH-5)."""
+    if legal is None:
+        raise IllegalAction(
+            "the hand is over", seat=seat, action=action, amount=amount_field(amount)
+        )
+    if seat is not None and seat != legal.seat:
+        raise IllegalAction(
+            f"seat {seat} cannot act: it is {turn_text(legal.seat, legal.decision)}",
+            seat=seat,
+            action=action,
+            amount=amount_field(amount),
+            legal=legal,
+        )
+    if legal.decision != decision:
+        wanted = "choose a point card" if legal.decision == POINT else "act on the betting"
+        raise refusal(legal, f"must first {wanted}", action, amount)
+    return legal
+
+
+def check_plain(legal: LegalActions, kind: Action, amount: object) -> None:
+    """Refuses a fold, check or call (``kind``) that is not allowed now, or given an
+    ``amount`` it does not take (TH-4)."""
+    if kind is Action.FOLD:
+        require(legal.can_fold, "there is nothing to call: check instead", legal, kind)
+        require(amount is None, "a fold takes no amount", legal, kind, amount)
+    elif kind is Action.CHECK:
+        require(legal.can_check, "facing a wager: fold, call or raise", legal, kind)
+        require(amount is None, "a check takes no amount", legal, kind, amount)
+    else:
+        require(legal.can_call, "there is nothing to call: check instead", legal, kind)
+        chips = legal.call_amount
+        require(amount is None or amount == chips, f"a call is {chips}", legal, kind, amount)
 
 
 def raise_range_text(legal: LegalActions) -> str:
