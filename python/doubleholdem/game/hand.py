@@ -41,9 +41,9 @@ from doubleholdem.game import snapshot as _snapshot
 from doubleholdem.game.betting import CLOCKWISE, Action, LegalActions, point_choice, street_round
 from doubleholdem.game.config import GameConfig, Variant
 from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, hole_cards, stacked_deck
-from doubleholdem.game.events import Event, HandLog, hand_view
+from doubleholdem.game.events import Event, hand_view
 from doubleholdem.game.posting import COMMITTED, WAGER, blind_seats, posts
-from doubleholdem.game.pots import PotResult, _uncalled_bet
+from doubleholdem.game.pots import _uncalled_bet
 from doubleholdem.game.refusals import (
     all_in_as,
     as_action,
@@ -56,14 +56,13 @@ from doubleholdem.game.refusals import (
 )
 from doubleholdem.game.showdown import Settlement, hand_value, show_order, showdown, uncontested
 from doubleholdem.game.snapshot import SNAPSHOT_VERSION
+from doubleholdem.game.state import STREETS, HandState
 from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
 
 __all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "play_through", "stacked_deck"]
 
-STREETS = ("preflop", "flop", "turn", "river", "showdown")
 
-
-class Hand:
+class Hand(HandState):
     """One hand of poker played by the rules of RULES.md.
 
     ``config`` says the game; the deck is shuffled by a cryptographically strong
@@ -74,33 +73,7 @@ class Hand:
     deal (TH-1).
     """
 
-    __slots__ = (
-        "_actor",
-        "_bets",
-        "_betting_actor",
-        "_board",
-        "_committed",
-        "_cursor",
-        "_dead",
-        "_decision",
-        "_deck",
-        "_holes",
-        "_in_hand",
-        "_legal",
-        "_live",
-        "_log",
-        "_needs_point",
-        "_next_card",
-        "_points",
-        "_points_due",
-        "_results",
-        "_round",
-        "_runout",
-        "_shown",
-        "_stacks",
-        "_street",
-        "config",
-    )
+    __slots__ = ()
 
     def __init__(
         self,
@@ -112,153 +85,12 @@ class Hand:
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
-        self.config = config
-        self._deck = hand_deck(config, seed, rng, deck)
-        n = config.players
-        self._next_card = 0
-        self._stacks = list(config.stacks)
-        self._bets = [0] * n
-        self._committed = [0] * n
-        self._dead = 0
-        self._in_hand = [True] * n
-        self._live = n
-        self._points: list[int | None] = [None] * n
-        self._needs_point = [False] * n
-        self._points_due = 0
-        self._board: tuple[int, ...] = ()
-        self._street = 0
-        self._log = HandLog()
-        self._shown = [False] * n
-        self._runout = False
-        self._results: list[PotResult] = []
-        self._actor: int | None = None
-        self._decision: str | None = None
-        self._betting_actor: int | None = None
-        self._legal: LegalActions | None = None
+        super().__init__(config, hand_deck(config, seed, rng, deck))
         self._post()
         self._holes = self._deal_holes()
         self._cursor = blind_seats(config)[1]  # left of the big blind acts first (TH-2, TH-3)
         self._round = street_round(config, 0, self._bets, self._stacks, self._in_hand)
         self._proceed()
-
-    # ------------------------------------------------------------------ public view
-
-    @property
-    def players(self) -> int:
-        """Seats dealt in."""
-        return len(self._stacks)
-
-    @property
-    def button(self) -> int:
-        """The button's seat."""
-        return self.config.button
-
-    @property
-    def actor(self) -> int | None:
-        """The seat whose decision is awaited, ``None`` once the hand is over."""
-        return self._actor
-
-    @property
-    def decision(self) -> str | None:
-        """``"bet"``, ``"point"`` (Double Hold'em point card, DH-5) or ``None``."""
-        return self._decision
-
-    def turn(self) -> tuple[int | None, str | None]:
-        """:attr:`actor` and :attr:`decision` in one call (a table asks after each
-        change)."""
-        return self._actor, self._decision
-
-    @property
-    def over(self) -> bool:
-        """True once every pot is awarded."""
-        return self._actor is None
-
-    @property
-    def street(self) -> str:
-        """``preflop``, ``flop``, ``turn``, ``river`` or ``showdown`` (also after a hand
-        won without a showdown)."""
-        return STREETS[self._street]
-
-    @property
-    def board(self) -> list[int]:
-        """The community cards dealt so far."""
-        return list(self._board)
-
-    @property
-    def stacks(self) -> list[int]:
-        """Chips each seat has behind (after the awards, once the hand is over)."""
-        return list(self._stacks)
-
-    @property
-    def bets(self) -> list[int]:
-        """Each seat's wager in the current betting round."""
-        return list(self._bets)
-
-    @property
-    def committed(self) -> list[int]:
-        """Each seat's chips in the middle this hand (big-blind ante excluded)."""
-        return list(self._committed)
-
-    @property
-    def pot(self) -> int:
-        """Every chip in the middle, this round's bets included."""
-        return sum(self._committed) + self._dead
-
-    @property
-    def in_hand(self) -> list[bool]:
-        """False for the seats that folded."""
-        return list(self._in_hand)
-
-    @property
-    def live(self) -> int:
-        """Players who have not folded."""
-        return self._live
-
-    @property
-    def shown(self) -> list[bool]:
-        """True for the seats whose hole cards were turned face up (TH-22)."""
-        return list(self._shown)
-
-    @property
-    def points(self) -> list[int | None]:
-        """Double Hold'em point card index of each seat (``None``: not chosen)."""
-        return list(self._points)
-
-    @property
-    def results(self) -> list[PotResult]:
-        """How each pot was settled, side pots first (empty until the hand is over)."""
-        return list(self._results)
-
-    @property
-    def rake(self) -> int:
-        """Chips the house took from this hand's pots (TH-31)."""
-        return sum(result.rake for result in self._results)
-
-    @property
-    def events(self) -> tuple[Event, ...]:
-        """The whole event log, in order."""
-        return self._log.events()
-
-    @property
-    def records(self) -> tuple[tuple[Any, ...], ...]:
-        """The event log as plain tuples in :class:`Event`'s field order (what a table
-        or server keeps of a finished hand: ``Event._make(record)`` reads one back)."""
-        return tuple(self._log.records)
-
-    @property
-    def event_count(self) -> int:
-        """The number of events so far."""
-        return len(self._log.records)
-
-    @property
-    def payoffs(self) -> list[int]:
-        """Chips won (positive) or lost by each seat so far."""
-        return [now - before for now, before in zip(self._stacks, self.config.stacks)]
-
-    def hole(self, seat: int) -> list[int]:
-        """The hole cards of ``seat`` in dealing order (server side: no secrecy here)."""
-        check_seat(seat, len(self._stacks))
-        return list(self._holes[seat])
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""
@@ -286,6 +118,8 @@ class Hand:
                 legal = self._round.legal(seat, self._stacks, self._in_hand, pot)
             self._legal = legal
         return self._decision, legal, self._holes[seat], self._board, pot, self._live  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ decisions
 
     # ------------------------------------------------------------------ decisions
 

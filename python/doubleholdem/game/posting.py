@@ -49,6 +49,10 @@ class Post(NamedTuple):
     all_in: bool
 
 
+_new = tuple.__new__  # a named tuple made without its __new__: posted every hand
+_UNIFORM = AnteType.UNIFORM
+
+
 def blind_seats(config: GameConfig) -> tuple[int | None, int]:
     """The seats that post the small blind (``None``: nobody) and the big blind: as a
     table placed them (TH-38), else left of the button (TH-2), or heads-up the button
@@ -71,29 +75,24 @@ def posts(config: GameConfig, stacks: Sequence[int]) -> list[Post]:
     left = list(stacks)
     small, big = blind_seats(config)
     clockwise = CLOCKWISE[len(left)][(config.button + 1) % len(left)]
-    plan: list[Post] = []
-
-    def post(kind: str, seat: int, amount: int, into: str) -> None:
-        chips = min(amount, left[seat])
-        left[seat] -= chips
-        plan.append(Post(kind, seat, chips, into, left[seat] == 0))
-
+    due: list[tuple[str, int, int, str]] = []  # what each owes, in order
     if config.ante:
-        if config.ante_type is AnteType.UNIFORM:
-            for seat in clockwise:
-                post("ante", seat, config.ante, COMMITTED)
+        if config.ante_type is _UNIFORM:
+            due += [("ante", seat, config.ante, COMMITTED) for seat in clockwise]
         else:
-            post("ante", big, config.ante, DEAD)
-    if small is not None and min(config.small_blind, left[small]):
-        post("small_blind", small, config.small_blind, WAGER)
-    if min(config.big_blind, left[big]):
-        post("big_blind", big, config.big_blind, WAGER)
+            due.append(("ante", big, config.ante, DEAD))
+    if small is not None:
+        due.append(("small_blind", small, config.small_blind, WAGER))
+    due.append(("big_blind", big, config.big_blind, WAGER))
     if config.live_posts or config.dead_posts:
         live = config.live_posts or (0,) * len(left)
         dead = config.dead_posts or (0,) * len(left)
         for seat in clockwise:
-            if min(live[seat], left[seat]):
-                post("post", seat, live[seat], WAGER)
-            if min(dead[seat], left[seat]):
-                post("post_dead", seat, dead[seat], DEAD)
+            due += [("post", seat, live[seat], WAGER), ("post_dead", seat, dead[seat], DEAD)]
+    plan: list[Post] = []
+    for kind, seat, amount, into in due:
+        chips = amount if amount < left[seat] else left[seat]
+        if chips or kind == "ante":  # an ante is posted even of no chips
+            left[seat] -= chips
+            plan.append(_new(Post, (kind, seat, chips, into, left[seat] == 0)))
     return plan

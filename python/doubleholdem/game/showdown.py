@@ -81,6 +81,9 @@ class Settlement(NamedTuple):
     results: list[PotResult]
 
 
+_new = tuple.__new__  # a named tuple made without its __new__: the hand's end is warm
+
+
 def hand_value(
     hole: tuple[int, ...], point: int | None, board: tuple[int, ...], double: bool
 ) -> HandValue:
@@ -90,9 +93,9 @@ def hand_value(
     if double:
         assert point is not None  # DH-5: everyone in the hand chose on the flop
         value, which, five = _core.resolve(hole, point, board)
-        return HandValue(value, which, tuple(five))
+        return _new(HandValue, (value, which, tuple(five)))
     cards = [*hole, *board]
-    return HandValue(_core.evaluate(cards), None, tuple(_core.best_five(cards)))
+    return _new(HandValue, (_core.evaluate(cards), None, tuple(_core.best_five(cards))))
 
 
 def show_order(
@@ -149,11 +152,12 @@ def showdown(
         value = values[seat]
         if shown[seat] or can_win(seat, value.value, best, pots):
             best[seat] = value.value
-            showings.append(Showing(seat, not shown[seat], value))
+            showings.append(_new(Showing, (seat, not shown[seat], value)))
         else:
-            showings.append(Showing(seat, False, None))
+            showings.append(_new(Showing, (seat, False, None)))
     rakes = _rake_amounts(pots, rake, True)
-    return Settlement(returned, showings, _award(pots, best, button, len(committed), rakes))
+    results = _award(pots, best, button, len(committed), rakes)
+    return _new(Settlement, (returned, showings, results))
 
 
 def uncontested(
@@ -180,7 +184,7 @@ def uncontested(
     amount = sum(committed) + dead
     (taken,) = _rake_amounts([Pot(amount, (winner,))], rake, flop_dealt)
     result = PotResult(0, amount, taken, (winner,), (winner,), (amount - taken,))
-    return Settlement(returned, [], [result])
+    return _new(Settlement, (returned, [], [result]))
 
 
 def _returns(
