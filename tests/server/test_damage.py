@@ -214,3 +214,51 @@ def test_one_server_per_database(tmp_path: Path) -> None:
     finally:
         room.store.close()
     Room.open(str(path), SETTINGS).store.close()  # free again once the first has closed
+
+
+def test_a_keyed_room_refuses_a_forged_table(tmp_path: Path) -> None:
+    """Issue 17 item 6: with a snapshot key, a table edited in the database and given a
+    fresh checksum is refused, naming the table; so is the database read without the key
+    or with another one. With the key it restores as it was."""
+    import hashlib
+    import json
+    from dataclasses import replace
+
+    keyed = replace(SETTINGS, snapshot_key=b"k" * 32)
+    path = tmp_path / "tables.db"
+    room = Room.open(str(path), keyed)
+    stacks = room.runners[1].table.chips()
+    room.store.close()
+    with sqlite3.connect(str(path)) as db:
+        (text,) = db.execute("SELECT snapshot FROM tables WHERE id = 1").fetchone()
+    assert '"hmac":' in text
+    again = Room.open(str(path), keyed)
+    assert again.runners[1].table.chips() == stacks
+    again.store.close()
+    for settings, said in ((SETTINGS, "keyed"), (replace(keyed, snapshot_key=b"x" * 32), "HMAC")):
+        with pytest.raises(DamagedDatabase, match=f"table 0: .*{said}"):
+            Room.open(str(path), settings)
+    data = json.loads(text)
+    data["table"]["seats"][0]["stack"] += 1000
+    body = json.dumps(data["table"], separators=(",", ":"))
+    forged = f'{{"version":1,"hmac":"{hashlib.sha256(body.encode()).hexdigest()}","table":{body}}}'
+    _edit(path, f"UPDATE tables SET snapshot = '{forged}' WHERE id = 1")
+    with pytest.raises(DamagedDatabase, match="table 1: table snapshot: the HMAC does not match"):
+        Room.open(str(path), keyed)
+
+
+def test_serve_reads_its_snapshot_key_from_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doubleholdem.cli import main
+    from doubleholdem.cli.serve import read_key
+
+    key = tmp_path / "key"
+    key.write_text("s" * 40 + "\n")
+    assert read_key(str(key)) == b"s" * 40
+    key.write_text("short\n")
+    db = str(tmp_path / "t.db")
+    assert main(["serve", "--snapshot-key", str(key), "--db", db, "--port", "0"]) == 2
+    assert "a secret of at least 32 characters, not 5" in capsys.readouterr().err
+    assert main(["serve", "--snapshot-key", "/dev/zero", "--db", db, "--port", "0"]) == 2
+    assert "not a regular file" in capsys.readouterr().err

@@ -16,9 +16,10 @@ import socket
 import sys
 from typing import Any
 
-from doubleholdem.cli.base import bounded
+from doubleholdem.cli.base import UsageError, bounded
 from doubleholdem.server.process import quiet_collector, raise_file_limit
 from doubleholdem.server.settings import RoomSettings, load_configs
+from doubleholdem.textfile import read_text
 
 __all__ = ["add_parser", "run"]
 
@@ -61,6 +62,13 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="keep the tables of a damaged database that hold together, replace the others "
         "(a copy of the database is kept as DB.before-repair)",
+    )
+    p.add_argument(
+        "--snapshot-key",
+        metavar="FILE",
+        help="a file holding a secret of at least 32 characters: the tables' snapshots then "
+        "carry an HMAC under it, which nobody who can edit the database but lacks the file "
+        "can forge (default: checksums; keep the file away from the database)",
     )
     p.add_argument(
         "--keep-hands",
@@ -116,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
     )
     settings.seed = args.seed
     settings.keep_hands = args.keep_hands
+    if args.snapshot_key:
+        settings.snapshot_key = read_key(args.snapshot_key)
     if args.config:
         settings.configs = load_configs(args.config)
     raise_file_limit()
@@ -145,3 +155,20 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
     return 0
+
+
+MIN_KEY_CHARACTERS = 32
+
+
+def read_key(path: str) -> bytes:
+    """The secret in the file at ``path`` (its text, surrounding blanks aside): at least
+    :data:`MIN_KEY_CHARACTERS` characters, in a regular file of at most 4 KiB, e.g.
+    ``python -c "import secrets; print(secrets.token_hex(32))" > key``."""
+    text = read_text(path, 4096, lambda reason: UsageError(f"--snapshot-key {path}: {reason}"))
+    key = text.strip()
+    if len(key) < MIN_KEY_CHARACTERS:
+        raise UsageError(
+            f"--snapshot-key {path}: a secret of at least {MIN_KEY_CHARACTERS} characters, "
+            f"not {len(key)}"
+        )
+    return key.encode()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from doubleholdem.errors import DoubleHoldemError, TamperedSnapshot
+from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
 from doubleholdem.server.storage import StoredTable
 from doubleholdem.table import Decision, Table
 
@@ -45,10 +45,14 @@ def replay(table: Table, move: list[Any]) -> None:
         raise ValueError(f"not a move: {move!r}")
 
 
-def restore(stored: StoredTable) -> Table:
-    """The stored table: its snapshot with its moves replayed through the rules;
-    :class:`TamperedSnapshot` if the snapshot is refused or a move cannot be replayed."""
-    table = Table.from_json(stored.snapshot)
+def restore(stored: StoredTable, key: bytes | None = None) -> Table:
+    """The stored table: its snapshot (with the room's snapshot ``key``) with its moves
+    replayed through the rules; :class:`TamperedSnapshot` if the snapshot is refused or a
+    move cannot be replayed."""
+    try:
+        table = Table.from_json(stored.snapshot, key)
+    except InvalidSnapshot as error:
+        raise TamperedSnapshot(f"table {stored.id}: {error}") from None
     for number, text in enumerate(stored.moves, 1):
         try:
             replay(table, json.loads(text))

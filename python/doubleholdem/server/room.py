@@ -85,7 +85,8 @@ class Room:
 
     def _stored(self, table_id: int) -> tuple[Table, Humans]:
         """Table ``table_id`` and its human seats as last committed."""
-        return restore(self.store.table(table_id)), self._humans(table_id)
+        key = self.settings.snapshot_key
+        return restore(self.store.table(table_id), key), self._humans(table_id)
 
     def _humans(self, table_id: int) -> Humans:
         """The human seats of table ``table_id`` as last committed."""
@@ -118,7 +119,7 @@ class Room:
     def _restore(self, stored: StoredTable) -> str | None:
         """Takes on a stored table: ``None``, or what is wrong with it."""
         try:
-            table = restore(stored)
+            table = restore(stored, self.settings.snapshot_key)
         except TamperedSnapshot as error:
             return str(error).removeprefix(f"table {stored.id}: ")
         seats = range(table.config.seats)
@@ -150,7 +151,8 @@ class Room:
         for seat in bots:
             table.join(seat, f"bot-{table_id}-{seat}", config.buy_in_range[1], now=now)
         self.runners[table_id] = self._runner(table_id, table, bots)
-        self.store.add_table(table_id, table.to_json(), {str(s): k for s, k in bots.items()})
+        snapshot = table.to_json(self.settings.snapshot_key)
+        self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
 
     async def start(self) -> None:
         """Starts every table's task (a hand in play goes on where it was)."""

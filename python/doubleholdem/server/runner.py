@@ -120,7 +120,7 @@ class TableRunner:
         if moves and not ended:
             steps += [partial(Storage.put_move, table_id=self.id, move=m) for m in self._moves]
         else:
-            snapshot = table.to_json()
+            snapshot = table.to_json(self.settings.snapshot_key)
             steps.append(lambda s: s.put_table(self.id, snapshot))
         self._moves.clear()
         commit = self._commit

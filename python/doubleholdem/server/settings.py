@@ -40,7 +40,10 @@ class RoomSettings:
     the new tables' settings, in turn; ``clock`` the server's clock (seconds, wall time
     so that deadlines survive a restart); ``seed`` seeded deals (``None``: strong);
     ``keep_hands`` the finished hands each table keeps in the database (``None``: all;
-    else the last ``keep_hands``, older ones forgotten in small steps as hands end)."""
+    else the last ``keep_hands``, older ones forgotten in small steps as hands end);
+    ``snapshot_key`` a secret under which the tables' snapshots carry an HMAC instead of a
+    checksum (:meth:`~doubleholdem.table.Table.to_json`), so that whoever can write the
+    database but lacks the key cannot forge a table (``None``: checksums)."""
 
     tables: int = 4
     bots: int = 2
@@ -50,6 +53,7 @@ class RoomSettings:
     clock: Callable[[], float] = time.time
     seed: int | None = None
     keep_hands: int | None = None
+    snapshot_key: bytes | None = None
 
 
 def load_configs(path: str) -> list[TableConfig]:
