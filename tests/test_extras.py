@@ -35,7 +35,11 @@ def _installed(monkeypatch: pytest.MonkeyPatch, record: dict[str, Any] | None) -
 
 
 def test_from_this_checkout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The tests import the package from this source tree (PYTHONPATH or editable)."""
+    """A package imported from a source tree (PYTHONPATH or editable) names that tree; one
+    imported from an installed wheel (as in CI) does not, and then pip's record speaks."""
+    imported_here = Path(extras.__file__).resolve().is_relative_to(ROOT / "python")
+    assert (extras._checkout() == ROOT) is imported_here
+    monkeypatch.setattr(extras, "_checkout", lambda: ROOT)
     assert install_source() == ROOT
     monkeypatch.chdir(ROOT)
     assert install_command("server") == 'pip install ".[server]"'
