@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Union
 
 from doubleholdem.game.events import Event, visible
 from doubleholdem.game.hand import Hand
@@ -23,7 +23,7 @@ _new_tuple = tuple.__new__
 # a hand as the log keeps it: the hand (its events as plain tuples once it is over: the
 # garbage collector stops tracking those, not Event tuples), its number, the seats dealt
 # in and their occupancies
-Played = tuple[Hand | tuple[tuple[Any, ...], ...], int, list[int], list[int]]
+Played = tuple[Union[Hand, tuple[tuple[Any, ...], ...]], int, list[int], list[int]]
 
 
 class TableLog:
