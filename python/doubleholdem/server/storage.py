@@ -44,10 +44,21 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from doubleholdem.errors import DamagedDatabase, TamperedSnapshot
 from doubleholdem.server.lock import DatabaseLock
+from doubleholdem.server.survey import (
+    Damage,
+    StoredTable,
+    checked,
+    meta_int,
+    move_hash,
+    read_tables,
+    snapshot_anchor,
+    survey,
+    tagged,
+)
 
 __all__ = [
     "FORGET_BATCH",
@@ -62,7 +73,6 @@ __all__ = [
 
 SCHEMA_VERSION = 3
 UPGRADES_FROM = 2  # the schema upgraded in place
-MAX_TABLES = 100_000  # the most tables a database may hold (the protocol's table ids)
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
@@ -112,155 +122,6 @@ CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 def token_hash(token: str) -> str:
     """What the database keeps of a seat token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def move_hash(snapshot: str, number: int, move: str) -> str:
-    """The checksum of move ``number`` (from 1) after the snapshot ``snapshot``."""
-    return _move_hash(_anchor(snapshot), number, move)
-
-
-def _anchor(snapshot: str) -> str:
-    return hashlib.sha256(snapshot.encode()).hexdigest()
-
-
-def _move_hash(anchor: str, number: int, move: str) -> str:
-    return hashlib.sha256(f"{anchor}:{number}:{move}".encode()).hexdigest()
-
-
-class StoredTable(NamedTuple):
-    """A table as stored: its id, its snapshot text, its bot seats (seat -> kind), the
-    moves made since the snapshot, in order (JSON texts), and its seat tokens as (hash,
-    seat, player)."""
-
-    id: int
-    snapshot: str
-    bots: dict[str, str]
-    moves: list[str]
-    tokens: tuple[tuple[str, int, str], ...] = ()
-
-
-class Damage(NamedTuple):
-    """A problem found in a database: the table it concerns (``None``: the whole file)
-    and what is wrong."""
-
-    table: int | None
-    problem: str
-
-    def __str__(self) -> str:
-        return self.problem if self.table is None else f"table {self.table}: {self.problem}"
-
-
-def read_tables(db: sqlite3.Connection) -> list[StoredTable]:
-    """Every table stored in ``db``, by id, checked; :class:`TamperedSnapshot` naming
-    the first problem found (:func:`survey`)."""
-    tables, damage = survey(db)
-    if damage:
-        raise TamperedSnapshot(str(damage[0]))
-    return tables
-
-
-def survey(db: sqlite3.Connection) -> tuple[list[StoredTable], list[Damage]]:
-    """The tables stored in ``db`` that hold together as rows (their move rows checked
-    against their snapshot and their head), by id, and the problems of the others:
-    ``tables`` rows missing or beyond the tables created, moves cut off or beyond the
-    head, rows of tables that do not exist, a bots column that is not an object of
-    seats."""
-    damage: list[Damage] = []
-    created = _meta_int(db, "tables")
-    if created is None:
-        return [], [Damage(None, "the number of tables created is missing from meta")]
-    rows = {i: (snap, bots) for i, snap, bots in db.execute("SELECT * FROM tables")}
-    heads = dict(db.execute("SELECT table_id, moves FROM heads").fetchall())
-    moves: dict[int, list[tuple[int, str, str]]] = {}
-    for table_id, number, move, digest in db.execute(
-        "SELECT table_id, number, move, sha256 FROM moves ORDER BY table_id, number"
-    ):
-        moves.setdefault(table_id, []).append((number, move, digest))
-    tokens: dict[int, list[tuple[str, int, str]]] = {}
-    for hashed, table_id, seat, player in db.execute("SELECT * FROM tokens"):
-        tokens.setdefault(table_id, []).append((hashed, seat, player))
-    if not 0 <= created <= MAX_TABLES:
-        wrong = f"the number of tables created, {created}, is not 0..{MAX_TABLES}"
-        return [], [Damage(None, wrong)]
-    ids = set(rows) | set(range(created)) | set(heads) | set(moves) | set(tokens)
-    odd = sorted(repr(i) for i in ids if type(i) is not int)
-    if odd:
-        return [], [Damage(None, f"rows of tables whose id is not a whole number: {odd[0]}")]
-    tables: list[StoredTable] = []
-    for table_id in sorted(ids):
-        problem = _problem(table_id, created, rows, heads, moves)
-        if problem is None:
-            snapshot, bots = rows[table_id]
-            problem, seats = _bots(bots)
-        if problem is not None:
-            damage.append(Damage(table_id, problem))
-            continue
-        made = [move for _, move, _ in moves.get(table_id, [])]
-        tables.append(StoredTable(table_id, snapshot, seats, made, tuple(tokens.get(table_id, []))))
-    return tables, damage
-
-
-def _problem(
-    table_id: int,
-    created: int,
-    rows: dict[int, tuple[str, str]],
-    heads: dict[int, int],
-    moves: dict[int, list[tuple[int, str, str]]],
-) -> str | None:
-    """What is wrong with the rows of table ``table_id``, or ``None``."""
-    if table_id not in rows:
-        if table_id < created:
-            return f"its row in tables is missing ({created} tables were created)"
-        return "rows of a table that is not in tables"
-    if not 0 <= table_id < created:
-        return f"a row in tables beyond the {created} tables created"
-    head = heads.get(table_id)
-    if head is None:
-        return "its head (the number of its moves) is missing"
-    made = moves.get(table_id, [])
-    try:
-        _checked(table_id, rows[table_id][0], made)
-    except TamperedSnapshot as error:
-        return str(error).removeprefix(f"table {table_id}: ")
-    if len(made) < head:
-        return f"its last moves are missing: {len(made)} of {head} stored (cut off)"
-    if len(made) > head:
-        return f"{len(made)} moves stored beyond its head of {head}"
-    return None
-
-
-def _bots(text: str) -> tuple[str | None, dict[str, str]]:
-    """The bots column read: (a problem or ``None``, seat -> kind)."""
-    try:
-        bots = json.loads(text)
-    except ValueError:
-        return "its bots column is not JSON", {}
-    ok = isinstance(bots, dict) and all(
-        isinstance(k, str) and k.isascii() and k.isdigit() and isinstance(v, str)
-        for k, v in bots.items()
-    )
-    if not ok:
-        return "its bots column is not an object of seats and bot kinds", {}
-    return None, bots
-
-
-def _meta_int(db: sqlite3.Connection, key: str) -> int | None:
-    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    try:
-        return None if row is None else int(row[0])
-    except ValueError:
-        return None
-
-
-def _checked(table_id: int, snapshot: str, rows: list[tuple[int, str, str]]) -> list[str]:
-    anchor = _anchor(snapshot)
-    for expected, (number, move, digest) in enumerate(rows, 1):
-        if number != expected or _move_hash(anchor, number, move) != digest:
-            raise TamperedSnapshot(
-                f"table {table_id}: move row {number} does not match its checksum, its "
-                "place or its snapshot"
-            )
-    return [move for _, move, _ in rows]
 
 
 _TABLE_ROWS = (
@@ -520,14 +381,14 @@ class Storage:
         ).fetchall()
         if len(rows) != head:
             raise TamperedSnapshot(f"table {table_id}: {len(rows)} moves stored, its head {head}")
-        moves = _checked(table_id, snapshot, rows)
+        moves = checked(table_id, snapshot, rows)
         return StoredTable(
             table_id, snapshot, json.loads(bots), moves, tuple(self.tokens(table_id))
         )
 
     def count(self) -> int:
         """How many tables were created (ids 0 to this, excluded)."""
-        return _meta_int(self._db, "tables") or 0
+        return meta_int(self._db, "tables") or 0
 
     def add_table(self, table_id: int, snapshot: str, bots: dict[str, str]) -> None:
         """Stores a new table: its snapshot and its bot seats (seat -> kind)."""
@@ -535,7 +396,7 @@ class Storage:
             "INSERT INTO tables VALUES (?, ?, ?)", (table_id, snapshot, json.dumps(bots))
         )
         self._db.execute("INSERT INTO heads VALUES (?, 0)", (table_id,))
-        self._heads[table_id] = (_anchor(snapshot), 0)
+        self._heads[table_id] = (snapshot_anchor(snapshot), 0)
         self._db.execute(
             "UPDATE meta SET value = ? WHERE key = 'tables'",
             (str(max(self.count(), table_id + 1)),),
@@ -552,7 +413,7 @@ class Storage:
         """Stores the table's snapshot, which replaces its moves."""
         self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
         self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
-        self._heads[table_id] = (_anchor(snapshot), 0)
+        self._heads[table_id] = (snapshot_anchor(snapshot), 0)
         self._moved.add(table_id)
 
     def put_move(self, table_id: int, move: str) -> None:
@@ -564,11 +425,11 @@ class Storage:
                 "WHERE t.id = ?",
                 (table_id,),
             ).fetchone()
-            head = (_anchor(snapshot), count)
+            head = (snapshot_anchor(snapshot), count)
         anchor, number = head[0], head[1] + 1
         self._db.execute(
             "INSERT INTO moves VALUES (?, ?, ?, ?)",
-            (table_id, number, move, _move_hash(anchor, number, move)),
+            (table_id, number, move, tagged(anchor, number, move)),
         )
         self._heads[table_id] = (anchor, number)
         self._moved.add(table_id)
