@@ -33,6 +33,7 @@ import pytest
 import websockets
 
 from doubleholdem.server.protocol import apply_patch
+from server_harness import fill
 
 HOLD = float(os.environ.get("DOUBLEHOLDEM_HOLD_SECONDS", "12"))
 CYCLES = int(os.environ.get("DOUBLEHOLDEM_DISK_CYCLES", "20"))
@@ -145,19 +146,6 @@ async def _spectate(url: str, table: int, seen: dict[int, int], stop: asyncio.Ev
                     seen[table] = max(seen.get(table, 0), view["hand_number"])
 
 
-def _fill(disk: Path) -> Path:
-    filler = disk / "filler"
-    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        for size in (65536, 1):
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(descriptor, b"\0" * size)
-    finally:
-        os.close(descriptor)
-    return filler
-
-
 async def _cycles(db: Path, disk: Path) -> dict[str, Any]:
     process, url = _serve(db)
     seen: dict[int, int] = {}
@@ -168,7 +156,7 @@ async def _cycles(db: Path, disk: Path) -> dict[str, Any]:
     try:
         for _ in range(CYCLES):
             await asyncio.sleep(0.5)
-            filler = _fill(disk)
+            filler = fill(disk)
             deadline = time.perf_counter() + 20
             while _get(url + "/healthz")[0] == 200 and time.perf_counter() < deadline:
                 await asyncio.sleep(0.05)

@@ -4,11 +4,14 @@ WebSocket client with timeouts, and the leak audit every message a table sends p
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
+import os
 import re
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -205,3 +208,17 @@ class Client:
 
     async def close(self) -> None:
         await self.socket.close()
+
+
+def fill(disk: Path) -> Path:
+    """Fills ``disk`` with one file, to the last byte."""
+    filler = disk / "filler"
+    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for size in (65536, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(descriptor, b"\0" * size)
+    finally:
+        os.close(descriptor)
+    return filler

@@ -30,7 +30,7 @@ from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import TableConfig
-from server_harness import ServerThread, until_hands
+from server_harness import ServerThread, fill, until_hands
 
 HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
 SETTINGS = RoomSettings(tables=2, bots=2, bot_delay=0.0, pause=0.0, configs=[HEADS_UP], seed=1)
@@ -238,20 +238,6 @@ def _small_disk(where: Path, size: str) -> Iterator[Path]:
         yield where
     finally:
         subprocess.run(["umount", "-l", str(where)], check=False)
-
-
-def fill(disk: Path) -> Path:
-    """Fills ``disk`` with one file, to the last byte."""
-    filler = disk / "filler"
-    descriptor = os.open(filler, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        for size in (65536, 1):
-            with contextlib.suppress(OSError):
-                while True:
-                    os.write(descriptor, b"\0" * size)
-    finally:
-        os.close(descriptor)
-    return filler
 
 
 def test_a_disk_that_fills_and_frees(tmp_path: Path, watchdog: None) -> None:
