@@ -120,7 +120,9 @@ class TableTask:
         self.outbox = outbox
 
     async def run(self, hands: int) -> None:
-        """Plays ``hands`` hands, topping stacks up to the maximum between hands."""
+        """Plays ``hands`` hands, topping stacks up to the maximum between hands. A
+        remote player the table sat out (two decisions missed in a row) comes back at
+        once, waiting for the big blind (TH-37)."""
         table = self.table
         loop = asyncio.get_running_loop()
         for _ in range(hands):
@@ -128,6 +130,8 @@ class TableTask:
             for seat in (*self.bots, *self.players):
                 if table.stack(seat) < top:
                     table.top_up(seat, top - table.stack(seat), now=loop.time())
+                if table.seats()[seat]["sitting_out"]:  # type: ignore[index]
+                    table.sit_in(seat, wait_for_big_blind=True, now=loop.time())
             table.start_hand(now=loop.time())
             self._broadcast()
             while table.in_hand:

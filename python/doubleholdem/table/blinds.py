@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from doubleholdem.table.config import ButtonRule
 
-__all__ = ["BlindPlan", "Debts", "Positions", "plan_blinds"]
+__all__ = ["BlindPlan", "Debts", "Positions", "passed_blind", "plan_blinds"]
 
 _DEAD = ButtonRule.DEAD  # Python 3.11 looks attributes of an Enum class up slowly
 
@@ -221,15 +221,14 @@ class _Planner:
     def missed(self, plan: _Plan) -> tuple[tuple[int, str], ...]:
         """TH-37: a seated player not dealt in misses the big blind when the big blind
         passes its seat, and the small blind likewise."""
-        small = plan.small_position
         missed: list[tuple[int, str]] = []
         for s, seat in enumerate(self.seats):
             if seat is None or s in plan.dealt or seat.new:
                 continue
-            if self.between(small, s, plan.big):
-                if not seat.missed_big:
-                    missed.append((s, "big"))
-            elif (s == small or self.between(plan.button, s, small)) and not seat.missed_small:
+            blind = passed_blind(plan.button, plan.small_position, plan.big, s, self.count)
+            if blind == "big" and not seat.missed_big:
+                missed.append((s, "big"))
+            elif blind == "small" and not seat.missed_small:
                 missed.append((s, "small"))
         return tuple(missed)
 
@@ -271,5 +270,25 @@ class _Planner:
         """True if ``seat`` lies clockwise strictly after ``start`` and before ``end``."""
         if include_start and seat == start:
             return True
-        n = self.count
-        return 0 < (seat - start) % n < (end - start) % n
+        return _between(start, seat, end, self.count)
+
+
+def _between(start: int, seat: int, end: int, count: int) -> bool:
+    """True if ``seat`` lies clockwise strictly after ``start`` and before ``end``."""
+    return 0 < (seat - start) % count < (end - start) % count
+
+
+def passed_blind(button: int, small: int, big: int, seat: int, count: int) -> str | None:
+    """TH-37: the blind a player not dealt in misses in ``seat`` (of ``count``) in a
+    hand with the ``button``, the small blind position ``small`` and the big blind
+    ``big``: ``"big"`` when the big blind passes it (it lies after the small blind
+    and before the big blind), ``"small"`` likewise for the small blind, else ``None``.
+
+    >>> passed_blind(0, 2, 4, 3, 6), passed_blind(0, 2, 4, 1, 6), passed_blind(0, 2, 4, 5, 6)
+    ('big', 'small', None)
+    """
+    if _between(small, seat, big, count):
+        return "big"
+    if seat == small or _between(button, seat, small, count):
+        return "small"
+    return None

@@ -1,6 +1,8 @@
 """The table's clock (RULES.md TH-40, DH-7): the time it was last given and when the
 seat to act runs out of time. A betting decision gets the action time and then the time
-bank (restored after each use); a point card gets its own time and no bank.
+bank (restored after each use); a point card gets its own time and no bank. A seat whose
+player is away (no connection) gets the action time without the bank, and no time at all
+once it has timed out while away: a player who is gone costs the table one action time.
 
 >>> clock = Clock(action_time=10, time_bank=30, point_time=5)
 >>> clock.tick(100.0); clock.start(100.0, "bet")
@@ -8,6 +10,8 @@ bank (restored after each use); a point card gets its own time and no bank.
 (110.0, 'action')
 >>> clock.start_bank("bet"), clock.phase
 ((110.0, 140.0), 'bank')
+>>> clock.start(140.0, "bet", away=True); clock.deadline, clock.start_bank("bet")
+(150.0, None)
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ __all__ = ["PHASES", "Clock"]
 
 ACTION = "action"
 BANK = "bank"
-PHASES = (None, ACTION, BANK, POINT)  # what the seat to act is spending: None between hands
+AWAY = "away"  # the action time of a seat whose player is away: no bank follows
+PHASES = (None, ACTION, BANK, POINT, AWAY)  # what the seat to act is spending: None between hands
 
 
 class Clock:
@@ -57,14 +62,27 @@ class Clock:
             raise TableError(f"time cannot go back from {self.now} to {now}")
         self.now = now
 
-    def start(self, when: float, decision: str) -> None:
-        """A decision (``"bet"`` or ``"point"``) is awaited from ``when`` on."""
-        if decision == POINT:
+    def start(self, when: float, decision: str, *, away: bool = False, spent: bool = False) -> None:
+        """A decision (``"bet"`` or ``"point"``) is awaited from ``when`` on: from a seat
+        whose player is ``away``, without the time bank; from one that has ``spent`` its
+        time already (timed out while away), with no time at all."""
+        if spent:
+            self.phase = AWAY
+            self.deadline = when
+        elif decision == POINT:
             self.phase = POINT
             self.deadline = when + self.point_time
         else:
-            self.phase = ACTION
+            self.phase = AWAY if away else ACTION
             self.deadline = when + self.action_time
+
+    def away(self, away: bool) -> None:
+        """The player to act went away (its time bank is gone) or came back (it is
+        there again) during its action time."""
+        if away and self.phase == ACTION:
+            self.phase = AWAY
+        elif not away and self.phase == AWAY and self.deadline is not None:
+            self.phase = ACTION
 
     def stop(self) -> None:
         """No decision is awaited (the hand is over)."""

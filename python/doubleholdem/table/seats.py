@@ -10,10 +10,20 @@ that was dealt in, never by a player's name (names are public and may be reused)
 >>> bob = seating.sit_down(4, "bob", 500, post=True)
 >>> ann.occupancy, bob.occupancy
 (0, 1)
->>> seating.remove(2).stack, seating.sit_down(2, "ann", 300, post=True).occupancy
+>>> seating.remove(2, now=10.0).stack, seating.sit_down(2, "ann", 300, post=True).occupancy
 (500, 2)
 >>> seating.able(), seating.brought, seating.taken
 ([2, 4], 1300, 500)
+
+A player who leaves is remembered with the blinds it missed (:class:`Departure`), and
+those passing its empty seat are added; sitting down again at the table, it owes them
+(TH-37): leaving cannot dodge the blinds.
+
+>>> bob = seating.remove(4, now=20.0)
+>>> seating.departed["bob"].missed_big = True  # the big blind passed seat 4 meanwhile
+>>> again = seating.sit_down(5, "bob", 500, post=True)
+>>> again.new, again.missed_big, "bob" in seating.departed
+(False, True, False)
 """
 
 from __future__ import annotations
@@ -25,7 +35,7 @@ from doubleholdem.errors import BuyInOutOfRange, SeatEmpty, SeatTaken, TableErro
 from doubleholdem.table.blinds import Debts
 from doubleholdem.table.config import is_int
 
-__all__ = ["Seat", "Seating"]
+__all__ = ["Departure", "Seat", "Seating"]
 
 
 @dataclass
@@ -34,7 +44,9 @@ class Seat:
     ``new``: has not been dealt a hand since joining (TH-36); ``missed_small`` and
     ``missed_big``: blinds that passed while it sat out (TH-37); ``post``: pays what it
     owes to play at once instead of waiting for the big blind; ``leaving``: goes after
-    the hand it is playing."""
+    the hand it is playing; ``away``: its player has no connection (no time bank);
+    ``timeouts``: decisions it missed in a row; ``sat_out_at``: when it sat out;
+    ``busted_at``: when a hand left it without chips."""
 
     player: str
     stack: int
@@ -46,6 +58,10 @@ class Seat:
     missed_big: bool = False
     post: bool = True
     leaving: bool = False
+    away: bool = False
+    timeouts: int = 0
+    sat_out_at: float | None = None
+    busted_at: float | None = None
 
     @property
     def owes(self) -> bool:
@@ -65,16 +81,34 @@ class Seat:
             "missed_small": self.missed_small,
             "missed_big": self.missed_big,
             "waiting_for_big_blind": self.owes and not self.post,
+            "leaving": self.leaving,
+            "away": self.away,
         }
+
+
+@dataclass
+class Departure:
+    """A player who left ``seat`` at ``left_at``, and the blinds it missed there, before
+    it left or passing its empty seat since (TH-37)."""
+
+    seat: int
+    left_at: float
+    missed_small: bool = False
+    missed_big: bool = False
+
+    @property
+    def owes(self) -> bool:
+        return self.missed_small or self.missed_big
 
 
 class Seating:
     """The seats of a table (``count`` of them) and the chips that came and went:
-    ``brought`` (buy-ins and top-ups) and ``taken`` (by players who left). Refusals are
+    ``brought`` (buy-ins and top-ups) and ``taken`` (by players who left), and the
+    ``departed`` players by name (until :meth:`forget_departures`). Refusals are
     :class:`~doubleholdem.errors.TableError` subclasses naming the seat; a refused call
     changes nothing."""
 
-    __slots__ = ("brought", "buy_in_range", "next_occupancy", "seats", "taken")
+    __slots__ = ("brought", "buy_in_range", "departed", "next_occupancy", "seats", "taken")
 
     def __init__(self, count: int, buy_in_range: tuple[int, int]) -> None:
         self.seats: list[Seat | None] = [None] * count
@@ -82,6 +116,7 @@ class Seating:
         self.next_occupancy = 0
         self.brought = 0
         self.taken = 0
+        self.departed: dict[str, Departure] = {}
 
     def check_number(self, seat: object) -> None:
         """Refuses anything but a seat number of this table."""
@@ -122,7 +157,8 @@ class Seating:
 
     def sit_down(self, seat: int, player: str, buy_in: int, *, post: bool) -> Seat:
         """Seats ``player`` with ``buy_in`` chips (TH-36: in the table's range) under a
-        new occupancy."""
+        new occupancy. A player who left owing blinds owes them again (TH-37) instead of
+        the new player's big blind."""
         self.check_number(seat)
         occupant = self.seats[seat]
         if occupant is not None:
@@ -135,6 +171,11 @@ class Seating:
         low, high = self.buy_in_range
         _check_amount(seat, buy_in, low, high, "buy-in")
         occupant = Seat(player, buy_in, buy_in, self.next_occupancy, post=post)
+        departure = self.departed.pop(player, None)
+        if departure is not None and departure.owes:
+            occupant.new = False
+            occupant.missed_small = departure.missed_small
+            occupant.missed_big = departure.missed_big
         self.next_occupancy += 1
         self.seats[seat] = occupant
         self.brought += buy_in
@@ -155,14 +196,25 @@ class Seating:
         _check_amount(seat, amount, 1, high, "top-up")
         occupant.stack += amount
         occupant.bought_in += amount
+        occupant.busted_at = None
         self.brought += amount
 
-    def remove(self, seat: int) -> Seat:
-        """Empties ``seat``; its occupant takes their chips (returned with them)."""
+    def remove(self, seat: int, *, now: float) -> Seat:
+        """Empties ``seat`` at time ``now``; its occupant takes their chips (returned with
+        them) and is remembered with the blinds it owes."""
         occupant = self.at(seat)
         self.seats[seat] = None
         self.taken += occupant.stack
+        self.departed[occupant.player] = Departure(
+            seat, now, occupant.missed_small, occupant.missed_big
+        )
         return occupant
+
+    def forget_departures(self, before: float) -> None:
+        """Forgets the players who left before time ``before``."""
+        for player, departure in list(self.departed.items()):
+            if departure.left_at < before:
+                del self.departed[player]
 
     def able(self) -> list[int]:
         """The seats able to play the next hand: sitting in, with chips, not leaving."""

@@ -10,7 +10,9 @@ and a snapshot read with a key must carry a valid HMAC under it.
 Version 1 snapshots written before occupancy ids (issue 17) are read too: each seated
 player gets an id on load, and a player dealt into the last hand keeps the right to see
 their cards only if they still sit in that seat and nobody sat down there since the
-hand started (which the log says)."""
+hand started (which the log says). Snapshots written before the seat lifecycle (issue
+20) are read too: a seat sitting out then is taken as sat out since the snapshot's time,
+and nobody is remembered as departed."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from doubleholdem.table.clock import PHASES, Clock
 from doubleholdem.table.config import TableConfig, is_int
 from doubleholdem.table.deal import Deal
 from doubleholdem.table.log import TableLog
-from doubleholdem.table.seats import Seat, Seating
+from doubleholdem.table.seats import Departure, Seat, Seating
 
 __all__ = ["VERSION", "TableState", "dump", "load"]
 
@@ -156,6 +158,10 @@ def _body(state: TableState) -> dict[str, Any]:
         "dealt_players": [] if deal is None else list(deal.players),
         "dealt_occupancies": [] if deal is None else list(deal.occupancies),
         "next_occupancy": seating.next_occupancy,
+        "departed": [
+            [player, d.seat, d.left_at, d.missed_small, d.missed_big]
+            for player, d in seating.departed.items()
+        ],
         "synced": state.log.synced,
         "hand_number": state.hand_number,
         "log": log,
@@ -189,6 +195,7 @@ def _state(body: dict[str, Any]) -> TableState:
         check(is_int(body[name]) and body[name] >= 0, name)
     seating.brought, seating.taken = body["bought_in"], body["cashed_out"]
     clock = _clock(body, config)
+    _lifecycle(body, config, seating, clock.now)
     table_log = TableLog()
     table_log.items = log
     table_log.synced = body["synced"]
@@ -234,6 +241,32 @@ def _seating(body: dict[str, Any], config: TableConfig, legacy: bool) -> Seating
         check(len(set(taken)) == len(taken), "occupancies")
         check(all(o < seating.next_occupancy for o in taken), "next_occupancy")
     return seating
+
+
+def _lifecycle(body: dict[str, Any], config: TableConfig, seating: Seating, now: float) -> None:
+    """The seats' lifecycle fields checked, and the departed players read."""
+    for number, occupant in enumerate(seating.seats):
+        if occupant is None:
+            continue
+        check(type(occupant.away) is bool and type(occupant.leaving) is bool, f"seat {number}")
+        check(is_int(occupant.timeouts) and occupant.timeouts >= 0, f"seat {number} timeouts")
+        for when in (occupant.sat_out_at, occupant.busted_at):
+            check(when is None or _is_time(when), f"seat {number} times")
+        if occupant.sitting_out and occupant.sat_out_at is None:  # an older snapshot
+            occupant.sat_out_at = now
+    departed = body.get("departed", [])
+    check(isinstance(departed, list), "departed")
+    for item in departed:
+        ok = isinstance(item, list) and len(item) == 5
+        check(ok and isinstance(item[0], str) and item[0] not in seating.departed, "departed")
+        player, seat, left_at, small, big = item
+        check(is_int(seat) and 0 <= seat < config.seats and _is_time(left_at), "departed")
+        check(type(small) is bool and type(big) is bool, "departed")
+        seating.departed[player] = Departure(seat, left_at, small, big)
+
+
+def _is_time(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _clock(body: dict[str, Any], config: TableConfig) -> Clock:

@@ -53,7 +53,7 @@ from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.game.events import hand_view
 from doubleholdem.game.hand import Hand
 from doubleholdem.table import snapshot
-from doubleholdem.table.blinds import Positions, plan_blinds
+from doubleholdem.table.blinds import Positions, passed_blind, plan_blinds
 from doubleholdem.table.clock import Clock
 from doubleholdem.table.config import MAX_SEATS as MAX_SEATS
 from doubleholdem.table.config import ButtonRule, TableConfig
@@ -250,12 +250,30 @@ class Table:
 
     def sit_out(self, seat: int, *, now: float | None = None) -> None:
         """``seat`` is not dealt in from the next hand on; blinds that pass it meanwhile
-        are missed (TH-37)."""
+        are missed (TH-37). The time it sat out starts the clock of :meth:`overstayed`."""
         self._clock.tick(now)
         occupant = self._seating.occupant(seat)
         if not occupant.sitting_out:
             occupant.sitting_out = True
+            occupant.sat_out_at = self._clock.now
             self._record("sit_out", seat)
+
+    def set_away(self, seat: int, away: bool, *, now: float | None = None) -> None:
+        """The player of ``seat`` has lost its connection (``away``) or is back. A seat
+        whose player is away gets the action time for a decision but not the time bank
+        (TH-40); one that times out while away sits out at once, and its decisions left
+        in the hand time out as they come: a player who is gone costs the table one
+        action time, once. Coming back restores the bank and clears the missed
+        decisions."""
+        self._clock.tick(now)
+        occupant = self._seating.occupant(seat)
+        if occupant.away == away:
+            return
+        occupant.away = away
+        if not away:
+            occupant.timeouts = 0
+        if self.in_hand and self.to_act == seat:
+            self._clock.away(away)
 
     def sit_in(
         self, seat: int, *, wait_for_big_blind: bool = False, now: float | None = None
@@ -266,8 +284,10 @@ class Table:
         self._clock.tick(now)
         occupant = self._seating.occupant(seat)
         occupant.post = not wait_for_big_blind
+        occupant.timeouts = 0
         if occupant.sitting_out:
             occupant.sitting_out = False
+            occupant.sat_out_at = None
             self._record("sit_in", seat, wait=wait_for_big_blind)
 
     def top_up(self, seat: int, amount: int, *, now: float | None = None) -> None:
@@ -314,6 +334,14 @@ class Table:
         for seat, blind in plan.missed:  # TH-37
             seating.miss(seat, blind)
             self._record("missed_blind", seat, blind=blind)
+        for departure in seating.departed.values():  # blinds passing a departed player
+            blind = passed_blind(
+                plan.button, plan.small_position, plan.big, departure.seat, config.seats
+            )
+            if blind == "big":
+                departure.missed_big = True
+            elif blind == "small":
+                departure.missed_small = True
         for seat in plan.dealt:
             seating.at(seat).settle_debts()
         self._record(
@@ -360,11 +388,11 @@ class Table:
         else:
             deal, index = self._turn(seat, now, action, amount)
         awaited = deal.decide(index, action, amount)
+        self._seating.at(seat).timeouts = 0
         if awaited is None:  # the hand is over
             self._finish(deal)
         else:
-            clock = self._clock
-            clock.start(clock.now, awaited)
+            self._start_clock(self._clock.now, awaited, deal)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
@@ -414,9 +442,55 @@ class Table:
             if bank is not None:
                 self._record("time_bank", deal.to_act, at=bank[0], until=bank[1])
                 continue
+            seat = deal.to_act
             deal.timeout()
+            if seat is not None:
+                self._missed_decision(seat)
             self._after_change(expired)
         return self._log.entries(start)
+
+    def _missed_decision(self, seat: int) -> None:
+        """``seat`` timed out: it sits out if its player is away, or if it missed two
+        decisions in a row (it is dealt out from the next hand on)."""
+        occupant = self._seating.at(seat)
+        occupant.timeouts += 1
+        if occupant.away or occupant.timeouts >= 2:
+            self.sit_out(seat)
+
+    def overstayed(self, remove_after: float, busted_after: float) -> list[int]:
+        """The seats due to be removed now: sat out for ``remove_after`` seconds or more,
+        or without chips for ``busted_after`` seconds or more (not topped up), and not
+        yet leaving. A server removes them with :meth:`leave_after_hand`."""
+        now = self._clock.now
+        return [
+            seat
+            for seat, due in self._removals(remove_after, busted_after)
+            if due <= now
+        ]
+
+    def next_removal(self, remove_after: float, busted_after: float) -> float | None:
+        """When the next seat becomes due to be removed (see :meth:`overstayed`)."""
+        return min((due for _, due in self._removals(remove_after, busted_after)), default=None)
+
+    def _removals(self, remove_after: float, busted_after: float) -> list[tuple[int, float]]:
+        """Each seat that will be due for removal, and when."""
+        due: list[tuple[int, float]] = []
+        for seat, occupant in enumerate(self._seating.seats):
+            if occupant is None or occupant.leaving:
+                continue
+            times = []
+            if occupant.sitting_out and occupant.sat_out_at is not None:
+                times.append(occupant.sat_out_at + remove_after)
+            if occupant.stack == 0 and occupant.busted_at is not None:
+                times.append(occupant.busted_at + busted_after)
+            if times:
+                due.append((seat, min(times)))
+        return due
+
+    def forget_departures(self, before: float) -> None:
+        """Forgets the players who left before time ``before``: sitting down again they
+        are new players (TH-36), no longer owing the blinds they missed (TH-37)."""
+        self._seating.forget_departures(before)
 
     def _after_change(self, when: float) -> None:
         """Notes who is to act and starts their clock, or finishes the hand."""
@@ -426,7 +500,16 @@ class Table:
         if decision is None:  # the hand is over
             self._finish(deal)
         else:
-            self._clock.start(when, decision)
+            self._start_clock(when, decision, deal)
+
+    def _start_clock(self, when: float, decision: str, deal: Deal) -> None:
+        """Starts the clock of the seat to act: without the bank if its player is away,
+        with no time if it timed out while away (see :meth:`set_away`)."""
+        seat = deal.to_act
+        assert seat is not None
+        occupant = self._seating.at(seat)
+        away = occupant.away
+        self._clock.start(when, decision, away=away, spent=away and occupant.timeouts > 0)
 
     def _finish(self, deal: Deal) -> None:
         hand = deal.hand
@@ -434,6 +517,8 @@ class Table:
         occupants = [self._seating.at(s) for s in deal.seats]
         for occupant, stack in zip(occupants, hand.stacks):
             occupant.stack = stack
+            if stack == 0 and occupant.busted_at is None:
+                occupant.busted_at = self._clock.now
         rake = hand.rake
         self._rake += rake
         stacks = deal.by_seat(hand.stacks)
@@ -595,6 +680,6 @@ class Table:
             )
 
     def _remove(self, seat: int) -> int:
-        occupant = self._seating.remove(seat)
+        occupant = self._seating.remove(seat, now=self._clock.now)
         self._record("leave", seat, player=occupant.player, amount=occupant.stack)
         return occupant.stack
