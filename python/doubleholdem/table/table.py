@@ -335,12 +335,12 @@ class Table:
             seating.miss(seat, blind)
             self._record("missed_blind", seat, blind=blind)
         for departure in seating.departed.values():  # blinds passing a departed player
-            blind = passed_blind(
+            passed = passed_blind(
                 plan.button, plan.small_position, plan.big, departure.seat, config.seats
             )
-            if blind == "big":
+            if passed == "big":
                 departure.missed_big = True
-            elif blind == "small":
+            elif passed == "small":
                 departure.missed_small = True
         for seat in plan.dealt:
             seating.at(seat).settle_debts()
@@ -462,11 +462,7 @@ class Table:
         or without chips for ``busted_after`` seconds or more (not topped up), and not
         yet leaving. A server removes them with :meth:`leave_after_hand`."""
         now = self._clock.now
-        return [
-            seat
-            for seat, due in self._removals(remove_after, busted_after)
-            if due <= now
-        ]
+        return [seat for seat, due in self._removals(remove_after, busted_after) if due <= now]
 
     def next_removal(self, remove_after: float, busted_after: float) -> float | None:
         """When the next seat becomes due to be removed (see :meth:`overstayed`)."""
