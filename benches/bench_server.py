@@ -31,6 +31,7 @@ def _serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], int, float]:
     command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db)]
     command += ["--port", "0", "--tables", str(TABLES), "--pause", "0.5", *extra]
     command += ["--per-address", "0"]  # the load's clients all come from 127.0.0.1
+    command += ["--guests"]  # the load test sits under chosen names
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()

@@ -20,6 +20,7 @@ import websockets
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.server.app import create_app
 from doubleholdem.server.connection import Connection
+from doubleholdem.server.desk import Desk
 from doubleholdem.server.limits import Limits, uvicorn_config
 from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import Room
@@ -93,9 +94,15 @@ class ServerThread:
     """The app for ``room`` served by uvicorn in a thread on 127.0.0.1 (a free port);
     every message about a table is audited for leaks into ``self.leaks``, and every
     ``update`` applied to the view its connection holds must give the table's view of
-    the seat exactly (mismatches into ``self.mismatches``)."""
+    the seat exactly (mismatches into ``self.mismatches``). Without a ``desk`` the room
+    takes guests (anyone sits under a chosen name: what most tests rely on); with one,
+    only its signed-in accounts sit."""
 
-    def __init__(self, room: Room, limits: Limits | None = None) -> None:
+    def __init__(
+        self, room: Room, limits: Limits | None = None, *, desk: Desk | None = None
+    ) -> None:
+        if desk is None:
+            room.settings.guests = True
         self.room = room
         self.limits = Limits() if limits is None else limits
         self.leaks: list[str] = []
@@ -103,7 +110,7 @@ class ServerThread:
         self.audited = 0
         self.views: dict[Connection, Any] = {}
         room.audit = self._audit
-        config = uvicorn_config(create_app(room), self.limits, host="127.0.0.1", port=0)
+        config = uvicorn_config(create_app(room, desk), self.limits, host="127.0.0.1", port=0)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -154,8 +161,10 @@ class Client:
         self.view: Any = None
 
     @classmethod
-    async def connect(cls, url: str) -> Client:
-        client = cls(await websockets.connect(url, max_size=2**22))
+    async def connect(cls, url: str, **options: Any) -> Client:
+        """Connects (``options``: of ``websockets.connect``, e.g. ``origin`` or
+        ``additional_headers``) and reads the ``welcome``."""
+        client = cls(await websockets.connect(url, max_size=2**22, **options))
         welcome = await client.next("welcome")
         assert welcome["protocol"] == 2
         return client

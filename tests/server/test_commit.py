@@ -89,7 +89,7 @@ def _run(
 ) -> None:
     """Runs ``scenario`` on a room of heads-up tables without bots."""
     path = tmp_path / "tables.db"
-    settings = RoomSettings(tables=tables, bots=0, pause=0.0, configs=[HEADS_UP])
+    settings = RoomSettings(tables=tables, bots=0, pause=0.0, configs=[HEADS_UP], guests=True)
     asyncio.run(scenario(Room.open(str(path), settings), path))
 
 

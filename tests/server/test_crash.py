@@ -34,7 +34,7 @@ DECISIONS = {"fold", "check", "call", "bet", "raise", "all_in", "point"}
 def _start(db: Path) -> tuple[subprocess.Popen[str], int]:
     command = [
         sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db), "--port", "0",
-        "--tables", "3", "--bots", "3", "--bot-delay", "0.002", "--pause", "0.01",
+        "--guests", "--tables", "3", "--bots", "3", "--bot-delay", "0.002", "--pause", "0.01",
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None

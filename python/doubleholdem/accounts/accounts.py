@@ -63,6 +63,7 @@ __all__ = [
     "Account",
     "Passwords",
     "check_name",
+    "check_password",
     "create_account",
     "create_bot",
     "get_account",
@@ -162,7 +163,9 @@ def check_name(name: object) -> str:
     return name
 
 
-def _check_password(password: object) -> str:
+def check_password(password: object) -> str:
+    """``password`` if it follows :data:`PASSWORD_RULE`, else
+    :class:`~doubleholdem.errors.InvalidPassword` (which never repeats it)."""
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise InvalidPassword(f"a password is {PASSWORD_RULE}")
     return password
@@ -205,17 +208,21 @@ def create_account(
     admin: bool = False,
     welcome: int = 0,
     now: float | None = None,
+    password_hash: str | None = None,
 ) -> Account:
     """Creates an active account (``admin`` for a room's operator) with ``welcome``
-    chips from the house (a ``welcome`` ledger transaction; 0 gives none). Raises
+    chips from the house (a ``welcome`` ledger transaction; 0 gives none).
+    ``password_hash``: ``passwords.hash(password)`` made beforehand (a server hashes
+    before it takes the write lock); ``None`` hashes here. Raises
     :class:`~doubleholdem.errors.InvalidAccountName`,
     :class:`~doubleholdem.errors.InvalidPassword` or
     :class:`~doubleholdem.errors.AccountExists`; nothing is written then."""
     check_name(name)
-    _check_password(password)
+    check_password(password)
     ledger.check_amount(welcome, low=0, what="welcome chips")
     _need_transaction(db)
-    account = _insert(db, name, "admin" if admin else "player", passwords.hash(password), now)
+    hashed = passwords.hash(password) if password_hash is None else password_hash
+    account = _insert(db, name, "admin" if admin else "player", hashed, now)
     if welcome:
         ledger.transfer(
             db,

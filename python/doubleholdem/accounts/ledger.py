@@ -351,9 +351,26 @@ def find(db: sqlite3.Connection, key: str) -> Posted | None:
     return Posted(int(seq), key, Transfer(kind, source, target, amount, memo), created, hashed)
 
 
-def statement(db: sqlite3.Connection, account: LedgerAccount, *, last: int = 50) -> list[Line]:
+_MAX_SEQ = 2**63 - 1
+
+
+def _moved_since(db: sqlite3.Connection, account: LedgerAccount, seq: int) -> int:
+    """The sum of ``account``'s entries in transactions numbered ``seq`` or more."""
+    row = db.execute(
+        "SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e "
+        "JOIN ledger_accounts a ON a.id = e.account_id "
+        "WHERE a.kind = ? AND a.name = ? AND e.seq >= ?",
+        (*account, seq),
+    ).fetchone()
+    return int(row[0])
+
+
+def statement(
+    db: sqlite3.Connection, account: LedgerAccount, *, last: int = 50, before: int | None = None
+) -> list[Line]:
     """The ``last`` transactions of ``account``, newest first, each with the balance
-    after it."""
+    after it; with ``before``, only those numbered below it (the next page)."""
+    below = _MAX_SEQ if before is None else before
     rows = db.execute(
         "SELECT t.seq, t.kind, e.amount, t.created, t.memo, "
         "(SELECT a2.kind || ' ' || a2.name FROM ledger_entries e2 "
@@ -361,10 +378,10 @@ def statement(db: sqlite3.Connection, account: LedgerAccount, *, last: int = 50)
         " WHERE e2.seq = t.seq AND e2.account_id != e.account_id) "
         "FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id "
         "JOIN ledger_transactions t ON t.seq = e.seq "
-        "WHERE a.kind = ? AND a.name = ? ORDER BY t.seq DESC LIMIT ?",
-        (*account, max(0, last)),
+        "WHERE a.kind = ? AND a.name = ? AND t.seq < ? ORDER BY t.seq DESC LIMIT ?",
+        (*account, below, max(0, last)),
     ).fetchall()
-    after = balance(db, account)
+    after = balance(db, account) - _moved_since(db, account, below)
     lines = []
     for seq, kind, amount, created, memo, other in rows:
         other_kind, _, other_name = str(other or "cashier cashier").partition(" ")

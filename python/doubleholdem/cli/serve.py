@@ -18,7 +18,7 @@ from typing import Any
 
 from doubleholdem.cli.base import UsageError, bounded
 from doubleholdem.server.process import quiet_collector, raise_file_limit
-from doubleholdem.server.settings import RoomSettings, load_configs
+from doubleholdem.server.settings import MAX_WELCOME, RoomSettings, load_configs, load_room
 from doubleholdem.textfile import read_text
 
 __all__ = ["add_parser", "run"]
@@ -87,6 +87,30 @@ def add_parser(subparsers: Any) -> None:
         default=64,
         help="connections open at once from one address (64; 0: no cap)",
     )
+    p.add_argument(
+        "--guests",
+        action="store_true",
+        default=None,
+        help="let anyone sit under a chosen name with chips from nowhere (demos and tests; "
+        "default: only signed-in accounts sit, under their own names)",
+    )
+    p.add_argument(
+        "--signup",
+        choices=("open", "closed"),
+        help="whether anyone may create an account on the page (default: closed; "
+        "accounts are made with `doubleholdem accounts create`)",
+    )
+    p.add_argument(
+        "--welcome-chips",
+        type=bounded(int, 0, MAX_WELCOME, "a number of chips"),
+        help="chips a new account signing up gets from the house (default 0)",
+    )
+    p.add_argument(
+        "--households",
+        action="store_true",
+        default=None,
+        help="refuse a second account from one address at a table",
+    )
     p.set_defaults(run=run)
 
 
@@ -128,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
         settings.snapshot_key = read_key(args.snapshot_key)
     if args.config:
         settings.configs = load_configs(args.config)
+        load_room(args.config, settings)
+    _room_options(args, settings)
     raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
@@ -155,6 +181,18 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
     return 0
+
+
+def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:
+    """The room's account options given on the command line, over the settings file's."""
+    if args.guests is not None:
+        settings.guests = args.guests
+    if args.signup is not None:
+        settings.signup = args.signup == "open"
+    if args.welcome_chips is not None:
+        settings.welcome_chips = args.welcome_chips
+    if args.households is not None:
+        settings.households = args.households
 
 
 MIN_KEY_CHARACTERS = 32

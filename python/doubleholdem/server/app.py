@@ -1,5 +1,7 @@
 """The ASGI app (starlette): the browser page, ``/healthz``, ``/api/tables`` and the
-WebSocket ``/ws`` that speaks ``docs/PROTOCOL.md``. Needs ``doubleholdem[server]``."""
+WebSocket ``/ws`` that speaks ``docs/PROTOCOL.md``, whose handshake is refused from
+another site's page (:func:`~doubleholdem.server.gate.same_origin`) and signed in by the
+session cookie. Needs ``doubleholdem[server]``."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -16,6 +19,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from doubleholdem.server.connection import Connection
+from doubleholdem.server.desk import Desk
+from doubleholdem.server.gate import SESSION_COOKIE, same_origin
 from doubleholdem.server.room import Room
 
 __all__ = ["STATIC", "create_app"]
@@ -23,8 +28,20 @@ __all__ = ["STATIC", "create_app"]
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def create_app(room: Room) -> Starlette:
-    """The app serving ``room`` (its tables run while the app runs)."""
+def create_app(room: Room, desk: Desk | None = None) -> Starlette:
+    """The app serving ``room`` (its tables run while the app runs). Unless the room
+    takes guests, its accounts are served by ``desk`` (by default a :class:`Desk` on
+    the room's database)."""
+    if desk is None and not room.settings.guests:
+        desk = Desk(room.store.path, room.settings)
+
+    async def signed_in(websocket: WebSocket) -> str | None:
+        """The name of the account whose session cookie the handshake carries."""
+        token = websocket.cookies.get(SESSION_COOKIE)
+        if desk is None or not token:
+            return None
+        account = await run_in_threadpool(desk.session, token)
+        return None if account is None else account.name
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -44,8 +61,13 @@ def create_app(room: Room) -> Starlette:
         return JSONResponse(page, headers=headers)
 
     async def socket(websocket: WebSocket) -> None:
+        if not same_origin(websocket.headers, websocket.url.scheme):
+            await websocket.close(code=1008)  # before accept: the handshake gets 403
+            return
+        account = await signed_in(websocket)
+        address = websocket.client.host if websocket.client else ""
         await websocket.accept()
-        connection = room.connect()
+        connection = room.connect(account=account, address=address)
         writer = asyncio.create_task(_write(websocket, connection))
         try:
             while not connection.closed:
@@ -70,6 +92,8 @@ def create_app(room: Room) -> Starlette:
             yield
         finally:
             await room.stop()
+            if desk is not None:
+                desk.close()
 
     return Starlette(
         routes=[

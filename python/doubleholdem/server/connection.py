@@ -24,8 +24,16 @@ class Connection:
     order with the other replies (:meth:`GroupCommit.post
     <doubleholdem.server.commit.GroupCommit.post>`)."""
 
-    def __init__(self, post: Callable[[Connection, str], None]) -> None:
+    def __init__(
+        self,
+        post: Callable[[Connection, str], None],
+        *,
+        account: str | None = None,
+        address: str = "",
+    ) -> None:
         self._post = post
+        self.account = account  # the signed-in account's name (the handshake's session)
+        self.address = address  # the client's address, as the server sees it
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: int | None = None  # the table it watches or sits at
         self.seat: int | None = None

@@ -73,11 +73,12 @@ class Lobby(NamedTuple):
 
 
 class Sit(NamedTuple):
-    """Takes ``seat`` (or the first open one when ``None``) at ``table``."""
+    """Takes ``seat`` (or the first open one when ``None``) at ``table``; ``name``: the
+    name a guest sits under (``None`` when left out: a signed-in account's is its own)."""
 
     table: int
     seat: int | None
-    name: str
+    name: str | None
     buy_in: int
 
 
@@ -261,8 +262,8 @@ _BIG = 2**53
 def _sit(f: _Fields) -> Sit:
     table = f.integer("table", 0, 100_000)
     seat = f.integer("seat", 0, 9, optional=True)
-    name = f.text("name", " _-.", MAX_NAME)
-    if name != name.strip(" "):
+    name = f.text("name", " _-.", MAX_NAME) if "name" in f.data else None
+    if name is not None and name != name.strip(" "):
         raise f.error("name must not start or end with a space")
     buy_in = f.integer("buy_in", 1, _BIG)
     assert table is not None and buy_in is not None

@@ -188,9 +188,10 @@ class Room:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self) -> Connection:
-        """A new client."""
-        connection = Connection(self.commit.post)
+    def connect(self, *, account: str | None = None, address: str = "") -> Connection:
+        """A new client: signed in as ``account`` (the session of its handshake), or
+        ``None``; ``address`` where it connects from."""
+        connection = Connection(self.commit.post, account=account, address=address)
         self.connections.add(connection)
         connection.send(
             encode("welcome", protocol=protocol.PROTOCOL_VERSION, tables=len(self.runners))
@@ -298,8 +299,45 @@ class Room:
         runner.connections.add(connection)
         self.emit(connection, runner, runner.state_message(connection))
 
+    def _seat_name(self, connection: Connection, message: protocol.Sit) -> str | None:
+        """The name ``connection`` sits under: in a guest room the one it chose; else its
+        account's (refused without a session, or when the message names another). With
+        ``households``, refused when another account from its address sits at the table.
+        ``None`` after an error reply."""
+        if self.settings.guests:
+            if message.name is None:
+                connection.error("bad_field", "sit: name is missing (a guest room)")
+            return message.name
+        account = connection.account
+        if account is None:
+            connection.error("not_signed_in", "sit: sign in first (POST /api/signin)")
+            return None
+        if message.name is not None and message.name.lower() != account.lower():
+            connection.error("not_your_name", f"sit: you are signed in as {account}")
+            return None
+        if self.settings.households and self._household_at(connection, message.table):
+            connection.error(
+                "household", f"another account from your address sits at table {message.table}"
+            )
+            return None
+        return account
+
+    def _household_at(self, connection: Connection, table_id: int) -> bool:
+        """True if a connection from ``connection``'s address holds a seat at
+        ``table_id`` under another account."""
+        runner = self.runners.get(table_id)
+        return runner is not None and any(
+            other.seat is not None
+            and other.address == connection.address
+            and other.account != connection.account
+            for other in runner.connections
+        )
+
     def _sit(self, connection: Connection, message: protocol.Sit) -> None:
         if self._seated_elsewhere(connection, None):
+            return
+        name = self._seat_name(connection, message)
+        if name is None:
             return
         runner = self._table(message.table)
         table = runner.table
@@ -313,9 +351,9 @@ class Room:
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         with runner.change():
-            table.join(seat, message.name, message.buy_in, now=runner.now())
-            runner.humans[seat] = (hashed, message.name)
-            runner.later(lambda s: s.put_token(hashed, runner.id, seat, message.name))
+            table.join(seat, name, message.buy_in, now=runner.now())
+            runner.humans[seat] = (hashed, name)
+            runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
             self.commit.instead(connection, _unavailable(None))
         connection.token = hashed

@@ -7,12 +7,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from doubleholdem.game import Structure, Variant
 from doubleholdem.table import TableConfig
 from doubleholdem.textfile import read_text
 
-__all__ = ["MAX_CONFIG_BYTES", "RoomSettings", "default_configs", "load_configs"]
+__all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_WELCOME",
+    "ROOM_OPTIONS",
+    "RoomSettings",
+    "default_configs",
+    "load_configs",
+    "load_room",
+]
 
 MAX_CONFIG_BYTES = 1 << 20
 """The largest settings file :func:`load_configs` reads (1 MiB)."""
@@ -43,7 +52,13 @@ class RoomSettings:
     else the last ``keep_hands``, older ones forgotten in small steps as hands end);
     ``snapshot_key`` a secret under which the tables' snapshots carry an HMAC instead of a
     checksum (:meth:`~doubleholdem.table.Table.to_json`), so that whoever can write the
-    database but lacks the key cannot forge a table (``None``: checksums)."""
+    database but lacks the key cannot forge a table (``None``: checksums).
+
+    Accounts (docs/server.md, "Accounts and sign-in"): by default a seat is taken only
+    by a signed-in account, under its name; ``guests`` lets anyone sit under a chosen
+    name with chips from nowhere (demos, tests, the load test's old mode). ``signup``
+    opens ``POST /api/signup`` to anyone; ``welcome_chips`` new accounts get from the
+    house; ``households`` refuses a second account from one address at one table."""
 
     tables: int = 4
     bots: int = 2
@@ -54,11 +69,31 @@ class RoomSettings:
     seed: int | None = None
     keep_hands: int | None = None
     snapshot_key: bytes | None = None
+    guests: bool = False
+    signup: bool = False
+    welcome_chips: int = 0
+    households: bool = False
+
+
+def _read_toml(path: str) -> dict[str, Any]:
+    """The TOML file at ``path`` as a dict, or :class:`~doubleholdem.errors.InvalidConfig`."""
+    import rtoml
+
+    from doubleholdem.errors import InvalidConfig
+
+    text = read_text(path, MAX_CONFIG_BYTES, lambda reason: InvalidConfig(f"{path}: {reason}"))
+    try:
+        data = rtoml.loads(text)
+    except (rtoml.TomlParsingError, ValueError, TypeError) as error:
+        raise InvalidConfig(f"{path}: {error}") from None
+    return dict(data)
 
 
 def load_configs(path: str) -> list[TableConfig]:
     """The table settings in the TOML file at ``path``: a regular file of UTF-8 text of at
     most :data:`MAX_CONFIG_BYTES` bytes, else :class:`~doubleholdem.errors.InvalidConfig`.
+    A file with a ``[room]`` table (:func:`load_room`) may leave the tables out: then
+    they are :func:`default_configs`.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
@@ -68,16 +103,12 @@ def load_configs(path: str) -> list[TableConfig]:
     [('double', 'fixed-limit', 20, 4)]
     >>> os.unlink(f.name)
     """
-    import rtoml
-
     from doubleholdem.errors import InvalidConfig
     from doubleholdem.game import Rake
 
-    text = read_text(path, MAX_CONFIG_BYTES, lambda reason: InvalidConfig(f"{path}: {reason}"))
-    try:
-        data = rtoml.loads(text)
-    except (rtoml.TomlParsingError, ValueError, TypeError) as error:
-        raise InvalidConfig(f"{path}: {error}") from None
+    data = _read_toml(path)
+    if "table" not in data and isinstance(data.get("room"), dict):
+        return default_configs()
     entries = data.get("table")
     if (
         not isinstance(entries, list)
@@ -95,3 +126,58 @@ def load_configs(path: str) -> list[TableConfig]:
         except TypeError as error:
             raise InvalidConfig(f"{path}: {error}") from None
     return configs
+
+
+ROOM_OPTIONS: dict[str, type] = {
+    "guests": bool,
+    "signup": str,
+    "welcome_chips": int,
+    "households": bool,
+}
+"""The keys of a settings file's ``[room]`` table and their types."""
+
+
+def load_room(path: str, settings: RoomSettings) -> None:
+    """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
+    ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
+    ``"closed"``), ``welcome_chips`` (0 to 10**12), ``households`` (true: one account
+    per address at a table). A missing table changes nothing; an unknown key or a value
+    of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+    ...     _ = f.write('[room]\\nsignup = "open"\\nwelcome_chips = 1000\\n')
+    >>> settings = RoomSettings()
+    >>> load_room(f.name, settings)
+    >>> settings.guests, settings.signup, settings.welcome_chips
+    (False, True, 1000)
+    >>> os.unlink(f.name)
+    """
+    from doubleholdem.errors import InvalidConfig
+
+    room = _read_toml(path).get("room", {})
+    if not isinstance(room, dict):
+        raise InvalidConfig(f"{path}: [room] must be a table")
+    for key, value in room.items():
+        kind = ROOM_OPTIONS.get(key)
+        if kind is None:
+            raise InvalidConfig(
+                f"{path}: [room] has no option {key!r} (it has {list(ROOM_OPTIONS)})"
+            )
+        if type(value) is not kind:
+            raise InvalidConfig(f"{path}: [room] {key} must be a {kind.__name__}")
+        if key == "signup":
+            if value not in ("open", "closed"):
+                raise InvalidConfig(f'{path}: [room] signup is "open" or "closed"')
+            settings.signup = value == "open"
+        elif key == "welcome_chips":
+            assert isinstance(value, int)
+            if not 0 <= value <= MAX_WELCOME:
+                raise InvalidConfig(f"{path}: [room] welcome_chips must be in 0..{MAX_WELCOME}")
+            settings.welcome_chips = value
+        else:
+            setattr(settings, key, value)
+
+
+MAX_WELCOME = 10**12
+"""The most welcome chips a room may give a new account."""

@@ -1,0 +1,218 @@
+"""The server's accounts desk: sign-up, sign-in, sign-out, the session of a request,
+and an account's own records, on connections of its own to the room's SQLite file (one
+per thread, WAL; each change a ``BEGIN IMMEDIATE`` transaction of its own), never the
+group commit's. Argon2 is slow on purpose: every method that may hash is called off the
+event loop (``starlette.concurrency.run_in_threadpool``), and hashes outside any write
+transaction, so that no table waits on it.
+
+>>> import os, tempfile
+>>> from doubleholdem.accounts.accounts import Passwords
+>>> from doubleholdem.server.settings import RoomSettings
+>>> fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+>>> folder = tempfile.mkdtemp()
+>>> desk = Desk(os.path.join(folder, "room.db"), RoomSettings(welcome_chips=500), passwords=fast)
+>>> ann, token = desk.sign_up("ann", "correct horse", address="192.0.2.1")
+>>> desk.session(token).name, desk.me("ann")["balance"]
+('ann', 500)
+>>> desk.sign_out(token)
+>>> desk.session(token) is None
+True
+>>> desk.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from doubleholdem.accounts import accounts, households, ledger, sessions
+from doubleholdem.accounts.accounts import Account, Passwords
+from doubleholdem.accounts.schema import ensure_schema
+from doubleholdem.accounts.sessions import Throttle
+from doubleholdem.accounts.wallet import LedgerWallet
+from doubleholdem.errors import BadCredentials, SignInThrottled
+from doubleholdem.server.settings import RoomSettings
+
+__all__ = ["BUSY_SECONDS", "STATEMENT_PAGE", "Desk"]
+
+BUSY_SECONDS = 5.0  # how long a change waits for the group commit's write lock
+STATEMENT_PAGE = 50  # the most statement lines in one answer
+
+
+class Desk:
+    """The accounts of the room whose database is at ``path``, as ``settings`` say
+    (``welcome_chips``). ``passwords`` hashes (OWASP's Argon2id by default); ``clock``
+    the wall time of sessions; ``throttle`` counts failed sign-ins (5 per account and 20
+    per address in 5 minutes by default). Thread-safe: each thread gets its own
+    connection."""
+
+    def __init__(
+        self,
+        path: str,
+        settings: RoomSettings,
+        *,
+        passwords: Passwords | None = None,
+        clock: Callable[[], float] = time.time,
+        throttle: Throttle | None = None,
+    ) -> None:
+        self.path = path
+        self.settings = settings
+        self._passwords = passwords
+        self._clock = clock
+        self.throttle = Throttle(clock=time.monotonic) if throttle is None else throttle
+        self._lock = threading.Lock()  # the throttle, the connections list, the hasher
+        self._local = threading.local()
+        self._open: list[sqlite3.Connection] = []
+        with self._transaction() as db:
+            ensure_schema(db)
+
+    @property
+    def passwords(self) -> Passwords:
+        """The password hasher (made on first use: the defaults cost 19 MiB)."""
+        with self._lock:
+            if self._passwords is None:
+                self._passwords = Passwords()
+            return self._passwords
+
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(
+                self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
+            )
+            db.execute("PRAGMA journal_mode=WAL")
+            self._local.db = db
+            with self._lock:
+                self._open.append(db)
+        return db
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """A consistent read (one deferred transaction, rolled back)."""
+        db = self._db()
+        db.execute("BEGIN")
+        try:
+            yield db
+        finally:
+            db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        """Closes every connection (call it once no thread uses the desk)."""
+        with self._lock:
+            for db in self._open:
+                db.close()
+            self._open.clear()
+
+    # ------------------------------------------------------------------ sessions
+
+    def session(self, token: object) -> Account | None:
+        """The account of a live session ``token`` (a cookie's value), or ``None``."""
+        return sessions.session_account(self._db(), token, now=self._clock())
+
+    def sign_up(self, name: str, password: str, *, address: str) -> tuple[Account, str]:
+        """A new account with the room's welcome chips (in the same transaction), signed
+        in from ``address``: the account and its session token. Raises
+        :class:`~doubleholdem.errors.InvalidAccountName`,
+        :class:`~doubleholdem.errors.InvalidPassword` or
+        :class:`~doubleholdem.errors.AccountExists`; nothing is written then."""
+        accounts.check_name(name)
+        accounts.check_password(password)
+        hashed = self.passwords.hash(password)  # off the write lock
+        now = self._clock()
+        with self._transaction() as db:
+            account = accounts.create_account(
+                db,
+                name,
+                password,
+                passwords=self.passwords,
+                welcome=self.settings.welcome_chips,
+                now=now,
+                password_hash=hashed,
+            )
+            return account, self._start(db, account, address, now)
+
+    def sign_in(self, name: str, password: str, *, address: str) -> tuple[Account, str]:
+        """Signs ``name`` in from ``address``: the account and a new session token.
+        :class:`~doubleholdem.errors.SignInThrottled` while the throttle says to wait;
+        :class:`~doubleholdem.errors.BadCredentials` for an unknown name and a wrong
+        password alike, after the same work (and counted by the throttle)."""
+        with self._lock:
+            wait = self.throttle.retry_after(name, address)
+        if wait:
+            raise SignInThrottled(f"too many failed sign-ins: retry in {wait} s", retry_after=wait)
+        try:  # verified outside any transaction: the hash holds no lock
+            account = accounts.sign_in(self._db(), name, password, passwords=self.passwords)
+        except BadCredentials:
+            with self._lock:
+                self.throttle.failed(name, address)
+            raise
+        now = self._clock()
+        with self._transaction() as db:
+            token = self._start(db, account, address, now)
+        with self._lock:
+            self.throttle.succeeded(name)
+        return account, token
+
+    def _start(self, db: sqlite3.Connection, account: Account, address: str, now: float) -> str:
+        households.record_address(db, account, address, now=now)
+        return sessions.start_session(db, account, now=now)
+
+    def sign_out(self, token: object) -> None:
+        """Revokes the session ``token`` (an unknown one changes nothing)."""
+        with self._transaction() as db:
+            sessions.end_session(db, token, now=self._clock())
+
+    # ------------------------------------------------------------------ records
+
+    def me(self, name: str) -> dict[str, Any]:
+        """The account's name, state, balance and open seats (table ids)."""
+        with self._snapshot() as db:
+            account = accounts.get_account(db, name)
+            return {
+                "name": account.name,
+                "state": account.state,
+                "balance": ledger.balance(db, accounts.ledger_account(account)),
+                "seats": LedgerWallet(db).seats(account.name),
+            }
+
+    def statement(self, name: str, *, before: int | None = None) -> dict[str, Any]:
+        """The account's ledger lines, newest first: at most :data:`STATEMENT_PAGE`
+        transactions numbered below ``before`` (all when ``None``), each with the balance
+        after it, and ``next``, the ``before`` of the next page (``None``: the last)."""
+        with self._snapshot() as db:
+            account = accounts.get_account(db, name)
+            lines = ledger.statement(
+                db, accounts.ledger_account(account), last=STATEMENT_PAGE + 1, before=before
+            )
+        more = len(lines) > STATEMENT_PAGE
+        lines = lines[:STATEMENT_PAGE]
+        return {
+            "lines": [
+                {
+                    "seq": line.seq,
+                    "kind": line.kind,
+                    "amount": line.amount,
+                    "balance": line.balance,
+                    "other": str(line.other),
+                    "time": line.created,
+                }
+                for line in lines
+            ],
+            "next": lines[-1].seq if more else None,
+        }

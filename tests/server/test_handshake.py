@@ -1,0 +1,132 @@
+"""The WebSocket handshake (issue 19): a page of another site cannot open the socket
+(cross-site WebSocket hijacking: refused with 403 before it is accepted, in an account
+room and a guest room alike); the session cookie signs the connection in, and in an
+account room a seat is taken only under the signed-in account's name."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import websockets
+
+from doubleholdem.accounts.accounts import Passwords
+from doubleholdem.server.desk import Desk
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
+from server_harness import Client, ServerThread
+
+FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+PASSWORD = "correct horse battery"
+
+
+def _room(path: Path, **options: Any) -> Room:
+    settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=600.0, **options)
+    return Room.open(str(path / "tables.db"), settings)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[ServerThread, Desk]]:
+    room = _room(tmp_path, welcome_chips=2000)
+    desk = Desk(room.store.path, room.settings, passwords=FAST)
+    with ServerThread(room, desk=desk) as server:
+        yield server, desk
+
+
+def _cookie(token: str) -> dict[str, Any]:
+    return {"additional_headers": {"Cookie": f"dh_session={token}"}}
+
+
+async def _refused(url: str, **options: Any) -> int:
+    with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+        await websockets.connect(url, **options)
+    return int(refused.value.response.status_code)
+
+
+def test_another_sites_page_cannot_open_the_socket(served: tuple[ServerThread, Desk]) -> None:
+    server, desk = served
+    _, token = desk.sign_up("ann", PASSWORD, address="127.0.0.1")
+
+    async def scenario() -> None:
+        for origin in ("http://evil.example", "null", f"http://127.0.0.1:{server.port + 1}"):
+            assert await _refused(server.ws_url, origin=origin, **_cookie(token)) == 403
+        assert await _refused(server.ws_url, origin=f"https://127.0.0.1:{server.port}") == 403
+        own = await Client.connect(server.ws_url, origin=server.url, **_cookie(token))
+        await own.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_guest_room_refuses_another_sites_page_too(tmp_path: Path) -> None:
+    with ServerThread(_room(tmp_path)) as server:
+        assert server.room.settings.guests
+
+        async def scenario() -> None:
+            assert await _refused(server.ws_url, origin="http://evil.example") == 403
+            guest = await Client.connect(server.ws_url, origin=server.url)
+            await guest.send(type="sit", table=0, name="guest", buy_in=1000)
+            assert (await guest.next("seated"))["seat"] == 0
+            await guest.close()
+
+        asyncio.run(scenario())
+
+
+def test_a_seat_takes_the_signed_in_accounts_name(served: tuple[ServerThread, Desk]) -> None:
+    server, desk = served
+    _, token = desk.sign_up("Ann", PASSWORD, address="127.0.0.1")
+
+    async def scenario() -> None:
+        client = await Client.connect(server.ws_url, **_cookie(token))
+        assert server.room.connections and {c.account for c in server.room.connections} == {"Ann"}
+        await client.send(type="sit", table=0, name="bob", buy_in=1000)
+        refused = await client.next("error")
+        assert refused["code"] == "not_your_name" and "Ann" in refused["message"]
+        await client.send(type="sit", table=0, buy_in=1000)
+        await client.next("seated")
+        state = await client.next("state")
+        assert state["view"]["seats"][0]["player"] == "Ann"
+        await client.close()
+
+    asyncio.run(scenario())
+
+
+def test_no_session_or_one_never_issued_cannot_sit(served: tuple[ServerThread, Desk]) -> None:
+    server, desk = served
+    _, token = desk.sign_up("ann", PASSWORD, address="127.0.0.1")
+    desk.sign_out(token)
+    forged = "A" * 43  # the shape of a real token, never issued
+
+    async def scenario() -> None:
+        for options in ({}, _cookie(forged), _cookie(token), _cookie("x" * 5000)):
+            client = await Client.connect(server.ws_url, **options)
+            await client.send(type="sit", table=0, name="ann", buy_in=1000)
+            assert (await client.next("error"))["code"] == "not_signed_in"
+            await client.send(type="watch", table=0)  # a spectator needs no session
+            assert (await client.next("state"))["seat"] is None
+            await client.close()
+        assert all(seat is None for seat in server.room.runners[0].table.seats())
+
+    asyncio.run(scenario())
+
+
+def test_households_refuse_a_second_account_from_one_address(tmp_path: Path) -> None:
+    room = _room(tmp_path, households=True)
+    desk = Desk(room.store.path, room.settings, passwords=FAST)
+    with ServerThread(room, desk=desk) as server:
+        _, ann = desk.sign_up("ann", PASSWORD, address="127.0.0.1")
+        _, bob = desk.sign_up("bob", PASSWORD, address="127.0.0.1")
+
+        async def scenario() -> None:
+            first = await Client.connect(server.ws_url, **_cookie(ann))
+            await first.send(type="sit", table=0, buy_in=1000)
+            await first.next("seated")
+            second = await Client.connect(server.ws_url, **_cookie(bob))
+            await second.send(type="sit", table=0, buy_in=1000)
+            assert (await second.next("error"))["code"] == "household"
+            await first.close()
+            await second.close()
+
+        asyncio.run(scenario())

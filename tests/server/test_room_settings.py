@@ -1,0 +1,59 @@
+"""The ``[room]`` table of a settings file and the account options of ``serve``."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from doubleholdem.cli.serve import _room_options
+from doubleholdem.errors import InvalidConfig
+from doubleholdem.server.settings import RoomSettings, default_configs, load_configs, load_room
+
+
+def _file(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "room.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_room_table_sets_the_account_options(tmp_path: Path) -> None:
+    path = _file(
+        tmp_path, '[room]\nguests = true\nsignup = "open"\nwelcome_chips = 7\nhouseholds = true\n'
+    )
+    settings = RoomSettings()
+    load_room(path, settings)
+    assert (settings.guests, settings.signup, settings.welcome_chips, settings.households) == (
+        True,
+        True,
+        7,
+        True,
+    )
+    assert load_configs(path) == default_configs()  # no [[table]]: the default tables
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("[room]\nguest = true\n", "no option 'guest'"),
+        ('[room]\nguests = "yes"\n', "guests must be a bool"),
+        ('[room]\nsignup = "maybe"\n', 'signup is "open" or "closed"'),
+        ("[room]\nwelcome_chips = -1\n", "welcome_chips must be in 0.."),
+        ("[room]\nwelcome_chips = true\n", "welcome_chips must be a int"),
+        ("room = 3\n", "[room] must be a table"),
+    ],
+)
+def test_a_bad_room_table_is_named(tmp_path: Path, text: str, says: str) -> None:
+    settings = RoomSettings()
+    with pytest.raises(InvalidConfig, match="room") as refused:
+        load_room(_file(tmp_path, text), settings)
+    assert says in str(refused.value)
+
+
+def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
+    settings = RoomSettings()
+    load_room(_file(tmp_path, '[room]\nsignup = "open"\nwelcome_chips = 5\n'), settings)
+    args = argparse.Namespace(guests=None, signup="closed", welcome_chips=None, households=None)
+    _room_options(args, settings)
+    assert (settings.signup, settings.welcome_chips, settings.guests) == (False, 5, False)
