@@ -141,18 +141,7 @@ class Bank:
             "state": account.state,
             "balance": ledger.balance(self.db, own),
             "seats": self.wallet.seats(account.name),
-            "statement": [
-                {
-                    "seq": line.seq,
-                    "kind": line.kind,
-                    "amount": line.amount,
-                    "balance": line.balance,
-                    "other": str(line.other),
-                    "time": line.created,
-                    "memo": line.memo,
-                }
-                for line in ledger.statement(self.db, own, last=last)
-            ],
+            "statement": [line.to_json() for line in ledger.statement(self.db, own, last=last)],
         }
 
     def audit(self, *, table_chips: Mapping[int, int] | None = None) -> dict[str, Any]:

@@ -165,6 +165,18 @@ class Line(NamedTuple):
     created: float
     memo: dict[str, object]
 
+    def to_json(self) -> dict[str, object]:
+        """The line as plain JSON values (``other`` as text, ``created`` as ``time``)."""
+        return {
+            "seq": self.seq,
+            "kind": self.kind,
+            "amount": self.amount,
+            "balance": self.balance,
+            "other": str(self.other),
+            "time": self.created,
+            "memo": self.memo,
+        }
+
 
 def check_amount(amount: object, *, low: int = 1, what: str = "an amount") -> int:
     """``amount`` if it is a whole number (not a bool) in ``low``..:data:`MAX_AMOUNT`,

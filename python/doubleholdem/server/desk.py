@@ -203,16 +203,6 @@ class Desk:
         more = len(lines) > STATEMENT_PAGE
         lines = lines[:STATEMENT_PAGE]
         return {
-            "lines": [
-                {
-                    "seq": line.seq,
-                    "kind": line.kind,
-                    "amount": line.amount,
-                    "balance": line.balance,
-                    "other": str(line.other),
-                    "time": line.created,
-                }
-                for line in lines
-            ],
+            "lines": [line.to_json() for line in lines],
             "next": lines[-1].seq if more else None,
         }
