@@ -35,7 +35,7 @@ tools=$build/tools/bin
 sdist=$(ls "$out"/doubleholdem-*.tar.gz)
 tar -xzf "$sdist" -C "$build/src"
 unpacked=$(ls -d "$build"/src/doubleholdem-*/)
-for member in .cargo/config.toml README.md Cargo.lock rust/core/build.rs python/doubleholdem/_core.pyi; do
+for member in .cargo/config.toml README.md LICENSE Cargo.lock rust/core/build.rs python/doubleholdem/_core.pyi; do
     if [ ! -f "$unpacked/$member" ]; then
         echo "dist: the sdist lacks $member" >&2
         exit 1
@@ -49,6 +49,10 @@ echo "$shown"
 tag=${manylinux}_$(uname -m)
 if ! tr -s ' \n' '  ' <<<"$shown" | grep -qF "consistent with the following platform tag: \"$tag\""; then
     echo "dist: auditwheel does not find $(basename "$wheel") consistent with $tag" >&2
+    exit 1
+fi
+if ! "$python" -c 'import sys, zipfile; sys.exit(not any(n.endswith("/LICENSE") and ".dist-info/" in n for n in zipfile.ZipFile(sys.argv[1]).namelist()))' "$wheel"; then
+    echo "dist: $(basename "$wheel") does not carry the LICENSE" >&2
     exit 1
 fi
 "$tools/twine" check --strict "$out"/*
