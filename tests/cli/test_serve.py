@@ -20,6 +20,8 @@ from doubleholdem.cli import main
         ["serve", "--keep-hands", "all"],
         ["serve", "--header-timeout", "0"],
         ["serve", "--per-address", "-3"],
+        ["serve", "--welcome-chips", "-5"],
+        ["serve", "--signup", "maybe"],
         ["serve", "--config", "/nonexistent/tables.toml"],
         ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "0", "--seconds", "1"],
         ["loadtest", "--clients", "1", "--seconds", "1"],
@@ -94,3 +96,31 @@ def test_port_in_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         port = str(taken.getsockname()[1])
         assert main(["serve", "--port", port, "--db", str(tmp_path / "t.db")]) == 2
     assert "cannot listen" in capsys.readouterr().err
+
+
+def test_serve_opens_sign_up_with_welcome_chips(tmp_path: Path) -> None:
+    """``serve --signup open --welcome-chips N``: an account made on the page has N chips
+    (OWASP's Argon2id, as a room runs it)."""
+    import json
+    import subprocess
+    import sys
+    import urllib.request
+
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(tmp_path / "t.db")]
+    command += ["--port", "0", "--tables", "1", "--signup", "open", "--welcome-chips", "250"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "open http://127.0.0.1:" in line, line
+        url = line.split("open ", 1)[1].strip()
+        body = json.dumps({"name": "ann", "password": "correct horse"}).encode()
+        request = urllib.request.Request(
+            url + "api/signup", body, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            assert reply.status == 201
+            assert json.loads(reply.read())["balance"] == 250
+    finally:
+        process.terminate()
+        process.wait(30)

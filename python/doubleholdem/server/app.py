@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from doubleholdem.server.api import account_routes
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.gate import SESSION_COOKIE, same_origin
@@ -85,6 +86,12 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
                 await asyncio.wait_for(writer, 1.0)
             writer.cancel()
 
+    async def no_accounts(request: Request) -> Response:
+        body = {"error": "guest_room", "message": "this room takes guests: it has no accounts"}
+        return JSONResponse(body, status_code=404)
+
+    guest_room = Route("/api/{rest:path}", no_accounts, methods=["GET", "POST"])
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await room.start()
@@ -100,6 +107,7 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
             Route("/", index),
             Route("/healthz", healthz),
             Route("/api/tables", tables),
+            *(account_routes(desk) if desk is not None else [guest_room]),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],

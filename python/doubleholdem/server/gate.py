@@ -18,7 +18,9 @@ from __future__ import annotations
 import urllib.parse
 from collections.abc import Mapping
 
-__all__ = ["SESSION_COOKIE", "same_origin", "session_cookie"]
+from starlette.responses import Response
+
+__all__ = ["SESSION_COOKIE", "same_origin", "set_session_cookie"]
 
 SESSION_COOKIE = "dh_session"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -54,16 +56,18 @@ def same_origin(headers: Mapping[str, str], scheme: str) -> bool:
     return found is not None and found == _origin(f"{own}://{host}")
 
 
-def session_cookie(token: str, *, secure: bool, max_age: int) -> dict[str, object]:
-    """The ``Response.set_cookie`` arguments of a session: HttpOnly (no script reads
-    it), SameSite=Strict (no other site's request carries it), Path=/, an expiry, and
-    Secure when the request came over TLS. ``token`` empty and ``max_age`` 0 clear it."""
-    return {
-        "key": SESSION_COOKIE,
-        "value": token,
-        "max_age": max_age,
-        "path": "/",
-        "secure": secure,
-        "httponly": True,
-        "samesite": "strict",
-    }
+def set_session_cookie(response: Response, token: str, *, secure: bool, max_age: int) -> None:
+    """Sets the session cookie on ``response``: HttpOnly (no script reads it),
+    SameSite=Strict (no other site's request carries it), Path=/, an expiry of
+    ``max_age`` seconds, and Secure when the request came over TLS. ``token`` empty and
+    ``max_age`` 0 clear it."""
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=max_age,
+        expires=max_age,
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="strict",
+    )
