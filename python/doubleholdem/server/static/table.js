@@ -120,7 +120,7 @@
 
   function sitDown(t, seatNumber) {
     const name = $("name").value.trim();
-    if (!name) { status("enter your name first"); $("name").focus(); return; }
+    if (!name) { status($("name").dataset.missing || "enter your name first"); $("name").focus(); return; }
     store.setItem("dh-name", name);
     const buyIn = parseInt($("buyin").value, 10) || (t ? t.buy_in[1] : 1000);
     send({ type: "sit", table: t ? t.id : tableId, seat: seatNumber, name, buy_in: buyIn });
