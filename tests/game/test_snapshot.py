@@ -25,7 +25,7 @@ DOUBLE_SNAPSHOT = (
     ',"bet",2],[1,"timeout",null],[1,"call",null],[0,"check",null],[1,"check",null],[0,"c'
     'heck",null],[1,"check",null]]}'
 )
-DOUBLE_LOG = "1b2e6bc8c61857d1121d805fb35c2a437f90c5f15ee44a907ecbd2e7776e1134"
+DOUBLE_LOG = "5ad962bf5951da9a06bd83a2d4c1a0cda8ee84dd6f019e799ed22012e9d075f1"
 TEXAS_SNAPSHOT = (
     '{"version":3,"config":{"small_blind":5,"big_blind":10,"structure":"no-limit","varian'
     't":"texas","small_bet":null,"big_bet":null,"min_bet":null,"ante":0,"ante_type":"unif'
@@ -37,7 +37,7 @@ TEXAS_SNAPSHOT = (
     '[2,"bet",10],[3,"call",null],[2,"bet",10],[3,"call",null],[2,"bet",10],[3,"call",nul'
     "l]]}"
 )
-TEXAS_LOG = "ea6333fbcd6a550471311d9a186adb01f55ad8381955dcb1b1e9ccdd705c0786"
+TEXAS_LOG = "be459db4baf4dbb7551f397571aaf6a32f4c07699e59b21025ef7a5d39b5243c"
 
 
 def double_hand() -> Hand:

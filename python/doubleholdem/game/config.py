@@ -284,6 +284,10 @@ class GameConfig(GameRules):
       wager pre-flop, and it keeps its option. Empty, or one amount per seat.
     - ``dead_posts``: chips each seat posts dead into the main pot (the small-blind part
       of missed blinds, TH-37). Empty, or one amount per seat.
+    - ``muck_losing``, ``show_uncontested``: each seat's showdown preferences (TH-22),
+      empty or one ``True``/``False`` per seat: a hand that can no longer win is mucked
+      (default on; off: it is shown in its turn of the show order), and a winner nobody
+      contested shows its cards (default off).
     """
 
     stacks: tuple[int, ...] = ()
@@ -291,6 +295,8 @@ class GameConfig(GameRules):
     blind_seats: tuple[int | None, int] | None = None
     live_posts: tuple[int, ...] = ()
     dead_posts: tuple[int, ...] = ()
+    muck_losing: tuple[bool, ...] = ()
+    show_uncontested: tuple[bool, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "stacks", _stacks(self.stacks))
@@ -337,6 +343,15 @@ class GameConfig(GameRules):
             for seat, chips in enumerate(posts):
                 _require_int(f"{name}[{seat}]", chips, minimum=0)
             object.__setattr__(self, name, posts)
+        for name in ("muck_losing", "show_uncontested"):
+            flags = tuple(getattr(self, name))
+            if flags and len(flags) != n:
+                raise InvalidConfig(
+                    f"{name}: give one true or false per seat ({n}), not {len(flags)}", field=name
+                )
+            for seat, flag in enumerate(flags):
+                _require_bool(f"{name}[{seat}]", flag)
+            object.__setattr__(self, name, flags)
 
     @property
     def players(self) -> int:
@@ -351,7 +366,7 @@ class GameConfig(GameRules):
         if self.rake is not None:
             data["rake"] = dataclasses.asdict(self.rake)
         data["stacks"] = list(self.stacks)
-        for name in ("blind_seats", "live_posts", "dead_posts"):
+        for name in _SEAT_LISTS:
             value = data.pop(name)
             if value:
                 data[name] = list(value)
@@ -367,7 +382,7 @@ class GameConfig(GameRules):
         unknown = sorted(set(fields) - names)
         if unknown:
             raise InvalidConfig(f"unknown config fields: {', '.join(unknown)}")
-        for name in ("stacks", "blind_seats", "live_posts", "dead_posts"):
+        for name in ("stacks", *_SEAT_LISTS):
             if isinstance(fields.get(name), list):
                 fields[name] = tuple(fields[name])
         rake = fields.get("rake")
@@ -417,3 +432,5 @@ def _stacks(stacks: object) -> tuple[int, ...]:
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig))
+# the per-seat fields a JSON config leaves out while they are empty
+_SEAT_LISTS = ("blind_seats", "live_posts", "dead_posts", "muck_losing", "show_uncontested")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
+from doubleholdem import _core
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import GameConfig
@@ -35,8 +36,11 @@ class Event(NamedTuple):
     card: ``point`` is its index, ``cards`` the card), ``return`` (an uncalled bet,
     TH-20, or chips no live player can win, TH-19), ``show``, ``muck``, ``hand`` (a
     shown hand's ``value``, best five ``cards`` and, in Double Hold'em, which ``hand``
-    played, DH-4), ``pot`` (``pot`` index, ``amount``, eligible ``seats``), ``rake``,
-    ``award`` (``seat`` wins ``amount`` from ``pot``) and ``end``.
+    played, 1 or 2, and its two hole cards, ``played``: the point card first, DH-3,
+    DH-4; its JSON adds the ``name`` of the value, "Two Pair, Kings and Sevens"),
+    ``pot`` (``pot`` index, 0 the main pot, ``amount``, eligible ``seats``), ``rake``,
+    ``award`` (``seat`` wins ``amount`` from ``pot``) and ``end``. A ``show`` without a
+    ``hand`` after it is a winner showing a hand nobody contested (TH-22).
 
     ``amount`` is always chips that moved in the event (posted, added, returned, pooled,
     raked or won), never a running total; ``all_in`` marks the event that put a
@@ -56,6 +60,7 @@ class Event(NamedTuple):
     point: int | None = None
     value: int | None = None
     hand: int | None = None
+    played: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict without the fields that do not apply; cards as text."""
@@ -74,6 +79,10 @@ class Event(NamedTuple):
         for name in ("point", "value", "hand"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
+        if self.value is not None:  # a shown hand, named when it is read (not in play)
+            data["name"] = _core.describe(self.value)
+        if self.played:
+            data["played"] = [CARD_NAMES[c] for c in self.played]
         return data
 
 
@@ -86,7 +95,7 @@ class HandLog:
     >>> log.add("deal", 0, cards=(51, 50)); log.action("fold", 1, None, None, False)
     >>> log.events()[1]
     Event(seq=1, kind='fold', seat=1, amount=None, to=None, cards=(), all_in=False, \
-pot=None, seats=(), point=None, value=None, hand=None)
+pot=None, seats=(), point=None, value=None, hand=None, played=())
     >>> log.dicts(1, reveal_point=False)[0]
     {'seq': 0, 'kind': 'deal', 'seat': 0}
     """
@@ -110,11 +119,26 @@ pot=None, seats=(), point=None, value=None, hand=None)
         point: int | None = None,
         value: int | None = None,
         hand: int | None = None,
+        played: tuple[int, ...] = (),
     ) -> None:
         """Appends an event of ``kind`` with the fields given."""
         records = self.records
         records.append(
-            (len(records), kind, seat, amount, to, cards, all_in, pot, seats, point, value, hand)
+            (
+                len(records),
+                kind,
+                seat,
+                amount,
+                to,
+                cards,
+                all_in,
+                pot,
+                seats,
+                point,
+                value,
+                hand,
+                played,
+            )
         )
 
     def action(
@@ -123,7 +147,7 @@ pot=None, seats=(), point=None, value=None, hand=None)
         """:meth:`add` of a betting action, the common case."""
         records = self.records
         records.append(
-            (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None)
+            (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
         )
 
     def deals(self, order: Sequence[int], holes: Sequence[tuple[int, ...]]) -> None:
@@ -132,7 +156,21 @@ pot=None, seats=(), point=None, value=None, hand=None)
         for seat in order:
             held = holes[seat]
             records.append(
-                (len(records), "deal", seat, None, None, held, False, None, (), None, None, None)
+                (
+                    len(records),
+                    "deal",
+                    seat,
+                    None,
+                    None,
+                    held,
+                    False,
+                    None,
+                    (),
+                    None,
+                    None,
+                    None,
+                    (),
+                )
             )
 
     def events(self) -> tuple[Event, ...]:

@@ -54,7 +54,14 @@ from doubleholdem.game.refusals import (
     point_index,
     turn_text,
 )
-from doubleholdem.game.showdown import Settlement, hand_value, show_order, showdown, uncontested
+from doubleholdem.game.showdown import (
+    HandValue,
+    Settlement,
+    hand_value,
+    show_order,
+    showdown,
+    uncontested,
+)
 from doubleholdem.game.snapshot import SNAPSHOT_VERSION
 from doubleholdem.game.state import STREETS, HandState
 from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
@@ -411,7 +418,13 @@ class Hand(HandState):
         if self._live == 1:
             flop_dealt = len(board) >= 3
             ending = uncontested(
-                self._committed, self._bets, self._in_hand, self._dead, config.rake, flop_dealt
+                self._committed,
+                self._bets,
+                self._in_hand,
+                self._dead,
+                config.rake,
+                flop_dealt,
+                config.show_uncontested,
             )
         else:
             holes, points, double = self._holes, self._points, config.variant is _DOUBLE
@@ -428,6 +441,7 @@ class Hand(HandState):
                 self._shown,
                 config.rake,
                 config.button,
+                config.muck_losing,
             )
         self._settle(ending)
 
@@ -441,10 +455,10 @@ class Hand(HandState):
         for seat, show, value in showings:
             if show:
                 self._show(seat)
-            if value is None:
+            if value is not None:
+                self._log_value(seat, value)
+            elif not show:
                 self._log.add("muck", seat)
-            else:
-                self._log.add("hand", seat, cards=value.cards, value=value.value, hand=value.hand)
         for result in results:
             self._log.add("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
             if result.rake:
@@ -459,6 +473,19 @@ class Hand(HandState):
         self._results = results
         self._actor = self._decision = self._betting_actor = None
         self._log.add("end")
+
+    def _log_value(self, seat: int, value: HandValue) -> None:
+        """The ``hand`` event of a shown hand; in Double Hold'em with the two hole cards
+        of the hand that played: the point card and its partner (DH-3, DH-4)."""
+        played: tuple[int, ...] = ()
+        if value.hand is not None:
+            hole, point = self._holes[seat], self._points[seat]
+            assert point is not None  # DH-5: chosen on the flop
+            others = [card for index, card in enumerate(hole) if index != point]
+            played = (hole[point], others[value.hand - 1])
+        self._log.add(
+            "hand", seat, cards=value.cards, value=value.value, hand=value.hand, played=played
+        )
 
     # ------------------------------------------------------------------ log and views
 

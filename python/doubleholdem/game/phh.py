@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -333,14 +333,15 @@ def _cards(text: str, number: int) -> list[int]:
     return cards
 
 
-def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
+def _deck_order(history: HandHistory, split: list[list[str]]) -> tuple[list[int], set[int]]:
     """The deck that deals the file's cards (``split``: the words of each action): hole
     cards one at a time from p1, a burn before each board deal; unknown and burned cards
-    are the lowest unused ones."""
+    are the lowest unused ones. And the players who show their cards (``sm``)."""
     config = history.config
     n, k = config.players, config.hole_cards
     holes: list[list[int]] = [[UNKNOWN] * k for _ in range(n)]
     board: list[int] = []
+    showers: set[int] = set()
     for number, words in enumerate(split, 1):
         size = len(words)
         if size == 4 and words[0] == "d" and words[1] == "dh":
@@ -359,6 +360,7 @@ def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
             board.extend(_cards(words[2], number))
         elif words[1] == "sm":
             seat = _player(words[0], n, number)
+            showers.add(seat)
             shown = _cards(words[2], number)
             if len(shown) == k:
                 if any(h not in (UNKNOWN, c) for h, c in zip(holes[seat], shown)):
@@ -378,7 +380,7 @@ def _deck_order(history: HandHistory, split: list[list[str]]) -> list[int]:
     order = list(chain.from_iterable(zip(*holes)))  # the first card of each seat, ...
     board += [UNKNOWN] * (5 - len(board))
     order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
-    return [c if c != UNKNOWN else next(spare) for c in order] + list(spare)
+    return [c if c != UNKNOWN else next(spare) for c in order] + list(spare), showers
 
 
 def replay(history: HandHistory) -> ReplayResult:
@@ -387,8 +389,8 @@ def replay(history: HandHistory) -> ReplayResult:
     actions = history.actions
     # each action's words, without its comment
     split = [a.split() if "#" not in a else a.split("#", 1)[0].split() for a in actions]
-    order = _deck_order(history, split)
-    hand = Hand(history.config, deck=order)
+    order, showers = _deck_order(history, split)
+    hand = Hand(_showing(history.config, showers), deck=order)
     n = history.config.players
     names = _PLAYERS[:n]
     board_seen = 0
@@ -430,6 +432,17 @@ def replay(history: HandHistory) -> ReplayResult:
 
 
 _PLAYERS = [f"p{i + 1}" for i in range(10)]
+
+
+def _showing(config: GameConfig, showers: set[int]) -> GameConfig:
+    """``config`` with the showdown preferences of the file's ``sm`` actions: a player
+    who shows its cards (``p1 sm AsAd``, one of ``showers``) shows a hand that cannot
+    win and a hand nobody contested (TH-22), so the replay shows what the file shows;
+    the others keep the defaults (muck what cannot win, win uncontested unseen)."""
+    if not showers:
+        return config
+    flags = tuple(seat in showers for seat in range(config.players))
+    return replace(config, muck_losing=tuple(not f for f in flags), show_uncontested=flags)
 
 
 def _reject(number: int, words: list[str], reason: str) -> InvalidHandHistory:

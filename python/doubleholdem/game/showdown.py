@@ -61,9 +61,10 @@ class HandValue(NamedTuple):
 
 
 class Showing(NamedTuple):
-    """What the player in ``seat`` does at the showdown: turns its cards face up now
-    (``show``; False if they already were, or it mucks) and has its ``value`` shown, or
-    mucks (``value`` is ``None``, TH-22)."""
+    """What the player in ``seat`` does at the end of the hand: turns its cards face up
+    now (``show``; False if they already were, or it mucks) and has its ``value`` shown,
+    or mucks (``show`` False and ``value`` ``None``, TH-22). A winner nobody contested
+    who shows has ``show`` True and no ``value``."""
 
     seat: int
     show: bool
@@ -132,16 +133,20 @@ def showdown(
     shown: Sequence[bool],
     rake: Rake | None,
     button: int,
+    muck_losing: Sequence[bool] = (),
 ) -> Settlement:
     """The end of a hand that reaches the showdown: each seat's chips in the middle
     (``committed``), who is in the hand and the stacks behind, ``dead`` money for the
     main pot, the players in show ``order`` (:func:`show_order`) with their ``values``
-    and whether they are face up already (``shown``), the ``rake`` and the ``button``.
+    and whether they are face up already (``shown``), the ``rake``, the ``button`` and
+    each seat's preference to muck a hand that cannot win (``muck_losing``; empty: all
+    do).
 
     Chips no live player can win go back (TH-19); the pots are made (TH-21); in show
     order, a hand shows if it is face up already or can still win or tie a pot, else it
-    mucks (TH-22); each pot goes to its best shown hands after rake (TH-23, TH-31), ties
-    split with odd chips clockwise from the button (TH-30)."""
+    mucks unless its player chose to show it (TH-22; a losing hand shown wins nothing);
+    each pot goes to its best shown hands after rake (TH-23, TH-31), ties split with odd
+    chips clockwise from the button (TH-30)."""
     committed = list(committed)
     stacks = list(stacks)
     returned = _returns(committed, in_hand, stacks)
@@ -150,7 +155,11 @@ def showdown(
     showings = []
     for seat in order:
         value = values[seat]
-        if shown[seat] or can_win(seat, value.value, best, pots):
+        if (
+            shown[seat]
+            or can_win(seat, value.value, best, pots)
+            or (muck_losing and not muck_losing[seat])
+        ):
             best[seat] = value.value
             showings.append(_new(Showing, (seat, not shown[seat], value)))
         else:
@@ -167,11 +176,13 @@ def uncontested(
     dead: int,
     rake: Rake | None,
     flop_dealt: bool,
+    show_uncontested: Sequence[bool] = (),
 ) -> Settlement:
     """The end of a hand that everyone but one player folded (TH-5): the uncalled part
     of this round's ``bets`` goes back (TH-20), then the chips the winner cannot win
-    (TH-19); the winner takes every other chip without showing, less the ``rake``
-    (TH-31; none before the flop with "no flop, no drop")."""
+    (TH-19); the winner takes every other chip without showing, unless its preference
+    (``show_uncontested``; empty: nobody does) is to show, less the ``rake`` (TH-31;
+    none before the flop with "no flop, no drop")."""
     committed = list(committed)
     returned = []
     uncalled = _uncalled_bet(bets)
@@ -184,7 +195,9 @@ def uncontested(
     amount = sum(committed) + dead
     (taken,) = _rake_amounts([Pot(amount, (winner,))], rake, flop_dealt)
     result = PotResult(0, amount, taken, (winner,), (winner,), (amount - taken,))
-    return _new(Settlement, (returned, [], [result]))
+    shows = bool(show_uncontested) and show_uncontested[winner]
+    showings = [Showing(winner, True, None)] if shows else []
+    return _new(Settlement, (returned, showings, [result]))
 
 
 def _returns(

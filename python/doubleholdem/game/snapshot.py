@@ -9,8 +9,8 @@ exactly the hand it was taken from, or is refused with
 (the settings, the deck, the event log) and by the three ways to decide
 (:class:`Replayable`).
 
->>> records = [(0, "deal", 0, None, None, (1, 2), False, None, (), None, None, None),
-...            (1, "raise", 0, 20, 30, (), False, None, (), None, None, None)]
+>>> records = [(0, "deal", 0, None, None, (1, 2), False, None, (), None, None, None, ()),
+...            (1, "raise", 0, 20, 30, (), False, None, (), None, None, None, ())]
 >>> decisions(records)
 [[0, 'raise', 30]]
 """
@@ -67,7 +67,7 @@ def decisions(records: Sequence[tuple[Any, ...]]) -> list[list[Any]]:
     or raise, or the point index; the event after a timeout is what the timeout did)."""
     found: list[list[Any]] = []
     timed_out = False
-    for _, kind, seat, _, to, _, _, _, _, point, _, _ in records:
+    for _, kind, seat, _, to, _, _, _, _, point, *_ in records:
         if kind not in _DECIDED:
             continue
         if kind == TIMEOUT:
