@@ -20,18 +20,23 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 CLIENTS = int(os.environ.get("DOUBLEHOLDEM_LOAD_CLIENTS", "1000"))
 TABLES = int(os.environ.get("DOUBLEHOLDEM_LOAD_TABLES", "200"))
 SECONDS = float(os.environ.get("DOUBLEHOLDEM_LOAD_SECONDS", "30"))
 THINK = float(os.environ.get("DOUBLEHOLDEM_LOAD_THINK", "0.5"))
 
 
-def _serve(db: Path, *extra: str) -> tuple[subprocess.Popen[str], int, float]:
+def _serve(db: Path, *extra: str, guests: bool = True) -> tuple[subprocess.Popen[str], int, float]:
     started = time.perf_counter()
     command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db)]
     command += ["--port", "0", "--tables", str(TABLES), "--pause", "0.5", *extra]
     command += ["--per-address", "0"]  # the load's clients all come from 127.0.0.1
-    command += ["--guests"]  # the load test sits under chosen names
+    if guests:  # the load's clients sit under chosen names
+        command += ["--guests"]
+    else:  # they sign up (welcome chips above any buy-in) and sign in
+        command += ["--signup", "open", "--welcome-chips", "100000"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -46,14 +51,18 @@ def _stop(process: subprocess.Popen[str], sig: int = signal.SIGTERM) -> None:
     process.wait(60)
 
 
-def test_load_1000_clients_200_tables(benchmark: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("accounts", ["guests", "signed_in"])
+def test_load_1000_clients_200_tables(benchmark: Any, tmp_path: Path, accounts: str) -> None:
+    """Guests, or signed-in accounts (each signs up and in through the HTTP API first,
+    with OWASP's Argon2id; the audit runs on the database at the end)."""
     benchmark.group = "server: action round trip under load"
-    process, port, _ = _serve(tmp_path / "load.db", "--bots", "0")
+    db = tmp_path / "load.db"
+    process, port, _ = _serve(db, "--bots", "0", guests=accounts == "guests")
     try:
         command = [
             sys.executable, "-m", "doubleholdem.cli", "loadtest",
             "--url", f"http://127.0.0.1:{port}", "--clients", str(CLIENTS),
-            "--seconds", str(SECONDS), "--think", str(THINK), "--json",
+            "--seconds", str(SECONDS), "--think", str(THINK), "--json", "--db", str(db),
         ]  # fmt: skip
 
         def load() -> dict[str, Any]:
@@ -65,8 +74,9 @@ def test_load_1000_clients_200_tables(benchmark: Any, tmp_path: Path) -> None:
     finally:
         _stop(process)
     benchmark.extra_info.update(result)
-    print("\nload:", json.dumps(result))
+    print(f"\nload ({accounts}):", json.dumps(result))
     assert result["errors"] == 0 and result["chip_errors"] == 0
+    assert result["audit_ok"] is not False
 
 
 def test_restart_200_tables_mid_hand(benchmark: Any, tmp_path: Path) -> None:
@@ -84,3 +94,18 @@ def test_restart_200_tables_mid_hand(benchmark: Any, tmp_path: Path) -> None:
     seconds = benchmark.pedantic(restart, rounds=3, iterations=1)
     benchmark.extra_info["seconds_to_serving"] = seconds
     print(f"\nrestart of {TABLES} tables mid-hand: serving after {seconds:.2f} s")
+
+
+def test_sign_in_cost(benchmark: Any, tmp_path: Path) -> None:
+    """One sign-in as the server does it (OWASP's Argon2id verification, the session and
+    the address written in a transaction of their own), on the server's Desk."""
+    from doubleholdem.server.desk import Desk
+    from doubleholdem.server.settings import RoomSettings
+
+    benchmark.group = "server: one sign-in (Argon2id, OWASP)"
+    desk = Desk(str(tmp_path / "signin.db"), RoomSettings())
+    desk.sign_up("ann", "correct horse battery", address="127.0.0.1")
+    try:
+        benchmark(desk.sign_in, "ann", "correct horse battery", address="127.0.0.1")
+    finally:
+        desk.close()

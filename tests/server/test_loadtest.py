@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from doubleholdem.accounts.accounts import Passwords
+from doubleholdem.accounts.bank import Bank
 from doubleholdem.cli import main
+from doubleholdem.server.desk import Desk
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from server_harness import ServerThread
@@ -31,3 +34,44 @@ def test_loadtest_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     # the percentiles count steady play, after the last client sat; p99_all_ms everything
     assert 0 < result["seated_s"] < 3 and result["p99_all_ms"] > 0
+
+
+def test_loadtest_signs_its_clients_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Against an account room: each client signs up (welcome chips), signs in, sits
+    under its account's name with its session cookie and plays; the audit runs on the
+    database at the end."""
+    settings = RoomSettings(
+        tables=2, bots=0, bot_delay=0.0, pause=0.01, signup=True, welcome_chips=5000
+    )
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+        args = ["--clients", "6", "--seconds", "3", "--think", "0.01", "--json"]
+        status = main(["loadtest", "--url", server.url, *args, "--db", room.store.path])
+        result = json.loads(capsys.readouterr().out)
+        assert server.leaks == [] and server.mismatches == []
+    assert status == 0, result
+    assert result["accounts"] == "signed_in" and result["clients"] == 6
+    assert result["actions"] > 0 and result["errors"] == 0 and result["audit_ok"] is True
+    assert 0 < result["p50_ms"] <= result["p99_ms"]
+    with Bank(str(tmp_path / "tables.db")) as bank:
+        made = [row[0] for row in bank.db.execute("SELECT name FROM accounts")]
+        assert len(made) == 6 and all(name.startswith("ld") for name in made)
+        hands = " ".join(row[0] for row in bank.db.execute("SELECT log FROM hands"))
+    assert all(f'"{name}"' in hands for name in made)  # each sat under its account's name
+
+
+def test_loadtest_says_when_sign_up_is_closed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = RoomSettings(tables=1, bots=0, pause=0.01)
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+        status = main(["loadtest", "--url", server.url, "--clients", "1", "--seconds", "1"])
+    assert status == 2 and "sign-up is closed" in capsys.readouterr().err
+    missing = str(tmp_path / "none.db")
+    assert (
+        main(["loadtest", "--url", server.url, "--clients", "1", "--seconds", "1", "--db", missing])
+        == 2
+    )

@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 from typing import Any
 
-from doubleholdem.cli.base import add_seed_option, bounded, seed_of
+from doubleholdem.cli.base import UsageError, add_seed_option, bounded, seed_of
 from doubleholdem.server.loadtest import run_load
 from doubleholdem.server.process import raise_file_limit
 
@@ -38,6 +39,10 @@ def add_parser(subparsers: Any) -> None:
         default=0.5,
         help="seconds before each answer (0.5)",
     )
+    p.add_argument(
+        "--db",
+        help="the server's database file (on this machine): run the accounts audit at the end",
+    )
     add_seed_option(p, "the clients' choices")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
@@ -45,10 +50,12 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The ``loadtest`` command."""
+    if args.db is not None and not os.path.isfile(args.db):
+        raise UsageError(f"--db {args.db}: no such database file")
     raise_file_limit()
     seed = seed_of(args)
     result = asyncio.run(
-        run_load(args.url, args.clients, args.seconds, think=args.think, seed=seed)
+        run_load(args.url, args.clients, args.seconds, think=args.think, seed=seed, db=args.db)
     )
     result["seed"] = seed
     if args.json:
@@ -56,4 +63,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         for key, value in result.items():
             print(f"{key + ':':<12} {value}")
-    return 0 if result["errors"] == 0 and result["chip_errors"] == 0 else 1
+    clean = result["errors"] == 0 and result["chip_errors"] == 0
+    return 0 if clean and result["audit_ok"] is not False else 1

@@ -8,6 +8,16 @@ received, over the actions sent once every client has its seat: steady play),
 ``seated_s`` (how long the clients took to sit), ``p99_all_ms`` (over every action, the
 seating included), ``errors`` (refused actions, failed connections), and ``chip_errors``
 (tables whose chips and rake do not add up to what was bought in, checked at the end).
+
+Against an account room (the default of ``serve``) each client first signs up through
+the open sign-up (``serve --signup open --welcome-chips N``: N at least the buy-in),
+signs in, and opens its WebSocket with the session cookie; a client that busts stops
+(its balance is spent) instead of buying back in. Against ``serve --guests`` clients sit
+under chosen names. ``accounts`` says which (``"signed_in"`` or ``"guests"``), and
+``sign_in_s`` how long the sign-ups and sign-ins took (before the play is timed). With
+``db`` (the server's database file, on this machine) the accounts audit runs at the end
+(``audit_ok``, ``audit_problems``; each table the ledger knows is compared with its
+chips); without it ``audit_ok`` is ``None`` and ``audit`` says why.
 Only for servers on this machine or your own test hosts."""
 
 from __future__ import annotations
@@ -17,7 +27,9 @@ import contextlib
 import gc
 import json
 import random
+import secrets
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
@@ -48,6 +60,80 @@ def _all_tables(base: str) -> list[Any]:
     return tables
 
 
+class Signed:
+    """The signed-in clients' side of the load: each client's account, made through the
+    open sign-up, and the session cookie of its sign-in."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.origin = base
+        self.prefix = "ld" + secrets.token_hex(3)  # one run's accounts: ld1a2b3c-17
+
+    def _post(self, path: str, body: dict[str, str]) -> tuple[int, Any, str]:
+        """POSTs ``body`` as JSON: the status, the JSON answer and the session cookie."""
+        request = urllib.request.Request(
+            self.base + path,
+            json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "Origin": self.origin},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                cookie = response.headers.get("Set-Cookie", "")
+                return response.status, json.loads(response.read()), cookie.split(";")[0]
+        except urllib.error.HTTPError as error:
+            with contextlib.suppress(ValueError):
+                return error.code, json.loads(error.read()), ""
+            return error.code, None, ""
+
+    def account(self, index: int, buy_in: tuple[int, int]) -> tuple[str, int]:
+        """Signs client ``index`` up and in: its cookie header and the buy-in its
+        balance pays (the table's maximum, or all of a smaller balance)."""
+        name, password = f"{self.prefix}-{index}", secrets.token_urlsafe(12)
+        status, answer, _ = self._post("/api/signup", {"name": name, "password": password})
+        if status == 403 and answer and answer.get("error") == "signup_closed":
+            raise ValueError(
+                "the server's sign-up is closed: start it with --signup open and "
+                "--welcome-chips N (or --guests)"
+            )
+        if status != 201:
+            raise ValueError(f"sign-up refused: {status} {answer}")
+        status, answer, cookie = self._post("/api/signin", {"name": name, "password": password})
+        if status != 200 or not cookie:
+            raise ValueError(f"sign-in refused: {status} {answer}")
+        if answer["balance"] < buy_in[0]:
+            raise ValueError(
+                f"a new account gets {answer['balance']} chips, under the buy-in of "
+                f"{buy_in[0]}: start the server with more --welcome-chips"
+            )
+        return cookie, min(buy_in[1], answer["balance"])
+
+
+def _room_kind(base: str) -> str:
+    """``"guests"`` when the server at ``base`` takes guests, else ``"signed_in"``."""
+    try:
+        with urllib.request.urlopen(f"{base}/api/me", timeout=30):
+            return "signed_in"
+    except urllib.error.HTTPError as error:
+        return "guests" if error.code == 404 else "signed_in"
+
+
+def _audit(db: str | None, tables: list[Any]) -> dict[str, Any]:
+    """The accounts audit of the server's database ``db``, each table the ledger knows
+    compared with its chips (pots included)."""
+    if db is None:
+        return {"audit_ok": None, "audit": "not run: no --db (the server's database file)"}
+    from doubleholdem.accounts.bank import Bank
+
+    with Bank(db) as bank:
+        known = {
+            int(row[0])
+            for row in bank.db.execute("SELECT name FROM ledger_accounts WHERE kind = 'table'")
+        }
+        chips = {t["id"]: t["chips"] for t in tables if t["id"] in known}
+        found = bank.audit(table_chips=chips)
+    return {"audit_ok": found["ok"], "audit_problems": found["problems"][:10]}
+
+
 def _percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -70,25 +156,31 @@ class _Client:
         self.rng = random.Random(index)
         self.answering: asyncio.Task[None] | None = None
         self.on_seated: Callable[[], None] = lambda: None
+        self.cookie: str | None = None  # the session, signed in; None: a guest
+        self.origin = ""
+
+    def _sit(self) -> str:
+        sit: dict[str, Any] = {"v": 2, "type": "sit", "table": self.table, "seat": self.seat}
+        if self.cookie is None:
+            sit["name"] = f"load-{self.index}"
+        sit["buy_in"] = self.buy_in
+        return json.dumps(sit)
 
     async def play(self, ws_url: str, stop_at: float, gate: asyncio.Semaphore) -> None:
         from websockets.asyncio.client import connect
 
+        headers = {} if self.cookie is None else {"Cookie": self.cookie}
         async with gate:
-            socket = await connect(ws_url, max_size=2**22, open_timeout=60, compression=None)
-        try:
-            await socket.send(
-                json.dumps(
-                    {
-                        "v": 2,
-                        "type": "sit",
-                        "table": self.table,
-                        "seat": self.seat,
-                        "name": f"load-{self.index}",
-                        "buy_in": self.buy_in,
-                    }
-                )
+            socket = await connect(
+                ws_url,
+                max_size=2**22,
+                open_timeout=60,
+                compression=None,
+                origin=self.origin or None,  # type: ignore[arg-type]
+                additional_headers=headers,
             )
+        try:
+            await socket.send(self._sit())
             # one timeout for the whole session, not one per message received
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._receive(socket), stop_at - time.monotonic())
@@ -135,8 +227,8 @@ class _Client:
         message: dict[str, Any] = {"v": 2}
         if hand is None or hand["over"]:
             mine = view["seats"][seat] if seat is not None else None
-            if mine is None or mine["stack"] > 0:
-                return None
+            if mine is None or mine["stack"] > 0 or self.cookie is not None:
+                return None  # an account's balance is spent: it stops
             message.update(type="top_up", amount=self.buy_in)  # bust: buy back in
             return asyncio.create_task(self._send(socket, message, 0.0))
         legal = hand["legal"]
@@ -159,14 +251,37 @@ class _Client:
         await socket.send(json.dumps(message))
 
 
+async def _sign_in(base: str, players: list[_Client], ranges: dict[int, list[int]]) -> None:
+    """Signs every client up and in (a few at a time: the server hashes each password)."""
+    signed = Signed(base)
+    gate = asyncio.Semaphore(8)
+
+    async def one(player: _Client) -> None:
+        async with gate:
+            low_high = ranges[player.table]
+            cookie, buy_in = await asyncio.to_thread(
+                signed.account, player.index, (low_high[0], low_high[1])
+            )
+        player.cookie, player.buy_in, player.origin = cookie, buy_in, signed.origin
+
+    await asyncio.gather(*(one(p) for p in players))
+
+
 async def run_load(
-    url: str, clients: int, seconds: float, *, think: float = 0.5, seed: int = 1
+    url: str,
+    clients: int,
+    seconds: float,
+    *,
+    think: float = 0.5,
+    seed: int = 1,
+    db: str | None = None,
 ) -> LoadResult:
     """Runs the load test against the server at ``url``; see the module docstring."""
     base = url.rstrip("/")
     parts = urllib.parse.urlsplit(base)
     ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}/ws"
     tables = await asyncio.to_thread(_all_tables, base)
+    kind = await asyncio.to_thread(_room_kind, base)
     seats = [
         (t["id"], s, t["buy_in"][1])
         for t in tables
@@ -178,6 +293,10 @@ async def run_load(
     # fill tables evenly: seat k of every table before seat k+1 of any
     seats.sort(key=lambda item: (item[1], item[0]))
     players = [_Client(i, *seats[i], think) for i in range(clients)]
+    signing = time.perf_counter()
+    if kind == "signed_in":
+        await _sign_in(base, players, {t["id"]: t["buy_in"] for t in tables})
+    signing = time.perf_counter() - signing
     waiting = [clients]
 
     def sat() -> None:
@@ -209,6 +328,8 @@ async def run_load(
     steady = [ms for sent, ms in timed if everyone is not None and sent >= everyone]
     steady = steady or [ms for _, ms in timed]  # nobody played after the last one sat
     return LoadResult(
+        accounts=kind,
+        sign_in_s=round(signing, 2),
         clients=clients,
         tables=len({p.table for p in players}),
         seconds=round(time.monotonic() - started, 2),
@@ -219,4 +340,5 @@ async def run_load(
         p99_all_ms=round(_percentile([ms for _, ms in timed], 0.99), 3),
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
+        **await asyncio.to_thread(_audit, db, after),
     )
