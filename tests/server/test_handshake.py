@@ -6,6 +6,7 @@ account room a seat is taken only under the signed-in account's name."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.table import TableConfig
 from server_harness import Client, ServerThread
 
 FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
@@ -113,20 +115,51 @@ def test_no_session_or_one_never_issued_cannot_sit(served: tuple[ServerThread, D
 
 
 def test_households_refuse_a_second_account_from_one_address(tmp_path: Path) -> None:
-    room = _room(tmp_path, households=True)
+    """Another account from the same address is refused a seat at a table where the
+    first sits, even after the first's socket closed; from another address it sits."""
+    room = _room(tmp_path, households=True, configs=[TableConfig(5, 10, seats=3)])
     desk = Desk(room.store.path, room.settings, passwords=FAST)
     with ServerThread(room, desk=desk) as server:
-        _, ann = desk.sign_up("ann", PASSWORD, address="127.0.0.1")
-        _, bob = desk.sign_up("bob", PASSWORD, address="127.0.0.1")
+        tokens = {n: desk.sign_up(n, PASSWORD, address="127.0.0.1")[1] for n in ("ann", "bob")}
+        tokens["cid"] = desk.sign_up("cid", PASSWORD, address="127.0.0.2")[1]
+
+        async def sit(name: str, **options: Any) -> dict[str, Any]:
+            client = await Client.connect(server.ws_url, **_cookie(tokens[name]), **options)
+            await client.send(type="sit", table=0, buy_in=1000)
+            reply: dict[str, Any] = await client.next()
+            await client.close()
+            return reply
 
         async def scenario() -> None:
-            first = await Client.connect(server.ws_url, **_cookie(ann))
-            await first.send(type="sit", table=0, buy_in=1000)
-            await first.next("seated")
-            second = await Client.connect(server.ws_url, **_cookie(bob))
-            await second.send(type="sit", table=0, buy_in=1000)
-            assert (await second.next("error"))["code"] == "household"
-            await first.close()
-            await second.close()
+            assert (await sit("ann"))["type"] == "seated"  # and its socket closes
+            refused = await sit("bob")
+            assert (refused["type"], refused["code"]) == ("error", "household")
+            assert (await sit("cid", local_addr=("127.0.0.2", 0)))["type"] == "seated"
 
         asyncio.run(scenario())
+    assert [s and s["player"] for s in room.runners[0].table.seats()] == ["ann", "cid", None]
+
+
+def test_signing_out_closes_the_sessions_sockets(served: tuple[ServerThread, Desk]) -> None:
+    server, desk = served
+    _, token = desk.sign_up("ann", PASSWORD, address="127.0.0.1")
+    _, other = desk.sign_in("ann", PASSWORD, address="127.0.0.1")
+
+    async def scenario() -> None:
+        first = await Client.connect(server.ws_url, **_cookie(token))
+        second = await Client.connect(server.ws_url, **_cookie(other))
+        await asyncio.to_thread(_sign_out, server.port, token)
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            await first.next(timeout=10)
+        await second.send(type="ping")  # the other session goes on
+        await second.next("pong")
+        await second.close()
+
+    asyncio.run(scenario())
+
+
+def _sign_out(port: int, token: str) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("POST", "/api/signout", headers={"Cookie": f"dh_session={token}"})
+    assert connection.getresponse().status == 200
+    connection.close()

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from doubleholdem.accounts.accounts import Account
-from doubleholdem.accounts.sessions import SESSION_SECONDS
+from doubleholdem.accounts.sessions import SESSION_SECONDS, token_hash
 from doubleholdem.errors import (
     AccountClosed,
     AccountError,
@@ -95,8 +95,9 @@ def _signed_in(response: Response, request: Request, token: str) -> Response:
     return response
 
 
-def account_routes(desk: Desk) -> list[Route]:
-    """The routes of the accounts' API, served by ``desk``."""
+def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]:
+    """The routes of the accounts' API, served by ``desk``; ``signed_out(hash)`` is told
+    the hash of each session token revoked (the room closes its sockets)."""
 
     def guarded(handler: Handler) -> Handler:
         async def run(request: Request) -> Response:
@@ -141,6 +142,7 @@ def account_routes(desk: Desk) -> list[Route]:
         token = request.cookies.get(SESSION_COOKIE)
         if token:
             await run_in_threadpool(desk.sign_out, token)
+            signed_out(token_hash(token))
         response = JSONResponse({"ok": True})
         set_session_cookie(response, "", secure=request.url.scheme == "https", max_age=0)
         return response

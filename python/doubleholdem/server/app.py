@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from doubleholdem.accounts.sessions import token_hash
 from doubleholdem.server.api import account_routes
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.desk import Desk
@@ -36,13 +37,14 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
     if desk is None and not room.settings.guests:
         desk = Desk(room.store.path, room.settings)
 
-    async def signed_in(websocket: WebSocket) -> str | None:
-        """The name of the account whose session cookie the handshake carries."""
+    async def signed_in(websocket: WebSocket) -> tuple[str | None, str | None]:
+        """The name of the account whose session cookie the handshake carries, and the
+        hash of its token (``None, None`` without a live session)."""
         token = websocket.cookies.get(SESSION_COOKIE)
         if desk is None or not token:
-            return None
+            return None, None
         account = await run_in_threadpool(desk.session, token)
-        return None if account is None else account.name
+        return (None, None) if account is None else (account.name, token_hash(token))
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -65,10 +67,10 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
         if not same_origin(websocket.headers, websocket.url.scheme):
             await websocket.close(code=1008)  # before accept: the handshake gets 403
             return
-        account = await signed_in(websocket)
+        account, session = await signed_in(websocket)
         address = websocket.client.host if websocket.client else ""
         await websocket.accept()
-        connection = room.connect(account=account, address=address)
+        connection = room.connect(account=account, address=address, session=session)
         writer = asyncio.create_task(_write(websocket, connection))
         try:
             while not connection.closed:
@@ -107,7 +109,7 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
             Route("/", index),
             Route("/healthz", healthz),
             Route("/api/tables", tables),
-            *(account_routes(desk) if desk is not None else [guest_room]),
+            *(account_routes(desk, room.signed_out) if desk is not None else [guest_room]),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],

@@ -25,8 +25,9 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable, token_hash
 from doubleholdem.table import Decision, Table
 
-__all__ = ["UNAVAILABLE", "Room"]
+__all__ = ["MAX_ADDRESSES", "UNAVAILABLE", "Room"]
 
+MAX_ADDRESSES = 64  # addresses remembered per account, for households
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
@@ -42,6 +43,8 @@ class Room:
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.repaired: list[str] = []  # what a repair did, table by table
+        # households: the addresses each account (lower case) connected from since start
+        self.addresses: dict[str, set[str]] = {}
 
     @classmethod
     def open(
@@ -188,15 +191,30 @@ class Room:
 
     # ------------------------------------------------------------------ connections
 
-    def connect(self, *, account: str | None = None, address: str = "") -> Connection:
-        """A new client: signed in as ``account`` (the session of its handshake), or
-        ``None``; ``address`` where it connects from."""
+    def connect(
+        self, *, account: str | None = None, address: str = "", session: str | None = None
+    ) -> Connection:
+        """A new client: signed in as ``account`` (by the session whose token hashes to
+        ``session``, read at its handshake), or ``None``; ``address`` where it connects
+        from."""
         connection = Connection(self.commit.post, account=account, address=address)
+        connection.session = session
         self.connections.add(connection)
+        if account is not None:
+            seen = self.addresses.setdefault(account.lower(), set())
+            if len(seen) < MAX_ADDRESSES:
+                seen.add(address)
         connection.send(
             encode("welcome", protocol=protocol.PROTOCOL_VERSION, tables=len(self.runners))
         )
         return connection
+
+    def signed_out(self, session: str) -> None:
+        """The session whose token hashes to ``session`` was revoked: its connections
+        are closed (a seat stays, and its token resumes it on a new connection)."""
+        for connection in list(self.connections):
+            if connection.session == session:
+                connection.close()
 
     def disconnect(self, connection: Connection) -> None:
         """The client has gone (its seat stays; it times out if it must act)."""
@@ -323,14 +341,13 @@ class Room:
         return account
 
     def _household_at(self, connection: Connection, table_id: int) -> bool:
-        """True if a connection from ``connection``'s address holds a seat at
-        ``table_id`` under another account."""
+        """True if another account seated at ``table_id`` has connected from
+        ``connection``'s address since the server started."""
         runner = self.runners.get(table_id)
+        me = (connection.account or "").lower()
         return runner is not None and any(
-            other.seat is not None
-            and other.address == connection.address
-            and other.account != connection.account
-            for other in runner.connections
+            player.lower() != me and connection.address in self.addresses.get(player.lower(), ())
+            for _, player in runner.humans.values()
         )
 
     def _sit(self, connection: Connection, message: protocol.Sit) -> None:
