@@ -114,6 +114,7 @@ def test_serve_opens_sign_up_with_welcome_chips(tmp_path: Path) -> None:
         line = process.stdout.readline()
         assert "open http://127.0.0.1:" in line, line
         url = line.split("open ", 1)[1].strip()
+        assert "accounts: sign-up open, 250 welcome chips" in process.stdout.readline()
         body = json.dumps({"name": "ann", "password": "correct horse"}).encode()
         request = urllib.request.Request(
             url + "api/signup", body, headers={"Content-Type": "application/json"}

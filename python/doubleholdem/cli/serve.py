@@ -173,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
             host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
             tables = len(room.runners)
             print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
+            print(f"doubleholdem: {_who_sits(settings, args.db)}", flush=True)
         await task
 
     import asyncio
@@ -181,6 +182,15 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
     return 0
+
+
+def _who_sits(settings: RoomSettings, db: str) -> str:
+    """One line saying who may take a seat in the room."""
+    if settings.guests:
+        return "guests: anyone sits under a chosen name (--guests)"
+    if settings.signup:
+        return f"accounts: sign-up open, {settings.welcome_chips} welcome chips"
+    return f"accounts: sign-up closed (make them with: doubleholdem accounts create NAME --db {db})"
 
 
 def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:

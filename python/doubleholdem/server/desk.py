@@ -162,12 +162,29 @@ class Desk:
             with self._lock:
                 self.throttle.failed(name, address)
             raise
+        rehashed = self._rehash(account, password)
         now = self._clock()
         with self._transaction() as db:
+            if rehashed is not None:
+                db.execute(
+                    "UPDATE accounts SET password_hash = ? WHERE id = ?", (rehashed, account.id)
+                )
             token = self._start(db, account, address, now)
         with self._lock:
             self.throttle.succeeded(name)
         return account, token
+
+    def _rehash(self, account: Account, password: str) -> str | None:
+        """A new hash of ``password`` when ``account``'s was made with weaker parameters
+        than the desk's (made here, before the write transaction), else ``None``."""
+        row = (
+            self._db()
+            .execute("SELECT password_hash FROM accounts WHERE id = ?", (account.id,))
+            .fetchone()
+        )
+        if row is None or not self.passwords.needs_rehash(str(row[0])):
+            return None
+        return self.passwords.hash(password)
 
     def _start(self, db: sqlite3.Connection, account: Account, address: str, now: float) -> str:
         households.record_address(db, account, address, now=now)
