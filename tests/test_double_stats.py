@@ -188,3 +188,27 @@ def test_progress_bar_in_tenths_off_a_terminal() -> None:
     lines = pipe.getvalue().splitlines()
     assert len(lines) == 10 and lines[0].startswith("texas: 2/20 (10%)")
     assert lines[-1].startswith("texas: 20/20 (100%)")
+
+
+def test_progress_bar_redraws_ten_times_a_second_and_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Called for every unit of work (a simulated hand), the bar redraws at most ten
+    times a second of its clock, and always at the end."""
+    from doubleholdem import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    clock = [100.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    screen = Terminal()
+    bar = progress.ProgressBar("work", screen)
+    for done in range(1, 1001):
+        clock[0] += 0.001  # a thousand units in one second
+        bar(done, 1000)
+    bar.close()
+    draws = screen.getvalue().count("\r")
+    assert 9 <= draws <= 11, draws
+    assert screen.getvalue().rstrip().endswith("1000/1000   1.0s")

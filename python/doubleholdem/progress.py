@@ -12,8 +12,10 @@ __all__ = ["ProgressBar"]
 
 
 class ProgressBar:
-    """``bar(done, total)`` redraws one line on a terminal; elsewhere it stays silent,
-    or with ``tenths=True`` writes a line each time another tenth of the work is done."""
+    """``bar(done, total)`` redraws one line on a terminal (at most ten times a second,
+    and at the end, so that it may be called for every unit of work); elsewhere it stays
+    silent, or with ``tenths=True`` writes a line each time another tenth of the work is
+    done."""
 
     def __init__(self, label: str, stream: TextIO | None = None, *, tenths: bool = False) -> None:
         self.label = label
@@ -22,12 +24,16 @@ class ProgressBar:
         self.tenths = tenths
         self.shown_tenths = 0
         self.started = time.monotonic()
+        self.drawn = -1.0
 
     def __call__(self, done: int, total: int) -> None:
         if total <= 0:
             return
         elapsed = time.monotonic() - self.started
         if self.active:
+            if elapsed - self.drawn < 0.1 and done < total:
+                return
+            self.drawn = elapsed
             width = 30
             filled = width * done // total
             bar = "#" * filled + "." * (width - filled)

@@ -105,13 +105,12 @@ def simulate(
     for seat in range(players):
         table.join(seat, f"{names[seat]}-{seat}", top)
     started = time.perf_counter()
-    step = max(hands // 100, 1)
     for number in range(hands):
         _top_up(table, players, top)
         table.start_hand()
         _play(table, seated)
         table.release_history(read=False)  # unread: memory flat in the hands played
-        if progress is not None and (number + 1) % step == 0:
+        if progress is not None:
             progress(number + 1, hands)
     seconds = time.perf_counter() - started
     return SimulationResult(
