@@ -18,6 +18,7 @@ import uvicorn
 import websockets
 
 from doubleholdem.cards import CARD_NAMES
+from doubleholdem.game import Structure, Variant
 from doubleholdem.server.app import create_app
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.desk import Desk
@@ -25,6 +26,19 @@ from doubleholdem.server.limits import Limits, uvicorn_config
 from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import Room
 from doubleholdem.server.runner import TableRunner
+from doubleholdem.table import TableConfig
+
+DOUBLE_THREE = TableConfig(
+    small_blind=5,
+    big_blind=10,
+    seats=3,
+    variant=Variant.DOUBLE,
+    structure=Structure.FIXED_LIMIT,
+    action_time=60,
+    point_time=60,
+)
+"""Three-seat fixed-limit Double Hold'em 5/10 with a minute a decision: the tables the
+server tests play."""
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 

@@ -18,23 +18,13 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.game import Structure, Variant
 from doubleholdem.server.limits import Limits
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import FORGET_BATCH, Storage
-from doubleholdem.table import TableConfig
-from server_harness import Client, ServerThread, until_hands
+from server_harness import DOUBLE_THREE, Client, ServerThread, until_hands
 
-CONFIG = TableConfig(
-    small_blind=5,
-    big_blind=10,
-    seats=3,
-    variant=Variant.DOUBLE,
-    structure=Structure.FIXED_LIMIT,
-    action_time=60,
-    point_time=60,
-)
+CONFIG = DOUBLE_THREE
 
 
 def _room(path: Path, *, bots: int = 0, tables: int = 2, **settings: Any) -> Room:

@@ -13,23 +13,14 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.game import Structure, Variant
 from doubleholdem.server.journal import restore
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import read_tables
-from doubleholdem.table import Table, TableConfig
-from server_harness import Client, ServerThread
+from doubleholdem.table import Table
+from server_harness import DOUBLE_THREE, Client, ServerThread
 
-DOUBLE = TableConfig(
-    small_blind=5,
-    big_blind=10,
-    seats=3,
-    variant=Variant.DOUBLE,
-    structure=Structure.FIXED_LIMIT,
-    action_time=60,
-    point_time=60,
-)
+DOUBLE = DOUBLE_THREE
 
 
 def _room(path: Path, *, bots: int = 0, tables: int = 1, pause: float = 0.05) -> Room:

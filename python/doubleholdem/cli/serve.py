@@ -18,7 +18,7 @@ from typing import Any
 
 from doubleholdem.cli.base import UsageError, bounded
 from doubleholdem.server.process import quiet_collector, raise_file_limit
-from doubleholdem.server.settings import MAX_WELCOME, RoomSettings, load_configs, load_room
+from doubleholdem.server.settings import MAX_WELCOME, RoomSettings, load_room, load_tables
 from doubleholdem.textfile import read_text
 
 __all__ = ["add_parser", "run"]
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     if args.snapshot_key:
         settings.snapshot_key = read_key(args.snapshot_key)
     if args.config:
-        settings.configs = load_configs(args.config)
+        settings.configs, settings.bot_kinds = load_tables(args.config)
         load_room(args.config, settings)
     _room_options(args, settings)
     raise_file_limit()

@@ -17,6 +17,9 @@ The Double Hold'em dialect:
 - ``p1 pc Kd`` records player 1's point card choice (DH-2, DH-5), written where it was
   made: on the flop, right before that player's action (all-in players too, at their
   turn);
+- ``p1 pc ??``: a point card chosen but not seen (by whoever wrote the file: a player's
+  own history of a hand, :mod:`doubleholdem.table.history`), for a player who never
+  shows it;
 - the optional field ``_reveal_point = true`` records the DH-8 setting (default false).
 
 Everything else (``d db``, ``f``, ``cc``, ``cbr``, ``sm``) is as in PHH. Unknown hole
@@ -358,6 +361,11 @@ def _deck_order(history: HandHistory, split: list[list[str]]) -> tuple[list[int]
             continue
         elif words[1] == "db" and words[0] == "d":
             board.extend(_cards(words[2], number))
+        elif words[1] == "pc" and words[2] != "??":  # a revealed point card (DH-8)
+            seat = _player(words[0], n, number)
+            chosen, hole = _cards(words[2], number), holes[seat]
+            if len(chosen) == 1 and chosen[0] not in hole and UNKNOWN in hole:
+                hole[hole.index(UNKNOWN)] = chosen[0]
         elif words[1] == "sm":
             seat = _player(words[0], n, number)
             showers.add(seat)
@@ -471,7 +479,9 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
     if hand.actor != seat:
         raise _reject(number, text, f"out of turn: it is p{(hand.actor or 0) + 1}'s turn")
     if verb == "pc" and len(words) == 3:
-        hand.choose_point(seat, words[2])
+        # an unseen point card ("??", a player who never shows): any of its cards
+        chosen = words[2] if words[2] != "??" else CARD_NAMES[hand.hole(seat)[0]]
+        hand.choose_point(seat, chosen)
     elif hand.decision == POINT:
         raise _reject(number, text, f"p{seat + 1} must first choose a point card (pc)")
     elif verb == "f" and len(words) == 2:
@@ -488,7 +498,7 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
 # ---------------------------------------------------------------------------- writing
 
 
-def dumps(hand: Hand, **extra: Any) -> str:
+def dumps(hand: Hand, /, **extra: Any) -> str:
     """The PHH text of a hand (played or in progress); ``extra`` fields (``players``,
     ``event``, ...) are appended. Players are listed from the seat left of the button,
     so that the button is last."""

@@ -11,12 +11,14 @@ from typing import Any
 
 from doubleholdem.server.protocol import encode
 
-__all__ = ["BURST", "FLOOD_LIMIT", "MAX_QUEUE", "RATE", "Connection"]
+__all__ = ["BURST", "CHAT_BURST", "CHAT_SECONDS", "FLOOD_LIMIT", "MAX_QUEUE", "RATE", "Connection"]
 
 MAX_QUEUE = 512  # messages waiting for a slow client before it is dropped
 RATE = 20.0  # messages a second a client may send, on average
 BURST = 40.0  # and at once
 FLOOD_LIMIT = 200  # messages refused for rate in a row before the connection is closed
+CHAT_SECONDS = 2.0  # a chat message every 2 seconds, on average
+CHAT_BURST = 5.0  # and 5 at once
 
 
 class Connection:
@@ -42,10 +44,13 @@ class Connection:
         self.since = 0  # the table log position it has been sent up to
         self.view: dict[str, Any] | None = None  # the view it was sent last
         self.closed = False
+        self.number = 0  # the room's number for it (a spectator's name in the chat)
         self._bucket = BURST
         self._filled = time.monotonic()
         self._refused = 0
         self._warned = 0.0
+        self._chat_bucket = CHAT_BURST
+        self._chat_filled = self._filled
 
     def send(self, text: str) -> None:
         """Queues ``text`` for the client; a client too slow to read is dropped."""
@@ -77,6 +82,18 @@ class Connection:
         elif now - self._warned >= 1.0:  # one error reply a second, not one per message
             self._warned = now
             self.send(encode("error", code="rate_limited", message="too many messages"))
+        return False
+
+    def chat_allowed(self) -> bool:
+        """Spends one chat message from the chat bucket (``CHAT_BURST`` at once, then
+        one every ``CHAT_SECONDS``); False when the client chats faster."""
+        now = time.monotonic()
+        refill = (now - self._chat_filled) / CHAT_SECONDS
+        self._chat_bucket = min(CHAT_BURST, self._chat_bucket + refill)
+        self._chat_filled = now
+        if self._chat_bucket >= 1.0:
+            self._chat_bucket -= 1.0
+            return True
         return False
 
     def error(self, code: str, message: str, ident: str | None = None) -> None:

@@ -35,11 +35,15 @@ from doubleholdem.game import words
 __all__ = [
     "ACTIONS",
     "LOBBY_PAGE",
+    "MAX_CHAT",
+    "MAX_HANDS",
     "MAX_MESSAGE_BYTES",
     "MAX_NAME",
     "NAME_CHARACTERS",
     "PROTOCOL_VERSION",
     "Act",
+    "Chat",
+    "Hands",
     "Leave",
     "Lobby",
     "Message",
@@ -60,6 +64,8 @@ MAX_MESSAGE_BYTES = 4096
 LOBBY_PAGE = 100  # tables in one lobby reply at most
 MAX_NAME = 24  # a player's name: 1 to 24 of NAME_CHARACTERS, no space at either end
 MAX_ID = 64
+MAX_CHAT = 200  # characters in a chat message
+MAX_HANDS = 20  # hands in one ``hands`` reply at most
 _ALNUM = frozenset(string.ascii_letters + string.digits)
 NAME_CHARACTERS = "".join(sorted(_ALNUM)) + " _-."  # ASCII only: no look-alike letters
 ACTIONS = words.ACTIONS
@@ -118,11 +124,24 @@ class Leave(NamedTuple):
     """Leaves the seat (after the hand being played)."""
 
 
+class Chat(NamedTuple):
+    """Says ``text`` at the table the client sits at or watches: 1 to ``MAX_CHAT``
+    printable characters (no control characters), shown as text, never as HTML."""
+
+    text: str
+
+
+class Hands(NamedTuple):
+    """Asks for the ``last`` hands the client's seat played, as that seat saw them."""
+
+    last: int = 10
+
+
 class Ping(NamedTuple):
     """Asks for a ``pong`` (keep-alive, clock)."""
 
 
-Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Ping]
+Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Chat, Hands, Ping]
 
 
 def decode(text: str | bytes) -> Message:
@@ -295,6 +314,20 @@ def _top_up(f: _Fields) -> TopUp:
     return TopUp(amount)
 
 
+def _chat(f: _Fields) -> Chat:
+    value = f._get("text", True)
+    if not isinstance(value, str) or not 1 <= len(value.strip()) <= MAX_CHAT:
+        raise f.error(f"text must be 1 to {MAX_CHAT} characters (not only spaces)")
+    if not value.isprintable():
+        raise f.error("text must be printable: no control characters or line breaks")
+    return Chat(value.strip())
+
+
+def _hands(f: _Fields) -> Hands:
+    last = f.integer("last", 1, MAX_HANDS, optional=True)
+    return Hands(10 if last is None else last)
+
+
 _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "lobby": lambda f: Lobby(f.integer("from", 0, 100_000, optional=True) or 0),
     "sit": _sit,
@@ -303,6 +336,8 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "act": _act,
     "top_up": _top_up,
     "sit_in": lambda f: SitIn(),
+    "chat": _chat,
+    "hands": _hands,
     "leave": lambda f: Leave(),
     "ping": lambda f: Ping(),
 }

@@ -17,15 +17,18 @@ from typing import Any
 from doubleholdem.errors import DamagedDatabase, DoubleHoldemError, ProtocolError, TamperedSnapshot
 from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
-from doubleholdem.server.connection import Connection
+from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
-from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable, token_hash
 from doubleholdem.table import Decision, Table
+from doubleholdem.table.history import seat_hands
 
-__all__ = ["MAX_ADDRESSES", "UNAVAILABLE", "Room"]
+__all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
+
+HANDS_SEARCHED = 200  # a table's last hands a ``hands`` request looks through
 
 MAX_ADDRESSES = 64  # addresses remembered per account, for households
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
@@ -45,6 +48,7 @@ class Room:
         self.repaired: list[str] = []  # what a repair did, table by table
         # households: the addresses each account (lower case) connected from since start
         self.addresses: dict[str, set[str]] = {}
+        self._connected = 0  # connections so far (a spectator's name in the chat)
 
     @classmethod
     def open(
@@ -139,6 +143,7 @@ class Room:
             humans[seat] = (hashed, player)
         runner = self._runner(stored.id, table, bots)
         runner.humans = humans
+        runner.chat.extend(self.store.chat(stored.id, last=self.settings.chat_lines))
         self.runners[stored.id] = runner
         return None
 
@@ -146,11 +151,12 @@ class Room:
         """A new table ``table_id``, its bots seated."""
         settings = self.settings
         seed = settings.seed
-        config = settings.configs[table_id % len(settings.configs)]
+        place = table_id % len(settings.configs)
+        config = settings.configs[place]
         table = Table(config, seed=None if seed is None else seed * 1000 + table_id)
         now = settings.clock()
-        kinds = ("random", "station")
-        bots = {s: kinds[s % 2] for s in range(min(settings.bots, config.seats))}
+        kinds = settings.bot_kinds[place] if place < len(settings.bot_kinds) else DEFAULT_BOTS
+        bots = {s: kinds[s % len(kinds)] for s in range(min(settings.bots, config.seats))}
         for seat in bots:
             table.join(seat, f"bot-{table_id}-{seat}", config.buy_in_range[1], now=now)
         self.runners[table_id] = self._runner(table_id, table, bots)
@@ -199,6 +205,8 @@ class Room:
         from."""
         connection = Connection(self.commit.post, account=account, address=address)
         connection.session = session
+        self._connected += 1
+        connection.number = self._connected
         self.connections.add(connection)
         if account is not None:
             seen = self.addresses.setdefault(account.lower(), set())
@@ -268,12 +276,16 @@ class Room:
             if self._seated_elsewhere(connection, None):
                 return
             self._watch(connection, runner, None)
+        elif isinstance(message, protocol.Hands):
+            self._hands(connection, message.last)
         elif not isinstance(message, protocol.Resume) and not self.commit.writable():
             self._unavailable(connection, getattr(message, "id", None))
         elif isinstance(message, protocol.Sit):
             self._sit(connection, message)
         elif isinstance(message, protocol.Resume):
             self._resume(connection, message.token)
+        elif isinstance(message, protocol.Chat):
+            self._chat(connection, message.text)
         elif connection.seat is None or connection.table is None:
             connection.error(
                 "unauthorised",
@@ -284,6 +296,42 @@ class Room:
             self._act(connection, self.runners[connection.table], message)
         else:
             self._seat_request(connection, self.runners[connection.table], message)
+
+    def _chat(self, connection: Connection, text: str) -> None:
+        """A chat line from ``connection`` at the table it sits at or watches."""
+        if connection.table is None:
+            connection.error("unauthorised", "chat: watch or sit at a table first")
+            return
+        runner = self.runners[connection.table]
+        seat = connection.seat
+        if seat is None and not self.settings.spectator_chat:
+            connection.error(
+                "read_only", "chat: spectators read this table's chat but may not write in it"
+            )
+            return
+        if not connection.chat_allowed():
+            connection.error(
+                "chat_rate",
+                f"chat: at most {CHAT_BURST:.0f} messages at once, then one every "
+                f"{CHAT_SECONDS:.0f} s",
+            )
+            return
+        player = runner.humans[seat][1] if seat is not None else f"watcher-{connection.number}"
+        runner.say(connection, player, text)
+        self.commit.instead(connection, _unavailable(None))
+
+    def _hands(self, connection: Connection, last: int) -> None:
+        """The last hands ``connection``'s seat played, as it saw them (a reply of at
+        most ``last`` hands, looked for among the table's last ``HANDS_SEARCHED``)."""
+        seat, table_id = connection.seat, connection.table
+        if seat is None or table_id is None:
+            connection.error("unauthorised", "hands: take a seat or resume with its token first")
+            return
+        player = self.runners[table_id].humans[seat][1]
+        logs = (log for _, log in self.store.hands(table_id, last=HANDS_SEARCHED))
+        found = seat_hands(logs, seat=seat, player=player)[-last:]
+        hands = [hand.to_dict() for hand in found]
+        connection.send(encode("hands", table=table_id, seat=seat, hands=hands))
 
     def _unavailable(self, connection: Connection, ident: str | None) -> None:
         """Says that a change cannot be made now: the database refuses writes."""

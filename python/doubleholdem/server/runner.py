@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -29,6 +30,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import Storage
 from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
+from doubleholdem.table.history import hand_record
 
 __all__ = ["BOT_KINDS", "Emit", "TableRunner"]
 
@@ -68,6 +70,7 @@ class TableRunner:
         self.next_start = 0.0
         self.timeouts: dict[int, int] = {}  # timeouts in a row of each human seat
         self.humans: Humans = {}
+        self.chat: deque[dict[str, Any]] = deque(maxlen=settings.chat_lines)  # the recent lines
         self._commit = commit
         self._emit = emit
         self._load = load
@@ -107,6 +110,7 @@ class TableRunner:
         steps, self._store_extra = self._store_extra, []
         if ended:
             history = table.release_history()
+            history.append(hand_record(table, table_id=self.id))
             steps[:0] = [
                 lambda s: s.put_hand(self.id, number, history),
                 lambda s: s.forget_actions(self.id, number),
@@ -172,6 +176,29 @@ class TableRunner:
             if count >= 2 and seat not in connected and table.seats()[seat] is not None:
                 table.sit_out(seat, now=table.now)
                 self.timeouts[seat] = 0
+
+    def say(self, connection: Connection, player: str, text: str) -> None:
+        """``player`` (the name of ``connection``'s seat, or a spectator's) says ``text``
+        at this table: stored with the table's hands, then sent to every client watching
+        (after the commit, as every change)."""
+        line = {
+            "at": self.now(),
+            "seat": connection.seat,
+            "player": player,
+            "hand": self.table.hand_number,
+            "text": text,
+        }
+        number = self.table.hand_number
+        self.chat.append(line)
+
+        def undo() -> None:
+            if line in self.chat:
+                self.chat.remove(line)
+
+        self._commit.later([lambda s: s.put_chat(self.id, number, line)], undo)
+        message = encode("chat", table=self.id, **line)
+        for watcher in self.connections:
+            self._commit.post(watcher, message)
 
     def release(self, seat: int) -> None:
         """The token of human ``seat`` stops working (it leaves, or has left): it is
@@ -241,6 +268,7 @@ class TableRunner:
             clock=self.settings.clock(),
             view=view,
             log=log,
+            chat=list(self.chat),
             times={
                 "action": config.action_time,
                 "bank": config.time_bank,

@@ -1,6 +1,7 @@
 """How a room runs: :class:`RoomSettings`, the tables a server runs by default
 (:func:`default_configs`), and table settings from a TOML file (:func:`load_configs`:
-``[[table]]`` entries of :class:`~doubleholdem.table.TableConfig` fields)."""
+``[[table]]`` entries of :class:`~doubleholdem.table.TableConfig` fields, with the kinds
+of bots at such a table: :func:`load_tables`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from doubleholdem.table import TableConfig
 from doubleholdem.textfile import read_text
 
 __all__ = [
+    "DEFAULT_BOTS",
     "MAX_CONFIG_BYTES",
     "MAX_WELCOME",
     "ROOM_OPTIONS",
@@ -21,10 +23,14 @@ __all__ = [
     "default_configs",
     "load_configs",
     "load_room",
+    "load_tables",
 ]
 
 MAX_CONFIG_BYTES = 1 << 20
 """The largest settings file :func:`load_configs` reads (1 MiB)."""
+
+DEFAULT_BOTS = ("random", "station")
+"""The bots of a table whose settings name none, seat by seat in turn."""
 
 
 def default_configs() -> list[TableConfig]:
@@ -46,13 +52,17 @@ def default_configs() -> list[TableConfig]:
 class RoomSettings:
     """How a room runs: ``tables`` tables, ``bots`` seats per new table taken by bots
     that act after ``bot_delay`` seconds; ``pause`` seconds between hands; ``configs``
-    the new tables' settings, in turn; ``clock`` the server's clock (seconds, wall time
+    the new tables' settings, in turn, and ``bot_kinds`` the kinds of bots
+    (:data:`~doubleholdem.table.bots.BOTS`) at each of them, seat by seat in turn (a
+    missing entry: :data:`DEFAULT_BOTS`); ``clock`` the server's clock (seconds, wall time
     so that deadlines survive a restart); ``seed`` seeded deals (``None``: strong);
     ``keep_hands`` the finished hands each table keeps in the database (``None``: all;
     else the last ``keep_hands``, older ones forgotten in small steps as hands end);
     ``snapshot_key`` a secret under which the tables' snapshots carry an HMAC instead of a
     checksum (:meth:`~doubleholdem.table.Table.to_json`), so that whoever can write the
-    database but lacks the key cannot forge a table (``None``: checksums).
+    database but lacks the key cannot forge a table (``None``: checksums);
+    ``spectator_chat`` whether spectators may write in a table's chat (they always read
+    it); ``chat_lines`` the recent chat lines a client is sent when it starts watching.
 
     Accounts (docs/server.md, "Accounts and sign-in"): by default a seat is taken only
     by a signed-in account, under its name; ``guests`` lets anyone sit under a chosen
@@ -65,9 +75,12 @@ class RoomSettings:
     bot_delay: float = 1.0
     pause: float = 2.0
     configs: list[TableConfig] = field(default_factory=default_configs)
+    bot_kinds: list[tuple[str, ...]] = field(default_factory=list)
     clock: Callable[[], float] = time.time
     seed: int | None = None
     keep_hands: int | None = None
+    spectator_chat: bool = True
+    chat_lines: int = 50
     snapshot_key: bytes | None = None
     guests: bool = False
     signup: bool = False
@@ -103,12 +116,30 @@ def load_configs(path: str) -> list[TableConfig]:
     [('double', 'fixed-limit', 20, 4)]
     >>> os.unlink(f.name)
     """
+    return load_tables(path)[0]
+
+
+def load_tables(path: str) -> tuple[list[TableConfig], list[tuple[str, ...]]]:
+    """The table settings in the TOML file at ``path`` (:func:`load_configs`) and the
+    kinds of bots at each such table (an entry's ``bots``: a kind of
+    :data:`~doubleholdem.table.bots.BOTS` or a list of them, seat by seat in turn;
+    default :data:`DEFAULT_BOTS`).
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+    ...     _ = f.write('[[table]]\\nsmall_blind = 5\\nbig_blind = 10\\nbots = "equity"\\n'
+    ...                 '[[table]]\\nsmall_blind = 1\\nbig_blind = 2\\nseats = 2\\n')
+    >>> configs, bots = load_tables(f.name)
+    >>> [c.seats for c in configs], bots
+    ([10, 2], [('equity',), ('random', 'station')])
+    >>> os.unlink(f.name)
+    """
     from doubleholdem.errors import InvalidConfig
     from doubleholdem.game import Rake
 
     data = _read_toml(path)
     if "table" not in data and isinstance(data.get("room"), dict):
-        return default_configs()
+        return default_configs(), []
     entries = data.get("table")
     if (
         not isinstance(entries, list)
@@ -117,15 +148,29 @@ def load_configs(path: str) -> list[TableConfig]:
     ):
         raise InvalidConfig(f"{path}: needs a [[table]] list")
     configs = []
+    kinds = []
     for entry in entries:
         fields = dict(entry)
+        kinds.append(_bot_kinds(path, fields.pop("bots", list(DEFAULT_BOTS))))
         try:
             if isinstance(fields.get("rake"), dict):
                 fields["rake"] = Rake(**fields["rake"])
             configs.append(TableConfig(**fields))
         except TypeError as error:
             raise InvalidConfig(f"{path}: {error}") from None
-    return configs
+    return configs, kinds
+
+
+def _bot_kinds(path: str, value: object) -> tuple[str, ...]:
+    """An entry's ``bots``: kinds of :data:`~doubleholdem.table.bots.BOTS`."""
+    from doubleholdem.errors import InvalidConfig
+    from doubleholdem.table.bots import BOTS
+
+    kinds = [value] if isinstance(value, str) else value
+    if not isinstance(kinds, list) or not kinds or not all(k in BOTS for k in kinds):
+        known = ", ".join(sorted(BOTS))
+        raise InvalidConfig(f"{path}: bots must be a kind of bot or a list of them: {known}")
+    return tuple(kinds)
 
 
 ROOM_OPTIONS: dict[str, type] = {
@@ -133,6 +178,7 @@ ROOM_OPTIONS: dict[str, type] = {
     "signup": str,
     "welcome_chips": int,
     "households": bool,
+    "spectator_chat": bool,
 }
 """The keys of a settings file's ``[room]`` table and their types."""
 
@@ -141,7 +187,8 @@ def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
     ``"closed"``), ``welcome_chips`` (0 to 10**12), ``households`` (true: one account
-    per address at a table). A missing table changes nothing; an unknown key or a value
+    per address at a table), ``spectator_chat`` (false: spectators read the chat but
+    may not write in it). A missing table changes nothing; an unknown key or a value
     of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
 
     >>> import tempfile, os

@@ -117,6 +117,13 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 """
+# the tables' chat: added to schema 3 without a new version (a database of schema 3
+# without it gets it when opened), so that an older server still reads the database
+_CHAT = (
+    "CREATE TABLE IF NOT EXISTS chat (number INTEGER PRIMARY KEY, table_id INTEGER NOT NULL,"
+    " hand INTEGER NOT NULL, line TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, number)",
+)
 
 
 def token_hash(token: str) -> str:
@@ -131,6 +138,7 @@ _TABLE_ROWS = (
     ("hands", "table_id"),
     ("tokens", "table_id"),
     ("actions", "table_id"),
+    ("chat", "table_id"),
 )
 
 
@@ -167,6 +175,8 @@ def _open(path: str, synchronous: str) -> sqlite3.Connection:
                 f"{path}: written with schema version {version}; this version of doubleholdem "
                 f"reads version {SCHEMA_VERSION} and upgrades version {UPGRADES_FROM}"
             )
+        for statement in _CHAT:
+            db.execute(statement)
     except sqlite3.DatabaseError as error:
         db.close()
         raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
@@ -462,6 +472,11 @@ class Storage:
             " WHERE table_id = ? AND number <= ? ORDER BY number LIMIT ?)",
             (table_id, table_id, last - keep, FORGET_BATCH),
         )
+        self._db.execute(
+            "DELETE FROM chat WHERE number IN (SELECT number FROM chat WHERE table_id = ?"
+            " AND hand <= ? ORDER BY number LIMIT ?)",
+            (table_id, last - keep, FORGET_BATCH * 20),
+        )
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
         """The ``last`` finished hands of a table as (number, log), oldest first."""
@@ -470,6 +485,24 @@ class Storage:
             (table_id, last),
         ).fetchall()
         return [(number, json.loads(log)) for number, log in reversed(rows)]
+
+    # chat
+
+    def put_chat(self, table_id: int, hand: int, line: dict[str, Any]) -> None:
+        """Stores a chat line of a table, said during (or after) hand number ``hand``
+        (forgotten with that hand, :meth:`forget_hands`)."""
+        text = json.dumps(line, separators=(",", ":"))
+        self._db.execute(
+            "INSERT INTO chat (table_id, hand, line) VALUES (?, ?, ?)", (table_id, hand, text)
+        )
+
+    def chat(self, table_id: int, *, last: int = 50) -> list[dict[str, Any]]:
+        """The ``last`` chat lines of a table, oldest first."""
+        rows = self._db.execute(
+            "SELECT line FROM chat WHERE table_id = ? ORDER BY number DESC LIMIT ?",
+            (table_id, last),
+        ).fetchall()
+        return [json.loads(line) for (line,) in reversed(rows)]
 
     # seat tokens
 

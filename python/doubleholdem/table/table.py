@@ -132,6 +132,11 @@ class Table:
         return [] if self._deal is None else list(self._deal.seats)
 
     @property
+    def dealt_players(self) -> list[str]:
+        """The names of the players dealt into the current or last hand, as :attr:`dealt`."""
+        return [] if self._deal is None else list(self._deal.players)
+
+    @property
     def button(self) -> int | None:
         """The button's seat in the current or last hand (may be an empty seat, TH-38)."""
         return self._positions.button

@@ -1,0 +1,125 @@
+"""A seat's hands, as that seat saw them: the one place that decides what of a stored
+hand a player may look at again (the server's ``hands`` message, ``GET /api/me/hands``).
+
+When a hand ends the table's log gets one more entry, :func:`hand_record`: the hand in
+PHH (:func:`doubleholdem.game.phh.dumps`, every card: the server's record) with the
+table seats (one-based, as PHH numbers them) and the names of the players dealt in.
+From a stored hand's log, :func:`seat_hands` gives a player the hands they played in a
+seat: the log entries as :func:`~doubleholdem.game.events.visible` lets that seat see
+them, and the PHH of :func:`seat_phh`, in which another player's hole cards are
+``??`` (``????`` in Texas Hold'em) unless they were shown, and another player's point
+card is ``??`` unless it was revealed (DH-8) or shown: never a card the seat did not see.
+
+>>> from doubleholdem.table import Table, TableConfig
+>>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
+>>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
+>>> table.start_hand(now=0.0); table.act(0, "fold", now=1.0)
+>>> log = table.release_history() + [hand_record(table, table_id=0)]
+>>> [hand] = seat_hands([log], seat=1, player="bob")
+>>> hand.number, [line for line in hand.phh.splitlines() if line.startswith("  \\"d dh")]
+(1, ['  "d dh p1 4hJd",', '  "d dh p2 ????",'])
+>>> seat_hands([log], seat=1, player="carl")
+[]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+from doubleholdem.game import phh
+from doubleholdem.game.events import visible
+from doubleholdem.table.table import Table
+
+__all__ = ["RECORD", "SeatHand", "hand_record", "seat_hands", "seat_phh"]
+
+RECORD = "phh"
+"""The kind of the log entry :func:`hand_record` adds at a hand's end."""
+
+
+class SeatHand(NamedTuple):
+    """Hand ``number`` as the seat saw it: its log entries and its PHH."""
+
+    number: int
+    log: list[dict[str, Any]]
+    phh: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"number": self.number, "log": self.log, "phh": self.phh}
+
+
+def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
+    """The log entry of the hand ``table`` just finished: its number, the seats dealt in
+    with their players, and the hand in PHH with every card (the server's record)."""
+    hand = table.hand
+    assert hand is not None and hand.over, "a hand record is made at the hand's end"
+    dealt, names = table.dealt, table.dealt_players
+    n = len(dealt)
+    order = [(hand.config.button + 1 + i) % n for i in range(n)]  # phh.dumps' players
+    seats = [dealt[i] + 1 for i in order]
+    players = [names[i] for i in order]
+    text = phh.dumps(
+        hand,
+        table=table_id + 1,
+        hand=table.hand_number,
+        seat_count=table.config.seats,
+        seats=seats,
+        players=players,
+    )
+    number = table.hand_number
+    return {"kind": RECORD, "hand_number": number, "seats": seats, "players": players, "text": text}
+
+
+def seat_hands(logs: Iterable[list[dict[str, Any]]], *, seat: int, player: str) -> list[SeatHand]:
+    """The hands among the stored hand ``logs`` that ``player`` played in ``seat``
+    (zero-based, as the table numbers it), in the order given, as that seat saw them."""
+    found = []
+    for log in logs:
+        record = next((e for e in reversed(log) if e.get("kind") == RECORD), None)
+        if record is None or (seat + 1) not in record["seats"]:
+            continue
+        if record["players"][record["seats"].index(seat + 1)] != player:
+            continue
+        reveal = "\n_reveal_point = true\n" in record["text"]
+        entries = [
+            visible(entry, entry.get("seat") == seat, reveal)
+            for entry in log
+            if entry.get("kind") != RECORD
+        ]
+        found.append(SeatHand(record["hand_number"], entries, seat_phh(record["text"], seat)))
+    return found
+
+
+def seat_phh(text: str, seat: int) -> str:
+    """The PHH ``text`` of :func:`hand_record` as ``seat`` (zero-based) saw the hand:
+    another player's hole cards ``??`` each unless shown, another player's point card
+    ``??`` unless revealed (DH-8) or shown."""
+    fields = phh.loads(text).fields
+    me = f"p{fields['seats'].index(seat + 1) + 1}"
+    reveal = bool(fields.get("_reveal_point", False))
+    actions = [action.split() for action in fields["actions"]]
+    shown = {words[0] for words in actions if len(words) == 3 and words[1] == "sm"}
+    masked = []
+    for words in actions:
+        if words[:2] == ["d", "dh"] and words[2] != me:
+            words = [*words[:3], "??" * (len(words[3]) // 2)]
+        elif words[1:2] == ["pc"] and words[0] != me and not reveal and words[0] not in shown:
+            words = [words[0], "pc", "??"]
+        masked.append(" ".join(words))
+    fields["actions"] = masked
+    return _toml(fields)
+
+
+def _toml(fields: dict[str, Any]) -> str:
+    """PHH text of ``fields`` (numbers, booleans, strings and lists of them), written as
+    :func:`doubleholdem.game.phh.dumps` writes it."""
+    lines = []
+    for key, value in fields.items():
+        if key == "actions":
+            body = "".join(f"  {json.dumps(a)},\n" for a in value)
+            lines.append(f"actions = [\n{body}]")
+        else:
+            lines.append(f"{key} = {json.dumps(value)}")
+    return "\n".join(lines) + "\n"
