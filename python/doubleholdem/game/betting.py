@@ -32,7 +32,15 @@ from typing import Any, NamedTuple
 from doubleholdem.game import words
 from doubleholdem.game.config import GameRules, Structure
 
-__all__ = ["CLOCKWISE", "Action", "BettingRound", "LegalActions", "point_choice", "street_round"]
+__all__ = [
+    "CLOCKWISE",
+    "Action",
+    "BettingRound",
+    "LegalActions",
+    "bet_presets",
+    "point_choice",
+    "street_round",
+]
 
 
 class Action(str, enum.Enum):
@@ -133,6 +141,43 @@ class LegalActions(NamedTuple):
             "decision": self.decision,
             "points": list(self.points),
         }
+
+
+def bet_presets(legal: LegalActions, pot: int, structure: Structure) -> dict[str, int]:
+    """The totals a page offers as one-click bet sizes for ``legal`` (``pot``: every chip
+    in the middle, this round's bets included), each within the legal range and each
+    total once: ``min`` (the smallest bet or raise), ``half_pot`` and ``pot`` (the total
+    that adds half of, or all of, the pot after calling: at most the pot-limit maximum,
+    TH-16), ``all_in`` when the whole stack is a legal bet or raise. None in fixed limit
+    (one size, TH-14) or when no bet or raise is allowed.
+
+    >>> from doubleholdem.game import Structure
+    >>> legal = LegalActions(0, True, False, 10, 20, 990, 990, False, 0)
+    >>> bet_presets(legal, 15, Structure.NO_LIMIT)
+    {'min': 20, 'half_pot': 22, 'pot': 35, 'all_in': 990}
+    >>> bet_presets(legal._replace(max_raise_to=35), 15, Structure.POT_LIMIT)  # TH-16
+    {'min': 20, 'half_pot': 22, 'pot': 35}
+    >>> bet_presets(legal._replace(min_raise_to=40, max_raise_to=40), 15, Structure.FIXED_LIMIT)
+    {}
+    """
+    low, high = legal.min_raise_to, legal.max_raise_to
+    if structure is _FIXED_LIMIT or low is None or high is None:
+        return {}
+    level = legal.bet + legal.call_amount
+    after_call = pot + legal.call_amount
+    sizes = {
+        "min": low,
+        "half_pot": level + after_call // 2,
+        "pot": level + after_call,
+    }
+    if high == legal.all_in_to:
+        sizes["all_in"] = high
+    found: dict[str, int] = {}
+    for name, total in sizes.items():
+        total = min(max(total, low), high)
+        if total not in found.values():
+            found[name] = total
+    return found
 
 
 def point_choice(seat: int, bet: int, stack: int) -> LegalActions:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple, Protocol
 
 from doubleholdem import _core
 from doubleholdem.cards import CARD_NAMES
-from doubleholdem.game.betting import LegalActions
+from doubleholdem.game.betting import LegalActions, bet_presets
 from doubleholdem.game.config import GameConfig
 from doubleholdem.game.words import POINT
 
@@ -278,7 +278,11 @@ def hand_view(
         },
         "legal": None
         if legal is None or legal.seat != index
-        else {**legal.to_dict(), "seat": label[legal.seat]},
+        else {
+            **legal.to_dict(),
+            "seat": label[legal.seat],
+            "presets": bet_presets(legal, hand.pot, hand.config.structure),
+        },
         "over": hand.over,
     }
     if events:

@@ -81,6 +81,7 @@
         break;
       default: break;
     }
+    window.dispatchEvent(new CustomEvent("dh:message", { detail: m })); // for chat.js, presets.js, history.js
   }
 
   // ------------------------------------------------------------------ lobby
@@ -348,5 +349,6 @@
     }
     if (target) { event.preventDefault(); target.click(); }
   });
+  window.dh = { send, act, get state() { return state; }, get seat() { return seat; } };
   connect();
 })();

@@ -1,0 +1,120 @@
+// The seat's own hands (an ES module beside table.js): "My hands" asks the server for the
+// last hands this seat played (docs/PROTOCOL.md, "hands"), lists them, replays one street
+// by street from its log as this seat saw it, and downloads it as PHH (another player's
+// unshown cards are "??" in it: the server writes it, table/history.py).
+const $ = (id) => document.getElementById(id);
+const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
+let hands = [];
+let replay = null; // { hand, street }
+
+function element(tag, attributes, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attributes || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function build() {
+  const box = element("section", { id: "hands-box", "aria-labelledby": "hands-title" });
+  box.append(element("h3", { id: "hands-title" }, "My hands"));
+  const ask = element("button", { type: "button", id: "my-hands" }, "Show my last hands");
+  ask.onclick = () => window.dh.send({ type: "hands", last: 10 });
+  box.append(ask, element("ol", { id: "hands" }), element("div", { id: "replay", hidden: "" }));
+  $("history-box").after(box);
+}
+
+function seatName(entries, seat) {
+  const join = entries.find((e) => e.kind === "join" && e.seat === seat);
+  const view = window.dh.state && window.dh.state.view;
+  const sitting = view && view.seats[seat];
+  return join ? join.player : sitting ? sitting.player : `Seat ${seat + 1}`;
+}
+
+function describe(e, entries) {
+  const who = (s) => seatName(entries, s);
+  switch (e.kind) {
+    case "small_blind": case "big_blind": case "post": return `${who(e.seat)} posts ${e.amount}`;
+    case "deal": return e.cards ? `${who(e.seat)} is dealt ${e.cards.join(" ")}` : null;
+    case "fold": case "check": return `${who(e.seat)} ${e.kind}s`;
+    case "call": return `${who(e.seat)} calls ${e.amount}`;
+    case "bet": case "raise": case "all_in": return `${who(e.seat)} ${e.kind.replace("_", "-")}s to ${e.to ?? e.amount}`;
+    case "flop": case "turn": case "river": return `${e.kind}: ${e.cards.join(" ")}`;
+    case "point": return e.cards ? `${who(e.seat)} picks point card ${e.cards[0]}` : `${who(e.seat)} picks a point card`;
+    case "show": return `${who(e.seat)} shows ${e.cards.join(" ")}`;
+    case "muck": return `${who(e.seat)} mucks`;
+    case "hand": return `${who(e.seat)} plays ${e.cards.join(" ")}`;
+    case "award": return `${who(e.seat)} wins ${e.amount}`;
+    default: return null;
+  }
+}
+
+// The hand's entries cut into streets: preflop up to the flop, ..., the showdown from
+// the first shown or mucked hand or award on.
+function streets(log) {
+  const cut = { flop: 1, turn: 2, river: 3, show: 4, muck: 4, award: 4 };
+  const parts = STREETS.map(() => []);
+  let street = 0;
+  for (const e of log) {
+    if (e.hand_number === undefined) continue; // the table's own entries
+    if (e.kind in cut) street = Math.max(street, cut[e.kind]);
+    parts[street].push(e);
+  }
+  return parts;
+}
+
+function renderList() {
+  const list = $("hands"); list.textContent = "";
+  for (const hand of hands) {
+    const li = element("li");
+    li.dataset.hand = hand.number;
+    const award = hand.log.filter((e) => e.kind === "award").map((e) => `${seatName(hand.log, e.seat)} won ${e.amount}`);
+    li.append(`Hand #${hand.number}` + (award.length ? `: ${award.join(", ")}` : ""), " ");
+    const play = element("button", { type: "button", "data-replay": hand.number }, "Replay");
+    play.onclick = () => { replay = { hand, street: 0 }; renderReplay(); };
+    const file = new Blob([hand.phh], { type: "text/plain" });
+    const link = element("a", { download: `hand-${hand.number}.phh`, "data-phh": hand.number }, "PHH");
+    link.href = URL.createObjectURL(file);
+    li.append(play, " ", link);
+    list.append(li);
+  }
+}
+
+function renderReplay() {
+  const box = $("replay"); box.textContent = ""; box.hidden = replay === null;
+  if (!replay) return;
+  const parts = streets(replay.hand.log);
+  const last = parts.reduce((found, part, i) => (part.length ? i : found), 0);
+  const street = Math.min(replay.street, last);
+  box.append(element("h4", {}, `Hand #${replay.hand.number}: ${STREETS[street]}`));
+  const board = element("div", { class: "replay-board", "aria-label": "Board" });
+  const lines = element("ol", { class: "replay-lines" });
+  parts.slice(0, street + 1).forEach((part, i) => {
+    for (const e of part) {
+      if (["flop", "turn", "river"].includes(e.kind)) board.append(e.cards.join(" ") + " ");
+      const text = describe(e, replay.hand.log);
+      if (text !== null) {
+        const li = element("li", {}, text);
+        if (i === street) li.className = "now";
+        lines.append(li);
+      }
+    }
+  });
+  const back = element("button", { type: "button", "data-step": "back" }, "◀ Street");
+  back.disabled = street === 0;
+  back.onclick = () => { replay.street = street - 1; renderReplay(); };
+  const next = element("button", { type: "button", "data-step": "next" }, "Street ▶");
+  next.disabled = street === last;
+  next.onclick = () => { replay.street = street + 1; renderReplay(); };
+  const close = element("button", { type: "button", "data-step": "close" }, "Close");
+  close.onclick = () => { replay = null; renderReplay(); };
+  box.append(board, lines, back, " ", next, " ", close);
+}
+
+function receive(m) {
+  if (m.type === "hands") { hands = m.hands.slice().reverse(); renderList(); }
+  if (m.type === "state" || m.type === "update") $("hands-box").hidden = window.dh.seat === null;
+}
+
+build();
+window.addEventListener("dh:message", (event) => receive(event.detail));
+if (window.dh && window.dh.state) receive(window.dh.state);
