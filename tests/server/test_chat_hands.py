@@ -5,20 +5,27 @@ player's hidden cards) and tables of EquityBot bots, over real WebSockets."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.game import phh
 from doubleholdem.server.connection import CHAT_BURST
+from doubleholdem.server.desk import Desk
 from doubleholdem.server.protocol import MAX_CHAT
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.table import TableConfig
-from doubleholdem.table.history import RECORD
+from doubleholdem.table import Table, TableConfig
+from doubleholdem.table.bots import CallingStation
+from doubleholdem.table.history import RECORD, hand_record
 from server_harness import DOUBLE_THREE, Client, ServerThread
 
+FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+PASSWORD = "correct horse battery"
+NAMES = ("ann", "bob", "cy")
 FRAGMENTS = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">', "a & b < c"]
 
 
@@ -216,3 +223,51 @@ def test_equity_bots_play_a_table(tmp_path: Path) -> None:
         (played,) = db.execute("SELECT COUNT(*) FROM hands WHERE table_id = 0").fetchone()
     assert json.loads(bots) == {"0": "equity", "1": "equity", "2": "equity"}
     assert played >= 3
+
+
+def _get_json(port: int, path: str, token: str | None) -> tuple[int, Any]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {} if token is None else {"Cookie": f"dh_session={token}"}
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+def test_api_me_hands_gives_an_account_its_own_hands_only(tmp_path: Path) -> None:
+    settings = RoomSettings(tables=1, bots=0, pause=600.0, configs=[DOUBLE_THREE])
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    desk = Desk(room.store.path, settings, passwords=FAST)
+    tokens = {name: desk.sign_up(name, PASSWORD, address="192.0.2.1")[1] for name in NAMES}
+    table = Table(DOUBLE_THREE, seed=5)  # a hand of ann, bob and cy, stored as a room does
+    for seat, name in enumerate(NAMES):
+        table.join(seat, name, 1000)
+    full = {}
+    for number in (1, 2):
+        table.start_hand(now=float(number))
+        while table.in_hand:
+            seat = table.to_act
+            assert seat is not None
+            table.decide(seat, CallingStation().choose(table.observe(seat)), now=float(number))
+        with room.store.transaction():
+            log = [*table.release_history(), hand_record(table, table_id=0)]
+            room.store.put_hand(0, number, log)
+        full[number] = log[-1]["text"]
+    with ServerThread(room, desk=desk) as server:
+        mine = {name: _get_json(server.port, "/api/me/hands", tokens[name]) for name in NAMES}
+        nobody = _get_json(server.port, "/api/me/hands", None)
+        other = _get_json(server.port, "/api/me/hands?name=bob", tokens["ann"])
+    assert nobody[0] == 401
+    assert other == mine["ann"]  # no request names another account
+    for name in NAMES:
+        status, body = mine[name]
+        assert status == 200 and [h["number"] for h in body["hands"]] == [2, 1]
+        for hand in body["hands"]:
+            history = phh.loads(hand["phh"])
+            assert hand["table"] == 1 and name in history.fields["players"]
+            me = f"p{history.fields['players'].index(name) + 1}"
+            deals = [a.split() for a in history.actions if a.startswith("d dh")]
+            assert all(("?" in cards) == (who != me) for _, _, who, cards in deals)
+            assert _hidden_cards(full[hand["number"]], hand["phh"], me) == []

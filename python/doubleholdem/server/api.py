@@ -151,6 +151,10 @@ def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]
         account = await session(request)
         return JSONResponse(await run_in_threadpool(desk.me, account.name))
 
+    async def hands(request: Request) -> Response:
+        account = await session(request)
+        return JSONResponse(await run_in_threadpool(desk.hands, account.name))
+
     async def statement(request: Request) -> Response:
         account = await session(request)
         text = request.query_params.get("before")
@@ -166,4 +170,5 @@ def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]
         Route("/api/signout", guarded(sign_out), methods=["POST"]),
         Route("/api/me", guarded(me)),
         Route("/api/me/statement", guarded(statement)),
+        Route("/api/me/hands", guarded(hands)),
     ]

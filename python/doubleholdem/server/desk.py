@@ -36,11 +36,14 @@ from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import BadCredentials, SignInThrottled
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import hands_of
+from doubleholdem.table.history import seat_hands
 
-__all__ = ["BUSY_SECONDS", "STATEMENT_PAGE", "Desk"]
+__all__ = ["BUSY_SECONDS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
 
 BUSY_SECONDS = 5.0  # how long a change waits for the group commit's write lock
 STATEMENT_PAGE = 50  # the most statement lines in one answer
+MY_HANDS = 20  # the most hands in one answer of ``GET /api/me/hands``
 
 
 class Desk:
@@ -207,6 +210,18 @@ class Desk:
                 "balance": ledger.balance(db, accounts.ledger_account(account)),
                 "seats": LedgerWallet(db).seats(account.name),
             }
+
+    def hands(self, name: str) -> dict[str, Any]:
+        """The account's last :data:`MY_HANDS` hands, newest first, each as its seat saw
+        it (:func:`~doubleholdem.table.history.seat_hands`): ``table`` (one-based, as
+        the page and PHH number it), ``number`` and ``phh``."""
+        with self._snapshot() as db:
+            logs = hands_of(db, name, last=MY_HANDS * 2)
+        found = [
+            {"table": hand.table + 1, "number": hand.number, "phh": hand.phh}
+            for hand in seat_hands(logs, player=name)
+        ]
+        return {"hands": found[:MY_HANDS]}
 
     def statement(self, name: str, *, before: int | None = None) -> dict[str, Any]:
         """The account's ledger lines, newest first: at most :data:`STATEMENT_PAGE`

@@ -66,6 +66,7 @@ __all__ = [
     "Damage",
     "Storage",
     "StoredTable",
+    "hands_of",
     "move_hash",
     "read_tables",
     "token_hash",
@@ -124,6 +125,18 @@ _CHAT = (
     " hand INTEGER NOT NULL, line TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, number)",
 )
+
+
+def hands_of(db: sqlite3.Connection, player: str, *, last: int) -> list[list[dict[str, Any]]]:
+    """The logs of at most ``last`` finished hands, newest first, whose log names
+    ``player`` (a quick filter by the text: :func:`doubleholdem.table.history.seat_hands`
+    then keeps the hands the player was dealt into); ``db`` any connection to the database
+    (the accounts' desk reads on its own, off the event loop)."""
+    rows = db.execute(
+        "SELECT log FROM hands WHERE instr(log, ?) > 0 ORDER BY rowid DESC LIMIT ?",
+        (json.dumps(player), last),
+    ).fetchall()
+    return [json.loads(log) for (log,) in rows]
 
 
 def token_hash(token: str) -> str:

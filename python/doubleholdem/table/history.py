@@ -39,14 +39,16 @@ RECORD = "phh"
 
 
 class SeatHand(NamedTuple):
-    """Hand ``number`` as the seat saw it: its log entries and its PHH."""
+    """Hand ``number`` of table ``table`` (its id) as the seat saw it: its log entries
+    and its PHH."""
 
+    table: int
     number: int
     log: list[dict[str, Any]]
     phh: str
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+        """A JSON-ready dict (without the table, which the reply names)."""
         return {"number": self.number, "log": self.log, "phh": self.phh}
 
 
@@ -69,26 +71,38 @@ def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
         players=players,
     )
     number = table.hand_number
-    return {"kind": RECORD, "hand_number": number, "seats": seats, "players": players, "text": text}
+    return {
+        "kind": RECORD,
+        "hand_number": number,
+        "table": table_id,
+        "seats": seats,
+        "players": players,
+        "text": text,
+    }
 
 
-def seat_hands(logs: Iterable[list[dict[str, Any]]], *, seat: int, player: str) -> list[SeatHand]:
+def seat_hands(
+    logs: Iterable[list[dict[str, Any]]], *, player: str, seat: int | None = None
+) -> list[SeatHand]:
     """The hands among the stored hand ``logs`` that ``player`` played in ``seat``
-    (zero-based, as the table numbers it), in the order given, as that seat saw them."""
+    (zero-based, as the table numbers it; ``None``: in any seat), in the order given, as
+    that seat saw them."""
     found = []
     for log in logs:
         record = next((e for e in reversed(log) if e.get("kind") == RECORD), None)
-        if record is None or (seat + 1) not in record["seats"]:
+        if record is None or player not in record["players"]:
             continue
-        if record["players"][record["seats"].index(seat + 1)] != player:
+        at = record["seats"][record["players"].index(player)] - 1
+        if seat is not None and at != seat:
             continue
         reveal = "\n_reveal_point = true\n" in record["text"]
         entries = [
-            visible(entry, entry.get("seat") == seat, reveal)
+            visible(entry, entry.get("seat") == at, reveal)
             for entry in log
             if entry.get("kind") != RECORD
         ]
-        found.append(SeatHand(record["hand_number"], entries, seat_phh(record["text"], seat)))
+        number, text = record["hand_number"], seat_phh(record["text"], at)
+        found.append(SeatHand(record["table"], number, entries, text))
     return found
 
 
