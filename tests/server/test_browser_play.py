@@ -158,7 +158,8 @@ def test_presets_pre_actions_chat_and_replay_in_the_browser(tmp_path: Path) -> N
         assert server.leaks == []
     assert found["sound_default"] is False  # the sound is off until asked for
     presets = found["presets"]
-    assert set(presets) == {"min", "half_pot", "pot", "all_in"}
+    # heads-up preflop the button's half pot raise is the minimum raise: shown once
+    assert presets == {"min": 20, "pot": 30, "all_in": 1000}
     assert [int(label.split()[-1]) for label in found["labels"]] == list(presets.values())
     assert int(found["amount"]) == presets["pot"] and str(presets["pot"]) in found["raise_label"]
     assert found["check_cleared"] and found["other_can_act"]
