@@ -25,6 +25,7 @@ doubleholdem.errors.ProtocolError: a message is at most 4096 bytes, this one has
 from __future__ import annotations
 
 import json
+import re
 import string
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
@@ -48,6 +49,7 @@ __all__ = [
     "Lobby",
     "Message",
     "Ping",
+    "Preferences",
     "Resume",
     "Sit",
     "SitIn",
@@ -57,6 +59,7 @@ __all__ = [
     "decode",
     "diff",
     "encode",
+    "for_people",
 ]
 
 PROTOCOL_VERSION = 2
@@ -137,11 +140,18 @@ class Hands(NamedTuple):
     last: int = 10
 
 
+class Preferences(NamedTuple):
+    """The seat's showdown preferences (TH-22): ``None`` leaves one as it is."""
+
+    muck_losing: bool | None
+    show_uncontested: bool | None
+
+
 class Ping(NamedTuple):
     """Asks for a ``pong`` (keep-alive, clock)."""
 
 
-Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Chat, Hands, Ping]
+Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Chat, Hands, Preferences, Ping]
 
 
 def decode(text: str | bytes) -> Message:
@@ -177,6 +187,26 @@ def decode(text: str | bytes) -> Message:
 def encode(kind: str, **fields: Any) -> str:
     """A server message: ``{"v": 2, "type": kind, ...fields}`` as compact JSON."""
     return json.dumps({"v": PROTOCOL_VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+_NUMBERED = re.compile(r"\b(seats?|tables?) (\d+)(?:\.\.(\d+))?")
+
+
+def for_people(text: str) -> str:
+    """A library message (seats and tables numbered from 0, as in Python and in the
+    protocol's fields) as a person reads it, numbered from 1 as the page numbers them:
+    every "seat N", "seats A..B" and "table N" is renumbered.
+
+    >>> for_people("seat 2 cannot raise: it is seat 0's turn (seats 0..5)")
+    "seat 3 cannot raise: it is seat 1's turn (seats 1..6)"
+    """
+
+    def renumber(match: re.Match[str]) -> str:
+        word, first, last = match.groups()
+        text = f"{word} {int(first) + 1}"
+        return text if last is None else f"{text}..{int(last) + 1}"
+
+    return _NUMBERED.sub(renumber, text)
 
 
 Patch = list[list[Any]]
@@ -269,6 +299,13 @@ class _Fields:
             raise self.error(f"{name} must be 1 to {longest} ASCII letters, digits or {pattern!r}")
         return str(value)
 
+    def flag(self, name: str) -> bool | None:
+        """An optional true or false (``None`` when left out)."""
+        value = self._get(name, False)
+        if value is not None and type(value) is not bool:
+            raise self.error(f"{name} must be true or false")
+        return value
+
     def done(self) -> None:
         extra = sorted(set(self.data) - self.read)
         if extra:
@@ -339,5 +376,6 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "chat": _chat,
     "hands": _hands,
     "leave": lambda f: Leave(),
+    "preferences": lambda f: Preferences(f.flag("muck_losing"), f.flag("show_uncontested")),
     "ping": lambda f: Ping(),
 }

@@ -263,7 +263,7 @@ class Room:
         except ProtocolError as error:
             connection.error(error.code, str(error))
         except DoubleHoldemError as error:
-            connection.error("refused", str(error))
+            connection.error("refused", protocol.for_people(str(error)))
 
     def _dispatch(self, connection: Connection, message: protocol.Message) -> None:
         if isinstance(message, protocol.Ping):
@@ -273,9 +273,10 @@ class Room:
             connection.send(encode("lobby", tables=tables, next=after))
         elif isinstance(message, protocol.Watch):
             runner = self._table(message.table)
-            if self._seated_elsewhere(connection, None):
-                return
-            self._watch(connection, runner, None)
+            if connection.seat is not None and connection.table == runner.id:
+                self._watch(connection, runner, connection.seat)  # back to its own seat's view
+            elif not self._seated_elsewhere(connection, None):
+                self._watch(connection, runner, None)
         elif isinstance(message, protocol.Hands):
             self._hands(connection, message.last)
         elif not isinstance(message, protocol.Resume) and not self.commit.writable():
@@ -340,7 +341,7 @@ class Room:
     def _table(self, table_id: int) -> TableRunner:
         runner = self.runners.get(table_id)
         if runner is None:
-            raise ProtocolError(f"there is no table {table_id}", code="no_table")
+            raise ProtocolError(f"there is no table {table_id + 1}", code="no_table")
         return runner
 
     def _seated_elsewhere(self, connection: Connection, hashed: str | None) -> bool:
@@ -350,7 +351,8 @@ class Room:
             return False
         connection.error(
             "already_seated",
-            f"you sit in seat {connection.seat} at table {connection.table}: leave it first",
+            f"you sit in seat {connection.seat + 1} at table {(connection.table or 0) + 1}: "
+            "leave it first",
         )
         return True
 
@@ -383,7 +385,7 @@ class Room:
             return None
         if self.settings.households and self._household_at(connection, message.table):
             connection.error(
-                "household", f"another account from your address sits at table {message.table}"
+                "household", f"another account from your address sits at table {message.table + 1}"
             )
             return None
         return account
@@ -410,7 +412,7 @@ class Room:
         if seat is None:
             open_seats = [s for s, p in enumerate(table.seats()) if p is None]
             if not open_seats:
-                connection.error("table_full", f"table {message.table} has no open seat")
+                connection.error("table_full", f"table {message.table + 1} has no open seat")
                 return
             seat = open_seats[0]
         token = secrets.token_urlsafe(24)
@@ -477,7 +479,7 @@ class Room:
                 runner.reply(connection, encode("result", id=message.id, ok=True))
                 commit.instead(connection, _unavailable(message.id))
         except DoubleHoldemError as error:
-            connection.error("illegal", str(error), message.id)
+            connection.error("illegal", protocol.for_people(str(error)), message.id)
 
     def _seat_request(
         self, connection: Connection, runner: TableRunner, message: protocol.Message
@@ -491,9 +493,19 @@ class Room:
                 table.top_up(seat, message.amount, now=now)
             elif isinstance(message, protocol.SitIn):
                 table.sit_in(seat, now=now)
+            elif isinstance(message, protocol.Preferences):
+                table.set_preferences(
+                    seat,
+                    muck_losing=message.muck_losing,
+                    show_uncontested=message.show_uncontested,
+                    now=now,
+                )
             elif isinstance(message, protocol.Leave):
                 table.leave_after_hand(seat, now=now)
-            runner.reply(connection, encode("result", id=None, ok=True))
+            fields: dict[str, Any] = {"id": None, "ok": True}
+            if isinstance(message, protocol.Leave) and table.seats()[seat] is not None:
+                fields["after_hand"] = True  # it plays on by its deadlines, then goes
+            runner.reply(connection, encode("result", **fields))
             self.commit.instead(connection, _unavailable(None))
             if isinstance(message, protocol.Leave):  # its token stops now, not at the hand's end
                 runner.release(seat)

@@ -98,6 +98,8 @@ class TableConfig(GameRules):
         blind_seats: tuple[int | None, int] | None = None,
         live_posts: Sequence[int] = (),
         dead_posts: Sequence[int] = (),
+        muck_losing: Sequence[bool] = (),
+        show_uncontested: Sequence[bool] = (),
     ) -> GameConfig:
         """The :class:`GameConfig` of one hand at this table."""
         return GameConfig(
@@ -106,6 +108,8 @@ class TableConfig(GameRules):
             blind_seats=blind_seats,
             live_posts=tuple(live_posts),
             dead_posts=tuple(dead_posts),
+            muck_losing=tuple(muck_losing),
+            show_uncontested=tuple(show_uncontested),
             **self.rules(),
         )
 

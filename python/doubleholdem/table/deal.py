@@ -18,6 +18,7 @@ doubleholdem.errors.IllegalAction: seat 2 cannot raise: bets and raises go to 20
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -110,6 +111,19 @@ class Deal:
             return None
         self.to_act, self.actor = self.seats[actor], actor
         return decision
+
+    def prefer(self, index: int, muck_losing: bool, show_uncontested: bool) -> None:
+        """Hand index ``index``'s showdown preferences change while the hand is played:
+        its config says so from now on (the showdown reads them at the end; a snapshot
+        keeps them)."""
+        config = self.hand.config
+        n = config.players
+        mucks = list(config.muck_losing or (True,) * n)
+        shows = list(config.show_uncontested or (False,) * n)
+        mucks[index], shows[index] = muck_losing, show_uncontested
+        self.hand.config = replace(
+            config, muck_losing=_or_empty(mucks, True), show_uncontested=_or_empty(shows, False)
+        )
 
     def timeout(self) -> None:
         """The seat to act ran out of time (TH-40, DH-6)."""
@@ -211,6 +225,8 @@ def deal_hand(
         (small, index[plan.big]),
         tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
         tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
+        _or_empty([occupant.muck_losing for occupant in occupants], True),
+        _or_empty([occupant.show_uncontested for occupant in occupants], False),
     )
     hand = Hand(config, rng=rng)
     occupancies = [occupant.occupancy for occupant in occupants]
@@ -234,8 +250,11 @@ class HandConfigs:
         blind_seats: tuple[int | None, int],
         live_posts: tuple[int, ...],
         dead_posts: tuple[int, ...],
+        muck_losing: tuple[bool, ...] = (),
+        show_uncontested: tuple[bool, ...] = (),
     ) -> GameConfig:
-        """:meth:`TableConfig.hand_config`, without checking the settings again."""
+        """:meth:`TableConfig.hand_config`, without checking the settings again; with
+        the seats' showdown preferences (empty: every seat's are the defaults)."""
         n = len(stacks)
         small, big = blind_seats
         if not (
@@ -253,6 +272,8 @@ class HandConfigs:
                 blind_seats=blind_seats,
                 live_posts=live_posts,
                 dead_posts=dead_posts,
+                muck_losing=muck_losing,
+                show_uncontested=show_uncontested,
             )
         config: GameConfig = object.__new__(GameConfig)
         fields = config.__dict__
@@ -262,4 +283,11 @@ class HandConfigs:
         fields["blind_seats"] = blind_seats
         fields["live_posts"] = live_posts
         fields["dead_posts"] = dead_posts
+        fields["muck_losing"] = muck_losing
+        fields["show_uncontested"] = show_uncontested
         return config
+
+
+def _or_empty(flags: list[bool], default: bool) -> tuple[bool, ...]:
+    """``flags`` as a config's per-seat preferences: empty when all are the ``default``."""
+    return () if all(flag is default for flag in flags) else tuple(flags)

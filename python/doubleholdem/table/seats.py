@@ -46,7 +46,9 @@ class Seat:
     owes to play at once instead of waiting for the big blind; ``leaving``: goes after
     the hand it is playing; ``away``: its player has no connection (no time bank);
     ``timeouts``: decisions it missed in a row; ``sat_out_at``: when it sat out;
-    ``busted_at``: when a hand left it without chips."""
+    ``busted_at``: when a hand left it without chips; ``muck_losing`` and
+    ``show_uncontested``: its showdown preferences (TH-22, see
+    :class:`~doubleholdem.game.GameConfig`)."""
 
     player: str
     stack: int
@@ -62,6 +64,8 @@ class Seat:
     timeouts: int = 0
     sat_out_at: float | None = None
     busted_at: float | None = None
+    muck_losing: bool = True
+    show_uncontested: bool = False
 
     @property
     def owes(self) -> bool:
@@ -70,6 +74,10 @@ class Seat:
     def settle_debts(self) -> None:
         """Nothing owed any more: posted, or dealt in as a blind."""
         self.new = self.missed_small = self.missed_big = False
+
+    def preferences(self) -> dict[str, bool]:
+        """The seat's showdown preferences, for its own player's view."""
+        return {"muck_losing": self.muck_losing, "show_uncontested": self.show_uncontested}
 
     def public(self, stack: int) -> dict[str, Any]:
         """What everyone may see of the seat, with ``stack`` its chips now."""

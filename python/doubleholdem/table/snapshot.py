@@ -233,6 +233,8 @@ def _seating(body: dict[str, Any], config: TableConfig, legacy: bool) -> Seating
         check(is_int(occupant.stack) and occupant.stack >= 0, f"seat {number} stack")
         check(isinstance(occupant.player, str) and occupant.player != "", "player")
         check(is_int(occupant.occupancy) and occupant.occupancy >= 0, f"seat {number}")
+        preferences = (occupant.muck_losing, occupant.show_uncontested)
+        check(all(isinstance(flag, bool) for flag in preferences), f"seat {number} preferences")
         seating.seats[number] = occupant
     if not legacy:
         seating.next_occupancy = body["next_occupancy"]

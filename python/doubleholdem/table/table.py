@@ -48,6 +48,7 @@ from doubleholdem.errors import (
     IllegalAction,
     InvalidConfig,
     NotEnoughPlayers,
+    TableError,
 )
 from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.game.events import hand_view
@@ -294,6 +295,31 @@ class Table:
             occupant.sitting_out = False
             occupant.sat_out_at = None
             self._record("sit_in", seat, wait=wait_for_big_blind)
+
+    def set_preferences(
+        self,
+        seat: int,
+        *,
+        muck_losing: bool | None = None,
+        show_uncontested: bool | None = None,
+        now: float | None = None,
+    ) -> None:
+        """``seat``'s showdown preferences (TH-22; ``None``: unchanged): muck a hand that
+        cannot win (default on) and show a hand nobody contested (default off). They
+        hold at once, in the hand being played too, and in every hand after."""
+        self._clock.tick(now)
+        occupant = self._seating.occupant(seat)
+        for name, value in (("muck_losing", muck_losing), ("show_uncontested", show_uncontested)):
+            if value is not None and not isinstance(value, bool):
+                raise TableError(f"seat {seat}: {name} is true or false, not {value!r}", seat=seat)
+        if muck_losing is not None:
+            occupant.muck_losing = muck_losing
+        if show_uncontested is not None:
+            occupant.show_uncontested = show_uncontested
+        deal = self._deal
+        index = None if deal is None else deal.owned_index(seat, occupant.occupancy)
+        if deal is not None and index is not None and not deal.hand.over:
+            deal.prefer(index, occupant.muck_losing, occupant.show_uncontested)
 
     def top_up(self, seat: int, amount: int, *, now: float | None = None) -> None:
         """Adds ``amount`` chips to ``seat`` between its hands, up to the maximum buy-in."""
@@ -577,8 +603,14 @@ class Table:
             "to_act": self.to_act,
             "deadline": self._clock.deadline,
             "time_bank_running": self.time_bank_running,
+            "preferences": self._preferences(seat),
             "hand": hand,
         }
+
+    def _preferences(self, seat: int | None) -> dict[str, bool] | None:
+        """The showdown preferences of the player in ``seat`` (none for a spectator)."""
+        occupant = None if seat is None else self._seating.seats[seat]
+        return None if occupant is None else occupant.preferences()
 
     def secret_cards(self, seat: int | None) -> set[str]:
         """Server side: the cards ``seat`` must not see now (other players' unshown hole
