@@ -10,6 +10,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from doubleholdem.errors import ProtocolError
 from doubleholdem.server.protocol import decode
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
@@ -41,12 +44,9 @@ def test_preferences_are_decoded_strictly() -> None:
     message = decode('{"v": 2, "type": "preferences", "show_uncontested": true}')
     assert message == (None, True)
     for bad in ('"muck_losing": 1', '"show_uncontested": "yes"', '"muck": true'):
-        try:
+        with pytest.raises(ProtocolError) as refused:
             decode('{"v": 2, "type": "preferences", ' + bad + "}")
-        except Exception as error:  # noqa: BLE001 - the code is what is checked
-            assert getattr(error, "code", None) == "bad_field", bad
-        else:
-            raise AssertionError(bad)
+        assert refused.value.code == "bad_field", bad
 
 
 def test_preferences_hold_at_once_and_only_the_seat_sees_its_own(tmp_path: Path) -> None:
