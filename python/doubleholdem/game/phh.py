@@ -525,7 +525,8 @@ def dumps(hand: Hand, /, **extra: Any) -> str:
         lines.append("_reveal_point = true")
     lines.append(f"starting_stacks = {[config.stacks[s] for s in seats]}")
     actions = _actions(hand, player)
-    lines.append("actions = [\n" + "".join(f"  {json.dumps(a)},\n" for a in actions) + "]")
+    # actions are made of player names, verbs, numbers and cards: no character to escape
+    lines.append("actions = [\n" + "".join(f'  "{a}",\n' for a in actions) + "]")
     if hand.over:
         lines.append(f"finishing_stacks = {[hand.stacks[s] for s in seats]}")
     for key, value in extra.items():
