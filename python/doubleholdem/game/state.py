@@ -200,6 +200,12 @@ class HandState:
         """Chips won (positive) or lost by each seat so far."""
         return [now - before for now, before in zip(self._stacks, self.config.stacks)]
 
+    def seat_lists(self) -> tuple[list[int], list[int], list[int], list[bool]]:
+        """The hand's own lists of :attr:`stacks`, :attr:`bets`, :attr:`committed` and
+        :attr:`in_hand`, not copies, in one call: for code that reads them at every
+        decision (the learning environments' encoding). Read them, never change them."""
+        return self._stacks, self._bets, self._committed, self._in_hand
+
     def hole(self, seat: int) -> list[int]:
         """The hole cards of ``seat`` in dealing order (server side: no secrecy here)."""
         check_seat(seat, len(self._stacks))

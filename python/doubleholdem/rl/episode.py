@@ -15,7 +15,7 @@ from doubleholdem.game.phh import dumps
 from doubleholdem.game.words import ALL_IN, BET, CALL, POINT, RAISE
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
-from doubleholdem.rl.observations import KINDS, STREET_INDEX, pack_past_action
+from doubleholdem.rl.observations import KINDS, PublicRows
 from doubleholdem.table import Observation, Table, TableConfig
 
 __all__ = ["Game"]
@@ -43,9 +43,7 @@ class Game:
         self.stacks = list(config.game.stacks)  # chips of each seat between hands
         self.phh: str | None = None  # the hand the last decision ended, as PHH text
         self.later_phh: list[str] = []  # hands dealt after it that needed no decision
-        # the last actions of this hand, oldest first: the seat, and the other features
-        # of the observation's history row as float32 bytes
-        self.history: list[tuple[int, bytes]] = []
+        self.public = PublicRows(config)  # the seats' rows and the past actions
         self.episode_over = False
 
     # the episode
@@ -106,7 +104,7 @@ class Game:
             for i, s in enumerate(dealt):
                 index_of[s] = i
             self.index_of = index_of
-        self.history = []
+        self.public.new_hand(self.hand, self.seat_of)
         self._after_change()
 
     def _after_change(self) -> None:
@@ -155,43 +153,34 @@ class Game:
     def _play(self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random) -> bool:
         index = legal.seat
         table = self.table
+        hand = self.hand
+        public = self.public
         if kind == POINT:
             if table is None:
                 self.hand.choose_point(index, amount)  # type: ignore[arg-type]
             else:
                 table.choose_point(self.seat_of[index], amount)  # type: ignore[arg-type]
         else:
-            street = STREET_INDEX[self.hand.street]
+            street = public.street
             if table is None:
-                self.hand.act(kind, amount)
+                hand.act(kind, amount)
             else:
                 table.act(self.seat_of[index], kind, amount)
+            seat = self.seat_of[index]
             if kind == CALL:
                 chips = legal.call_amount
-                self._record(index, 2, street, chips, legal.bet + chips)
+                public.record(seat, 2, street, chips, legal.bet + chips)
             elif kind in (BET, RAISE):
                 assert amount is not None
-                self._record(index, KINDS[kind], street, amount - legal.bet, amount)
+                public.record(seat, KINDS[kind], street, amount - legal.bet, amount)
             else:
-                self._record(index, KINDS[kind], street, 0, legal.bet)
+                public.record(seat, KINDS[kind], street, 0, legal.bet)
+        public.update(hand, self.seat_of, index)
         self._after_change()
         if self.actor is not None:
             return False
         self._end_hand(rng)
         return True
-
-    def _record(self, index: int, kind: int, street: int, chips: int, after: int) -> None:
-        """Notes a betting action for the observations' window of past actions."""
-        rows = self.config.history
-        if not rows:
-            return
-        bb = self.config.big_blind
-        history = self.history
-        history.append(
-            (self.seat_of[index], pack_past_action(kind, street, chips / bb, after / bb))
-        )
-        if len(history) > rows:
-            del history[0]
 
     def _end_hand(self, rng: random.Random) -> None:
         """Settles the hand that just ended and, if the episode goes on, deals the next

@@ -23,26 +23,122 @@ class Game(Protocol):
     actor: int | None  # the seat to act
     seat_of: list[int]  # hand index -> seat
     index_of: list[int]  # seat -> hand index, -1: not dealt in
-    history: list[tuple[int, bytes]]  # the seat and packed features of past actions
+    public: PublicRows  # the seats' rows and the past actions, kept up to date
 
 
-__all__ = ["KINDS", "STREET_INDEX", "Encoder", "pack_past_action"]
+__all__ = ["KINDS", "STREET_INDEX", "Encoder", "PublicRows"]
 
-_PAST = struct.Struct("=11f")  # a past action's features after its seat
-_PAST_BYTES = _PAST.size
+_SEAT_ROW = struct.Struct("=7f")  # a seat's features (Encoder.SEAT_FEATURES)
+_SEAT_BYTES = _SEAT_ROW.size
+_PAST = struct.Struct("=2f")  # a past action's chips put in and wager after it (bb)
 STREET_INDEX = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
 KINDS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
 
 
-def pack_past_action(kind: int, street: int, chips: float, after: float) -> bytes:
-    """The history row of a past action after its seat, as float32 bytes: the action's
-    kind (fold, check, call, bet, raise), street, chips put in and wager after it."""
-    features = [0.0] * 11
-    features[kind] = 1.0
-    features[5 + street] = 1.0
-    features[9] = chips
-    features[10] = after
-    return _PAST.pack(*features)
+class PublicRows:
+    """The parts of every seat's observation that do not depend on the observer, kept
+    up to date by the episode as the hand moves on (so that an observation copies them
+    rather than encoding them again):
+
+    - :attr:`seats`: each seat's row of the seats block (:attr:`Encoder.SEAT_FEATURES`,
+      "to act now" left 0) as float32 bytes, by seat (the encoder rotates them to the
+      observer); a seat not dealt in is all zeros;
+    - :attr:`history`: the window of past actions as float32 bytes, oldest first, each
+      row with its relative-seat part left 0, and :attr:`history_seats` their seats.
+
+    Within a betting round only the seat that acts moves chips, so after a decision
+    :meth:`update` rewrites that seat's row, and every row when the street changed or
+    the hand ended (the uncalled bet returned, the bets gathered, the awards);
+    :meth:`rebuilt_seats` computes them all afresh (the tests hold the two equal).
+    """
+
+    def __init__(self, config: EnvConfig) -> None:
+        n = self.players = config.players
+        self.bb = float(config.big_blind)
+        self.window = config.history
+        self.seats = bytearray(n * _SEAT_BYTES)
+        self.history = b""
+        self.history_seats: list[int] = []
+        self.street = 0  # the hand's street when the rows were last written
+        # a past action's row up to its chips: zeros for the relative seat, then the
+        # kind and the street one-hot (Encoder's history block), by kind and street
+        self._lead = [
+            [
+                bytes(4 * n) + struct.pack("=9f", *_one_hot(9, (kind, 5 + street)))
+                for street in range(4)
+            ]
+            for kind in range(5)
+        ]
+
+    def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
+        """Every row of a hand just dealt; no past action."""
+        self.history = b""
+        self.history_seats = []
+        self.seats[:] = self.rebuilt_seats(hand, seat_of)
+        self.street = STREET_INDEX[hand.street]
+
+    def update(self, hand: Hand, seat_of: list[int], index: int) -> None:
+        """The rows after a decision of hand index ``index``."""
+        street = STREET_INDEX[hand.street]
+        if street != self.street:
+            self.seats[:] = self.rebuilt_seats(hand, seat_of)
+            self.street = street
+            return
+        stacks, bets, committed, in_hand = hand.seat_lists()
+        stack, bb = stacks[index], self.bb
+        alive = in_hand[index]
+        _SEAT_ROW.pack_into(
+            self.seats,
+            seat_of[index] * _SEAT_BYTES,
+            1.0,
+            1.0 if alive else 0.0,
+            1.0 if alive and not stack else 0.0,
+            0.0,
+            stack / bb,
+            bets[index] / bb,
+            committed[index] / bb,
+        )
+
+    def rebuilt_seats(self, hand: Hand, seat_of: list[int]) -> bytes:
+        """Every seat's row, computed afresh."""
+        stacks, bets, committed, in_hand = hand.seat_lists()
+        bb = self.bb
+        rows = [bytes(_SEAT_BYTES)] * self.players
+        for i, seat in enumerate(seat_of):
+            stack, alive = stacks[i], in_hand[i]
+            rows[seat] = _SEAT_ROW.pack(
+                1.0,
+                1.0 if alive else 0.0,
+                1.0 if alive and not stack else 0.0,
+                0.0,
+                stack / bb,
+                bets[i] / bb,
+                committed[i] / bb,
+            )
+        return b"".join(rows)
+
+    def record(self, seat: int, kind: int, street: int, chips: int, after: int) -> None:
+        """A betting action for the window of past actions: ``kind`` of :data:`KINDS`,
+        on ``street`` (0..3), ``chips`` put in, the wager ``after`` it."""
+        window = self.window
+        if not window:
+            return
+        bb = self.bb
+        row = self._lead[kind][street] + _PAST.pack(chips / bb, after / bb)
+        seats = self.history_seats
+        seats.append(seat)
+        if len(seats) > window:
+            del seats[0]
+            self.history = self.history[len(row) :] + row
+        else:
+            self.history += row
+
+
+def _one_hot(size: int, ones: tuple[int, ...]) -> list[float]:
+    values = [0.0] * size
+    for i in ones:
+        values[i] = 1.0
+    return values
 
 
 class Encoder:
@@ -142,15 +238,15 @@ class Encoder:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and
         its legal-action mask into the zeroed int8 array ``mask``."""
         o: Any = memoryview(out)
+        raw = o.cast("B")  # the same memory as bytes: the kept rows in one copy each
         hand = game.hand
-        bb = self.bb
         n = self.players
-        index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
         actor = game.actor
         if actor == seat:
             decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
-            self._legal(o, decision, legal, pot, mask)
+            self._legal(o, raw, decision, legal, pot, mask)
         else:
+            index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
             hole = hand.hole(index) if index >= 0 else ()
             board, pot = hand.board, hand.pot
         for card in hole:
@@ -158,41 +254,32 @@ class Encoder:
         base = self._board
         for card in board:
             o[base + card] = 1.0
-        o[self._street + (STREET_INDEX[hand.street] if actor is not None else 4)] = 1.0
-        o[self._pot] = pot / bb
-        seat_of = game.seat_of
-        o[self._position + (seat - seat_of[hand.button]) % n] = 1.0
-        # the seats, relative to the observer
-        stacks, bets, committed, in_hand = hand.stacks, hand.bets, hand.committed, hand.in_hand
-        features = self._features
-        base = self._seats
-        for i, s in enumerate(seat_of):
-            at = base + (s - seat) % n * features
-            o[at] = 1.0
-            stack = stacks[i]
-            if in_hand[i]:
-                o[at + 1] = 1.0
-                if not stack:
-                    o[at + 2] = 1.0
-            if s == actor:
-                o[at + 3] = 1.0
-            o[at + 4] = stack / bb
-            o[at + 5] = bets[i] / bb
-            o[at + 6] = committed[i] / bb
+        public = game.public
+        o[self._street + (public.street if actor is not None else 4)] = 1.0
+        o[self._pot] = pot / self.bb
+        o[self._position + (seat - game.seat_of[hand.button]) % n] = 1.0
+        # the seats, relative to the observer: the kept rows turned to start at it
+        rows = public.seats
+        start = self._seats * 4
+        middle = start + (n - seat) * _SEAT_BYTES
+        raw[start:middle] = rows[seat * _SEAT_BYTES :]
+        raw[middle : start + n * _SEAT_BYTES] = rows[: seat * _SEAT_BYTES]
+        if actor is not None:
+            o[self._seats + (actor - seat) % n * self._features + 3] = 1.0
         if self.double or actor is None or True in hand.shown:
             self._cards_seen(o, game, seat)
-        history = game.history
+        history = public.history
         if history:
-            raw = o.cast("B")  # the same memory as bytes: a past action's features in one copy
             at = self._history
+            raw[at * 4 : at * 4 + len(history)] = history
             width = self.row
-            for past, features_bytes in history:
+            for past in public.history_seats:
                 o[at + (past - seat) % n] = 1.0
-                start = (at + n) * 4
-                raw[start : start + _PAST_BYTES] = features_bytes
                 at += width
 
-    def _legal(self, o: Any, decision: str, legal: LegalActions, pot: int, mask: Any) -> None:
+    def _legal(
+        self, o: Any, raw: Any, decision: str, legal: LegalActions, pot: int, mask: Any
+    ) -> None:
         """The decision, legal and mask blocks of the seat to act."""
         if decision == POINT:
             o[self._decision + 1] = 1.0
@@ -216,7 +303,7 @@ class Encoder:
         codec = self.codec
         codec.fill(memoryview(mask), decision, legal, pot)
         if not codec.exact:
-            o.cast("B")[self._mask * 4 : (self._mask + codec.size) * 4] = _FLOATS[bytes(mask)]
+            raw[self._mask * 4 : (self._mask + codec.size) * 4] = _FLOATS[bytes(mask)]
 
     def _cards_seen(self, o: Any, game: Game, seat: int) -> None:
         """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8)."""
