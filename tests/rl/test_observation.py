@@ -109,3 +109,35 @@ def test_other_deals_change_nothing_a_seat_observes(variant: str) -> None:
             action = int(legal[int(rng.random() * len(legal))])
             env.step(action)
             twin.step(action)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 2, "structure": "no-limit"},
+        {"players": 6, "structure": "fixed-limit", "ante": 1},
+        {"variant": "double", "players": 3, "stacks": 12, "actions": "fcpa"},
+        {"players": 4, "hands": None, "stacks": 20, "structure": "pot-limit"},
+    ],
+)
+def test_kept_seat_rows_are_those_computed_afresh(settings: dict[str, Any]) -> None:
+    """The seats' rows kept up to date decision by decision (only the seat that acted,
+    all of them when the street changes) equal the rows computed from the hand at every
+    step, so no observation reads a stale chip count."""
+    env = rl.env(**settings)
+    rng = random.Random(3)
+    steps = 0
+    for seed in range(20):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            game = env.game
+            fresh = game.public.rebuilt_seats(game.hand, game.seat_of)
+            assert bytes(game.public.seats) == fresh
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    assert steps > 50
