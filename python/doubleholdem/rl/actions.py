@@ -77,21 +77,23 @@ class ActionCodec:
                 found.append(to)
         return found
 
-    def fill(self, mask: Any, decision: str | None, legal: LegalActions | None, pot: int) -> None:
+    def fill(
+        self, mask: Any, decision: str | None, legal: LegalActions | None, pot: int, at: int = 0
+    ) -> None:
         """Writes the legal-action mask of the seat to act (all zeros otherwise) into the
-        zeroed memoryview or array ``mask``."""
+        zeroed int8 memoryview or array ``mask`` from index ``at``."""
         if legal is None or decision is None:
             return
         if decision == POINT:
-            mask[2] = mask[3] = mask[4] = 1
+            mask[at + 2] = mask[at + 3] = mask[at + 4] = 1
             return
         if legal.can_fold:
-            mask[0] = 1
-        mask[1] = 1  # a check or a call is always possible at a betting decision
+            mask[at] = 1
+        mask[at + 1] = 1  # a check or a call is always possible at a betting decision
         low = legal.min_raise_to
         if low is None:
             return
-        base = self.raise_base
+        base = at + self.raise_base
         if self.exact:
             high = legal.max_raise_to
             assert high is not None

@@ -60,6 +60,11 @@ class PublicRows:
         self.history = b""
         self.history_seats: list[int] = []
         self.street = 0  # the hand's street when the rows were last written
+        self.button = 0  # the button's seat
+        self.double = config.double
+        # a card beyond the own hole cards and the board may be seen: Double Hold'em's
+        # point cards, hands shown (only when a street ends or the hand ends)
+        self.cards_seen = self.double
         # a past action's row up to its chips: zeros for the relative seat, then the
         # kind and the street one-hot (Encoder's history block), by kind and street
         self._lead = [
@@ -76,6 +81,8 @@ class PublicRows:
         self.history_seats = []
         self.seats[:] = self.rebuilt_seats(hand, seat_of)
         self.street = STREET_INDEX[hand.street]
+        self.button = seat_of[hand.button]
+        self.cards_seen = self.double or True in hand.shown
 
     def update(self, hand: Hand, seat_of: list[int], index: int) -> None:
         """The rows after a decision of hand index ``index``."""
@@ -83,6 +90,7 @@ class PublicRows:
         if street != self.street:
             self.seats[:] = self.rebuilt_seats(hand, seat_of)
             self.street = street
+            self.cards_seen = self.double or street == 4 or True in hand.shown
             return
         stacks, bets, committed, in_hand = hand.seat_lists()
         stack, bb = stacks[index], self.bb
@@ -238,55 +246,70 @@ class Encoder:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and
         its legal-action mask into the zeroed int8 array ``mask``."""
         o: Any = memoryview(out)
-        raw = o.cast("B")  # the same memory as bytes: the kept rows in one copy each
+        self.write(game, seat, o, o.cast("B"), 0, memoryview(mask), 0)
+
+    def write(
+        self, game: Game, seat: int, o: Any, raw: Any, at: int, mask: Any, mask_at: int
+    ) -> None:
+        """:meth:`encode` into memoryviews of many observations: ``o`` of float32 (and
+        ``raw``, the same memory as bytes) from index ``at``, ``mask`` of int8 from index
+        ``mask_at``, all zeroed there."""
         hand = game.hand
         n = self.players
         actor = game.actor
+        public = game.public
         if actor == seat:
             decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
-            self._legal(o, raw, decision, legal, pot, mask)
+            self._legal(o, raw, at, decision, legal, pot, mask, mask_at)
         else:
             index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
             hole = hand.hole(index) if index >= 0 else ()
             board, pot = hand.board, hand.pot
         for card in hole:
-            o[card] = 1.0
-        base = self._board
+            o[at + card] = 1.0
+        base = at + self._board
         for card in board:
             o[base + card] = 1.0
-        public = game.public
-        o[self._street + (public.street if actor is not None else 4)] = 1.0
-        o[self._pot] = pot / self.bb
-        o[self._position + (seat - game.seat_of[hand.button]) % n] = 1.0
+        o[at + self._street + (public.street if actor is not None else 4)] = 1.0
+        o[at + self._pot] = pot / self.bb
+        o[at + self._position + (seat - public.button) % n] = 1.0
         # the seats, relative to the observer: the kept rows turned to start at it
         rows = public.seats
-        start = self._seats * 4
+        start = (at + self._seats) * 4
         middle = start + (n - seat) * _SEAT_BYTES
         raw[start:middle] = rows[seat * _SEAT_BYTES :]
         raw[middle : start + n * _SEAT_BYTES] = rows[: seat * _SEAT_BYTES]
         if actor is not None:
-            o[self._seats + (actor - seat) % n * self._features + 3] = 1.0
-        if self.double or actor is None or True in hand.shown:
-            self._cards_seen(o, game, seat)
+            o[at + self._seats + (actor - seat) % n * self._features + 3] = 1.0
+        if public.cards_seen:
+            self._cards_seen(o, at, game, seat)
         history = public.history
         if history:
-            at = self._history
-            raw[at * 4 : at * 4 + len(history)] = history
+            base = at + self._history
+            raw[base * 4 : base * 4 + len(history)] = history
             width = self.row
             for past in public.history_seats:
-                o[at + (past - seat) % n] = 1.0
-                at += width
+                o[base + (past - seat) % n] = 1.0
+                base += width
 
     def _legal(
-        self, o: Any, raw: Any, decision: str, legal: LegalActions, pot: int, mask: Any
+        self,
+        o: Any,
+        raw: Any,
+        at: int,
+        decision: str,
+        legal: LegalActions,
+        pot: int,
+        mask: Any,
+        mask_at: int,
     ) -> None:
         """The decision, legal and mask blocks of the seat to act."""
         if decision == POINT:
-            o[self._decision + 1] = 1.0
+            o[at + self._decision + 1] = 1.0
         else:
             bb = self.bb
-            o[self._decision] = 1.0
-            base = self._legal_at
+            o[at + self._decision] = 1.0
+            base = at + self._legal_at
             call = legal.call_amount
             if legal.can_fold:
                 o[base] = 1.0
@@ -301,11 +324,13 @@ class Encoder:
                 o[base + 5] = low / bb
                 o[base + 6] = legal.max_raise_to / bb  # type: ignore[operator]
         codec = self.codec
-        codec.fill(memoryview(mask), decision, legal, pot)
+        codec.fill(mask, decision, legal, pot, mask_at)
         if not codec.exact:
-            raw[self._mask * 4 : (self._mask + codec.size) * 4] = _FLOATS[bytes(mask)]
+            size = codec.size
+            start = (at + self._mask) * 4
+            raw[start : start + size * 4] = _FLOATS[mask[mask_at : mask_at + size].tobytes()]
 
-    def _cards_seen(self, o: Any, game: Game, seat: int) -> None:
+    def _cards_seen(self, o: Any, at: int, game: Game, seat: int) -> None:
         """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8)."""
         hand = game.hand
         n = self.players
@@ -314,15 +339,15 @@ class Encoder:
         for i, s in enumerate(game.seat_of):
             k = (s - seat) % n
             if k and shown[i]:
-                at = self._shown + (k - 1) * 52
+                base = at + self._shown + (k - 1) * 52
                 for card in hand.hole(i):
-                    o[at + card] = 1.0
+                    o[base + card] = 1.0
             point = points[i]
             if point is not None:
                 if not k:
-                    o[self._point + hand.hole(i)[point]] = 1.0
+                    o[at + self._point + hand.hole(i)[point]] = 1.0
                 elif shown[i] or reveal:
-                    o[self._shown_points + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
+                    o[at + self._shown_points + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
 
 
 class _Floats(dict[bytes, bytes]):

@@ -56,6 +56,10 @@ class VectorEnv:
         self.phh: list[str | None] = [None] * num_envs
         self._rngs = self._generators(seed)
         self._rows = np.arange(num_envs)
+        # the arrays' memory as flat views: each table's observation written in place
+        self._floats: Any = memoryview(self.observations).cast("B").cast("f")
+        self._bytes: Any = memoryview(self.observations).cast("B")
+        self._mask_bytes: Any = memoryview(self.action_masks).cast("B").cast("b")
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[random.Random]:
         n = self.num_envs
@@ -80,16 +84,23 @@ class VectorEnv:
         self.action_masks.fill(0)
         self.rewards.fill(0)
         self.dones.fill(False)
-        for i, game in enumerate(self.games):
-            game.reset(self._rngs[i])
-            self._encode(i, game)
+        for game, rng in zip(self.games, self._rngs):
+            game.reset(rng)
+        self._write_all()
         return self.observations, self.action_masks, self.agents
 
-    def _encode(self, i: int, game: Game) -> None:
-        actor = game.actor
-        assert actor is not None
-        self.agents[i] = actor
-        self.encoder.encode(game, actor, self.observations[i], self.action_masks[i])
+    def _write_all(self) -> None:
+        """Every table's seat to act and its observation, into the zeroed arrays."""
+        write = self.encoder.write
+        o, raw, masks = self._floats, self._bytes, self._mask_bytes
+        size, count = self.observation_size, self.action_count
+        actors = []
+        for i, game in enumerate(self.games):
+            actor = game.actor
+            assert actor is not None  # an episode under way always has a seat to act
+            actors.append(actor)
+            write(game, actor, o, raw, i * size, masks, i * count)
+        self.agents[:] = actors
 
     def step(
         self, actions: Sequence[int] | np.ndarray
@@ -117,10 +128,7 @@ class VectorEnv:
         rewards.fill(0)
         dones.fill(False)
         bb = float(self.config.big_blind)
-        encode = self.encoder.encode
-        agents = self.agents
-        for i, (game, action) in enumerate(zip(self.games, chosen.tolist())):
-            rng = self._rngs[i]
+        for i, (game, action, rng) in enumerate(zip(self.games, chosen.tolist(), self._rngs)):
             if game.step(action, rng):
                 row = rewards[i]
                 for seat, chips in enumerate(game.payoffs):
@@ -131,10 +139,8 @@ class VectorEnv:
                 if game.episode_over:
                     dones[i] = True
                     game.reset(rng)
-            actor = cast(int, game.actor)  # an episode under way always has a seat to act
-            agents[i] = actor
-            encode(game, actor, observations[i], masks[i])
-        return observations, masks, agents, rewards, dones
+        self._write_all()
+        return observations, masks, self.agents, rewards, dones
 
     def _refuse(self, chosen: np.ndarray, inside: np.ndarray) -> None:
         """Raises the game's refusal of the first action that is not legal."""
