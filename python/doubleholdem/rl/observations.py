@@ -57,8 +57,9 @@ class PublicRows:
         self.bb = float(config.big_blind)
         self.window = config.history
         self.seats = bytearray(n * _SEAT_BYTES)
-        self.history = b""
+        self.history = bytearray()
         self.history_seats: list[int] = []
+        self._row_bytes = (n + 11) * 4
         self.street = 0  # the hand's street when the rows were last written
         self.button = 0  # the button's seat
         self.double = config.double
@@ -77,8 +78,8 @@ class PublicRows:
 
     def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
         """Every row of a hand just dealt; no past action."""
-        self.history = b""
-        self.history_seats = []
+        self.history.clear()
+        self.history_seats.clear()
         self.seats[:] = self.rebuilt_seats(hand, seat_of)
         self.street = STREET_INDEX[hand.street]
         self.button = seat_of[hand.button]
@@ -132,14 +133,13 @@ class PublicRows:
         if not window:
             return
         bb = self.bb
-        row = self._lead[kind][street] + _PAST.pack(chips / bb, after / bb)
-        seats = self.history_seats
+        history, seats = self.history, self.history_seats
         seats.append(seat)
-        if len(seats) > window:
+        if len(seats) > window:  # the oldest goes
             del seats[0]
-            self.history = self.history[len(row) :] + row
-        else:
-            self.history += row
+            del history[: self._row_bytes]
+        history += self._lead[kind][street]
+        history += _PAST.pack(chips / bb, after / bb)
 
 
 def _one_hot(size: int, ones: tuple[int, ...]) -> list[float]:
