@@ -57,9 +57,10 @@ class VectorEnv:
         self._rngs = self._generators(seed)
         self._rows = np.arange(num_envs)
         # the arrays' memory as flat views: each table's observation written in place
-        self._floats: Any = memoryview(self.observations).cast("B").cast("f")
-        self._bytes: Any = memoryview(self.observations).cast("B")
-        self._mask_bytes: Any = memoryview(self.action_masks).cast("B").cast("b")
+        observations, masks = cast(Any, self.observations), cast(Any, self.action_masks)
+        self._bytes: Any = memoryview(observations).cast("B")
+        self._floats: Any = self._bytes.cast("f")
+        self._mask_bytes: Any = memoryview(masks).cast("B").cast("b")
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[random.Random]:
         n = self.num_envs
