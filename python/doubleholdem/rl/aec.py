@@ -106,11 +106,7 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[actor]
 
     def observe(self, agent: str) -> Obs:
-        encoder = self.encoder
-        observation = np.zeros(encoder.size, np.float32)
-        mask = np.zeros(encoder.codec.size, np.int8)
-        encoder.encode(self.game, self._seats[agent], observation, mask)
-        return {"observation": observation, "action_mask": mask}
+        return self.encoder.observation(self.game, self._seats[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -237,10 +237,19 @@ class Encoder:
         self._legal_at, self._mask, self._shown = at("legal", 0), at("mask", 0), at("shown", 0)
         self._point, self._shown_points = at("point", 0), at("shown_points", 0)
         self._history = at("history", 0)
+        self._zeros = np.zeros(self.size, np.float32)  # copied: cheaper than made
+        self._no_actions = np.zeros(codec.size, np.int8)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the observation: (name, first index, size, meaning)."""
         return [(name, self.offsets[name], size, text) for name, size, text in self.blocks]
+
+    def observation(self, game: Game, seat: int) -> dict[str, np.ndarray]:
+        """Seat ``seat``'s observation in new arrays, as the environments give it: a dict
+        with ``observation`` (float32) and ``action_mask`` (int8)."""
+        observation, mask = self._zeros.copy(), self._no_actions.copy()
+        self.encode(game, seat, observation, mask)
+        return {"observation": observation, "action_mask": mask}
 
     def encode(self, game: Game, seat: int, out: Any, mask: Any) -> None:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and

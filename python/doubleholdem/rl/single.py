@@ -154,11 +154,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         return self._observe(), reward, terminated, False, info
 
     def _observe(self) -> Obs:
-        encoder = self.encoder
-        observation = np.zeros(encoder.size, np.float32)
-        mask = np.zeros(encoder.codec.size, np.int8)
-        encoder.encode(self.game, self.seat, observation, mask)
-        return {"observation": observation, "action_mask": mask}
+        return self.encoder.observation(self.game, self.seat)
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask now (the name sb3-contrib's MaskablePPO looks for)."""
