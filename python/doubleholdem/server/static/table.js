@@ -60,7 +60,7 @@
         status(`seat ${m.seat + 1} at table ${m.table + 1}`);
         if (pending) send(pending); // a decision sent before the connection broke: applied once
         break;
-      case "state": renderState(m); break;
+      case "state": $("history").textContent = ""; renderState(m); break; // its log starts over
       case "update": // the change since the last state or update: patch the view we hold
         if (state && state.table === m.table) {
           renderState({ ...m, view: applyPatch(state.view, m.patch), times: state.times });
@@ -68,16 +68,21 @@
         break;
       case "result":
         if (pending && m.id === pending.id) setPending(null);
+        else if (m.id === null) answered(m);
         break;
       case "error":
-        if (pending && m.id === pending.id) setPending(null);
-        status(`${m.code}: ${m.message}`);
+        refused(m);
         if (m.code === "bad_token") { store.removeItem("dh-token"); seat = null; showLobby(); }
         break;
       case "left": case "replaced":
         store.removeItem("dh-token"); seat = null;
-        status(m.type === "left" ? "you left the table" : "this seat is open in another window");
-        showLobby();
+        if (m.type === "left" && leavingAfterHand) { // it watches on until the hand ends
+          status("you leave your seat after this hand"); $("seat-tools").hidden = true;
+        } else {
+          status(m.type === "left" ? "you left the table" : "this seat is open in another window");
+          showLobby();
+        }
+        leavingAfterHand = false;
         break;
       default: break;
     }
@@ -88,6 +93,7 @@
 
   function showLobby() {
     $("lobby").hidden = false; $("table").hidden = true; $("to-lobby").hidden = true;
+    $("to-table").hidden = seat === null; // the seat is kept: its view comes back on watch
     state = null; tableId = seat === null ? null : tableId;
     send({ type: "lobby" });
     clearInterval(lobbyTimer);
@@ -105,7 +111,7 @@
         `${t.blinds[0]}/${t.blinds[1]}`, `${players}/${t.seats.length}`, `#${t.hand_number}`]);
       const td = document.createElement("td");
       const watch = button("Watch", () => {
-        if (seat !== null) { status("one seat per window: leave your seat to watch another table"); return; }
+        if (seat !== null && t.id !== tableId) { note("lobby-note", "one seat per window: leave your seat to watch another table", true); return; }
         tableId = t.id; send({ type: "watch", table: t.id });
       });
       watch.dataset.watch = t.id;
@@ -163,7 +169,7 @@
   function renderState(m) {
     state = m; tableId = m.table; seat = m.seat;
     offset = m.clock - Date.now() / 1000;
-    $("lobby").hidden = true; $("table").hidden = false; $("to-lobby").hidden = false;
+    $("lobby").hidden = true; $("table").hidden = false; $("to-lobby").hidden = false; $("to-table").hidden = true;
     const view = m.view;
     const hand = view.hand;
     const playing = hand && !hand.over;
@@ -177,7 +183,8 @@
     $("seat-tools").hidden = seat === null;
     const mine = seat !== null ? view.seats[seat] : null;
     $("sit-in").hidden = !(mine && mine.sitting_out);
-    $("top-up").hidden = !mine || Boolean(playing && hand.in_hand[String(seat)] !== undefined);
+    $("top-up-box").hidden = !mine || Boolean(playing && hand.in_hand[String(seat)] !== undefined);
+    renderPreferences(view.preferences);
     for (const entry of m.log) history(entry, view);
     tick();
   }
@@ -279,7 +286,7 @@
     if (amount !== null && amount !== undefined) message.amount = amount;
     setPending(message);
     send(message);
-    $("actions").textContent = ""; $("sizing").hidden = true;
+    $("actions").textContent = ""; $("sizing").hidden = true; note("act-note", "");
   }
 
   function tick() {
@@ -295,27 +302,55 @@
 
   // ------------------------------------------------------------------ history
 
-  function history(e, view) {
-    const who = (s) => (view.seats[s] ? view.seats[s].player : `seat ${s + 1}`);
-    let text = null;
+  // One line of the hand history for each log entry, read from the entry's own fields
+  // (docs/events.md): amount is the chips that moved, to the total of a bet or raise, and
+  // a shown hand carries its name and, in Double Hold'em, the two cards that played.
+  // Nothing here computes a rule. tests/server/test_browser_showdown.py checks every line.
+  const POSTS = { ante: "an ante of", small_blind: "the small blind", big_blind: "the big blind", post: "", post_dead: "" };
+  function potName(index) { return index === 0 ? "the main pot" : `side pot ${index}`; }
+  function historyLine(e, who) {
+    const allIn = e.all_in ? ", all in" : "";
     switch (e.kind) {
-      case "hand_start": text = `Hand #${e.number}: button ${who(e.button)}`; $("results").textContent = ""; historyHand = e.number; break;
-      case "small_blind": case "big_blind": case "post": text = `${who(e.seat)} posts ${e.amount}`; break;
-      case "deal": if (e.cards) text = `${who(e.seat)} is dealt ${e.cards.join(" ")}`; break;
-      case "fold": case "check": text = `${who(e.seat)} ${e.kind}s`; break;
-      case "call": text = `${who(e.seat)} calls ${e.amount}`; break;
-      case "bet": case "raise": case "all_in": text = `${who(e.seat)} ${e.kind.replace("_", "-")}s to ${e.to ?? e.amount}`; break;
-      case "flop": case "turn": case "river": text = `${e.kind}: ${e.cards.join(" ")}`; break;
-      case "point": text = e.cards ? `${who(e.seat)} picks point card ${e.cards[0]}` : `${who(e.seat)} picks a point card`; break;
-      case "show": text = `${who(e.seat)} shows ${e.cards.join(" ")}`; break;
-      case "hand": text = `${who(e.seat)} plays ${e.cards.join(" ")}`; break;
-      case "award": text = `${who(e.seat)} wins ${e.amount}`; $("results").textContent += `${who(e.seat)} wins ${e.amount}. `; break;
-      case "time_bank": text = `${who(e.seat)} uses the time bank`; break;
-      case "timeout": text = `${who(e.seat)} ran out of time`; break;
-      case "join": text = `${e.player} sits down with ${e.amount}`; break;
-      case "leave": text = `${e.player} leaves`; break;
-      default: break;
+      case "hand_start": return `Hand #${e.number}: button ${who(e.button)}`;
+      case "ante": case "small_blind": case "big_blind":
+        return `${who(e.seat)} posts ${POSTS[e.kind]} ${e.amount}${allIn}`;
+      case "post": return `${who(e.seat)} posts ${e.amount}${allIn}`;
+      case "post_dead": return `${who(e.seat)} posts ${e.amount} dead${allIn}`;
+      case "deal": return e.cards ? `${who(e.seat)} is dealt ${e.cards.join(" ")}` : null;
+      case "fold": return `${who(e.seat)} folds`;
+      case "check": return `${who(e.seat)} checks`;
+      case "call": return `${who(e.seat)} calls ${e.amount}${allIn}`;
+      case "bet": return `${who(e.seat)} bets ${e.to}${allIn}`;
+      case "raise": return `${who(e.seat)} raises to ${e.to}${allIn}`;
+      case "return": return `${e.amount} returned to ${who(e.seat)}`;
+      case "flop": case "turn": case "river":
+        return `${e.kind[0].toUpperCase()}${e.kind.slice(1)}: ${e.cards.join(" ")}`;
+      case "point": return e.cards ? `${who(e.seat)} picks point card ${e.cards[0]}` : `${who(e.seat)} picks a point card`;
+      case "show": return `${who(e.seat)} shows ${e.cards.join(" ")}` + (e.point !== undefined ? `, point card ${e.cards[e.point]}` : "");
+      case "hand":
+        return `${who(e.seat)} has ${e.name}` + (e.played ? ` with Hand ${e.hand}, ${e.played.join(" ")}` : "") + ` (${e.cards.join(" ")})`;
+      case "muck": return `${who(e.seat)} mucks`;
+      case "pot": return `${e.pot === 0 ? "Main pot" : `Side pot ${e.pot}`}: ${e.amount}, for ${e.seats.map(who).join(", ")}`;
+      case "rake": return `The house takes ${e.amount} from ${potName(e.pot)}`;
+      case "award": return `${who(e.seat)} wins ${e.amount} from ${potName(e.pot)}`;
+      case "time_bank": return `${who(e.seat)} uses the time bank`;
+      case "timeout": return `${who(e.seat)} ran out of time`;
+      case "join": return `${e.player} sits down in seat ${e.seat + 1} with ${e.amount}`;
+      case "leave": return `${e.player} leaves with ${e.amount}`;
+      case "leaving": return `${who(e.seat)} leaves after this hand`;
+      case "sit_out": return `${who(e.seat)} sits out`;
+      case "sit_in": return `${who(e.seat)} is back`;
+      case "top_up": return `${who(e.seat)} tops up ${e.amount}`;
+      case "missed_blind": return `${who(e.seat)} missed the ${e.blind} blind`;
+      default: return null;
     }
+  }
+
+  function history(e, view) {
+    const who = (s) => (view.seats[s] ? view.seats[s].player : `Seat ${s + 1}`);
+    if (e.kind === "hand_start") { $("results").textContent = ""; historyHand = e.number; }
+    if (e.kind === "award") $("results").textContent += `${who(e.seat)} wins ${e.amount} from ${potName(e.pot)}. `;
+    const text = historyLine(e, who);
     if (text === null) return;
     const li = document.createElement("li");
     li.textContent = text;
@@ -325,17 +360,63 @@
     list.scrollTop = list.scrollHeight;
   }
 
+  // ------------------------------------------------------------------ requests and their answers
+
+  // Each seat request is answered next to its control: what it did, or why it was refused.
+  let asked = null; // the seat request awaiting its answer (its type)
+  let leavingAfterHand = false;
+  const DONE = { top_up: "chips added", preferences: "saved", sit_in: "you are back in", leave: "you left your seat" };
+
+  function note(where, text, error) {
+    const el = $(where);
+    el.textContent = text;
+    el.classList.toggle("error", Boolean(error));
+  }
+
+  function request(message) {
+    asked = message.type;
+    note("seat-note", "…");
+    send(message);
+  }
+
+  function answered(m) {
+    if (asked === null) return;
+    if (asked === "leave" && m.after_hand) {
+      leavingAfterHand = true;
+      note("seat-note", "leaving after this hand");
+    } else note("seat-note", DONE[asked] || "done");
+    asked = null;
+  }
+
+  function refused(m) {
+    status(`${m.code}: ${m.message}`);
+    if (pending && m.id === pending.id) { setPending(null); note("act-note", m.message, true); }
+    else if (asked !== null) { note("seat-note", m.message, true); asked = null; }
+    else if (!$("lobby").hidden) note("lobby-note", m.message, true);
+    else note("act-note", m.message, true);
+  }
+
+  function renderPreferences(preferences) {
+    if (!preferences) return;
+    for (const [id, key] of [["pref-muck", "muck_losing"], ["pref-show", "show_uncontested"]]) {
+      if (document.activeElement !== $(id)) $(id).checked = preferences[key];
+    }
+  }
+
   // ------------------------------------------------------------------ controls
 
   $("to-lobby").onclick = () => { showLobby(); };
+  $("to-table").onclick = () => { if (tableId !== null) send({ type: "watch", table: tableId }); };
   $("top-up").onclick = () => {
     if (!state || seat === null) return;
-    const s = state.view.seats[seat];
-    const amount = parseInt($("buyin").value, 10) - (s ? s.stack : 0);
-    send({ type: "top_up", amount: Math.max(1, amount || 1) });
+    const amount = parseInt($("top-up-amount").value, 10);
+    if (!(amount > 0)) { note("seat-note", "enter the chips to add", true); $("top-up-amount").focus(); return; }
+    request({ type: "top_up", amount });
   };
-  $("sit-in").onclick = () => send({ type: "sit_in" });
-  $("leave").onclick = () => send({ type: "leave" });
+  $("sit-in").onclick = () => request({ type: "sit_in" });
+  $("leave").onclick = () => request({ type: "leave" });
+  $("pref-muck").onchange = () => request({ type: "preferences", muck_losing: $("pref-muck").checked });
+  $("pref-show").onchange = () => request({ type: "preferences", show_uncontested: $("pref-show").checked });
   $("name").value = store.getItem("dh-name") || "";
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
