@@ -201,8 +201,14 @@ class Hand(HandState):
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
-        legal = self._expect(BET, None, Action.RAISE, amount)
-        self.act(Action.BET if legal.is_bet else Action.RAISE, amount)
+        view = self.actor_view() if self._decision == BET else None
+        if view is None:  # not a betting decision: refused
+            legal = self._expect(BET, None, Action.RAISE, amount)
+        else:
+            legal = view[1]
+        self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
+        self._cursor = legal.seat
+        self._proceed()
 
     def choose_point(self, seat: int, point: int | str) -> None:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
@@ -544,7 +550,7 @@ class Hand(HandState):
         return _snapshot.restore(data, lambda config, deck: cls(config, deck=deck))
 
 
-_FOLD, _CHECK, _CALL, _ALL_IN = Action.FOLD, Action.CHECK, Action.CALL, Action.ALL_IN
+_FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _DOUBLE = Variant.DOUBLE
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}

@@ -414,6 +414,14 @@ def replay(history: HandHistory) -> ReplayResult:
                 and words[0] == names[hand.actor or 0]
             ):
                 hand.fold()  # what _apply does, without its checks that cannot fail here
+            elif (
+                size == 3
+                and words[1] == "cbr"
+                and hand.decision == BET
+                and words[0] == names[hand.actor or 0]
+                and _is_number(words[2])
+            ):
+                hand.bet_or_raise_to(int(words[2]))  # likewise
             elif size == 4 and words[1] == "dh" and words[0] == "d":
                 continue  # dealt before the first action (the deck order)
             else:
