@@ -17,11 +17,7 @@ doubleholdem.errors.MissingExtra: a cluster needs no_such_module: pip install ".
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
-import json
 import os
-import urllib.parse
-import urllib.request
 from pathlib import Path
 from types import ModuleType
 
@@ -83,6 +79,13 @@ def install_source() -> Path | None:
     checkout = _checkout()
     if checkout is not None:
         return checkout
+    # imported here, not at load: importlib.metadata and urllib.request (http.client,
+    # email) cost more to import than the rest of the package, and only this asks them
+    import importlib.metadata
+    import json
+    import urllib.parse
+    import urllib.request
+
     try:
         text = importlib.metadata.distribution(PACKAGE).read_text("direct_url.json")
     except importlib.metadata.PackageNotFoundError:
