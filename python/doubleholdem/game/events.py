@@ -144,7 +144,8 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
     def action(
         self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
     ) -> None:
-        """:meth:`add` of a betting action, the common case."""
+        """:meth:`add` of an event of a seat, chips, a total and the all-in flag (a
+        betting action or a post), the common case."""
         records = self.records
         records.append(
             (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())

@@ -327,7 +327,7 @@ class Hand(HandState):
                 committed[seat] += chips
             else:
                 self._dead += chips
-            self._log.add(kind, seat, amount=chips, all_in=all_in)
+            self._log.action(kind, seat, chips, None, all_in)
 
     def _draw(self, count: int) -> tuple[int, ...]:
         start = self._next_card

@@ -193,8 +193,9 @@ def uncontested(
     returned += _returns(committed, in_hand, None)
     winner = list(in_hand).index(True)
     amount = sum(committed) + dead
-    (taken,) = _rake_amounts([Pot(amount, (winner,))], rake, flop_dealt)
-    result = PotResult(0, amount, taken, (winner,), (winner,), (amount - taken,))
+    alone = (winner,)
+    (taken,) = _rake_amounts([_new(Pot, (amount, alone))], rake, flop_dealt)
+    result = _new(PotResult, (0, amount, taken, alone, alone, (amount - taken,)))
     shows = bool(show_uncontested) and show_uncontested[winner]
     showings = [Showing(winner, True, None)] if shows else []
     return _new(Settlement, (returned, showings, [result]))

@@ -63,7 +63,7 @@ class HandState:
     def __init__(self, config: GameConfig, deck: list[int]) -> None:
         self.config = config
         self._deck = deck
-        n = config.players
+        n = len(config.stacks)
         self._holes: list[tuple[int, ...]] = [()] * n
         self._next_card = 0
         self._stacks = list(config.stacks)
