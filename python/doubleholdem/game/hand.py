@@ -201,11 +201,9 @@ class Hand(HandState):
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
+        # a betting decision is awaited: its options; else the refusal of the raise
         view = self.actor_view() if self._decision == BET else None
-        if view is None:  # not a betting decision: refused
-            legal = self._expect(BET, None, Action.RAISE, amount)
-        else:
-            legal = view[1]
+        legal = view[1] if view is not None else self._expect(BET, None, Action.RAISE, amount)
         self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
         self._cursor = legal.seat
         self._proceed()
