@@ -22,6 +22,7 @@ import pytest
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.accounts.sessions import Throttle
+from doubleholdem.cli import main
 from doubleholdem.server.desk import STATEMENT_PAGE, Desk
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
@@ -279,12 +280,17 @@ def test_no_password_or_token_in_logs_or_the_database(
     assert db.execute("SELECT password_hash FROM accounts").fetchone()[0].startswith("$argon2id$")
 
 
-def test_shared_addresses_sees_the_servers_sign_ins(served: Served) -> None:
+def test_shared_addresses_sees_the_servers_sign_ins(
+    served: Served, capsys: pytest.CaptureFixture[str]
+) -> None:
     served.browser.sign_up("ann")
     served.browser.sign_up("bob")
     with Bank(served.path) as bank:
         shared = bank.shared_addresses()
     assert [(s.address, sorted(s.names)) for s in shared] == [("127.0.0.1", ["ann", "bob"])]
+    assert main(["accounts", "shared-addresses", "--json", "--db", served.path]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert "127.0.0.1" in json.dumps(listed) and "bob" in json.dumps(listed)
 
 
 def test_a_guest_room_has_no_accounts(tmp_path: Path) -> None:
