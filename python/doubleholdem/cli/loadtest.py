@@ -41,7 +41,8 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--db",
-        help="the server's database file (on this machine): run the accounts audit at the end",
+        help="the server's database file (on this machine): run the accounts audit at the "
+        "end (default: no audit)",
     )
     add_seed_option(p, "the clients' choices")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
