@@ -37,6 +37,7 @@ def _serve(db: Path, *extra: str, guests: bool = True) -> tuple[subprocess.Popen
         command += ["--guests"]
     else:  # they sign up (welcome chips above any buy-in) and sign in
         command += ["--signup", "open", "--welcome-chips", "100000"]
+        command += ["--signups-per-address", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()

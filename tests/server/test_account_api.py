@@ -335,3 +335,17 @@ def test_hashing_never_holds_the_event_loop(tmp_path: Path) -> None:
             bank.create("bob", PASSWORD)
         hasher.go.set()
         assert waiting.result(30).status == 200
+
+
+def test_sign_ups_from_one_address_are_bounded(tmp_path: Path) -> None:
+    """An open room's welcome chips cannot be farmed: beyond ``signups_per_address``
+    an hour, 429 with Retry-After, and nothing is written."""
+    for served in _serve(tmp_path, signup=True, welcome_chips=10, signups_per_address=2):
+        assert served.browser.sign_up("ann").status == 201
+        assert served.browser.sign_up("bob").status == 201
+        refused = served.browser.sign_up("cid")
+        assert (refused.status, refused.body["error"]) == (429, "throttled")
+        assert refused.headers["retry-after"] == "3600"
+        with Bank(served.path) as bank:
+            names = [row[0] for row in bank.db.execute("SELECT name FROM accounts")]
+        assert sorted(names) == ["ann", "bob"]

@@ -54,6 +54,9 @@ def test_a_bad_room_table_is_named(tmp_path: Path, text: str, says: str) -> None
 def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
     settings = RoomSettings()
     load_room(_file(tmp_path, '[room]\nsignup = "open"\nwelcome_chips = 5\n'), settings)
-    args = argparse.Namespace(guests=None, signup="closed", welcome_chips=None, households=None)
+    args = argparse.Namespace(
+        guests=None, signup="closed", welcome_chips=None, households=None, signups_per_address=0
+    )
     _room_options(args, settings)
     assert (settings.signup, settings.welcome_chips, settings.guests) == (False, 5, False)
+    assert settings.signups_per_address == 0

@@ -106,6 +106,12 @@ def add_parser(subparsers: Any) -> None:
         help="chips a new account signing up gets from the house (default 0)",
     )
     p.add_argument(
+        "--signups-per-address",
+        type=bounded(int, 0, 10**9, "a number of sign-ups"),
+        help="sign-ups from one address in an hour (default 20; 0: no bound, e.g. for "
+        "the load test, whose clients all come from one address)",
+    )
+    p.add_argument(
         "--households",
         action="store_true",
         default=None,
@@ -201,6 +207,8 @@ def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:
         settings.signup = args.signup == "open"
     if args.welcome_chips is not None:
         settings.welcome_chips = args.welcome_chips
+    if args.signups_per_address is not None:
+        settings.signups_per_address = args.signups_per_address
     if args.households is not None:
         settings.households = args.households
 

@@ -43,6 +43,7 @@ __all__ = ["BUSY_SECONDS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
 
 BUSY_SECONDS = 5.0  # how long a change waits for the group commit's write lock
 STATEMENT_PAGE = 50  # the most statement lines in one answer
+SIGNUP_WINDOW = 3600.0  # seconds over which sign-ups from one address are counted
 MY_HANDS = 20  # the most hands in one answer of ``GET /api/me/hands``
 
 
@@ -67,6 +68,8 @@ class Desk:
         self._passwords = passwords
         self._clock = clock
         self.throttle = Throttle(clock=time.monotonic) if throttle is None else throttle
+        per_hour = (max(1, settings.signups_per_address), SIGNUP_WINDOW)
+        self.signups = Throttle(clock=time.monotonic, per_account=per_hour, per_address=per_hour)
         self._lock = threading.Lock()  # the throttle, the connections list, the hasher
         self._local = threading.local()
         self._open: list[sqlite3.Connection] = []
@@ -133,9 +136,18 @@ class Desk:
         in from ``address``: the account and its session token. Raises
         :class:`~doubleholdem.errors.InvalidAccountName`,
         :class:`~doubleholdem.errors.InvalidPassword` or
-        :class:`~doubleholdem.errors.AccountExists`; nothing is written then."""
+        :class:`~doubleholdem.errors.AccountExists`, or
+        :class:`~doubleholdem.errors.SignInThrottled` beyond the room's
+        ``signups_per_address`` an hour; nothing is written then."""
         accounts.check_name(name)
         accounts.check_password(password)
+        bounded = self.settings.signups_per_address > 0
+        with self._lock:
+            wait = self.signups.retry_after(name, address) if bounded else 0
+        if wait:
+            raise SignInThrottled(
+                f"too many sign-ups from your address: retry in {wait} s", retry_after=wait
+            )
         hashed = self.passwords.hash(password)  # off the write lock
         now = self._clock()
         with self._transaction() as db:
@@ -148,7 +160,10 @@ class Desk:
                 now=now,
                 password_hash=hashed,
             )
-            return account, self._start(db, account, address, now)
+            token = self._start(db, account, address, now)
+        with self._lock:
+            self.signups.failed(name, address)  # counted: each sign-up spends one
+        return account, token
 
     def sign_in(self, name: str, password: str, *, address: str) -> tuple[Account, str]:
         """Signs ``name`` in from ``address``: the account and a new session token.

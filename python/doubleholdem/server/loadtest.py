@@ -10,7 +10,8 @@ seating included), ``errors`` (refused actions, failed connections), and ``chip_
 (tables whose chips and rake do not add up to what was bought in, checked at the end).
 
 Against an account room (the default of ``serve``) each client first signs up through
-the open sign-up (``serve --signup open --welcome-chips N``: N at least the buy-in),
+the open sign-up (``serve --signup open --welcome-chips N --signups-per-address 0``:
+N at least the buy-in; every client comes from one address),
 signs in, and opens its WebSocket with the session cookie; a client that busts stops
 (its balance is spent) instead of buying back in. Against ``serve --guests`` clients sit
 under chosen names. ``accounts`` says which (``"signed_in"`` or ``"guests"``), and
@@ -94,6 +95,11 @@ class Signed:
             raise ValueError(
                 "the server's sign-up is closed: start it with --signup open and "
                 "--welcome-chips N (or --guests)"
+            )
+        if status == 429:
+            raise ValueError(
+                "the server bounds the sign-ups from one address: start it with "
+                "--signups-per-address 0 for the load test"
             )
         if status != 201:
             raise ValueError(f"sign-up refused: {status} {answer}")

@@ -68,7 +68,9 @@ class RoomSettings:
     by a signed-in account, under its name; ``guests`` lets anyone sit under a chosen
     name with chips from nowhere (demos, tests, the load test's old mode). ``signup``
     opens ``POST /api/signup`` to anyone; ``welcome_chips`` new accounts get from the
-    house; ``households`` refuses a second account from one address at one table."""
+    house; ``households`` refuses a second account from one address at one table;
+    ``signups_per_address`` bounds the sign-ups from one address in an hour (0: no
+    bound), so that an open room's welcome chips cannot be farmed."""
 
     tables: int = 4
     bots: int = 2
@@ -86,6 +88,7 @@ class RoomSettings:
     signup: bool = False
     welcome_chips: int = 0
     households: bool = False
+    signups_per_address: int = 20
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -217,11 +220,11 @@ def load_room(path: str, settings: RoomSettings) -> None:
             if value not in ("open", "closed"):
                 raise InvalidConfig(f'{path}: [room] signup is "open" or "closed"')
             settings.signup = value == "open"
-        elif key == "welcome_chips":
+        elif key in ("welcome_chips", "signups_per_address"):
             assert isinstance(value, int)
             if not 0 <= value <= MAX_WELCOME:
-                raise InvalidConfig(f"{path}: [room] welcome_chips must be in 0..{MAX_WELCOME}")
-            settings.welcome_chips = value
+                raise InvalidConfig(f"{path}: [room] {key} must be in 0..{MAX_WELCOME}")
+            setattr(settings, key, value)
         else:
             setattr(settings, key, value)
 
