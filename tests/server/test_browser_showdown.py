@@ -279,3 +279,38 @@ def test_every_history_line_is_true_to_its_event(
     assert outcome["refused"].startswith("seat 3")  # cy's seat 2 in the protocol
     shown, expected = outcome["topped_up"]
     assert shown == expected and shown[-1] == "cy tops up 100"
+
+
+async def _leave_mid_hand(url: str) -> dict[str, Any]:
+    async with playwright.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = await browser.new_context(viewport={"width": 1100, "height": 900})
+            pages = []
+            for name in ("ann", "bob"):
+                page = await context.new_page()
+                await page.goto(url)
+                await page.fill("#name", name)
+                await page.locator('button[data-sit="0"]').click()
+                await page.locator("#table").wait_for(state="visible")
+                pages.append(page)
+            ann = pages[0]
+            await ann.locator("#hole .card").first.wait_for()
+            await ann.locator("#leave").click()
+            await ann.locator("#status").get_by_text("after this hand").wait_for()
+            await ann.locator("#history li").get_by_text("ann leaves after this hand").wait_for()
+            return {
+                "table": await ann.locator("#table").is_visible(),
+                "tools": await ann.locator("#seat-tools").is_hidden(),
+            }
+        finally:
+            await browser.close()
+
+
+def test_leaving_mid_hand_says_so_and_watches_the_hand_out(tmp_path: Path) -> None:
+    settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=30.0, configs=[CONFIG])
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    with ServerThread(room) as server:
+        outcome = asyncio.run(_leave_mid_hand(server.url))
+        assert server.leaks == []
+    assert outcome == {"table": True, "tools": True}
