@@ -190,15 +190,18 @@ def encode(kind: str, **fields: Any) -> str:
 
 
 _NUMBERED = re.compile(r"\b(seats?|tables?) (\d+)(?:\.\.(\d+))?")
+_NOT_A_SEAT = re.compile(r"\b(\d+) is not a seat")
 
 
 def for_people(text: str) -> str:
     """A library message (seats and tables numbered from 0, as in Python and in the
     protocol's fields) as a person reads it, numbered from 1 as the page numbers them:
-    every "seat N", "seats A..B" and "table N" is renumbered.
+    every "seat N", "seats A..B", "table N" and "N is not a seat" is renumbered.
 
     >>> for_people("seat 2 cannot raise: it is seat 0's turn (seats 0..5)")
     "seat 3 cannot raise: it is seat 1's turn (seats 1..6)"
+    >>> for_people("5 is not a seat (seats 0..2)")
+    '6 is not a seat (seats 1..3)'
     """
 
     def renumber(match: re.Match[str]) -> str:
@@ -206,6 +209,7 @@ def for_people(text: str) -> str:
         text = f"{word} {int(first) + 1}"
         return text if last is None else f"{text}..{int(last) + 1}"
 
+    text = _NOT_A_SEAT.sub(lambda match: f"{int(match.group(1)) + 1} is not a seat", text)
     return _NUMBERED.sub(renumber, text)
 
 
