@@ -11,13 +11,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from doubleholdem.accounts.accounts import Passwords
+from doubleholdem.errors import InvalidConfig
 from doubleholdem.game import phh
 from doubleholdem.server.connection import CHAT_BURST
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.protocol import MAX_CHAT
 from doubleholdem.server.room import Room
-from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.settings import RoomSettings, load_room, load_tables
 from doubleholdem.table import Table, TableConfig
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record
@@ -271,3 +274,22 @@ def test_api_me_hands_gives_an_account_its_own_hands_only(tmp_path: Path) -> Non
             deals = [a.split() for a in history.actions if a.startswith("d dh")]
             assert all(("?" in cards) == (who != me) for _, _, who, cards in deals)
             assert _hidden_cards(full[hand["number"]], hand["phh"], me) == []
+
+
+def test_the_room_setting_makes_spectators_read_only(tmp_path: Path) -> None:
+    path = tmp_path / "room.toml"
+    path.write_text("[room]\nspectator_chat = false\n")
+    settings = RoomSettings()
+    load_room(str(path), settings)
+    assert settings.spectator_chat is False
+    path.write_text('[room]\nspectator_chat = "no"\n')
+    with pytest.raises(InvalidConfig, match="spectator_chat must be a bool"):
+        load_room(str(path), RoomSettings())
+
+
+def test_a_tables_bots_must_be_known_kinds(tmp_path: Path) -> None:
+    path = tmp_path / "tables.toml"
+    for bots in ('"shark"', "[]", '["equity", 3]'):
+        path.write_text(f"[[table]]\nsmall_blind = 5\nbig_blind = 10\nbots = {bots}\n")
+        with pytest.raises(InvalidConfig, match="bots must be a kind of bot"):
+            load_tables(str(path))
