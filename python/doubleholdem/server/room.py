@@ -28,7 +28,7 @@ from doubleholdem.table.history import seat_hands
 
 __all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
 
-HANDS_SEARCHED = 200  # a table's last hands a ``hands`` request looks through
+HANDS_SEARCHED = 2 * protocol.MAX_HANDS  # a table's last hands naming the player, read
 
 MAX_ADDRESSES = 64  # addresses remembered per account, for households
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
@@ -323,13 +323,21 @@ class Room:
 
     def _hands(self, connection: Connection, last: int) -> None:
         """The last hands ``connection``'s seat played, as it saw them (a reply of at
-        most ``last`` hands, looked for among the table's last ``HANDS_SEARCHED``)."""
+        most ``last`` hands, looked for among the table's last ``HANDS_SEARCHED`` that name
+        its player). It spends from the chat's bucket: reading hands costs the server."""
         seat, table_id = connection.seat, connection.table
         if seat is None or table_id is None:
             connection.error("unauthorised", "hands: take a seat or resume with its token first")
             return
+        if not connection.chat_allowed():
+            connection.error(
+                "rate_limited",
+                f"hands: at most {CHAT_BURST:.0f} requests at once, then one every "
+                f"{CHAT_SECONDS:.0f} s (with the chat's messages)",
+            )
+            return
         player = self.runners[table_id].humans[seat][1]
-        logs = (log for _, log in self.store.hands(table_id, last=HANDS_SEARCHED))
+        logs = self.store.hands_of(table_id, player, last=HANDS_SEARCHED)[::-1]
         found = seat_hands(logs, seat=seat, player=player)[-last:]
         hands = [hand.to_dict() for hand in found]
         connection.send(encode("hands", table=table_id, seat=seat, hands=hands))

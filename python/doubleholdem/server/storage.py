@@ -127,15 +127,24 @@ _CHAT = (
 )
 
 
-def hands_of(db: sqlite3.Connection, player: str, *, last: int) -> list[list[dict[str, Any]]]:
-    """The logs of at most ``last`` finished hands, newest first, whose log names
-    ``player`` (a quick filter by the text: :func:`doubleholdem.table.history.seat_hands`
-    then keeps the hands the player was dealt into); ``db`` any connection to the database
-    (the accounts' desk reads on its own, off the event loop)."""
-    rows = db.execute(
-        "SELECT log FROM hands WHERE instr(log, ?) > 0 ORDER BY rowid DESC LIMIT ?",
-        (json.dumps(player), last),
-    ).fetchall()
+def hands_of(
+    db: sqlite3.Connection, player: str, *, last: int, table_id: int | None = None
+) -> list[list[dict[str, Any]]]:
+    """The logs of at most ``last`` finished hands (of table ``table_id``, or of any),
+    newest first, whose log names ``player`` (a quick filter by the text:
+    :func:`doubleholdem.table.history.seat_hands` then keeps the hands the player was
+    dealt into); ``db`` any connection to the database (the accounts' desk reads on its
+    own, off the event loop)."""
+    name = json.dumps(player)
+    if table_id is None:
+        query = "SELECT log FROM hands WHERE instr(log, ?) > 0 ORDER BY rowid DESC LIMIT ?"
+        rows = db.execute(query, (name, last)).fetchall()
+    else:
+        query = (
+            "SELECT log FROM hands WHERE table_id = ? AND instr(log, ?) > 0"
+            " ORDER BY number DESC LIMIT ?"
+        )
+        rows = db.execute(query, (table_id, name, last)).fetchall()
     return [json.loads(log) for (log,) in rows]
 
 
@@ -498,6 +507,10 @@ class Storage:
             (table_id, last),
         ).fetchall()
         return [(number, json.loads(log)) for number, log in reversed(rows)]
+
+    def hands_of(self, table_id: int, player: str, *, last: int) -> list[list[dict[str, Any]]]:
+        """:func:`hands_of` at table ``table_id``."""
+        return hands_of(self._db, player, last=last, table_id=table_id)
 
     # chat
 
