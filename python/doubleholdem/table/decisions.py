@@ -61,6 +61,7 @@ class Observation(NamedTuple):
         legal = dict(hand["legal"])
         legal["points"] = tuple(legal["points"])
         seat = legal.pop("seat")
+        legal.pop("presets", None)  # the page's bet sizes, made from the rest
         in_hand = hand["in_hand"]
         return cls(
             seat=seat,
