@@ -248,7 +248,8 @@ class Encoder:
         """Seat ``seat``'s observation in new arrays, as the environments give it: a dict
         with ``observation`` (float32) and ``action_mask`` (int8)."""
         observation, mask = self._zeros.copy(), self._no_actions.copy()
-        self.encode(game, seat, observation, mask)
+        o: Any = memoryview(observation)  # type: ignore[arg-type]
+        self.write(game, seat, o, o.cast("B"), 0, memoryview(mask), 0)  # type: ignore[arg-type]
         return {"observation": observation, "action_mask": mask}
 
     def encode(self, game: Game, seat: int, out: Any, mask: Any) -> None:
