@@ -91,7 +91,7 @@ class PublicRows:
         if street != self.street:
             self.seats[:] = self.rebuilt_seats(hand, seat_of)
             self.street = street
-            self.cards_seen = self.double or street == 4 or True in hand.shown
+            self.cards_seen = self.double or True in hand.shown
             return
         stacks, bets, committed, in_hand = hand.seat_lists()
         stack, bb = stacks[index], self.bb
