@@ -92,6 +92,14 @@ class DatabaseInUse(DoubleHoldemError, RuntimeError):
     which process."""
 
 
+class DatabaseBusy(DoubleHoldemError, RuntimeError):
+    """The database's write lock is held by another process for now (the command line
+    writing to the ledger): a payment that must be written at once was not; nothing
+    changed, try again."""
+
+    code = "unavailable"
+
+
 class ProtocolError(DoubleHoldemError, ValueError):
     """A game server message that cannot be taken: malformed, oversized, of an unknown
     type or version, or with fields of the wrong kind. ``code`` is the short error code

@@ -193,7 +193,8 @@ def test_the_previous_schema_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         room.store.close()
     with sqlite3.connect(str(path)) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+        schema = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        assert schema == (str(SCHEMA_VERSION),)
         assert db.execute("SELECT moves FROM heads WHERE table_id = 0").fetchone() == (3,)
     _edit(path, "DELETE FROM moves WHERE number = 3")  # and cut moves are now found
     with pytest.raises(DamagedDatabase, match="table 0: its last moves are missing"):

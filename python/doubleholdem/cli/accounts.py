@@ -7,7 +7,9 @@ database (only ``create`` makes a new file).
 - ``freeze|unfreeze|close NAME``;
 - ``deposit|withdraw NAME AMOUNT --ref TEXT``: a reference used twice is applied once;
 - ``show NAME [--json]``: balance, state, seats and the last statement lines;
-- ``audit [--json]``: exit status 0 when the ledger holds together, 1 when not;
+- ``audit [--json] [--snapshot-key FILE]``: exit status 0 when the ledger holds
+  together, 1 when not; on a game server's database each table's chips (stacks and
+  the pot of the hand in progress) must equal its ledger account too;
 - ``shared-addresses [--json]``: accounts that signed in from one address.
 """
 
@@ -61,6 +63,11 @@ def add_parser(subparsers: Any) -> None:
     show.add_argument("--json", action="store_true", help="print one JSON object")
     check = commands.add_parser("audit", parents=[common], help="check the ledger (exit 0 or 1)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--snapshot-key",
+        metavar="FILE",
+        help="the room's snapshot key (serve --snapshot-key), to read a keyed server database",
+    )
     shared = commands.add_parser(
         "shared-addresses", parents=[common], help="accounts that signed in from one address"
     )
@@ -86,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         if args.subcommand == "show":
             return _show(args, bank.show(args.name))
         if args.subcommand == "audit":
-            return _audit(args, bank.audit())
+            return _audit(args, _audit_database(args, bank))
         return _shared(args, bank)
 
 
@@ -126,6 +133,23 @@ def _show(args: argparse.Namespace, shown: dict[str, Any]) -> int:
             f"({line['other']}) {memo}".rstrip()
         )
     return 0
+
+
+def _audit_database(args: argparse.Namespace, bank: Bank) -> dict[str, Any]:
+    """The audit; on a game server's database with its tables' chips as well."""
+    from doubleholdem.server.money import audit_room
+
+    tables = bank.db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"
+    ).fetchone()
+    if tables is None:
+        return bank.audit()
+    key = None
+    if args.snapshot_key:
+        from doubleholdem.cli.serve import read_key
+
+        key = read_key(args.snapshot_key)
+    return audit_room(bank.db, key)
 
 
 def _audit(args: argparse.Namespace, result: dict[str, Any]) -> int:

@@ -14,11 +14,22 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.errors import DamagedDatabase, DoubleHoldemError, ProtocolError, TamperedSnapshot
+from doubleholdem.accounts.accounts import create_bot, get_account
+from doubleholdem.accounts.wallet import LedgerWallet, Wallet
+from doubleholdem.errors import (
+    AccountError,
+    DamagedDatabase,
+    DatabaseBusy,
+    DoubleHoldemError,
+    ProtocolError,
+    TamperedSnapshot,
+    UnknownAccount,
+)
 from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
 from doubleholdem.server.journal import restore
+from doubleholdem.server.money import TableMoney
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
@@ -31,15 +42,23 @@ __all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
 HANDS_SEARCHED = 2 * protocol.MAX_HANDS  # a table's last hands naming the player, read
 
 MAX_ADDRESSES = 64  # addresses remembered per account, for households
+BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
 class Room:
     """Every table of the server, its database, and the clients."""
 
-    def __init__(self, store: Storage, settings: RoomSettings) -> None:
+    def __init__(
+        self, store: Storage, settings: RoomSettings, *, wallet: Wallet | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
+        # the money at the tables: none in a guest room; else ``wallet``, by default
+        # the ledger in the room's own database (written in its transactions)
+        self.wallet: Wallet | None = None
+        if not settings.guests:
+            self.wallet = LedgerWallet(store.db) if wallet is None else wallet
         self.commit = GroupCommit(store)
         self.runners: dict[int, TableRunner] = {}
         self.connections: set[Connection] = set()
@@ -58,14 +77,16 @@ class Room:
         *,
         synchronous: str = "normal",
         repair: bool = False,
+        wallet: Wallet | None = None,
     ) -> Room:
         """The room of the database at ``path``: its stored tables restored where they
         were, and new tables up to ``settings.tables``. A damaged database is refused
         (:class:`DamagedDatabase` naming each table and its problem) unless ``repair``:
         then the tables that hold together are kept, the others replaced by new ones
         (:attr:`repaired` says which and why, and ``PATH.before-repair`` keeps a copy of
-        the database as it was)."""
-        room = cls(Storage(path, synchronous=synchronous), settings)
+        the database as it was). ``wallet`` pays for the seats (by default the ledger in
+        the same database)."""
+        room = cls(Storage(path, synchronous=synchronous), settings, wallet=wallet)
         try:
             room.load(repair=repair)
         except BaseException:
@@ -79,7 +100,7 @@ class Room:
 
     def _runner(self, table_id: int, table: Table, bots: dict[int, str]) -> TableRunner:
         """The runner of table ``table_id``, handed what it needs of the room."""
-        return TableRunner(
+        runner = TableRunner(
             table_id,
             table,
             bots,
@@ -89,11 +110,16 @@ class Room:
             emit=self.emit,
             load=lambda: self._stored(table_id),
         )
+        if self.wallet is not None:
+            legacy = self.store.legacy_below(table_id)
+            runner.money = TableMoney(table_id, self.wallet, self.store, legacy_below=legacy)
+        return runner
 
-    def _stored(self, table_id: int) -> tuple[Table, Humans]:
-        """Table ``table_id`` and its human seats as last committed."""
-        key = self.settings.snapshot_key
-        return restore(self.store.table(table_id), key), self._humans(table_id)
+    def _stored(self, table_id: int) -> tuple[Table, Humans, dict[int, str]]:
+        """Table ``table_id``, its human seats and its bots as last committed."""
+        stored = self.store.table(table_id)
+        bots = {int(seat): kind for seat, kind in stored.bots.items()}
+        return restore(stored, self.settings.snapshot_key), self._humans(table_id), bots
 
     def _humans(self, table_id: int) -> Humans:
         """The human seats of table ``table_id`` as last committed."""
@@ -122,6 +148,11 @@ class Room:
             for table_id in range(count):
                 if table_id not in self.runners:
                     self._create(table_id)
+            if self.wallet is not None:
+                for table_id in self.store.openings():
+                    runner = self.runners[table_id]
+                    assert runner.money is not None
+                    runner.money.open_legacy(runner.table)
 
     def _restore(self, stored: StoredTable) -> str | None:
         """Takes on a stored table: ``None``, or what is wrong with it."""
@@ -157,11 +188,36 @@ class Room:
         now = settings.clock()
         kinds = settings.bot_kinds[place] if place < len(settings.bot_kinds) else DEFAULT_BOTS
         bots = {s: kinds[s % len(kinds)] for s in range(min(settings.bots, config.seats))}
-        for seat in bots:
-            table.join(seat, f"bot-{table_id}-{seat}", config.buy_in_range[1], now=now)
-        self.runners[table_id] = self._runner(table_id, table, bots)
+        runner = self._runner(table_id, table, bots)
+        for seat in list(bots):
+            if not self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
+                del bots[seat]
+        self.runners[table_id] = runner
         snapshot = table.to_json(self.settings.snapshot_key)
         self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
+
+    def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
+        """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with
+        the maximum buy-in; with money, a bot account with a bankroll from the house
+        (``settings.bot_bankroll``) pays it while it can: False when it cannot (the
+        seat stays empty)."""
+        table = runner.table
+        low, high = table.config.buy_in_range
+        money = runner.money
+        if money is None:
+            table.join(seat, name, high, now=now)
+            return True
+        bankroll = self.settings.bot_bankroll or BANKROLL_BUY_INS * high
+        if self.wallet is not None and isinstance(self.wallet, LedgerWallet):
+            try:
+                get_account(self.store.db, name)
+            except UnknownAccount:
+                create_bot(self.store.db, name, bankroll)
+        amount = min(high, money.wallet.balance(name))
+        if amount < low:
+            return False
+        money.buy_in(table, seat, name, amount, now=now)
+        return True
 
     async def start(self) -> None:
         """Starts every table's task (a hand in play goes on where it was)."""
@@ -260,7 +316,7 @@ class Room:
             return
         try:
             self._dispatch(connection, message)
-        except ProtocolError as error:
+        except (ProtocolError, AccountError, DatabaseBusy) as error:
             connection.error(error.code, str(error))
         except DoubleHoldemError as error:
             connection.error("refused", protocol.for_people(str(error)))
@@ -426,7 +482,10 @@ class Room:
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         with runner.change():
-            table.join(seat, name, message.buy_in, now=runner.now())
+            if runner.money is None:
+                table.join(seat, name, message.buy_in, now=runner.now())
+            else:
+                runner.money.buy_in(table, seat, name, message.buy_in, now=runner.now())
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
@@ -497,7 +556,9 @@ class Room:
         assert seat is not None
         now = runner.now()
         with runner.change():
-            if isinstance(message, protocol.TopUp):
+            if isinstance(message, protocol.TopUp) and runner.money is not None:
+                runner.money.top_up(table, seat, message.amount, now=now)
+            elif isinstance(message, protocol.TopUp):
                 table.top_up(seat, message.amount, now=now)
             elif isinstance(message, protocol.SitIn):
                 table.sit_in(seat, now=now)

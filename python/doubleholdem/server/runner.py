@@ -21,10 +21,12 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
+from doubleholdem.errors import DatabaseBusy
 from doubleholdem.game.words import TIMEOUT
 from doubleholdem.server import journal, protocol
 from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.connection import Connection
+from doubleholdem.server.money import TableMoney, occupancies
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import Storage
@@ -58,12 +60,13 @@ class TableRunner:
         settings: RoomSettings,
         commit: GroupCommit,
         emit: Emit,
-        load: Callable[[], tuple[Table, Humans]],
+        load: Callable[[], tuple[Table, Humans, dict[int, str]]],
     ) -> None:
         self.id = table_id
         self.table = table
         self.settings = settings
         self.bot_kinds = bots
+        self.seed = seed
         self.bots: dict[int, Bot] = {s: BOT_KINDS[k](seed * 16 + s) for s, k in bots.items()}
         self.connections: set[Connection] = set()
         self.wake = asyncio.Event()
@@ -77,6 +80,8 @@ class TableRunner:
         self._store_extra: list[Step] = []
         self._replies: list[tuple[Connection, str]] = []
         self._moves: list[str] = []  # the moves of the change being made
+        self.money: TableMoney | None = None  # None: a guest room, chips from nowhere
+        self.bankroll = 0  # chips a new bot gets from the house (with money)
 
     def now(self) -> float:
         """The server's time for the table (never before the table's own time)."""
@@ -94,6 +99,9 @@ class TableRunner:
         table = self.table
         playing = table.in_hand
         number = table.hand_number
+        money = self.money
+        if money is not None:
+            before, start = occupancies(table), table.log_length
         self._moves.clear()
         try:
             yield
@@ -108,6 +116,8 @@ class TableRunner:
         self._drop_gone()
         messages = self._updates()
         steps, self._store_extra = self._store_extra, []
+        if money is not None:
+            steps += money.settle(table.seating_entries(start), before)
         if ended:
             history = table.release_history()
             history.append(hand_record(table, table_id=self.id))
@@ -160,7 +170,13 @@ class TableRunner:
     def reload(self) -> None:
         """Back to the last committed state of the table and its seats (a commit
         failed): a connection whose seat was not committed holds none."""
-        self.table, self.humans = self._load()
+        self.table, self.humans, kinds = self._load()
+        if kinds != self.bot_kinds:  # a bot that left with the failed commit is back
+            old = self.bots
+            self.bots = {
+                s: old.get(s) or BOT_KINDS[k](self.seed * 16 + s) for s, k in kinds.items()
+            }
+            self.bot_kinds = kinds
         seated = {hashed for hashed, _ in self.humans.values()}
         for connection in self.connections:
             connection.since = 0
@@ -378,8 +394,11 @@ class TableRunner:
                     continue
                 wait = None if deadline is None else deadline - now
             elif self._bots_short():
-                with self.change():
-                    self._top_up_bots()
+                try:
+                    with self.change():
+                        self._top_up_bots()
+                except DatabaseBusy:  # another process writes the ledger: soon again
+                    await asyncio.sleep(0.05)
                 continue
             elif now >= self.next_start and self._ready():
                 with self.change():
@@ -417,15 +436,38 @@ class TableRunner:
                 self.decide(seat, self.bots[seat].choose(table.observe(seat)), now)
 
     def _bots_short(self) -> list[int]:
-        """The bot seats below half the maximum buy-in (between hands)."""
+        """The bot seats below half the maximum buy-in (between hands) that can top up
+        (or, with money, must leave: no chips and no bankroll)."""
         table = self.table
         high = table.config.buy_in_range[1]
         seats = table.seats()
-        return [s for s in self.bots if seats[s] is not None and seats[s]["stack"] < high // 2]  # type: ignore[index]
+        short = [s for s in self.bots if seats[s] is not None and seats[s]["stack"] < high // 2]  # type: ignore[index]
+        if self.money is None:
+            return short
+        return [s for s in short if table.stack(s) == 0 or self._bankroll(s) > 0]
+
+    def _bankroll(self, seat: int) -> int:
+        assert self.money is not None
+        return self.money.wallet.balance(self.table.player(seat))
 
     def _top_up_bots(self) -> None:
-        """Bots buy back up to the maximum when they are below half of it."""
+        """Bots buy back up to the maximum when they are below half of it; with money,
+        from their bankroll while it lasts, and a bot with no chips and no bankroll
+        leaves."""
         table = self.table
         high = table.config.buy_in_range[1]
+        money = self.money
         for seat in self._bots_short():
-            table.top_up(seat, high - table.stack(seat), now=table.now)
+            want = high - table.stack(seat)
+            if money is None:
+                table.top_up(seat, want, now=table.now)
+                continue
+            amount = min(want, self._bankroll(seat))
+            if amount > 0:
+                money.top_up(table, seat, amount, now=table.now)
+            else:
+                table.leave(seat, now=table.now)
+                self.bots.pop(seat)
+                self.bot_kinds.pop(seat)
+                kinds = {str(s): k for s, k in self.bot_kinds.items()}
+                self.later(partial(Storage.put_bots, table_id=self.id, bots=kinds))

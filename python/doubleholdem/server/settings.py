@@ -70,7 +70,12 @@ class RoomSettings:
     opens ``POST /api/signup`` to anyone; ``welcome_chips`` new accounts get from the
     house; ``households`` refuses a second account from one address at one table;
     ``signups_per_address`` bounds the sign-ups from one address in an hour (0: no
-    bound), so that an open room's welcome chips cannot be farmed."""
+    bound), so that an open room's welcome chips cannot be farmed.
+
+    Money (docs/server.md, "Money at the tables"): unless ``guests``, every seat is paid
+    from an account's balance through the room's wallet, and each bot is an account
+    with a bankroll of ``bot_bankroll`` chips from the house (0: ten maximum buy-ins of
+    its table)."""
 
     tables: int = 4
     bots: int = 2
@@ -89,6 +94,7 @@ class RoomSettings:
     welcome_chips: int = 0
     households: bool = False
     signups_per_address: int = 20
+    bot_bankroll: int = 0
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -182,6 +188,7 @@ ROOM_OPTIONS: dict[str, type] = {
     "welcome_chips": int,
     "households": bool,
     "spectator_chat": bool,
+    "bot_bankroll": int,
 }
 """The keys of a settings file's ``[room]`` table and their types."""
 
@@ -189,8 +196,8 @@ ROOM_OPTIONS: dict[str, type] = {
 def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
-    ``"closed"``), ``welcome_chips`` (0 to 10**12), ``households`` (true: one account
-    per address at a table), ``spectator_chat`` (false: spectators read the chat but
+    ``"closed"``), ``welcome_chips`` and ``bot_bankroll`` (0 to 10**12), ``households``
+    (true: one account per address at a table), ``spectator_chat`` (false: spectators read the chat but
     may not write in it). A missing table changes nothing; an unknown key or a value
     of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
 
@@ -220,7 +227,7 @@ def load_room(path: str, settings: RoomSettings) -> None:
             if value not in ("open", "closed"):
                 raise InvalidConfig(f'{path}: [room] signup is "open" or "closed"')
             settings.signup = value == "open"
-        elif key in ("welcome_chips", "signups_per_address"):
+        elif key in ("welcome_chips", "signups_per_address", "bot_bankroll"):
             assert isinstance(value, int)
             if not 0 <= value <= MAX_WELCOME:
                 raise InvalidConfig(f"{path}: [room] {key} must be in 0..{MAX_WELCOME}")

@@ -15,7 +15,9 @@ edited, reordered or foreign row, or a gap in the numbers, is refused on reading
 *head* (its number of moves, in ``heads``, written with every change) shows moves cut
 off at the end, and the number of tables created (``meta``) a missing ``tables`` row:
 :meth:`Storage.survey` names every such problem (:class:`Damage`). A database of the
-previous schema (2) is upgraded in place; an empty or foreign file, or another schema, is
+previous schemas (2 and 3) is upgraded in place (3 to 4 adds the accounts' tables and
+ledger, :mod:`doubleholdem.accounts.schema`, and notes each table's chips at the upgrade
+as the ledger's opening, :meth:`Storage.openings`); an empty or foreign file, or another schema, is
 refused (:class:`~doubleholdem.errors.DamagedDatabase`). One server per database: the
 storage holds :class:`~doubleholdem.server.lock.DatabaseLock` while it is open.
 
@@ -46,7 +48,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from doubleholdem.errors import DamagedDatabase, TamperedSnapshot
+from doubleholdem.accounts.schema import ensure_schema
+from doubleholdem.errors import DamagedDatabase, DatabaseBusy, SchemaMismatch, TamperedSnapshot
 from doubleholdem.server.lock import DatabaseLock
 from doubleholdem.server.survey import (
     Damage,
@@ -72,8 +75,8 @@ __all__ = [
     "token_hash",
 ]
 
-SCHEMA_VERSION = 3
-UPGRADES_FROM = 2  # the schema upgraded in place
+SCHEMA_VERSION = 4  # 4: the accounts' tables (doubleholdem.accounts) in the same file
+UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
@@ -185,23 +188,30 @@ def _open(path: str, synchronous: str) -> sqlite3.Connection:
             db.executescript(_SCHEMA)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT INTO meta VALUES ('tables', '0')")
+            ensure_schema(db)
         elif version is None:
             found = ", ".join(sorted(names))
             raise DamagedDatabase(
                 f"{path}: not a doubleholdem database (tables {found}, no schema version)"
             )
-        elif version == str(UPGRADES_FROM):
-            _upgrade(db)
+        elif version in {str(v) for v in UPGRADES_FROM}:
+            _upgrade(db, int(version))
         elif version != str(SCHEMA_VERSION):
+            older = " and ".join(str(v) for v in UPGRADES_FROM)
             raise DamagedDatabase(
                 f"{path}: written with schema version {version}; this version of doubleholdem "
-                f"reads version {SCHEMA_VERSION} and upgrades version {UPGRADES_FROM}"
+                f"reads version {SCHEMA_VERSION} and upgrades versions {older}"
             )
+        else:
+            ensure_schema(db)  # refuses another accounts schema, naming both versions
         for statement in _CHAT:
             db.execute(statement)
     except sqlite3.DatabaseError as error:
         db.close()
         raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
+    except SchemaMismatch as error:
+        db.close()
+        raise DamagedDatabase(f"{path}: {error}") from None
     except BaseException:
         db.close()
         raise
@@ -222,20 +232,26 @@ def _meta_text(db: sqlite3.Connection, key: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def _upgrade(db: sqlite3.Connection) -> None:
-    """Schema 2 to 3, in one transaction: each table's head is its moves as stored, and
-    the tables created are those stored (schema 2 could not tell more)."""
+def _upgrade(db: sqlite3.Connection, version: int) -> None:
+    """Schema 2 or 3 to 4, in one transaction. From 2: each table's head is its moves as
+    stored, and the tables created are those stored (schema 2 could not tell more). From
+    3 (and 2): the accounts' tables; each stored table is noted as *to open* (``meta``
+    key ``opening:ID``): its chips came from nowhere, and the room enters them in the
+    ledger when it first loads it (:meth:`Storage.openings`)."""
     db.execute("BEGIN IMMEDIATE")
     try:
         for statement in _SCHEMA.split(";"):  # executescript would commit first
             if statement.strip():
                 db.execute(statement)
-        db.execute(
-            "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
-            "FROM tables"
-        )
-        (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
+        if version == 2:
+            db.execute(
+                "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
+                "FROM tables"
+            )
+            (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
+        ensure_schema(db)
+        db.execute("INSERT INTO meta SELECT 'opening:' || id, '' FROM tables")
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:
@@ -387,6 +403,34 @@ class Storage:
         finally:
             self._depth = 0
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for writers that join the storage's transactions (the ledger
+        of :mod:`doubleholdem.accounts`, through
+        :class:`~doubleholdem.accounts.wallet.LedgerWallet`). Write through it only
+        inside :meth:`transaction` or :meth:`paying`."""
+        return self._db
+
+    @contextlib.contextmanager
+    def paying(self) -> Iterator[None]:
+        """A change that may be refused (a buy-in the balance cannot pay): it is written
+        at once into the next transaction (begun now, :meth:`reserve`), which the group
+        commit then commits with the table change it pays for, or rolls back with it.
+        If the block raises, what it wrote is undone (a savepoint) and the error
+        raised. :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held
+        elsewhere (nothing written)."""
+        if not self.reserve():
+            raise DatabaseBusy("the database is busy (another process writes): try again")
+        self._db.execute("SAVEPOINT paying")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK TO paying")
+                self._db.execute("RELEASE paying")
+            raise
+        self._db.execute("RELEASE paying")
+
     # tables
 
     def tables(self) -> list[StoredTable]:
@@ -433,6 +477,28 @@ class Storage:
             "UPDATE meta SET value = ? WHERE key = 'tables'",
             (str(max(self.count(), table_id + 1)),),
         )
+
+    def put_bots(self, table_id: int, bots: dict[str, str]) -> None:
+        """Stores the bot seats of a table (seat -> kind): a bot left, or sat down."""
+        self._db.execute("UPDATE tables SET bots = ? WHERE id = ?", (json.dumps(bots), table_id))
+
+    def openings(self) -> list[int]:
+        """The tables stored before the ledger (a database upgraded from schema 3),
+        whose chips the ledger has not entered yet (:meth:`opened`)."""
+        rows = self._db.execute("SELECT key FROM meta WHERE key LIKE 'opening:%'")
+        return sorted(int(key.removeprefix("opening:")) for (key,) in rows)
+
+    def opened(self, table_id: int, first_occupancy: int) -> None:
+        """The ledger entered table ``table_id``'s chips: its seats of occupancies below
+        ``first_occupancy`` were seated before the ledger (:meth:`legacy_below`)."""
+        self._db.execute("DELETE FROM meta WHERE key = ?", (f"opening:{table_id}",))
+        legacy = (f"legacy:{table_id}", str(first_occupancy))
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", legacy)
+
+    def legacy_below(self, table_id: int) -> int:
+        """The first occupancy of table ``table_id`` seated through the ledger (0 unless
+        the table is older than the ledger: :meth:`opened`)."""
+        return meta_int(self._db, f"legacy:{table_id}") or 0
 
     def drop_table(self, table_id: int) -> None:
         """Forgets every row of a table (to repair a damaged database)."""

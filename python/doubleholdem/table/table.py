@@ -211,6 +211,24 @@ class Table:
         """The chips the player in ``seat`` brought: buy-in plus top-ups."""
         return self._seating.occupant(seat).bought_in
 
+    def occupancy(self, seat: int) -> int | None:
+        """The occupancy of whoever sits in ``seat`` now (a number never given twice at
+        this table, so it names one sitting-down), or ``None`` for an empty seat."""
+        self._seating.check_number(seat)
+        return self._seating.occupancy(seat)
+
+    @property
+    def next_occupancy(self) -> int:
+        """The occupancy the next player to sit down gets."""
+        return self._seating.next_occupancy
+
+    def seating_entries(self, since: int) -> list[dict[str, Any]]:
+        """The table's own log entries (joins, top-ups, leaves, hand ends, ...; no hand
+        events) from log position ``since`` on: what a server pays or cashes out for.
+        Cheaper than :meth:`event_log`: hand events are skipped, not written out."""
+        self._log.sync()
+        return [item for item in self._log.items[since:] if isinstance(item, dict)]
+
     def seat_of(self, player: str) -> int | None:
         """The seat of ``player``, or ``None``."""
         return self._seating.seat_of(player)
