@@ -1,0 +1,301 @@
+"""Money at the tables (issue 19): a seat is paid from the account's balance in the
+transaction that writes it, a top-up likewise, a seat that ends (leave, removal, bust)
+is cashed out when the hand ends, each hand's rake goes to the house; refused payments
+and failed commits change nothing; bots are accounts with a bounded bankroll; a database
+of schema 3 is upgraded with its tables' chips entered in the ledger."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doubleholdem.accounts import ledger
+from doubleholdem.accounts.accounts import Passwords, create_account, set_state
+from doubleholdem.game import Rake
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.money import audit_room
+from doubleholdem.server.room import Room
+from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.table import Decision, TableConfig
+
+FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)
+RAKED = TableConfig(
+    small_blind=5, big_blind=10, seats=3, rake=Rake(500, cap=20, no_flop_no_drop=False)
+)
+DATA = Path(__file__).parent / "data"
+
+
+def money_room(bots: int = 0, bankroll: int = 0, path: str = ":memory:") -> Room:
+    """A room with accounts (no running event loop: each change is committed at once)."""
+    settings = RoomSettings(
+        tables=2,
+        bots=bots,
+        bot_delay=0.0,
+        pause=0.0,
+        configs=[RAKED],
+        seed=5,
+        guests=False,
+        bot_bankroll=bankroll,
+        clock=lambda: 100.0,
+    )
+    return Room.open(path, settings)
+
+
+def sign_up(room: Room, name: str, chips: int) -> Connection:
+    """A new account with ``chips`` deposited, and its signed-in connection."""
+    with room.store.transaction():
+        create_account(room.store.db, name, "password-" + name, passwords=FAST)
+        if chips:
+            key = f"cashier:{name}"
+            ledger.transfer(
+                room.store.db, key, "deposit", ledger.CASHIER, ledger.player(name), chips
+            )
+    connection = room.connect()
+    connection.account = name
+    return connection
+
+
+def send(room: Room, connection: Connection, **fields: Any) -> list[dict[str, Any]]:
+    """Sends a request; the messages it was answered with."""
+    room.handle(connection, json.dumps({"v": 2, **fields}))
+    replies = []
+    while not connection.outbox.empty():
+        text = connection.outbox.get_nowait()
+        if text is not None:
+            replies.append(json.loads(text))
+    return replies
+
+
+def kinds(replies: list[dict[str, Any]]) -> list[str]:
+    return [r.get("code", r["type"]) for r in replies if r["type"] in ("seated", "error", "result")]
+
+
+def audit_ok(room: Room) -> None:
+    assert audit_room(room.store.db, room.settings.snapshot_key) == {"ok": True, "problems": []}
+
+
+def play_hand(runner: TableRunner) -> None:
+    """A hand in which everyone checks or calls (bots included), with its rake."""
+    with runner.change():
+        runner.table.start_hand(now=100.0)
+    while runner.table.in_hand:
+        legal = runner.table.legal_actions()
+        assert legal is not None
+        if legal.seat in runner.bots:
+            runner.bot_turn(legal.seat)
+            continue
+        action = "call" if legal.can_call else "check"
+        with runner.change(moves=True):
+            runner.decide(legal.seat, Decision(action), 100.0)
+
+
+def balance(room: Room, name: str) -> int:
+    assert room.wallet is not None
+    return room.wallet.balance(name)
+
+
+def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_house() -> None:
+    room = money_room()
+    ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
+    assert kinds(send(room, bob, type="sit", table=0, name="bob", buy_in=300)) == ["seated"]
+    assert (balance(room, "ann"), balance(room, "bob")) == (600, 700)
+    audit_ok(room)
+    runner = room.runners[0]
+    play_hand(runner)
+    rake = runner.table.rake
+    assert rake > 0
+    assert ledger.balance(room.store.db, ledger.HOUSE) == rake
+    audit_ok(room)
+    stacks = {s["player"]: s["stack"] for s in runner.table.seats() if s is not None}
+    assert kinds(send(room, ann, type="leave")) == ["result"]
+    assert kinds(send(room, bob, type="leave")) == ["result"]
+    assert balance(room, "ann") == 600 + stacks["ann"]
+    assert balance(room, "bob") == 700 + stacks["bob"]
+    assert balance(room, "ann") + balance(room, "bob") + rake == 2000
+    assert ledger.balance(room.store.db, ledger.table(0)) == 0
+    audit_ok(room)
+
+
+def test_a_refused_payment_changes_nothing() -> None:
+    room = money_room()
+    ann = sign_up(room, "ann", 250)
+    before = room.runners[0].table.to_json()
+    replies = send(room, ann, type="sit", table=0, name="ann", buy_in=300)
+    assert kinds(replies) == ["insufficient_funds"]
+    assert "holds 250 chips, not the 300" in replies[-1]["message"]
+    assert room.runners[0].table.to_json() == before and ann.seat is None
+    assert balance(room, "ann") == 250
+    # a buy-in out of the table's range (TH-36) is refused by the table: nothing paid
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=100)) == ["refused"]
+    assert balance(room, "ann") == 250
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=200)) == ["seated"]
+    replies = send(room, ann, type="top_up", amount=100)
+    assert kinds(replies) == ["insufficient_funds"]
+    assert room.runners[0].table.stack(ann.seat or 0) == 200
+    assert kinds(send(room, ann, type="top_up", amount=50)) == ["result"]
+    assert room.runners[0].table.stack(ann.seat or 0) == 250 and balance(room, "ann") == 0
+    audit_ok(room)
+
+
+def test_a_frozen_account_cannot_sit_and_a_guest_must_sign_in() -> None:
+    room = money_room()
+    ann = sign_up(room, "ann", 1000)
+    with room.store.transaction():
+        set_state(room.store.db, "ann", "frozen")
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=300)) == ["account_frozen"]
+    guest = room.connect()
+    assert kinds(send(room, guest, type="sit", table=0, name="x", buy_in=300)) == ["not_signed_in"]
+    audit_ok(room)
+
+
+def test_one_seat_per_account_per_table() -> None:
+    room = money_room()
+    ann = sign_up(room, "ann", 2000)
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=300)) == ["seated"]
+    again = room.connect()
+    again.account = "ann"
+    assert kinds(send(room, again, type="sit", table=0, name="ann", buy_in=300)) == [
+        "already_seated"
+    ]
+    assert kinds(send(room, again, type="sit", table=1, name="ann", buy_in=300)) == ["seated"]
+    assert balance(room, "ann") == 1400
+    audit_ok(room)
+
+
+def test_a_failed_commit_rolls_the_money_back_with_the_seat() -> None:
+    room = money_room()
+    ann = sign_up(room, "ann", 1000)
+    store = room.store
+    real = store.put_token
+
+    def failing(*args: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    store.put_token = failing  # type: ignore[method-assign]
+
+    async def sit() -> list[dict[str, Any]]:  # in a loop, as served: the commit comes later
+        room.handle(
+            ann, json.dumps({"v": 2, "type": "sit", "table": 0, "name": "ann", "buy_in": 400})
+        )
+        assert balance(room, "ann") == 600  # paid, in the transaction not yet committed
+        await asyncio.sleep(0.01)
+        return send(room, ann, type="ping")
+
+    replies = asyncio.run(sit())
+    assert kinds(replies) == ["unavailable"]
+    assert balance(room, "ann") == 1000 and ann.seat is None
+    assert room.runners[0].table.seats()[0] is None
+    audit_ok(room)
+    store.put_token = real  # type: ignore[method-assign]
+    assert room.commit.writable()
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
+    assert balance(room, "ann") == 600
+    audit_ok(room)
+
+
+def test_a_seat_left_during_a_hand_is_cashed_out_when_it_ends() -> None:
+    room = money_room()
+    ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
+    send(room, ann, type="sit", table=0, name="ann", buy_in=500)
+    send(room, bob, type="sit", table=0, name="bob", buy_in=500)
+    runner = room.runners[0]
+    with runner.change():
+        runner.table.start_hand(now=100.0)
+    assert kinds(send(room, ann, type="leave")) == ["result"]
+    assert balance(room, "ann") == 500  # not yet: the seat plays on until the hand ends
+    audit_ok(room)
+    while runner.table.in_hand:
+        legal = runner.table.legal_actions()
+        assert legal is not None
+        with runner.change(moves=True):
+            runner.decide(legal.seat, Decision("call" if legal.can_call else "check"), 100.0)
+    assert runner.table.seat_of("ann") is None
+    assert balance(room, "ann") > 500  # its stack came back
+    audit_ok(room)
+
+
+def test_bots_buy_in_from_a_bankroll_and_leave_when_it_is_gone() -> None:
+    room = money_room(bots=2, bankroll=300)
+    runner = room.runners[0]
+    assert [s["stack"] for s in runner.table.seats() if s is not None] == [300, 300]
+    assert balance(room, "bot-0-0") == 0
+    audit_ok(room)
+    for _ in range(2000):
+        if len(runner.bots) < 2:
+            break
+        if runner._bots_short():
+            with runner.change():
+                runner._top_up_bots()
+            audit_ok(room)
+        elif runner.table.can_start():
+            play_hand(runner)
+    assert len(runner.bots) < 2  # a bot lost its bankroll and left
+    stored = room.store.table(0)
+    assert {int(s) for s in stored.bots} == set(runner.bots)
+    audit_ok(room)
+
+
+def test_the_config_seats_equity_bots_per_table(tmp_path: Path) -> None:
+    from doubleholdem.server.settings import load_table_bots
+
+    path = tmp_path / "tables.toml"
+    path.write_text(
+        '[[table]]\nsmall_blind = 5\nbig_blind = 10\nbots = ["equity", "station"]\n'
+        "[[table]]\nsmall_blind = 5\nbig_blind = 10\n"
+    )
+    assert load_table_bots(str(path)) == [["equity", "station"], []]
+    settings = RoomSettings(tables=2, bots=2, table_bots=load_table_bots(str(path)), guests=False)
+    room = Room.open(":memory:", settings)
+    assert room.runners[0].bot_kinds == {0: "equity", 1: "station"}
+    assert room.runners[1].bot_kinds == {0: "random", 1: "station"}
+    audit_ok(room)
+
+
+def test_a_database_of_schema_3_is_upgraded_with_its_chips_in_the_ledger(tmp_path: Path) -> None:
+    path = tmp_path / "room.db"
+    shutil.copy(DATA / "schema3.db", path)
+    with sqlite3.connect(path) as db:  # a real file of schema 3 (tests/server/data)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("3",)
+    room = money_room(bots=2, path=str(path))
+    try:
+        runner0, runner1 = room.runners[0], room.runners[1]
+        assert runner0.table.in_hand  # the hand in progress goes on, its pot counted
+        chips = {0: runner0.table.chips(), 1: runner1.table.chips()}
+        assert chips == {0: 2500, 1: 2300}
+        assert ledger.balance(room.store.db, ledger.table(0)) == 2500
+        audit_ok(room)
+        seat = runner1.table.seat_of("Bob Lee")  # a name no account can have
+        assert seat is not None
+        stack = runner1.table.stack(seat)
+        with runner1.change():
+            runner1.table.leave(seat, now=100.0)
+        assert ledger.balance(room.store.db, ledger.table(1)) == 2300 - stack
+        audit_ok(room)
+    finally:
+        room.store.close()
+    room = money_room(bots=2, path=str(path))  # opened once: not entered twice
+    try:
+        audit_ok(room)
+    finally:
+        room.store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("4",)
+
+
+def test_an_unknown_accounts_schema_is_refused_naming_both(tmp_path: Path) -> None:
+    from doubleholdem.errors import DamagedDatabase
+
+    path = tmp_path / "room.db"
+    money_room(path=str(path)).store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
+    with pytest.raises(DamagedDatabase, match=r"version 7, .* version 1"):
+        money_room(path=str(path))
