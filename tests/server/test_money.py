@@ -16,89 +16,21 @@ from typing import Any
 import pytest
 
 from doubleholdem.accounts import ledger
-from doubleholdem.accounts.accounts import Passwords, create_account, set_state
-from doubleholdem.game import Rake
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.money import audit_room
+from doubleholdem.accounts.accounts import set_state
 from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.table import Decision, TableConfig
-
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)
-RAKED = TableConfig(
-    small_blind=5, big_blind=10, seats=3, rake=Rake(500, cap=20, no_flop_no_drop=False)
+from doubleholdem.table import Decision
+from money_room import (
+    audit_ok,
+    balance,
+    kinds,
+    money_room,
+    play_hand,
+    send,
+    sign_up,
 )
+
 DATA = Path(__file__).parent / "data"
-
-
-def money_room(bots: int = 0, bankroll: int = 0, path: str = ":memory:") -> Room:
-    """A room with accounts (no running event loop: each change is committed at once)."""
-    settings = RoomSettings(
-        tables=2,
-        bots=bots,
-        bot_delay=0.0,
-        pause=0.0,
-        configs=[RAKED],
-        seed=5,
-        guests=False,
-        bot_bankroll=bankroll,
-        clock=lambda: 100.0,
-    )
-    return Room.open(path, settings)
-
-
-def sign_up(room: Room, name: str, chips: int) -> Connection:
-    """A new account with ``chips`` deposited, and its signed-in connection."""
-    with room.store.transaction():
-        create_account(room.store.db, name, "password-" + name, passwords=FAST)
-        if chips:
-            key = f"cashier:{name}"
-            ledger.transfer(
-                room.store.db, key, "deposit", ledger.CASHIER, ledger.player(name), chips
-            )
-    connection = room.connect()
-    connection.account = name
-    return connection
-
-
-def send(room: Room, connection: Connection, **fields: Any) -> list[dict[str, Any]]:
-    """Sends a request; the messages it was answered with."""
-    room.handle(connection, json.dumps({"v": 2, **fields}))
-    replies = []
-    while not connection.outbox.empty():
-        text = connection.outbox.get_nowait()
-        if text is not None:
-            replies.append(json.loads(text))
-    return replies
-
-
-def kinds(replies: list[dict[str, Any]]) -> list[str]:
-    return [r.get("code", r["type"]) for r in replies if r["type"] in ("seated", "error", "result")]
-
-
-def audit_ok(room: Room) -> None:
-    assert audit_room(room.store.db, room.settings.snapshot_key) == {"ok": True, "problems": []}
-
-
-def play_hand(runner: TableRunner) -> None:
-    """A hand in which everyone checks or calls (bots included), with its rake."""
-    with runner.change():
-        runner.table.start_hand(now=100.0)
-    while runner.table.in_hand:
-        legal = runner.table.legal_actions()
-        assert legal is not None
-        if legal.seat in runner.bots:
-            runner.bot_turn(legal.seat)
-            continue
-        action = "call" if legal.can_call else "check"
-        with runner.change(moves=True):
-            runner.decide(legal.seat, Decision(action), 100.0)
-
-
-def balance(room: Room, name: str) -> int:
-    assert room.wallet is not None
-    return room.wallet.balance(name)
 
 
 def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_house() -> None:
@@ -243,19 +175,16 @@ def test_bots_buy_in_from_a_bankroll_and_leave_when_it_is_gone() -> None:
     audit_ok(room)
 
 
-def test_the_config_seats_equity_bots_per_table(tmp_path: Path) -> None:
-    from doubleholdem.server.settings import load_table_bots
+def test_equity_bots_are_accounts_with_a_bankroll(tmp_path: Path) -> None:
+    from doubleholdem.server.settings import load_tables
 
     path = tmp_path / "tables.toml"
-    path.write_text(
-        '[[table]]\nsmall_blind = 5\nbig_blind = 10\nbots = ["equity", "station"]\n'
-        "[[table]]\nsmall_blind = 5\nbig_blind = 10\n"
-    )
-    assert load_table_bots(str(path)) == [["equity", "station"], []]
-    settings = RoomSettings(tables=2, bots=2, table_bots=load_table_bots(str(path)), guests=False)
+    path.write_text('[[table]]\nsmall_blind = 5\nbig_blind = 10\nbots = ["equity", "station"]\n')
+    configs, bot_kinds = load_tables(str(path))
+    settings = RoomSettings(tables=1, bots=2, configs=configs, bot_kinds=bot_kinds)
     room = Room.open(":memory:", settings)
-    assert room.runners[0].bot_kinds == {0: "equity", 1: "station"}
-    assert room.runners[1].bot_kinds == {0: "random", 1: "station"}
+    assert not settings.guests and room.runners[0].bot_kinds == {0: "equity", 1: "station"}
+    assert balance(room, "bot-0-0") == 9 * configs[0].buy_in_range[1]  # ten buy-ins, one in
     audit_ok(room)
 
 

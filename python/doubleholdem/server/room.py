@@ -56,9 +56,7 @@ class Room:
         self.settings = settings
         # the money at the tables: none in a guest room; else ``wallet``, by default
         # the ledger in the room's own database (written in its transactions)
-        self.wallet: Wallet | None = None
-        if not settings.guests:
-            self.wallet = LedgerWallet(store.db) if wallet is None else wallet
+        self._wallet = LedgerWallet(store.db) if wallet is None else wallet
         self.commit = GroupCommit(store)
         self.runners: dict[int, TableRunner] = {}
         self.connections: set[Connection] = set()
@@ -94,6 +92,11 @@ class Room:
             raise
         return room
 
+    @property
+    def wallet(self) -> Wallet | None:
+        """What pays for the seats, or ``None`` in a guest room."""
+        return None if self.settings.guests else self._wallet
+
     def now(self, table: Table) -> float:
         """The server's time for ``table`` (never before the table's own time)."""
         return max(self.settings.clock(), table.now)
@@ -110,9 +113,8 @@ class Room:
             emit=self.emit,
             load=lambda: self._stored(table_id),
         )
-        if self.wallet is not None:
-            legacy = self.store.legacy_below(table_id)
-            runner.money = TableMoney(table_id, self.wallet, self.store, legacy_below=legacy)
+        legacy = self.store.legacy_below(table_id)
+        runner.paid_by = TableMoney(table_id, self._wallet, self.store, legacy_below=legacy)
         return runner
 
     def _stored(self, table_id: int) -> tuple[Table, Humans, dict[int, str]]:
@@ -200,7 +202,8 @@ class Room:
         """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with
         the maximum buy-in; with money, a bot account with a bankroll from the house
         (``settings.bot_bankroll``) pays it while it can: False when it cannot (the
-        seat stays empty)."""
+        seat stays empty). A wallet of an embedding server seats the bots it knows (its
+        ``balance`` answers for them)."""
         table = runner.table
         low, high = table.config.buy_in_range
         money = runner.money
@@ -208,12 +211,15 @@ class Room:
             table.join(seat, name, high, now=now)
             return True
         bankroll = self.settings.bot_bankroll or BANKROLL_BUY_INS * high
-        if self.wallet is not None and isinstance(self.wallet, LedgerWallet):
+        if isinstance(money.wallet, LedgerWallet):
             try:
                 get_account(self.store.db, name)
             except UnknownAccount:
                 create_bot(self.store.db, name, bankroll)
-        amount = min(high, money.wallet.balance(name))
+        try:
+            amount = min(high, money.wallet.balance(name))
+        except Exception:  # a wallet of its own that does not know the bot
+            return False
         if amount < low:
             return False
         money.buy_in(table, seat, name, amount, now=now)

@@ -80,8 +80,13 @@ class TableRunner:
         self._store_extra: list[Step] = []
         self._replies: list[tuple[Connection, str]] = []
         self._moves: list[str] = []  # the moves of the change being made
-        self.money: TableMoney | None = None  # None: a guest room, chips from nowhere
+        self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
         self.bankroll = 0  # chips a new bot gets from the house (with money)
+
+    @property
+    def money(self) -> TableMoney | None:
+        """The money of the table, or ``None`` in a guest room (chips from nowhere)."""
+        return None if self.settings.guests else self.paid_by
 
     def now(self) -> float:
         """The server's time for the table (never before the table's own time)."""

@@ -197,9 +197,9 @@ def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
     ``"closed"``), ``welcome_chips`` and ``bot_bankroll`` (0 to 10**12), ``households``
-    (true: one account per address at a table), ``spectator_chat`` (false: spectators read the chat but
-    may not write in it). A missing table changes nothing; an unknown key or a value
-    of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
+    (true: one account per address at a table), ``spectator_chat`` (false: spectators
+    read the chat but may not write in it). A missing table changes nothing; an unknown
+    key or a value of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:

@@ -1,0 +1,70 @@
+"""Money at the tables: the ledger's cost per hand in the room (issue 19 target: under
+0.2 ms a hand; benchmarks, not tests).
+
+Run: ``python -m pytest benches/bench_money.py --benchmark-enable``. A room on a file in
+WAL mode (``synchronous=NORMAL``, as served) with one six-seat table of bots (random
+bots and calling stations, rake 5%, capped at 30) plays hands through its runner, each
+change committed at once (no event loop: every change is its own commit, the dearest
+case). The same hands are played by a guest room (chips from nowhere) and by a room with
+accounts (bots with bankrolls, rake and top-ups through the ledger, every table change
+checked for seats that end); the difference is the ledger's cost per hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doubleholdem.game import Rake
+from doubleholdem.server.room import Room
+from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.table import TableConfig
+
+HANDS = 20  # a round
+TABLE = TableConfig(small_blind=5, big_blind=10, seats=6, rake=Rake(500, cap=30))
+
+
+def _room(path: Path, guests: bool) -> Room:
+    settings = RoomSettings(
+        tables=1,
+        bots=6,
+        bot_delay=0.0,
+        pause=0.0,
+        configs=[TABLE],
+        seed=3,
+        guests=guests,
+        bot_bankroll=10**12,
+        clock=lambda: 100.0,
+    )
+    return Room.open(str(path), settings)
+
+
+def play(runner: TableRunner, hands: int) -> None:
+    """``hands`` hands of bots, with their top-ups between hands."""
+    for _ in range(hands):
+        if runner._bots_short():
+            with runner.change():
+                runner._top_up_bots()
+        with runner.change():
+            runner.table.start_hand(now=100.0)
+        while runner.table.in_hand:
+            seat = runner.table.to_act
+            assert seat is not None
+            runner.bot_turn(seat)
+
+
+@pytest.fixture(params=[True, False], ids=["guests", "accounts"])
+def runner(request: Any, tmp_path: Path) -> Iterator[TableRunner]:
+    room = _room(tmp_path / "room.db", request.param)
+    yield room.runners[0]
+    room.store.close()
+
+
+def test_hands_in_a_room(benchmark: Any, runner: TableRunner) -> None:
+    benchmark.group = "money: hands through the room, guests against accounts"
+    benchmark.pedantic(play, args=(runner, HANDS), rounds=15, warmup_rounds=1)
+    benchmark.extra_info["items"] = HANDS

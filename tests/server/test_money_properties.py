@@ -1,0 +1,220 @@
+"""The audit holds after every step of random interleavings at the room (issue 19):
+sign-ups (accounts made by the library), deposits, buy-ins, top-ups, hands with rake,
+leaves, removals between and during hands, retried keys and failed commits. After each
+step the database's audit (each table's chips against its ledger account, every balance
+against its entries, deposits - withdrawals == balances + chips at tables + house) is
+clean."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+import tempfile
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doubleholdem.accounts import ledger
+from doubleholdem.accounts.accounts import create_account
+from doubleholdem.server.money import audit_room
+from doubleholdem.server.room import Room
+from money_room import FAST, kinds, money_room, play_hand, send
+
+NAMES = ["ann", "bob", "cy", "dee"]  # signed up first; "eve" when the plan says
+
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("sign_up"), st.just("eve"), st.integers(0, 3000)),
+        st.tuples(st.just("deposit"), st.sampled_from([*NAMES, "eve"]), st.integers(1, 2000)),
+        st.tuples(
+            st.just("sit"),
+            st.sampled_from(NAMES),
+            st.integers(0, 1),
+            st.sampled_from([100, 200, 450, 1000, 1500]),
+        ),
+        st.tuples(st.just("top_up"), st.sampled_from(NAMES), st.sampled_from([1, 50, 400])),
+        st.tuples(st.just("hand"), st.integers(0, 1)),
+        st.tuples(st.just("leave"), st.sampled_from(NAMES)),
+        st.tuples(st.just("remove"), st.sampled_from(NAMES), st.booleans()),
+        st.tuples(st.just("retry"), st.sampled_from(NAMES)),
+        st.tuples(st.just("fail_next_commit"), st.booleans()),
+    ),
+    max_size=30,
+)
+
+
+class World:
+    """A room with accounts and the signed-in connections of its players."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.room: Room = money_room(bots=1, bankroll=1200, path=path)
+        self.clients: dict[str, Any] = {}
+        self.deposits = 0
+        self.failures = 0  # commits still to fail
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        return self.room.store.db
+
+    def sign_up(self, name: str, welcome: int) -> None:
+        if name in self.clients:
+            return
+        with self.room.store.transaction():
+            create_account(self.db, name, "password-" + name, passwords=FAST, welcome=welcome)
+        connection = self.room.connect()
+        connection.account = name
+        self.clients[name] = connection
+
+    def deposit(self, name: str, amount: int) -> None:
+        if name not in self.clients:
+            return
+        self.deposits += 1
+        with self.room.store.transaction():
+            key = f"cashier:d{self.deposits}"
+            ledger.transfer(self.db, key, "deposit", ledger.CASHIER, ledger.player(name), amount)
+
+    def request(self, player: str, **fields: Any) -> list[str]:
+        connection = self.clients.get(player)
+        if connection is None:
+            return []
+        answer = kinds(send(self.room, connection, **fields))
+        if connection.table is not None:  # what a failed commit's reload does, as served
+            held = {hashed for hashed, _ in self.room.runners[connection.table].humans.values()}
+            if connection.token not in held:
+                connection.seat = connection.token = None
+        return answer
+
+    def remove(self, name: str, during_hand: bool) -> None:
+        """What a room's removal of an absent seat does (the lifecycle): the seat leaves
+        when it is not in a hand, and its token stops."""
+        connection = self.clients.get(name)
+        if connection is None or connection.seat is None or connection.table is None:
+            return
+        runner = self.room.runners[connection.table]
+        seat = connection.seat
+        if during_hand and not runner.table.in_hand and runner.table.can_start():
+            with runner.change():
+                runner.table.start_hand(now=100.0)
+        with runner.change():
+            runner.table.leave_after_hand(seat, now=100.0)
+            runner.release(seat)
+
+    def retry(self, name: str) -> None:
+        """The last buy-in, top-up or cash-out of ``name`` posted again with its key:
+        nothing changes."""
+        found = self.db.execute(
+            "SELECT t.key FROM ledger_transactions t JOIN ledger_entries e ON e.seq = t.seq "
+            "JOIN ledger_accounts a ON a.id = e.account_id WHERE a.kind = 'player' "
+            "AND a.name = ? AND t.kind IN ('buy_in', 'top_up', 'cash_out') "
+            "ORDER BY t.seq DESC LIMIT 1",
+            (name,),
+        ).fetchone()
+        if found is None:
+            return
+        posted = ledger.find(self.db, found[0])
+        assert posted is not None
+        wallet = self.room.wallet
+        assert wallet is not None
+        transfer = posted.transfer
+        table_id = int(posted.key.split(":")[1])  # buyin:TABLE:..., topup:..., cashout:...
+        head = ledger.head(self.db)
+        with self.room.store.transaction():
+            if transfer.kind == "cash_out":
+                again = wallet.credit(name, table_id, transfer.amount, key=posted.key)
+            else:
+                again = wallet.debit(
+                    name, table_id, transfer.amount, key=posted.key, reason=transfer.kind
+                )
+        assert again == posted and ledger.head(self.db) == head
+
+    def fail_next_commit(self, write: bool) -> None:
+        """The next commit fails: a write in it, or its ``COMMIT``."""
+        store = self.room.store
+        if write:
+            real = store.put_table
+
+            def failing(table_id: int, snapshot: str) -> None:
+                store.put_table = real  # type: ignore[method-assign]
+                raise sqlite3.OperationalError("disk I/O error")
+
+            store.put_table = failing  # type: ignore[method-assign]
+            return
+        left = [1]
+
+        def authorizer(action: int, arg1: Any, *rest: Any) -> int:
+            if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
+                left[0] -= 1
+                return sqlite3.SQLITE_DENY
+            return sqlite3.SQLITE_OK
+
+        self.db.set_authorizer(authorizer)
+
+    def audit(self) -> None:
+        """The audit of the database as committed, read on a connection of its own."""
+        db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            assert audit_room(db) == {"ok": True, "problems": []}
+        finally:
+            db.close()
+
+    def step(self, kind: str, *args: Any) -> None:
+        with contextlib.suppress(sqlite3.DatabaseError):  # the test's own transaction failed
+            self._step(kind, *args)
+        self.room.commit.writable()  # a refusing room takes writes again when it can
+
+    def _step(self, kind: str, *args: Any) -> None:
+        if kind == "sign_up":
+            self.sign_up(*args)
+        elif kind == "deposit":
+            self.deposit(*args)
+        elif kind == "sit":
+            name, table, amount = args
+            self.request(name, type="sit", table=table, name=name, buy_in=amount)
+        elif kind == "top_up":
+            self.request(args[0], type="top_up", amount=args[1])
+        elif kind == "leave":
+            self.request(args[0], type="leave")
+        elif kind == "hand":
+            runner = self.room.runners[args[0]]
+            if runner.table.in_hand or runner.table.can_start():
+                play_hand(runner, start=not runner.table.in_hand)
+        elif kind == "remove":
+            self.remove(*args)
+        elif kind == "retry":
+            if args[0] in self.clients:
+                self.retry(args[0])
+        else:
+            self.fail_next_commit(*args)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 3000), min_size=len(NAMES), max_size=len(NAMES)), steps)
+def test_the_audit_holds_after_every_step(welcome: list[int], plan: list[tuple[Any, ...]]) -> None:
+    folder = tempfile.mkdtemp()
+    world = World(os.path.join(folder, "room.db"))
+    try:
+        for name, chips in zip(NAMES, welcome):
+            world.sign_up(name, chips)
+        world.audit()
+        for step in plan:
+            world.step(*step)
+            world.audit()
+        for runner in world.room.runners.values():  # everyone leaves: all comes back
+            if runner.table.in_hand:
+                play_hand(runner, start=False)
+        for name in world.clients:
+            world.request(name, type="leave")
+        world.audit()
+        for runner in world.room.runners.values():
+            humans = [s for s, p in enumerate(runner.table.seats()) if p and s not in runner.bots]
+            assert humans == []
+            bots = sum(runner.table.stack(s) for s in runner.bots)
+            assert ledger.balance(world.db, ledger.table(runner.id)) == bots
+    finally:
+        world.db.set_authorizer(None)
+        world.room.store.close()
+        shutil.rmtree(folder)
