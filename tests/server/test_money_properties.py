@@ -131,6 +131,12 @@ class World:
                 )
         assert again == posted and ledger.head(self.db) == head
 
+    def disarm(self) -> None:
+        """No more failed commits."""
+        self.db.set_authorizer(None)
+        vars(self.room.store).pop("put_table", None)
+        self.room.commit.writable()
+
     def fail_next_commit(self, write: bool) -> None:
         """The next commit fails: a write in it, or its ``COMMIT``."""
         store = self.room.store
@@ -203,6 +209,7 @@ def test_the_audit_holds_after_every_step(welcome: list[int], plan: list[tuple[A
         for step in plan:
             world.step(*step)
             world.audit()
+        world.disarm()
         for runner in world.room.runners.values():  # everyone leaves: all comes back
             if runner.table.in_hand:
                 play_hand(runner, start=False)

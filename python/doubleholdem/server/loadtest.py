@@ -123,20 +123,17 @@ def _room_kind(base: str) -> str:
         return "guests" if error.code == 404 else "signed_in"
 
 
-def _audit(db: str | None, tables: list[Any]) -> dict[str, Any]:
-    """The accounts audit of the server's database ``db``, each table the ledger knows
-    compared with its chips (pots included)."""
+def _audit(db: str | None) -> dict[str, Any]:
+    """The accounts audit of the server's database ``db``, each stored table's chips
+    (pots included) against its ledger account, read in one snapshot of the file
+    (:func:`~doubleholdem.server.money.audit_room`)."""
     if db is None:
         return {"audit_ok": None, "audit": "not run: no --db (the server's database file)"}
     from doubleholdem.accounts.bank import Bank
+    from doubleholdem.server.money import audit_room
 
     with Bank(db) as bank:
-        known = {
-            int(row[0])
-            for row in bank.db.execute("SELECT name FROM ledger_accounts WHERE kind = 'table'")
-        }
-        chips = {t["id"]: t["chips"] for t in tables if t["id"] in known}
-        found = bank.audit(table_chips=chips)
+        found = audit_room(bank.db)
     return {"audit_ok": found["ok"], "audit_problems": found["problems"][:10]}
 
 
@@ -346,5 +343,5 @@ async def run_load(
         p99_all_ms=round(_percentile([ms for _, ms in timed], 0.99), 3),
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
-        **await asyncio.to_thread(_audit, db, after),
+        **await asyncio.to_thread(_audit, db),
     )
