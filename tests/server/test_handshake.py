@@ -117,7 +117,9 @@ def test_no_session_or_one_never_issued_cannot_sit(served: tuple[ServerThread, D
 def test_households_refuse_a_second_account_from_one_address(tmp_path: Path) -> None:
     """Another account from the same address is refused a seat at a table where the
     first sits, even after the first's socket closed; from another address it sits."""
-    room = _room(tmp_path, households=True, welcome_chips=2000, configs=[TableConfig(5, 10, seats=3)])
+    room = _room(
+        tmp_path, households=True, welcome_chips=2000, configs=[TableConfig(5, 10, seats=3)]
+    )
     desk = Desk(room.store.path, room.settings, passwords=FAST)
     with ServerThread(room, desk=desk) as server:
         tokens = {n: desk.sign_up(n, PASSWORD, address="127.0.0.1")[1] for n in ("ann", "bob")}
