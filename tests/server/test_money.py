@@ -228,3 +228,30 @@ def test_an_unknown_accounts_schema_is_refused_naming_both(tmp_path: Path) -> No
         db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
     with pytest.raises(DamagedDatabase, match=r"version 7, .* version 1"):
         money_room(path=str(path))
+
+
+def test_the_audit_command_holds_each_tables_chips_against_the_ledger(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doubleholdem.cli import main
+
+    path = tmp_path / "room.db"
+    room = money_room(bots=2, path=str(path))
+    try:
+        ann = sign_up(room, "ann", 1000)
+        send(room, ann, type="sit", table=0, name="ann", buy_in=300)
+        runner = room.runners[0]
+        with runner.change():
+            runner.table.start_hand(now=100.0)  # the pot of a hand in progress counts
+    finally:
+        room.store.close()
+    assert main(["accounts", "audit", "--db", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"ok": True, "problems": []}
+    db = sqlite3.connect(path, isolation_level=None)  # chips into the ledger, not the table
+    db.execute("BEGIN IMMEDIATE")
+    ledger.transfer(db, "forged", "buy_in", ledger.player("ann"), ledger.table(0), 5)
+    db.execute("COMMIT")
+    db.close()
+    assert main(["accounts", "audit", "--db", str(path), "--json"]) == 1
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert problems == ["table 0: the ledger holds 2305 chips, the table 2300"]
