@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +35,11 @@ class ActionCodec:
         self.max_to = config.max_to
         self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
         self._sized: tuple[LegalActions | None, list[int | None]] = (None, [])
+        # each discrete size as (0: the minimum, 1: a pot fraction, 2: all-in; fraction)
+        self._sizes = [
+            (0, 0.0) if token == "min" else (2, 0.0) if token == "all-in" else (1, float(token))
+            for token in self.tokens or ()
+        ]
         self._ones: Any = memoryview(np.ones(self.size, np.int8))  # type: ignore[arg-type]
 
     def raise_action(self, to: int) -> int:
@@ -53,23 +58,19 @@ class ActionCodec:
 
     def _amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
         low, high = legal.min_raise_to, legal.max_raise_to
-        tokens = self.tokens
-        assert tokens is not None
         if low is None or high is None:
-            return [None] * len(tokens)
+            return [None] * len(self._sizes)
         call = legal.call_amount
         base = legal.bet + call
         after_call = pot + call
         found: list[int | None] = []
         seen = set()
-        for token in tokens:
-            if token == "min":
-                to = low
-            elif token == "all-in":
-                to = high
-            else:
-                to = base + int(cast(float, token) * after_call)
+        for code, fraction in self._sizes:
+            if code == 1:
+                to = base + int(fraction * after_call)
                 to = low if to < low else high if to > high else to
+            else:
+                to = low if code == 0 else high
             if to in seen:
                 found.append(None)
             else:

@@ -176,9 +176,11 @@ class Game:
             else:
                 public.record(seat, KINDS[kind], street, 0, legal.bet)
         public.update(hand, self.seat_of, index)
-        self._after_change()
-        if self.actor is not None:
+        actor = hand.actor
+        if actor is not None:
+            self.actor = self.seat_of[actor]
             return False
+        self.actor = None
         self._end_hand(rng)
         return True
 
