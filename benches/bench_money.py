@@ -2,8 +2,8 @@
 0.2 ms a hand; benchmarks, not tests).
 
 Run: ``python -m pytest benches/bench_money.py --benchmark-enable``. A room on a file in
-WAL mode (``synchronous=NORMAL``, as served) with one six-seat table of bots (random
-bots and calling stations, rake 5%, capped at 30) plays hands through its runner, each
+WAL mode (``synchronous=NORMAL``, as served) with one six-seat table of calling stations
+(rake 5%, capped at 30; a seat that falls below half the maximum tops up) plays hands through its runner, each
 change committed at once (no event loop: every change is its own commit, the dearest
 case). The same hands are played by a guest room (chips from nowhere) and by a room with
 accounts (bots with bankrolls, rake and top-ups through the ledger, every table change
@@ -35,6 +35,7 @@ def _room(path: Path, guests: bool) -> Room:
         bot_delay=0.0,
         pause=0.0,
         configs=[TABLE],
+        bot_kinds=[("station",)],
         seed=3,
         guests=guests,
         bot_bankroll=10**12,

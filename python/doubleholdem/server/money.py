@@ -45,10 +45,9 @@ __all__ = ["TableMoney", "audit_room", "occupancies", "table_chips"]
 def occupancies(table: Table) -> dict[int, int]:
     """Seat -> occupancy of every occupied seat of ``table``."""
     found = {}
-    for seat, public in enumerate(table.seats()):
-        if public is not None:
-            occupancy = table.occupancy(seat)
-            assert occupancy is not None
+    for seat in range(table.config.seats):
+        occupancy = table.occupancy(seat)
+        if occupancy is not None:
             found[seat] = occupancy
     return found
 

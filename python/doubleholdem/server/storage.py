@@ -80,6 +80,7 @@ UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
+PAY_PATIENCE = 0.1  # how long a payment waits for it (a checkpoint resetting the log)
 FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
 
 _SCHEMA = """
@@ -331,16 +332,16 @@ class Storage:
         finally:
             copy.close()
 
-    def reserve(self) -> bool:
+    def reserve(self, wait: float = 0.0) -> bool:
         """Begins the next :meth:`transaction` now if the database can be written at
-        once: True; False, without waiting, while another connection holds the write
-        lock (a checkpoint resetting the log for a few milliseconds, or another
+        once (or within ``wait`` seconds): True; False while another connection holds
+        the write lock (a checkpoint resetting the log for a few milliseconds, or another
         process). Any other failure raises :class:`sqlite3.Error`."""
         if self._depth or self._reserved:
             return True
         if self._db.in_transaction:  # left open by a failure: nothing in it counts
             self._rollback()
-        self._db.execute("PRAGMA busy_timeout = 0")
+        self._db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
@@ -418,8 +419,8 @@ class Storage:
         commit then commits with the table change it pays for, or rolls back with it.
         If the block raises, what it wrote is undone (a savepoint) and the error
         raised. :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held
-        elsewhere (nothing written)."""
-        if not self.reserve():
+        elsewhere for more than ``PAY_PATIENCE`` seconds (nothing written)."""
+        if not self.reserve(PAY_PATIENCE):
             raise DatabaseBusy("the database is busy (another process writes): try again")
         self._db.execute("SAVEPOINT paying")
         try:
