@@ -1,13 +1,16 @@
 """Money at the tables: the ledger's cost per hand in the room (issue 19 target: under
 0.2 ms a hand; benchmarks, not tests).
 
-Run: ``python -m pytest benches/bench_money.py --benchmark-enable``. A room on a file in
-WAL mode (``synchronous=NORMAL``, as served) with one six-seat table of calling stations
-(rake 5%, capped at 30; a seat that falls below half the maximum tops up) plays hands through its runner, each
-change committed at once (no event loop: every change is its own commit, the dearest
-case). The same hands are played by a guest room (chips from nowhere) and by a room with
-accounts (bots with bankrolls, rake and top-ups through the ledger, every table change
-checked for seats that end); the difference is the ledger's cost per hand.
+Run: ``python -m pytest benches/bench_money.py --benchmark-enable`` (wall clock), or
+``PYTHONPATH=python python benches/bench_money.py`` (CPU time of the process, the two
+rooms interleaved round by round: what benches/README.md reports). A room on a file in
+WAL mode (``synchronous=NORMAL``, as served) with one six-seat table of calling
+stations (rake 5%, capped at 30; a seat below half the maximum tops up) plays hands
+through its runner, each change committed at once (no event loop: every change is its
+own commit, the dearest case). The same hands are played by a guest room (chips from
+nowhere) and by a room with accounts (bots with bankrolls, rake and top-ups through the
+ledger, every table change checked for seats that end); the difference is the ledger's
+cost per hand.
 """
 
 from __future__ import annotations
@@ -69,3 +72,28 @@ def test_hands_in_a_room(benchmark: Any, runner: TableRunner) -> None:
     benchmark.group = "money: hands through the room, guests against accounts"
     benchmark.pedantic(play, args=(runner, HANDS), rounds=15, warmup_rounds=1)
     benchmark.extra_info["items"] = HANDS
+
+
+def main() -> None:
+    """Rounds of both rooms interleaved, timed by the process's CPU time."""
+    import tempfile
+    import time
+
+    folder = Path(tempfile.mkdtemp())
+    rooms = {guests: _room(folder / f"{guests}.db", guests) for guests in (True, False)}
+    times: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(20):
+        for guests, room in rooms.items():
+            start = time.process_time()
+            play(room.runners[0], HANDS)
+            times[guests].append((time.process_time() - start) / HANDS * 1000)
+    for guests, spent in times.items():
+        spent.sort()
+        name = "guests" if guests else "accounts"
+        print(f"{name}: fastest {spent[0]:.2f} ms a hand, median {spent[len(spent) // 2]:.2f} ms")
+    for room in rooms.values():
+        room.store.close()
+
+
+if __name__ == "__main__":
+    main()
