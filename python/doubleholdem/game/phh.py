@@ -454,11 +454,22 @@ def _showing(config: GameConfig, showers: set[int]) -> GameConfig:
     """``config`` with the showdown preferences of the file's ``sm`` actions: a player
     who shows its cards (``p1 sm AsAd``, one of ``showers``) shows a hand that cannot
     win and a hand nobody contested (TH-22), so the replay shows what the file shows;
-    the others keep the defaults (muck what cannot win, win uncontested unseen)."""
+    the others keep the defaults (muck what cannot win, win uncontested unseen). Built
+    once for each config and set of showers, like :func:`_config`: a config is checked
+    whole as it is made."""
     if not showers:
         return config
     flags = tuple(seat in showers for seat in range(config.players))
-    return replace(config, muck_losing=tuple(not f for f in flags), show_uncontested=flags)
+    key = (config, flags)
+    showing = _SHOWING.get(key)
+    if showing is None:
+        showing = replace(config, muck_losing=tuple(not f for f in flags), show_uncontested=flags)
+        if len(_SHOWING) < 256:
+            _SHOWING[key] = showing
+    return showing
+
+
+_SHOWING: dict[tuple[GameConfig, tuple[bool, ...]], GameConfig] = {}
 
 
 def _reject(number: int, words: list[str], reason: str) -> InvalidHandHistory:
