@@ -340,8 +340,7 @@ class GameConfig(GameRules):
                 raise InvalidConfig(
                     f"{name}: give one amount per seat ({n}), not {len(posts)}", field=name
                 )
-            for seat, chips in enumerate(posts):
-                _require_int(f"{name}[{seat}]", chips, minimum=0)
+            _require_ints(name, posts, minimum=0)
             object.__setattr__(self, name, posts)
         for name in ("muck_losing", "show_uncontested"):
             flags = tuple(getattr(self, name))
@@ -349,8 +348,7 @@ class GameConfig(GameRules):
                 raise InvalidConfig(
                     f"{name}: give one true or false per seat ({n}), not {len(flags)}", field=name
                 )
-            for seat, flag in enumerate(flags):
-                _require_bool(f"{name}[{seat}]", flag)
+            _require_bools(name, flags)
             object.__setattr__(self, name, flags)
 
     @property
@@ -404,12 +402,30 @@ def _require_int(name: str, value: object, *, minimum: int) -> None:
         raise InvalidConfig(f"{name}: {value} is below the minimum {minimum}", field=name)
 
 
+def _require_ints(name: str, values: tuple[object, ...], *, minimum: int) -> None:
+    """:func:`_require_int` of each of ``values``, named ``name[seat]``; the names are
+    made only for a refusal (a config is made at every hand of a table)."""
+    if not all(type(value) is int and value >= minimum for value in values):
+        for seat, value in enumerate(values):
+            _require_int(f"{name}[{seat}]", value, minimum=minimum)
+
+
 def _require_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
         raise InvalidConfig(f"{name}: {value!r} is not true or false", field=name)
 
 
+def _require_bools(name: str, values: tuple[object, ...]) -> None:
+    """:func:`_require_bool` of each of ``values``, named ``name[seat]`` (made only for
+    a refusal)."""
+    if not all(type(value) is bool for value in values):
+        for seat, value in enumerate(values):
+            _require_bool(f"{name}[{seat}]", value)
+
+
 def _enum(kind: type[_E], name: str, value: object) -> _E:
+    if type(value) is kind:  # a member already: Python 3.11's Enum call is slow
+        return value
     try:
         return kind(value)
     except ValueError:
@@ -426,8 +442,7 @@ def _stacks(stacks: object) -> tuple[int, ...]:
             f"stacks: a hand needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(values)}",
             field="stacks",
         )
-    for seat, stack in enumerate(values):
-        _require_int(f"stacks[{seat}]", stack, minimum=1)
+    _require_ints("stacks", values, minimum=1)
     return values
 
 
