@@ -122,8 +122,8 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 """
-# the tables' chat: added to schema 3 without a new version (a database of schema 3
-# without it gets it when opened), so that an older server still reads the database
+# the tables' chat: added without a new schema version (a database without it gets it
+# when opened), so that an older server still reads the database
 _CHAT = (
     "CREATE TABLE IF NOT EXISTS chat (number INTEGER PRIMARY KEY, table_id INTEGER NOT NULL,"
     " hand INTEGER NOT NULL, line TEXT NOT NULL)",
