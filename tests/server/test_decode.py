@@ -13,7 +13,19 @@ from doubleholdem.errors import ProtocolError
 from doubleholdem.server import protocol
 from doubleholdem.server.protocol import decode
 
-TYPES = ["lobby", "sit", "resume", "watch", "act", "top_up", "sit_in", "leave", "ping", "x"]
+TYPES = [
+    "lobby",
+    "sit",
+    "resume",
+    "watch",
+    "act",
+    "top_up",
+    "sit_in",
+    "sit_out",
+    "leave",
+    "ping",
+    "x",
+]
 scalars = st.one_of(
     st.none(),
     st.booleans(),

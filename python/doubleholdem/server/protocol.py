@@ -53,6 +53,7 @@ __all__ = [
     "Resume",
     "Sit",
     "SitIn",
+    "SitOut",
     "TopUp",
     "Watch",
     "apply_patch",
@@ -120,7 +121,14 @@ class TopUp(NamedTuple):
 
 
 class SitIn(NamedTuple):
-    """Comes back after sitting out."""
+    """Comes back after sitting out: posts the blinds it missed at the next hand, or
+    with ``wait`` waits for the big blind (TH-37)."""
+
+    wait: bool = False
+
+
+class SitOut(NamedTuple):
+    """Sits out from the next hand on (the blinds that pass are missed, TH-37)."""
 
 
 class Leave(NamedTuple):
@@ -151,7 +159,9 @@ class Ping(NamedTuple):
     """Asks for a ``pong`` (keep-alive, clock)."""
 
 
-Message = Union[Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, Leave, Chat, Hands, Preferences, Ping]
+Message = Union[
+    Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, SitOut, Leave, Chat, Hands, Preferences, Ping
+]
 
 
 def decode(text: str | bytes) -> Message:
@@ -376,7 +386,8 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "watch": _watch,
     "act": _act,
     "top_up": _top_up,
-    "sit_in": lambda f: SitIn(),
+    "sit_in": lambda f: SitIn(bool(f.flag("wait"))),
+    "sit_out": lambda f: SitOut(),
     "chat": _chat,
     "hands": _hands,
     "leave": lambda f: Leave(),

@@ -226,9 +226,22 @@ class Room:
         return True
 
     async def start(self) -> None:
-        """Starts every table's task (a hand in play goes on where it was)."""
+        """Starts every table's task (a hand in play goes on where it was). No player
+        is connected yet: their seats are away until they resume (no time bank)."""
         for runner in self.runners.values():
+            self._mark_away(runner)
             self._tasks.append(asyncio.create_task(runner.run()))
+
+    def _mark_away(self, runner: TableRunner) -> None:
+        """Tells ``runner``'s table which players are connected (when it can store
+        that: a database that refuses writes leaves the seats as they were)."""
+        changes = runner.away_changes()
+        if not changes or not self.commit.writable():
+            return
+        with runner.change():
+            now = runner.now()
+            for seat, away in changes:
+                runner.table.set_away(seat, away, now=now)
 
     async def stop(self) -> None:
         """Stops the tables and closes the database."""
@@ -287,10 +300,15 @@ class Room:
                 connection.close()
 
     def disconnect(self, connection: Connection) -> None:
-        """The client has gone (its seat stays; it times out if it must act)."""
+        """The client has gone. Its seat stays, away: it gets the action time without
+        the time bank, and sits out if it times out (docs/tables.md)."""
+        table = connection.table
+        seated = connection.seat is not None
         self.connections.discard(connection)
         self._unbind(connection)
         connection.close()
+        if seated and table is not None:
+            self._mark_away(self.runners[table])
 
     def _unbind(self, connection: Connection) -> None:
         """``connection`` stops watching its table."""
@@ -488,10 +506,12 @@ class Room:
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         with runner.change():
+            now = runner.now()
+            table.forget_departures(now - self.settings.remove_after)
             if runner.money is None:
-                table.join(seat, name, message.buy_in, now=runner.now())
+                table.join(seat, name, message.buy_in, now=now)
             else:
-                runner.money.buy_in(table, seat, name, message.buy_in, now=runner.now())
+                runner.money.buy_in(table, seat, name, message.buy_in, now=now)
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
@@ -517,12 +537,8 @@ class Room:
                 runner.connections.discard(other)
         connection.token = hashed
         connection.send(encode("seated", table=runner.id, seat=seat, token=token))
-        runner.timeouts[seat] = 0
-        sitting_out = runner.table.seats()[seat]["sitting_out"]  # type: ignore[index]
-        if sitting_out and self.commit.writable():
-            with runner.change():
-                runner.table.sit_in(seat, now=runner.now())
         self._watch(connection, runner, seat)
+        self._mark_away(runner)  # back: the time bank is there again
 
     def _act(self, connection: Connection, runner: TableRunner, message: protocol.Act) -> None:
         """A decision from the client in ``connection`` (its seat)."""
@@ -542,11 +558,10 @@ class Room:
         decision = Decision(message.action, message.amount)
         if table.deadline is not None and table.deadline <= now:
             with runner.change(moves=True):
-                runner.note_timeouts(runner.advance(now))
+                runner.advance(now)
         try:
             with runner.change(moves=True):
                 runner.decide(seat, decision, now)
-                runner.timeouts[seat] = 0
                 runner.later(lambda s: s.put_action(hashed, message.id, runner.id, message.hand))
                 commit.applying.add(done)
                 runner.reply(connection, encode("result", id=message.id, ok=True))
@@ -567,7 +582,9 @@ class Room:
             elif isinstance(message, protocol.TopUp):
                 table.top_up(seat, message.amount, now=now)
             elif isinstance(message, protocol.SitIn):
-                table.sit_in(seat, now=now)
+                table.sit_in(seat, wait_for_big_blind=message.wait, now=now)
+            elif isinstance(message, protocol.SitOut):
+                table.sit_out(seat, now=now)
             elif isinstance(message, protocol.Preferences):
                 table.set_preferences(
                     seat,

@@ -9,7 +9,13 @@ new state) go to the group commit, which sends only after committing. Each clien
 receives what :meth:`Table.view` allows its seat (spectators: seat ``None``) and the log
 entries new to it, filtered for its seat by :meth:`Table.event_log`: a whole ``state``
 when it starts watching, then an ``update`` with only what changed in its view
-(:func:`protocol.diff`)."""
+(:func:`protocol.diff`).
+
+The seat lifecycle (docs/tables.md): the room tells the table whose player has no
+connection (:meth:`Table.set_away`: no time bank; sat out on its first timeout), and
+the runner removes the seats sat out for ``remove_after`` seconds or busted for
+``busted_after`` seconds through :meth:`Table.leave_after_hand`, the one way a seat
+ends, whose leave the runner handles as any other (:meth:`release`)."""
 
 from __future__ import annotations
 
@@ -22,7 +28,6 @@ from functools import partial
 from typing import Any
 
 from doubleholdem.errors import DatabaseBusy
-from doubleholdem.game.words import TIMEOUT
 from doubleholdem.server import journal, protocol
 from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.connection import Connection
@@ -71,7 +76,6 @@ class TableRunner:
         self.connections: set[Connection] = set()
         self.wake = asyncio.Event()
         self.next_start = 0.0
-        self.timeouts: dict[int, int] = {}  # timeouts in a row of each human seat
         self.humans: Humans = {}
         self.chat: deque[dict[str, Any]] = deque(maxlen=settings.chat_lines)  # the recent lines
         self._commit = commit
@@ -117,7 +121,7 @@ class TableRunner:
             raise
         ended = playing and not table.in_hand
         if ended:
-            self._after_hand()
+            table.forget_departures(table.now - self.settings.remove_after)
         self._drop_gone()
         messages = self._updates()
         steps, self._store_extra = self._store_extra, []
@@ -189,15 +193,6 @@ class TableRunner:
             if connection.token is not None and connection.token not in seated:
                 connection.seat = connection.token = None
 
-    def _after_hand(self) -> None:
-        """A human seat that timed out twice in a row and is not connected sits out."""
-        table = self.table
-        connected = {c.seat for c in self.connections if c.seat is not None}
-        for seat, count in list(self.timeouts.items()):
-            if count >= 2 and seat not in connected and table.seats()[seat] is not None:
-                table.sit_out(seat, now=table.now)
-                self.timeouts[seat] = 0
-
     def say(self, connection: Connection, player: str, text: str) -> None:
         """``player`` (the name of ``connection``'s seat, or a spectator's) says ``text``
         at this table: stored with the table's hands, then sent to every client watching
@@ -224,15 +219,54 @@ class TableRunner:
     def release(self, seat: int) -> None:
         """The token of human ``seat`` stops working (it leaves, or has left): it is
         dropped from the database with the change being made, and its connection is
-        told ``left`` and watches on as a spectator. A seat left during a hand is played
-        by its deadlines (TH-40) until the hand ends."""
+        told ``left`` (``after_hand``: the seat is held until the hand it plays ends)
+        and watches on as a spectator. A seat left during a hand is played by its
+        deadlines until the hand ends, as a seat whose player is away (no time bank)."""
         hashed, _ = self.humans.pop(seat)
-        self.timeouts.pop(seat, None)
         self._store_extra.append(partial(Storage.drop_token, hashed=hashed))
+        held = self.table.seats()[seat] is not None
+        if held:
+            self.table.set_away(seat, True)
         for connection in self.connections:
             if connection.token == hashed:
                 connection.seat = connection.token = None
-                self.reply(connection, encode("left", table=self.id, seat=seat))
+                self.reply(connection, encode("left", table=self.id, seat=seat, after_hand=held))
+
+    def connected(self, seat: int) -> bool:
+        """True while a connection holds human ``seat``."""
+        human = self.humans.get(seat)
+        return human is not None and any(c.token == human[0] for c in self.connections)
+
+    def away_changes(self) -> list[tuple[int, bool]]:
+        """The human seats whose connection came or went since the table was told:
+        ``(seat, away)`` pairs for :meth:`Table.set_away`."""
+        seats = self.table.seats()
+        changes = []
+        for seat in self.humans:
+            occupant = seats[seat]
+            away = not self.connected(seat)
+            if occupant is not None and occupant["away"] != away:
+                changes.append((seat, away))
+        return changes
+
+    def overstayed(self, now: float) -> list[int]:
+        """The human seats due to be removed at ``now`` (the room's ``remove_after``
+        and ``busted_after``, :meth:`Table.overstayed`)."""
+        settings = self.settings
+        due = self.table.overstayed(settings.remove_after, settings.busted_after, now=now)
+        return [seat for seat in due if seat not in self.bots]
+
+    def next_removal(self) -> float | None:
+        """When the next human seat becomes due to be removed."""
+        settings = self.settings
+        due = self.table.removals(settings.remove_after, settings.busted_after)
+        return min((when for seat, when in due if seat not in self.bots), default=None)
+
+    def remove_overstayed(self, now: float) -> None:
+        """Removes the seats due at ``now``, by :meth:`Table.leave_after_hand` (at once,
+        or after the hand they play): their chips go back as with any leave."""
+        for seat in self.overstayed(now):
+            self.table.leave_after_hand(seat, now=now)
 
     def _drop_gone(self) -> None:
         """Releases the seats of players who are no longer in them."""
@@ -241,13 +275,6 @@ class TableRunner:
             occupant = seats[seat]
             if occupant is None or occupant["player"] != player:
                 self.release(seat)
-
-    def note_timeouts(self, entries: list[dict[str, Any]]) -> None:
-        """Counts the timeouts of human seats in ``entries`` (from :meth:`advance`)."""
-        for entry in entries:
-            seat = entry.get("seat")
-            if entry["kind"] == TIMEOUT and seat in self.humans:
-                self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
 
     # ------------------------------------------------------------------ messages
 
@@ -386,12 +413,16 @@ class TableRunner:
             self.wake.clear()
             now = self.now()
             wait: float | None = None
+            if self.overstayed(now):
+                with self.change():
+                    self.remove_overstayed(now)
+                continue
             if table.in_hand:
                 deadline = table.deadline
                 seat = table.to_act
                 if deadline is not None and deadline <= now:
                     with self.change(moves=True):
-                        self.note_timeouts(self.advance(now))
+                        self.advance(now)
                     continue
                 if seat in self.bots:
                     await asyncio.sleep(settings.bot_delay)
@@ -411,6 +442,9 @@ class TableRunner:
                 continue
             elif self._ready():
                 wait = self.next_start - now
+            removal = self.next_removal()
+            if removal is not None:
+                wait = removal - now if wait is None else min(wait, removal - now)
             await self._sleep(wait)
 
     async def _sleep(self, seconds: float | None) -> None:
@@ -436,7 +470,7 @@ class TableRunner:
         if not table.in_hand or table.to_act != seat:
             return
         with self.change(moves=True):
-            self.note_timeouts(self.advance(now))
+            self.advance(now)
             if table.in_hand and table.to_act == seat:
                 self.decide(seat, self.bots[seat].choose(table.observe(seat)), now)
 

@@ -1,7 +1,8 @@
 """How a room runs: :class:`RoomSettings`, the tables a server runs by default
 (:func:`default_configs`), and table settings from a TOML file (:func:`load_configs`:
 ``[[table]]`` entries of :class:`~doubleholdem.table.TableConfig` fields, with the kinds
-of bots at such a table: :func:`load_tables`)."""
+of bots at such a table: :func:`load_tables`), and room settings (:func:`load_room`: a
+``[room]`` table)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from doubleholdem.textfile import read_text
 __all__ = [
     "DEFAULT_BOTS",
     "MAX_CONFIG_BYTES",
+    "MAX_SEAT_TIME",
     "MAX_WELCOME",
     "ROOM_OPTIONS",
     "RoomSettings",
@@ -31,6 +33,9 @@ MAX_CONFIG_BYTES = 1 << 20
 
 DEFAULT_BOTS = ("random", "station")
 """The bots of a table whose settings name none, seat by seat in turn."""
+
+MAX_SEAT_TIME = 86_400.0
+"""The longest ``remove_after`` and ``busted_after`` (a day, in seconds)."""
 
 
 def default_configs() -> list[TableConfig]:
@@ -75,7 +80,12 @@ class RoomSettings:
     Money (docs/server.md, "Money at the tables"): unless ``guests``, every seat is paid
     from an account's balance through the room's wallet, and each bot is an account
     with a bankroll of ``bot_bankroll`` chips from the house (0: ten maximum buy-ins of
-    its table)."""
+    its table).
+
+    The seat lifecycle (docs/tables.md, "Seats that free themselves"): a seat sat out for
+    ``remove_after`` seconds, or without chips for ``busted_after`` seconds, is removed
+    and its chips go back; a player who left owes the blinds it missed if it sits down
+    again at the table within ``remove_after`` seconds (TH-37)."""
 
     tables: int = 4
     bots: int = 2
@@ -95,6 +105,8 @@ class RoomSettings:
     households: bool = False
     signups_per_address: int = 20
     bot_bankroll: int = 0
+    remove_after: float = 300.0
+    busted_after: float = 60.0
 
 
 def _read_toml(path: str) -> dict[str, Any]:
@@ -189,8 +201,23 @@ ROOM_OPTIONS: dict[str, type] = {
     "households": bool,
     "spectator_chat": bool,
     "bot_bankroll": int,
+    "remove_after": float,
+    "busted_after": float,
 }
 """The keys of a settings file's ``[room]`` table and their types."""
+
+
+def _seconds(path: str, key: str, value: object) -> float:
+    """A number of seconds in 1..:data:`MAX_SEAT_TIME`, else InvalidConfig."""
+    from doubleholdem.errors import InvalidConfig
+
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 1 <= value <= MAX_SEAT_TIME:  # type: ignore[operator]
+        raise InvalidConfig(
+            f"{path}: [room] {key} must be a number of seconds in 1..{MAX_SEAT_TIME:.0f},"
+            f" not {value!r}"
+        )
+    return float(value)  # type: ignore[arg-type]
 
 
 def load_room(path: str, settings: RoomSettings) -> None:
@@ -198,7 +225,8 @@ def load_room(path: str, settings: RoomSettings) -> None:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
     ``"closed"``), ``welcome_chips`` and ``bot_bankroll`` (0 to 10**12), ``households``
     (true: one account per address at a table), ``spectator_chat`` (false: spectators
-    read the chat but may not write in it). A missing table changes nothing; an unknown
+    read the chat but may not write in it), ``remove_after`` and ``busted_after``
+    (seconds, 1 to a day: the seat lifecycle). A missing table changes nothing; an unknown
     key or a value of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
 
     >>> import tempfile, os
@@ -208,6 +236,10 @@ def load_room(path: str, settings: RoomSettings) -> None:
     >>> load_room(f.name, settings)
     >>> settings.guests, settings.signup, settings.welcome_chips
     (False, True, 1000)
+    >>> _ = open(f.name, "w").write("[room]\\nremove_after = 600\\nbusted_after = 30\\n")
+    >>> load_room(f.name, settings)
+    >>> settings.remove_after, settings.busted_after
+    (600.0, 30.0)
     >>> os.unlink(f.name)
     """
     from doubleholdem.errors import InvalidConfig
@@ -221,6 +253,9 @@ def load_room(path: str, settings: RoomSettings) -> None:
             raise InvalidConfig(
                 f"{path}: [room] has no option {key!r} (it has {list(ROOM_OPTIONS)})"
             )
+        if kind is float:  # a number of seconds
+            setattr(settings, key, _seconds(path, key, value))
+            continue
         if type(value) is not kind:
             raise InvalidConfig(f"{path}: [room] {key} must be a {kind.__name__}")
         if key == "signup":

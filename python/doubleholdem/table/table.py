@@ -506,19 +506,23 @@ class Table:
         if occupant.away or occupant.timeouts >= 2:
             self.sit_out(seat)
 
-    def overstayed(self, remove_after: float, busted_after: float) -> list[int]:
-        """The seats due to be removed now: sat out for ``remove_after`` seconds or more,
-        or without chips for ``busted_after`` seconds or more (not topped up), and not
-        yet leaving. A server removes them with :meth:`leave_after_hand`."""
-        now = self._clock.now
-        return [seat for seat, due in self._removals(remove_after, busted_after) if due <= now]
+    def overstayed(
+        self, remove_after: float, busted_after: float, *, now: float | None = None
+    ) -> list[int]:
+        """The seats due to be removed at ``now`` (default: the table's time): sat out
+        for ``remove_after`` seconds or more, or without chips for ``busted_after``
+        seconds or more (not topped up), and not yet leaving. A server removes them with
+        :meth:`leave_after_hand`, the one way a seat ends."""
+        if now is None:
+            now = self._clock.now
+        return [seat for seat, due in self.removals(remove_after, busted_after) if due <= now]
 
     def next_removal(self, remove_after: float, busted_after: float) -> float | None:
         """When the next seat becomes due to be removed (see :meth:`overstayed`)."""
-        return min((due for _, due in self._removals(remove_after, busted_after)), default=None)
+        return min((due for _, due in self.removals(remove_after, busted_after)), default=None)
 
-    def _removals(self, remove_after: float, busted_after: float) -> list[tuple[int, float]]:
-        """Each seat that will be due for removal, and when."""
+    def removals(self, remove_after: float, busted_after: float) -> list[tuple[int, float]]:
+        """Each seat that will be due for removal (see :meth:`overstayed`), and when."""
         due: list[tuple[int, float]] = []
         for seat, occupant in enumerate(self._seating.seats):
             if occupant is None or occupant.leaving:
