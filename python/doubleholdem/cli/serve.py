@@ -8,7 +8,8 @@ entries take :class:`~doubleholdem.table.TableConfig` fields (``variant``,
 (:func:`~doubleholdem.server.settings.load_room`: ``remove_after``, ``busted_after``). A
 database that already holds tables restores them where they were; a damaged one is
 refused (exit status 2, naming each table and its problem) unless ``--repair``. One
-server per database: a second one exits with status 2 naming the process that holds it. See docs/server.md."""
+server per database: a second one exits with status 2 naming the process that holds it.
+See docs/server.md."""
 
 from __future__ import annotations
 
