@@ -24,6 +24,8 @@ def test_loadtest_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         args = ["--clients", "12", "--seconds", "3", "--think", "0.01", "--json"]
         status = main(["loadtest", "--url", server.url, *args])
         result = json.loads(capsys.readouterr().out)
+        seated = [s for r in room.runners.values() for s in r.table.seats() if s is not None]
+        assert seated == [] and all(not r.humans for r in room.runners.values())
         assert server.leaks == []
         assert server.mismatches == []
         refused = main(["loadtest", "--url", server.url, "--clients", "999", "--seconds", "1"])
@@ -31,6 +33,7 @@ def test_loadtest_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert status == 0
     assert result["clients"] == 12 and result["tables"] == 3
     assert result["actions"] > 0 and result["errors"] == 0 and result["chip_errors"] == 0
+    assert result["still_seated"] == 0  # every client left its seat at the end
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     # the percentiles count steady play, after the last client sat; p99_all_ms everything
     assert 0 < result["seated_s"] < 3 and result["p99_all_ms"] > 0

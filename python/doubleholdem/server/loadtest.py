@@ -2,12 +2,14 @@
 
 C clients take open seats at the server's tables (``GET /api/tables``), play for S
 seconds like calling stations (point card by DH-6's automatic choice, then check or call),
-each waiting ``--think`` seconds before it answers, then leave. Prints one JSON object:
+each waiting ``--think`` seconds before it answers, then leave: each sits out, plays
+out the hand it is in, leaves and waits for ``left``. Prints one JSON object:
 ``clients``, ``actions``, ``p50_ms`` and ``p99_ms`` (an action sent to its result
 received, over the actions sent once every client has its seat: steady play),
 ``seated_s`` (how long the clients took to sit), ``p99_all_ms`` (over every action, the
-seating included), ``errors`` (refused actions, failed connections), and ``chip_errors``
-(tables whose chips and rake do not add up to what was bought in, checked at the end).
+seating included), ``errors`` (refused actions, failed connections), ``chip_errors``
+(tables whose chips and rake do not add up to what was bought in, checked at the end)
+and ``still_seated`` (the clients' seats still taken at the end: 0).
 
 Against an account room (the default of ``serve``) each client first signs up through
 the open sign-up (``serve --signup open --welcome-chips N --signups-per-address 0``:
@@ -137,6 +139,12 @@ def _audit(db: str | None) -> dict[str, Any]:
     return {"audit_ok": found["ok"], "audit_problems": found["problems"][:10]}
 
 
+def _playing(view: dict[str, Any]) -> bool:
+    """True while the seat of ``view`` is dealt into a hand being played."""
+    hand = view["hand"]
+    return hand is not None and not hand["over"] and str(view["seat"]) in hand["stacks"]
+
+
 def _percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -161,6 +169,9 @@ class _Client:
         self.on_seated: Callable[[], None] = lambda: None
         self.cookie: str | None = None  # the session, signed in; None: a guest
         self.origin = ""
+        self.leaving = False  # sat out: leaves once out of the hand it plays
+        self.asked_to_leave = False
+        self.view: Any = None  # the view the server sent, patched
 
     def _sit(self) -> str:
         sit: dict[str, Any] = {"v": 2, "type": "sit", "table": self.table, "seat": self.seat}
@@ -187,15 +198,24 @@ class _Client:
             # one timeout for the whole session, not one per message received
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._receive(socket), stop_at - time.monotonic())
-            if self.answering is not None:
-                self.answering.cancel()
-            await socket.send(json.dumps({"v": 2, "type": "leave"}))
+            await self._leave(socket)
         finally:
             await socket.close()
 
+    async def _leave(self, socket: Any) -> None:
+        """Sits out, plays out the hand it is in, then leaves and waits for ``left``."""
+        if self.seated_at is None:  # never sat
+            return
+        self.leaving = True
+        await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._receive(socket), 60.0)
+        if self.answering is not None:
+            self.answering.cancel()
+
     async def _receive(self, socket: Any) -> None:
         """Reads the server's messages and answers them, until cancelled."""
-        view: Any = None
+        view: Any = self.view  # from an earlier call
         sent = self.sent
         loads = json.loads
         clock = time.perf_counter
@@ -203,9 +223,9 @@ class _Client:
             message = loads(text)
             kind = message["type"]
             if kind == "update":
-                view = apply_patch(view, message["patch"])
+                view = self.view = apply_patch(view, message["patch"])
             elif kind == "state":
-                view = message["view"]
+                view = self.view = message["view"]
                 if self.seated_at is None:
                     self.seated_at = clock()
                     self.on_seated()
@@ -216,8 +236,14 @@ class _Client:
                 else:
                     self.errors += 1
                 continue
+            if kind == "left":
+                return
             if kind == "error":
                 self.errors += 1
+            elif self.leaving and view is not None and not _playing(view):
+                if not self.asked_to_leave:
+                    self.asked_to_leave = True
+                    await socket.send(json.dumps({"v": 2, "type": "leave"}))
             elif view is not None and kind in ("state", "update") and not sent:
                 answering = self.answering
                 if answering is None or answering.done():
@@ -230,7 +256,7 @@ class _Client:
         message: dict[str, Any] = {"v": 2}
         if hand is None or hand["over"]:
             mine = view["seats"][seat] if seat is not None else None
-            if mine is None or mine["stack"] > 0 or self.cookie is not None:
+            if mine is None or mine["stack"] > 0 or self.cookie is not None or self.leaving:
                 return None  # an account's balance is spent: it stops
             message.update(type="top_up", amount=self.buy_in)  # bust: buy back in
             return asyncio.create_task(self._send(socket, message, 0.0))
@@ -325,6 +351,8 @@ async def run_load(
     await asyncio.sleep(0.5)  # let the server apply the leaves
     after = await asyncio.to_thread(_all_tables, base)
     chip_errors = sum(1 for t in after if t["chips"] + t["rake"] != t["bought_in"])
+    taken = {(p.table, p.seat) for p in players if p.seated_at is not None}
+    still = sum(1 for t in after for s, o in enumerate(t["seats"]) if o and (t["id"], s) in taken)
     timed = [x for p in players for x in p.latencies]
     seated = [p.seated_at for p in players if p.seated_at is not None]
     everyone = max(seated) if len(seated) == len(players) else None  # the last one sat
@@ -343,5 +371,6 @@ async def run_load(
         p99_all_ms=round(_percentile([ms for _, ms in timed], 0.99), 3),
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
+        still_seated=still,
         **await asyncio.to_thread(_audit, db),
     )
