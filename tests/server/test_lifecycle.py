@@ -1,0 +1,243 @@
+"""The seat lifecycle over real WebSockets, on a fake clock (issue 20; docs/tables.md,
+RULES.md TH-37, TH-40): a player whose connection is gone at any point of a hand costs
+its table one action time, without the bank, once, and is sat out; the sit-out clock
+removes a seat and its chips go back; leaving and sitting down again owes the missed
+blinds; the sit-out button and coming back."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doubleholdem.server.room import Room
+from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.table import TableConfig
+from server_harness import Client, ServerThread
+
+ACTION, BANK = 10.0, 30.0
+CONFIG = TableConfig(small_blind=5, big_blind=10, seats=4, action_time=ACTION, time_bank=BANK)
+ANN = 3  # three bots sit in seats 0, 1 and 2
+
+
+class FakeClock:
+    """The room's clock: time passes only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _room(path: Path, clock: FakeClock) -> Room:
+    settings = RoomSettings(
+        tables=1, bots=3, bot_delay=0.0, pause=0.0, configs=[CONFIG], seed=5, clock=clock
+    )
+    settings.remove_after, settings.busted_after = 300.0, 60.0
+    return Room.open(str(path / "tables.db"), settings)
+
+
+def _poke(room: Room) -> None:
+    """Wakes the tables (the fake clock moved) from the test's thread."""
+    loop = room._tasks[0].get_loop()
+    for runner in room.runners.values():
+        loop.call_soon_threadsafe(runner.wake.set)
+
+
+async def _until(test: Any, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out waiting"
+        await asyncio.sleep(0.005)
+
+
+def _seat(runner: TableRunner) -> dict[str, Any] | None:
+    return runner.table.seats()[ANN]
+
+
+async def _sit(server: ServerThread, name: str = "ann") -> Client:
+    client = await Client.connect(server.ws_url)
+    await client.send(type="sit", table=0, seat=ANN, name=name, buy_in=1000)
+    assert (await client.next("seated"))["seat"] == ANN
+    return client
+
+
+async def _autoplay(client: Client, otherwise: str = "fold") -> None:
+    """Checks when free, else folds (or ``otherwise``), whenever the seat must act
+    (until cancelled)."""
+    count = 0
+    while True:
+        message = await client.state_where(lambda m: bool(m["view"]["hand"]), timeout=60)
+        hand = message["view"]["hand"]
+        if hand["legal"] and message["view"]["to_act"] == ANN:
+            count += 1
+            action = "check" if hand["legal"]["can_check"] else otherwise
+            number = message["view"]["hand_number"]
+            await client.send(type="act", id=f"auto-{count}", hand=number, action=action)
+
+
+async def _stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.mark.parametrize("point", ["before_deal", "own_turn", "other_turn", "after_showdown"])
+def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) -> None:
+    """Whenever the connection goes (before the deal, at the seat's turn, at another's,
+    after a showdown), the table waits for the seat one action time, with no bank, once;
+    the seat sits out and the hands after it go on without it."""
+    clock = FakeClock()
+    room = _room(tmp_path, clock)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        ann = await _sit(server)
+        if point == "own_turn":
+            await ann.state_where(lambda m: m["view"]["to_act"] == ANN and m["view"]["hand"])
+        elif point == "other_turn":  # she calls along, and goes at another's turn
+            player = asyncio.create_task(_autoplay(ann, "call"))
+            table = runner.table
+            await _until(lambda: table.in_hand and ANN in table.dealt and table.to_act != ANN)
+            await _stop(player)
+        elif point == "after_showdown":  # she plays a hand to its end, then goes
+            player = asyncio.create_task(_autoplay(ann))
+            await _until(lambda: ANN in runner.table.dealt)
+            number = runner.table.hand_number
+            await _until(lambda: runner.table.hand_number > number)
+            await _stop(player)
+        await ann.close()
+        await _until(lambda: (_seat(runner) or {}).get("away", False))
+        cost = 0.0
+        hands = runner.table.hand_number
+        while not (_seat(runner) or {}).get("sitting_out") or runner.table.hand_number < hands + 3:
+            table = runner.table
+            deadline = table.deadline
+            if table.in_hand and table.to_act == ANN and deadline is not None:
+                if deadline > clock.now:
+                    cost += deadline - clock.now
+                    clock.now = deadline
+                    _poke(room)
+            await asyncio.sleep(0.002)
+        assert cost == ACTION
+        log = [e for e in runner.table.event_log(everything=True) if e.get("seat") == ANN]
+        assert not any(e["kind"] == "time_bank" for e in log)
+        assert ANN not in runner.table.dealt  # the latest hand went on without it
+
+    with ServerThread(room) as server:
+        asyncio.run(scenario(server))
+        assert server.leaks == [] and server.mismatches == []
+
+
+def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: Path) -> None:
+    clock = FakeClock()
+    room = _room(tmp_path, clock)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        ann = await _sit(server)
+        player = asyncio.create_task(_autoplay(ann))
+        await ann.send(type="sit_out")
+        await _until(lambda: (_seat(runner) or {}).get("sitting_out", False))
+        await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
+        await _stop(player)
+        seat = _seat(runner)
+        assert seat is not None
+        stack = seat["stack"]
+        clock.now += 299.0
+        _poke(room)
+        await asyncio.sleep(0.2)
+        assert _seat(runner) is not None  # not yet
+        clock.now += 1.0
+        _poke(room)
+        left = await ann.next("left")
+        assert left["seat"] == ANN and left["after_hand"] is False
+        assert _seat(runner) is None and ANN not in runner.humans
+        update = await ann.state_where(
+            lambda m: any(e["kind"] == "leave" and e.get("seat") == ANN for e in m["log"])
+        )
+        leave = [e for e in update["log"] if e["kind"] == "leave" and e.get("seat") == ANN]
+        assert leave[0]["amount"] == stack and leave[0]["player"] == "ann"  # chips go back
+        await ann.send(type="sit_out")  # the token holds no seat any more
+        assert (await ann.next("error"))["code"] == "unauthorised"
+        await ann.close()
+
+    with ServerThread(room) as server:
+        asyncio.run(scenario(server))
+        assert server.leaks == [] and server.mismatches == []
+
+
+def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) -> None:
+    """TH-37: sat out past both blinds, left and back at once under the same name: the
+    seat owes the blinds; coming back it posts the big blind live and the small dead."""
+    clock = FakeClock()
+    room = _room(tmp_path, clock)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        ann = await _sit(server)
+        player = asyncio.create_task(_autoplay(ann))
+        await ann.send(type="sit_out")
+
+        def missed() -> bool:
+            seat = _seat(runner) or {}
+            return bool(seat.get("missed_big") and seat.get("missed_small"))
+
+        await _until(missed)
+        await _stop(player)
+        await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
+        await ann.send(type="leave")
+        await ann.next("left")
+        await ann.send(type="sit", table=0, seat=ANN, name="ann", buy_in=1000)
+        await ann.next("seated")
+        seat = _seat(runner)
+        assert seat is not None and not seat["new"] and missed()
+        player = asyncio.create_task(_autoplay(ann))
+        await ann.send(type="sit_in")
+
+        def posted() -> bool:
+            return any(
+                e["kind"] == "post_dead" and e.get("seat") == ANN
+                for m in ann.received
+                for e in m.get("log", [])
+            )
+
+        await _until(posted)
+        assert any(
+            e["kind"] == "post" and e.get("seat") == ANN
+            for m in ann.received
+            for e in m.get("log", [])
+        )
+        await _stop(player)
+        await ann.close()
+
+    with ServerThread(room) as server:
+        asyncio.run(scenario(server))
+        assert server.leaks == [] and server.mismatches == []
+
+
+def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
+    clock = FakeClock()
+    room = _room(tmp_path, clock)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        ann = await _sit(server)
+        player = asyncio.create_task(_autoplay(ann))
+        await ann.send(type="sit_out")
+        await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
+        await ann.send(type="sit_in", wait=True)
+        await _until(lambda: bool((_seat(runner) or {}).get("waiting_for_big_blind")))
+        await _until(lambda: runner.table.blinds[1] == ANN and ANN in runner.table.dealt)
+        await _stop(player)
+        await ann.send(type="sit_in", wait="yes")
+        assert (await ann.next("error"))["code"] == "bad_field"
+        await ann.close()
+
+    with ServerThread(room) as server:
+        asyncio.run(scenario(server))
+        assert server.leaks == [] and server.mismatches == []
