@@ -168,3 +168,50 @@ def test_a_second_tab_does_not_orphan_the_first_tabs_seat(tmp_path: Path) -> Non
         assert len(room.runners[0].humans) == 1  # the seat's token still holds it
     assert outcome["second_in_lobby"]
     assert "seat 1" in outcome["status"]  # the first tab resumed its seat after a reload
+
+
+async def _sit_out_and_leave(url: str, shots: Path) -> dict[str, Any]:
+    """ann sits beside a bot; during her hand she sits out, comes back, and leaves: the
+    page says what her seat does at each step, as the table shows it to everyone."""
+    async with playwright.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page(viewport={"width": 1100, "height": 900})
+            await page.goto(url)
+            await page.fill("#name", "ann")
+            await page.locator('button[data-sit="0"]').click()  # the first open seat: 1
+            await page.locator("#hole .card, #hole button").first.wait_for()  # her hand
+            seen: dict[str, Any] = {"sit_in_hidden": await page.locator("#sit-in").is_hidden()}
+            await page.locator("#sit-out").click()
+            await page.locator("#sit-in").wait_for(state="visible")
+            seen["sitting_out"] = await page.inner_text("#seat-state")
+            seen["seats_sitting_out"] = await page.inner_text('#seats li[data-seat="1"]')
+            await page.locator("#sit-in").click()
+            await page.locator("#sit-out").wait_for(state="visible")
+            seen["back"] = await page.inner_text("#seat-state")
+            await page.locator("#leave").click()
+            await page.locator("#status", has_text="leaving after this hand").wait_for()
+            seen["status"] = await page.inner_text("#status")
+            seat = page.locator('#seats li[data-seat="1"]', has_text="leaving after this hand")
+            await seat.wait_for()
+            seen["seats_leaving"] = await seat.inner_text()
+            seen["table_visible"] = await page.locator("#table").is_visible()
+            await page.screenshot(path=str(shots / "table-leaving.png"), full_page=True)
+            return seen
+        finally:
+            await browser.close()
+
+
+def test_sit_out_sit_in_and_leaving_after_this_hand_in_the_browser(tmp_path: Path) -> None:
+    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    settings = RoomSettings(tables=1, bots=1, bot_delay=0.2, pause=30.0, configs=[CONFIG])
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    with ServerThread(room) as server:
+        seen = asyncio.run(_sit_out_and_leave(server.url, shots))
+        assert server.leaks == [] and server.mismatches == []
+    assert seen["sit_in_hidden"]
+    assert seen["sitting_out"] == "sitting out" and "(sitting out)" in seen["seats_sitting_out"]
+    assert seen["back"] == ""
+    assert "leaving after this hand" in seen["status"] and seen["table_visible"]
+    assert "ann" in seen["seats_leaving"]

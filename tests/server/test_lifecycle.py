@@ -82,7 +82,11 @@ async def _autoplay(client: Client, otherwise: str = "fold") -> None:
 
 
 async def _stop(task: asyncio.Task[None]) -> None:
-    task.cancel()
+    """Cancels ``task`` until it is done (on Python 3.11 ``wait_for`` may swallow a
+    cancellation that comes as what it waits for completes)."""
+    while not task.done():
+        task.cancel()
+        await asyncio.sleep(0.01)
     await asyncio.gather(task, return_exceptions=True)
 
 

@@ -76,8 +76,8 @@
         break;
       case "left": case "replaced":
         store.removeItem("dh-token"); seat = null;
-        if (m.type === "left" && leavingAfterHand) { // it watches on until the hand ends
-          status("you leave your seat after this hand"); $("seat-tools").hidden = true;
+        if (m.type === "left" && (leavingAfterHand || m.after_hand)) { // it watches the hand end
+          status(SeatLifecycle.leftText(m)); $("seat-tools").hidden = true;
         } else {
           status(m.type === "left" ? "you left the table" : "this seat is open in another window");
           showLobby();
@@ -182,7 +182,7 @@
     renderActions(view, hand);
     $("seat-tools").hidden = seat === null;
     const mine = seat !== null ? view.seats[seat] : null;
-    $("sit-in").hidden = !(mine && mine.sitting_out);
+    SeatLifecycle.render(mine);
     $("top-up-box").hidden = !mine || Boolean(playing && hand.in_hand[String(seat)] !== undefined);
     renderPreferences(view.preferences);
     for (const entry of m.log) history(entry, view);
@@ -214,7 +214,8 @@
       name.textContent = s.player;
       if (view.button === i) { const d = document.createElement("span"); d.className = "dealer"; d.textContent = "D"; d.title = "button"; name.append(d); }
       li.append(name);
-      const chips = document.createElement("div"); chips.textContent = `${stack} chips` + (s.sitting_out ? " (sitting out)" : "");
+      const doing = SeatLifecycle.note(s);
+      const chips = document.createElement("div"); chips.textContent = `${stack} chips` + (doing ? ` (${doing})` : "");
       li.append(chips);
       if (playing && inHand && hand.bets[key]) { const b = document.createElement("div"); b.className = "bet"; b.textContent = `bet ${hand.bets[key]}`; li.append(b); }
       if (hand && hand.shown[key] && i !== seat) {
@@ -365,7 +366,7 @@
   // Each seat request is answered next to its control: what it did, or why it was refused.
   let asked = null; // the seat request awaiting its answer (its type)
   let leavingAfterHand = false;
-  const DONE = { top_up: "chips added", preferences: "saved", sit_in: "you are back in", leave: "you left your seat" };
+  const DONE = { top_up: "chips added", preferences: "saved", sit_in: "you are back in", sit_out: "you sit out from the next hand", leave: "you left your seat" };
 
   function note(where, text, error) {
     const el = $(where);
@@ -413,8 +414,7 @@
     if (!(amount > 0)) { note("seat-note", "enter the chips to add", true); $("top-up-amount").focus(); return; }
     request({ type: "top_up", amount });
   };
-  $("sit-in").onclick = () => request({ type: "sit_in" });
-  $("leave").onclick = () => request({ type: "leave" });
+  SeatLifecycle.install(request);
   $("pref-muck").onchange = () => request({ type: "preferences", muck_losing: $("pref-muck").checked });
   $("pref-show").onchange = () => request({ type: "preferences", show_uncontested: $("pref-show").checked });
   $("name").value = store.getItem("dh-name") || "";
