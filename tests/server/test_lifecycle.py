@@ -121,11 +121,11 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
         while not (_seat(runner) or {}).get("sitting_out") or runner.table.hand_number < hands + 3:
             table = runner.table
             deadline = table.deadline
-            if table.in_hand and table.to_act == ANN and deadline is not None:
-                if deadline > clock.now:
-                    cost += deadline - clock.now
-                    clock.now = deadline
-                    _poke(room)
+            mine = table.in_hand and table.to_act == ANN
+            if mine and deadline is not None and deadline > clock.now:
+                cost += deadline - clock.now
+                clock.now = deadline
+                _poke(room)
             await asyncio.sleep(0.002)
         assert cost == ACTION
         log = [e for e in runner.table.event_log(everything=True) if e.get("seat") == ANN]
