@@ -42,6 +42,10 @@ def test_a_room_table_sets_the_account_options(tmp_path: Path) -> None:
         ("[room]\nwelcome_chips = -1\n", "welcome_chips must be in 0.."),
         ("[room]\nwelcome_chips = true\n", "welcome_chips must be a int"),
         ("room = 3\n", "[room] must be a table"),
+        ("[room]\nremove_after = 0\n", "remove_after must be a number of seconds in 1..86400"),
+        ("[room]\nbusted_after = 1e9\n", "busted_after must be a number of seconds in 1..86400"),
+        ('[room]\nremove_after = "5m"\n', "remove_after must be a number of seconds"),
+        ("[room]\nbusted_after = true\n", "busted_after must be a number of seconds"),
     ],
 )
 def test_a_bad_room_table_is_named(tmp_path: Path, text: str, says: str) -> None:
@@ -60,3 +64,10 @@ def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
     _room_options(args, settings)
     assert (settings.signup, settings.welcome_chips, settings.guests) == (False, 5, False)
     assert settings.signups_per_address == 0
+
+
+def test_the_seat_lifecycle_times_default_and_are_read(tmp_path: Path) -> None:
+    settings = RoomSettings()
+    assert (settings.remove_after, settings.busted_after) == (300.0, 60.0)
+    load_room(_file(tmp_path, "[room]\nremove_after = 600\nbusted_after = 12.5\n"), settings)
+    assert (settings.remove_after, settings.busted_after) == (600.0, 12.5)
