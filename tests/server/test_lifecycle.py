@@ -22,6 +22,8 @@ from server_harness import Client, ServerThread
 ACTION, BANK = 10.0, 30.0
 CONFIG = TableConfig(small_blind=5, big_blind=10, seats=4, action_time=ACTION, time_bank=BANK)
 ANN = 3  # three bots sit in seats 0, 1 and 2
+_PLAYING: list[_Autoplay] = []
+BLINDS = ("post", "post_dead", "small_blind", "big_blind")
 
 
 class FakeClock:
@@ -67,27 +69,49 @@ async def _sit(server: ServerThread, name: str = "ann") -> Client:
     return client
 
 
-async def _autoplay(client: Client, otherwise: str = "fold") -> None:
-    """Checks when free, else folds (or ``otherwise``), whenever the seat must act
-    (until cancelled)."""
-    count = 0
-    while True:
-        message = await client.state_where(lambda m: bool(m["view"]["hand"]), timeout=60)
-        hand = message["view"]["hand"]
-        if hand["legal"] and message["view"]["to_act"] == ANN:
-            count += 1
-            action = "check" if hand["legal"]["can_check"] else otherwise
-            number = message["view"]["hand_number"]
-            await client.send(type="act", id=f"auto-{count}", hand=number, action=action)
+async def _guarded(scenario: Any) -> None:
+    """Runs ``scenario`` and stops every :class:`_Autoplay` afterwards, even when the
+    scenario fails (a stray one would keep ``asyncio.run`` from returning)."""
+    try:
+        await scenario
+    finally:
+        while _PLAYING:
+            await _PLAYING.pop().stop()
 
 
-async def _stop(task: asyncio.Task[None]) -> None:
-    """Cancels ``task`` until it is done (on Python 3.11 ``wait_for`` may swallow a
-    cancellation that comes as what it waits for completes)."""
-    while not task.done():
-        task.cancel()
-        await asyncio.sleep(0.01)
-    await asyncio.gather(task, return_exceptions=True)
+class _Autoplay:
+    """Plays ``client``'s seat in the background: checks when free, else folds (or
+    ``otherwise``), until :meth:`stop`."""
+
+    def __init__(self, client: Client, otherwise: str = "fold") -> None:
+        self.client = client
+        self.otherwise = otherwise
+        self.stopped = False
+        self.task = asyncio.create_task(self._play())
+        _PLAYING.append(self)
+
+    async def _play(self) -> None:
+        count = 0
+        while not self.stopped:
+            try:
+                message = await self.client.state_where(lambda m: True, timeout=0.5)
+            except asyncio.TimeoutError:
+                continue
+            view = message["view"]
+            hand = view["hand"]
+            if hand and hand["legal"] and view["to_act"] == ANN:
+                count += 1
+                action = "check" if hand["legal"]["can_check"] else self.otherwise
+                await self.client.send(
+                    type="act", id=f"auto-{count}", hand=view["hand_number"], action=action
+                )
+
+    async def stop(self) -> None:
+        """Stops it (a flag as well as a cancellation: on Python 3.11 ``wait_for`` may
+        swallow a cancellation that comes as what it waits for completes)."""
+        self.stopped = True
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
 
 
 @pytest.mark.parametrize("point", ["before_deal", "own_turn", "other_turn", "after_showdown"])
@@ -104,16 +128,16 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
         if point == "own_turn":
             await ann.state_where(lambda m: m["view"]["to_act"] == ANN and m["view"]["hand"])
         elif point == "other_turn":  # she calls along, and goes at another's turn
-            player = asyncio.create_task(_autoplay(ann, "call"))
+            player = _Autoplay(ann, "call")
             table = runner.table
             await _until(lambda: table.in_hand and ANN in table.dealt and table.to_act != ANN)
-            await _stop(player)
+            await player.stop()
         elif point == "after_showdown":  # she plays a hand to its end, then goes
-            player = asyncio.create_task(_autoplay(ann))
+            player = _Autoplay(ann)
             await _until(lambda: ANN in runner.table.dealt)
             number = runner.table.hand_number
             await _until(lambda: runner.table.hand_number > number)
-            await _stop(player)
+            await player.stop()
         await ann.close()
         await _until(lambda: (_seat(runner) or {}).get("away", False))
         cost = 0.0
@@ -133,7 +157,7 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
         assert ANN not in runner.table.dealt  # the latest hand went on without it
 
     with ServerThread(room) as server:
-        asyncio.run(scenario(server))
+        asyncio.run(_guarded(scenario(server)))
         assert server.leaks == [] and server.mismatches == []
 
 
@@ -144,11 +168,12 @@ def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: P
 
     async def scenario(server: ServerThread) -> None:
         ann = await _sit(server)
-        player = asyncio.create_task(_autoplay(ann))
+        player = _Autoplay(ann)
+        await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
         await ann.send(type="sit_out")
         await _until(lambda: (_seat(runner) or {}).get("sitting_out", False))
         await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
-        await _stop(player)
+        await player.stop()
         seat = _seat(runner)
         assert seat is not None
         stack = seat["stack"]
@@ -171,7 +196,7 @@ def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: P
         await ann.close()
 
     with ServerThread(room) as server:
-        asyncio.run(scenario(server))
+        asyncio.run(_guarded(scenario(server)))
         assert server.leaks == [] and server.mismatches == []
 
 
@@ -184,7 +209,8 @@ def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) 
 
     async def scenario(server: ServerThread) -> None:
         ann = await _sit(server)
-        player = asyncio.create_task(_autoplay(ann))
+        player = _Autoplay(ann)
+        await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
         await ann.send(type="sit_out")
 
         def missed() -> bool:
@@ -192,7 +218,7 @@ def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) 
             return bool(seat.get("missed_big") and seat.get("missed_small"))
 
         await _until(missed)
-        await _stop(player)
+        await player.stop()
         await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
         await ann.send(type="leave")
         await ann.next("left")
@@ -200,27 +226,32 @@ def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) 
         await ann.next("seated")
         seat = _seat(runner)
         assert seat is not None and not seat["new"] and missed()
-        player = asyncio.create_task(_autoplay(ann))
+        start = len(ann.received)
+        player = _Autoplay(ann)
         await ann.send(type="sit_in")
 
-        def posted() -> bool:
-            return any(
-                e["kind"] == "post_dead" and e.get("seat") == ANN
-                for m in ann.received
-                for e in m.get("log", [])
-            )
+        def paid() -> set[str] | None:
+            """What ann paid to be dealt into her first hand back (None: not yet)."""
+            entries = [e for m in ann.received[start:] for e in m.get("log", [])]
+            kinds: set[str] = set()
+            inside = False
+            for e in entries:
+                if e["kind"] in ("hand_start", "hand_end") and inside:
+                    return kinds
+                if e["kind"] == "hand_start":
+                    inside = ANN in e["seats"]
+                elif inside and e.get("seat") == ANN and e["kind"] in BLINDS:
+                    kinds.add(e["kind"])
+            return None
 
-        await _until(posted)
-        assert any(
-            e["kind"] == "post" and e.get("seat") == ANN
-            for m in ann.received
-            for e in m.get("log", [])
-        )
-        await _stop(player)
+        await _until(lambda: paid() is not None)
+        # the big blind live and the small blind dead, or the big blind in its turn
+        assert paid() in ({"post", "post_dead"}, {"big_blind"})
+        await player.stop()
         await ann.close()
 
     with ServerThread(room) as server:
-        asyncio.run(scenario(server))
+        asyncio.run(_guarded(scenario(server)))
         assert server.leaks == [] and server.mismatches == []
 
 
@@ -231,17 +262,18 @@ def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
 
     async def scenario(server: ServerThread) -> None:
         ann = await _sit(server)
-        player = asyncio.create_task(_autoplay(ann))
+        player = _Autoplay(ann)
+        await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
         await ann.send(type="sit_out")
         await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
         await ann.send(type="sit_in", wait=True)
         await _until(lambda: bool((_seat(runner) or {}).get("waiting_for_big_blind")))
         await _until(lambda: runner.table.blinds[1] == ANN and ANN in runner.table.dealt)
-        await _stop(player)
+        await player.stop()
         await ann.send(type="sit_in", wait="yes")
         assert (await ann.next("error"))["code"] == "bad_field"
         await ann.close()
 
     with ServerThread(room) as server:
-        asyncio.run(scenario(server))
+        asyncio.run(_guarded(scenario(server)))
         assert server.leaks == [] and server.mismatches == []
