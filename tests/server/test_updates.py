@@ -77,6 +77,7 @@ def test_updates_reproduce_every_view_over_random_hands(tmp_path: Path, seed: in
     settings = RoomSettings(
         tables=3, bots=6, bot_delay=0.0, pause=0.0, seed=seed,
         configs=[*default_configs(), double],
+        bot_bankroll=10**12,  # bots that never go broke: every table plays HANDS hands
     )  # fmt: skip
     room = Room.open(str(tmp_path / "tables.db"), settings)
     audit = Audit()

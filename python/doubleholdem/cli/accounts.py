@@ -66,7 +66,8 @@ def add_parser(subparsers: Any) -> None:
     check.add_argument(
         "--snapshot-key",
         metavar="FILE",
-        help="the room's snapshot key (serve --snapshot-key), to read a keyed server database",
+        help="the room's snapshot key (serve --snapshot-key), to read a keyed server "
+        "database (default: none, for a room whose snapshots carry checksums)",
     )
     shared = commands.add_parser(
         "shared-addresses", parents=[common], help="accounts that signed in from one address"

@@ -290,4 +290,4 @@ class HandConfigs:
 
 def _or_empty(flags: list[bool], default: bool) -> tuple[bool, ...]:
     """``flags`` as a config's per-seat preferences: empty when all are the ``default``."""
-    return () if all(flag is default for flag in flags) else tuple(flags)
+    return () if (not default) not in flags else tuple(flags)

@@ -437,7 +437,9 @@ class Table:
         else:
             deal, index = self._turn(seat, now, action, amount)
         awaited = deal.decide(index, action, amount)
-        self._seating.at(seat).timeouts = 0
+        decided = self._seating.seats[seat]
+        if decided is not None and decided.timeouts:
+            decided.timeouts = 0
         if awaited is None:  # the hand is over
             self._finish(deal)
         else:
@@ -556,9 +558,11 @@ class Table:
         with no time if it timed out while away (see :meth:`set_away`)."""
         seat = deal.to_act
         assert seat is not None
-        occupant = self._seating.at(seat)
-        away = occupant.away
-        self._clock.start(when, decision, away=away, spent=away and occupant.timeouts > 0)
+        occupant = self._seating.seats[seat]
+        if occupant is not None and occupant.away:
+            self._clock.start(when, decision, away=True, spent=occupant.timeouts > 0)
+        else:
+            self._clock.start(when, decision)
 
     def _finish(self, deal: Deal) -> None:
         hand = deal.hand

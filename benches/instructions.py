@@ -1,0 +1,139 @@
+"""Instructions the game and the table cost, counted by callgrind (issue 18's speed
+guard: the VM's speed drifts too much for a 3% comparison by the clock, instruction
+counts do not). Two workloads:
+
+- ``replay``: a run replays the first N files of ``tests/data/phh/pluribus`` with
+  :func:`doubleholdem.game.phh.load` and :func:`~doubleholdem.game.phh.replay`;
+- ``simulate``: a run plays N hands of :func:`doubleholdem.table.simulate.simulate`
+  (six seats of fixed-limit Double Hold'em, calling stations and random
+  players, seed 1: the rules and the table only, no equity bots).
+
+A unit's cost (a file, a hand) is (total at N = 201 - total at N = 1) / 200: imports and
+start-up cancel out. The hash seed moves the count by up to 2%, so each tree is compared
+with itself seed by seed.
+
+Compare two source trees (each a checkout with its ``python/doubleholdem/_core*.so``):
+
+    python3 benches/instructions.py compare BEFORE AFTER --workload replay --seeds 0 1 2 3
+
+which runs, for each tree, seed and N, ``PYTHONHASHSEED=S PYTHONPATH=TREE/python
+valgrind --tool=callgrind PYTHON benches/instructions.py run WORKLOAD N`` (the real
+interpreter binary, ``sys.executable`` resolved, not a pyenv shim). ``run WORKLOAD N``
+alone runs the workload; ``measure TREE`` gives one tree's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PLURIBUS = Path(__file__).resolve().parent.parent / "tests/data/phh/pluribus"
+FEW, MANY = 1, 201
+
+
+def replay_files(count: int) -> None:
+    """Replays the first ``count`` Pluribus files."""
+    from doubleholdem.game.phh import load, replay
+
+    for path in sorted(PLURIBUS.glob("*.phh"))[:count]:
+        replay(load(path))
+
+
+def simulate_hands(count: int) -> None:
+    """Plays ``count`` hands of six seats of fixed-limit Double Hold'em."""
+    from doubleholdem.table.simulate import simulate
+
+    simulate(
+        hands=count,
+        players=6,
+        variant="double",
+        structure="fixed-limit",
+        seed=1,
+        bots=("station", "random"),
+    )
+
+
+WORKLOADS = {"replay": replay_files, "simulate": simulate_hands}
+
+
+def instructions(tree: Path, workload: str, seed: int, count: int) -> int:
+    """Callgrind's total instructions of ``run workload count`` on ``tree``'s package."""
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": str(seed),
+        "PYTHONPATH": str(tree / "python"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "callgrind.out"
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={out}",
+                os.path.realpath(sys.executable),
+                __file__,
+                "run",
+                workload,
+                str(count),
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        found = re.search(r"^totals: (\d+)", out.read_text(), re.MULTILINE)
+        assert found is not None, "callgrind wrote no totals"
+        return int(found.group(1))
+
+
+def per_unit(tree: Path, workload: str, seed: int) -> float:
+    """Instructions a unit of ``workload`` costs on ``tree`` under hash seed ``seed``."""
+    many, few = (instructions(tree, workload, seed, n) for n in (MANY, FEW))
+    return (many - few) / (MANY - FEW)
+
+
+def compare(before: Path, after: Path, workload: str, seeds: list[int]) -> None:
+    """Prints a Markdown table of the cost of a unit before and after, seed by seed."""
+    print("| PYTHONHASHSEED | before | after | after / before |")
+    print("| --- | ---: | ---: | ---: |")
+    for seed in seeds:
+        old, new = per_unit(before, workload, seed), per_unit(after, workload, seed)
+        print(f"| {seed} | {old:,.0f} | {new:,.0f} | {100 * (new / old - 1):+.1f}% |", flush=True)
+
+
+def measure(tree: Path, workload: str, seeds: list[int]) -> None:
+    """Prints the cost of a unit on one tree, seed by seed."""
+    for seed in seeds:
+        print(f"PYTHONHASHSEED={seed}: {per_unit(tree, workload, seed):,.0f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run N units of a workload (under callgrind)")
+    run.add_argument("workload", choices=WORKLOADS)
+    run.add_argument("count", type=int)
+    both = commands.add_parser("compare", help="instructions a unit, tree against tree")
+    both.add_argument("before", type=Path)
+    both.add_argument("after", type=Path)
+    one = commands.add_parser("measure", help="instructions a unit on one tree")
+    one.add_argument("tree", type=Path)
+    for command in (both, one):
+        command.add_argument("--workload", choices=WORKLOADS, default="replay")
+        command.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3])
+    args = parser.parse_args()
+    if args.command == "run":
+        WORKLOADS[args.workload](args.count)
+    elif args.command == "measure":
+        measure(args.tree.resolve(), args.workload, args.seeds)
+    else:
+        compare(args.before.resolve(), args.after.resolve(), args.workload, args.seeds)
+
+
+if __name__ == "__main__":
+    main()
