@@ -9,13 +9,17 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from doubleholdem.accounts.accounts import Passwords
+from doubleholdem.accounts.bank import Bank
 from doubleholdem.server.desk import Desk
+from doubleholdem.server.money import audit_room
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from server_harness import ServerThread
@@ -84,3 +88,78 @@ def test_sign_up_sign_in_reload_and_sign_out_in_the_browser(tmp_path: Path) -> N
     assert "welcome +1000" in seen["statement"]
     assert "wrong name or password" in seen["wrong"]
     assert seen["again"] == "ann"
+
+
+async def _money_scenario(url: str, ledger_balance: Callable[[], int]) -> dict[str, Any]:
+    """Sign up, buy in with the page's amount, play a hand out against a bot (point card
+    and check or call by the keyboard), leave between hands, and read the balance and
+    the statement."""
+    seen: dict[str, Any] = {}
+    async with playwright.async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = await (await browser.new_context()).new_page()
+            await page.goto(url)
+            await page.fill("#account-name", "ann")
+            await page.fill("#account-password", PASSWORD)
+            await page.click("#signup")
+            await page.locator("#account-balance", has_text="5000").wait_for()
+            await page.fill("#buyin", str(BUY_IN))
+            await page.locator("button[data-sit]").first.click()
+            await page.locator(".seat.mine").wait_for(state="visible")
+            await page.evaluate("window.dispatchEvent(new Event('focus'))")  # asks /api/me
+            await page.locator("#account-balance", has_text=str(5000 - BUY_IN)).wait_for()
+            for _ in range(600):  # her first hand, played to its end
+                if "wins" in await page.inner_text("#results"):
+                    break
+                if await page.locator("#hole button[data-point]").count():
+                    await page.keyboard.press("1")
+                elif await page.locator('#actions button[data-action="check"]').count():
+                    await page.keyboard.press("k")
+                elif await page.locator('#actions button[data-action="call"]').count():
+                    await page.locator('#actions button[data-action="call"]').click()
+                await page.wait_for_timeout(100)
+            seen["results"] = await page.inner_text("#results")
+            await page.locator("#leave").click()  # between hands: the room pauses 5 s
+            await page.locator("#status", has_text="you left the table").wait_for()
+            expected = str(ledger_balance())
+            await page.evaluate("window.dispatchEvent(new Event('focus'))")
+            await page.locator("#account-balance", has_text=expected).wait_for()
+            seen["balance"] = int(await page.inner_text("#account-balance"))
+            await page.click("#statement summary")
+            await page.locator(".statement-line", has_text="cash out").wait_for()
+            seen["statement"] = await page.inner_text("#statement-lines")
+            return seen
+        finally:
+            await browser.close()
+
+
+BUY_IN = 600
+
+
+def test_buy_in_play_leave_and_the_statement_in_the_browser(tmp_path: Path) -> None:
+    """Issue 19's browser proof: the buy-in leaves the balance when the seat is taken,
+    a hand is played, leaving brings the stack back, and the page's balance and
+    statement are the ledger's, whose audit holds."""
+    settings = RoomSettings(
+        tables=1, bots=1, bot_delay=0.0, pause=5.0, signup=True, welcome_chips=5000
+    )
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
+
+    def ledger_balance() -> int:
+        with Bank(room.store.path) as bank:
+            return int(bank.show("ann")["balance"])
+
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+        seen = asyncio.run(_money_scenario(server.url, ledger_balance))
+        with Bank(room.store.path) as bank:
+            assert bank.show("ann")["seats"] == []
+    assert "wins" in seen["results"]
+    assert "buy in -600" in seen["statement"] and "cash out" in seen["statement"]
+    assert seen["balance"] == ledger_balance()
+    db = sqlite3.connect(room.store.path, isolation_level=None)
+    try:
+        assert audit_room(db) == {"ok": True, "problems": []}
+    finally:
+        db.close()
