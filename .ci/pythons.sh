@@ -2,7 +2,8 @@
 # Every supported Python: takes the wheel of make dist ($WHEEL), installs it into a fresh
 # virtual environment of each CPython given (make pythons: the oldest and the newest
 # supported, 3.9 and 3.13), and runs .ci/smoke.py there: every command and the README
-# examples. The long exact computations (casino analyze and simulate, stats double) run
+# examples (with the numpy and rl extras, which the README's examples use). The long exact
+# computations (casino analyze and simulate, stats double) run
 # on the first interpreter only: they are the same Rust code on every Python (abi3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ for interpreter in "$@"; do
     fi
     rm -rf "$work/venv"
     "$interpreter" -m venv "$work/venv"
-    "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[numpy]"
+    "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel[numpy,rl]"
     (cd "$work" && SMOKE_LONG=$long "$work/venv/bin/python" "$root/.ci/smoke.py" "$root")
     long=0
 done
