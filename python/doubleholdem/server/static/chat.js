@@ -2,17 +2,10 @@
 // sends through window.dh). Every line is shown as text (textContent), never as HTML. A
 // player may mute another: the names muted are kept in this browser (localStorage) and
 // their lines are hidden, the ones already shown and the ones to come.
-const $ = (id) => document.getElementById(id);
+import { $, element } from "./dom.js";
 const MAX_CHAT = 200; // docs/PROTOCOL.md, "chat"
 const muted = new Set(JSON.parse(localStorage.getItem("dh-muted") || "[]"));
 let tableId = null;
-
-function element(tag, attributes, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attributes || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function build() {
   const box = element("section", { id: "chat-box", "aria-labelledby": "chat-title" });

@@ -2,17 +2,10 @@
 // last hands this seat played (docs/PROTOCOL.md, "hands"), lists them, replays one street
 // by street from its log as this seat saw it, and downloads it as PHH (another player's
 // unshown cards are "??" in it: the server writes it, table/history.py).
-const $ = (id) => document.getElementById(id);
+import { $, element } from "./dom.js";
 const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
 let hands = [];
 let replay = null; // { hand, street }
-
-function element(tag, attributes, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attributes || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function build() {
   const box = element("section", { id: "hands-box", "aria-labelledby": "hands-title" });

@@ -6,19 +6,12 @@
 // none in fixed limit, at most the pot in pot limit); nothing here computes a rule.
 // Pre-actions (check/fold, check, call any) act at once when the turn comes; "check" clears
 // when a bet comes in front of you, and every box clears at a new street or hand.
-const $ = (id) => document.getElementById(id);
+import { $, element } from "./dom.js";
 const PRESETS = [["min", "Min"], ["half_pot", "½ pot"], ["pot", "Pot"], ["all_in", "All in"]];
 const PRE = [["check_fold", "Check/fold"], ["check", "Check"], ["call_any", "Call any"]];
 let chosen = null; // the pre-action box ticked, or null
 let situation = null; // [hand number, street, the bet to match] when it was ticked
 let myTurn = false;
-
-function element(tag, attributes, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attributes || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function build() {
   const sizing = $("sizing");
