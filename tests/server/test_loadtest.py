@@ -3,8 +3,11 @@ clients (the 1,000-client target is a benchmark: benches/bench_server.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,6 +15,7 @@ from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.cli import main
 from doubleholdem.server.desk import Desk
+from doubleholdem.server.loadtest import _Client
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from server_harness import ServerThread
@@ -78,3 +82,51 @@ def test_loadtest_says_when_sign_up_is_closed(
         main(["loadtest", "--url", server.url, "--clients", "1", "--seconds", "1", "--db", missing])
         == 2
     )
+
+
+class _ScriptedSocket:
+    """A socket that yields the server's messages of a script and records what is sent."""
+
+    def __init__(self, messages: list[dict[str, Any]]) -> None:
+        self.messages = [json.dumps(m) for m in messages]
+        self.sent: list[dict[str, Any]] = []
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._messages()
+
+    async def _messages(self) -> AsyncIterator[str]:
+        for text in self.messages:
+            yield text
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def _view(sitting_out: bool, hand: dict[str, Any] | None) -> dict[str, Any]:
+    seat = {"player": "load-0", "stack": 990, "sitting_out": sitting_out}
+    return {"seat": 0, "seats": [seat, None], "hand": hand}
+
+
+def test_a_leaving_client_waits_until_its_seat_sits_out() -> None:
+    """The race the 1,000-client run found: the client sits out between hands, and the
+    server deals the next hand before it reads the ``sit_out``. A ``leave`` sent on the
+    older view (the last hand over, the seat not yet sitting out) would come during the
+    new hand and hold the seat, played by its deadlines, until that hand ends; the client
+    leaves once a view shows its seat sitting out and out of any hand."""
+    over = {"over": True, "stacks": {"0": 990}, "legal": None}
+    dealt = {"over": False, "stacks": {"0": 985, "1": 990}, "legal": None, "decision": "bet"}
+    client = _Client(0, 0, 0, 1000, 0.0)
+    client.view = _view(False, over)
+    client.seated_at = 0.0
+    client.leaving = True
+    script = [
+        {"type": "result", "id": None, "ok": True},  # the sit_out's reply: nothing seen yet
+        {"type": "state", "view": _view(True, dealt)},  # sat out, but dealt in: play it out
+        {"type": "state", "view": _view(True, {**dealt, "over": True})},  # now it may go
+    ]
+    socket = _ScriptedSocket(script[:2])
+    asyncio.run(client._receive(socket))
+    assert socket.sent == []
+    socket = _ScriptedSocket(script[2:])
+    asyncio.run(client._receive(socket))
+    assert socket.sent == [{"v": 2, "type": "leave"}]

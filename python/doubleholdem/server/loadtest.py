@@ -5,9 +5,11 @@ seconds like calling stations (point card by DH-6's automatic choice, then check
 each waiting ``--think`` seconds before it answers, then leave: each sits out, plays
 out the hand it is in, leaves and waits for ``left``. Prints one JSON object:
 ``clients``, ``actions``, ``p50_ms`` and ``p99_ms`` (an action sent to its result
-received, over the actions sent once every client has its seat: steady play),
-``seated_s`` (how long the clients took to sit), ``p99_all_ms`` (over every action, the
-seating included), ``errors`` (refused actions, failed connections), ``chip_errors``
+received, over the actions sent once every client has its seat and before the time is
+up: steady play), ``seated_s`` (how long the clients took to sit), ``p99_all_ms`` (over
+every action, the seating and the leaving included), ``p99_leaving_ms`` (the actions sent
+while every client sits out and leaves at once, the hands played out), ``errors``
+(refused actions, failed connections), ``chip_errors``
 (tables whose chips and rake do not add up to what was bought in, checked at the end)
 and ``still_seated`` (the clients' seats still taken at the end: 0).
 
@@ -19,8 +21,8 @@ signs in, and opens its WebSocket with the session cookie; a client that busts s
 under chosen names. ``accounts`` says which (``"signed_in"`` or ``"guests"``), and
 ``sign_in_s`` how long the sign-ups and sign-ins took (before the play is timed). With
 ``db`` (the server's database file, on this machine) the accounts audit runs at the end
-(``audit_ok``, ``audit_problems``; each table the ledger knows is compared with its
-chips); without it ``audit_ok`` is ``None`` and ``audit`` says why.
+of an account room's test (``audit_ok``, ``audit_problems``; each stored table's chips are
+compared with its ledger account); else ``audit_ok`` is ``None`` and ``audit`` says why.
 Only for servers on this machine or your own test hosts."""
 
 from __future__ import annotations
@@ -125,12 +127,15 @@ def _room_kind(base: str) -> str:
         return "guests" if error.code == 404 else "signed_in"
 
 
-def _audit(db: str | None) -> dict[str, Any]:
+def _audit(db: str | None, kind: str) -> dict[str, Any]:
     """The accounts audit of the server's database ``db``, each stored table's chips
     (pots included) against its ledger account, read in one snapshot of the file
-    (:func:`~doubleholdem.server.money.audit_room`)."""
+    (:func:`~doubleholdem.server.money.audit_room`); none in a guest room, whose chips
+    are not money."""
     if db is None:
         return {"audit_ok": None, "audit": "not run: no --db (the server's database file)"}
+    if kind == "guests":
+        return {"audit_ok": None, "audit": "not run: a guest room's chips are not in the ledger"}
     from doubleholdem.accounts.bank import Bank
     from doubleholdem.server.money import audit_room
 
@@ -143,6 +148,14 @@ def _playing(view: dict[str, Any]) -> bool:
     """True while the seat of ``view`` is dealt into a hand being played."""
     hand = view["hand"]
     return hand is not None and not hand["over"] and str(view["seat"]) in hand["stacks"]
+
+
+def _sat_out(view: dict[str, Any]) -> bool:
+    """True once the seat of ``view`` sits out: no later hand deals it in, so a ``leave``
+    sent now takes effect at once (sent on an older view, a hand dealt meanwhile would
+    hold the seat, played by its deadlines, until that hand ends)."""
+    seat = view["seat"]
+    return seat is not None and bool(view["seats"][seat]["sitting_out"])
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -240,7 +253,7 @@ class _Client:
                 return
             if kind == "error":
                 self.errors += 1
-            elif self.leaving and view is not None and not _playing(view):
+            elif self.leaving and view is not None and _sat_out(view) and not _playing(view):
                 if not self.asked_to_leave:
                     self.asked_to_leave = True
                     await socket.send(json.dumps({"v": 2, "type": "leave"}))
@@ -356,8 +369,10 @@ async def run_load(
     timed = [x for p in players for x in p.latencies]
     seated = [p.seated_at for p in players if p.seated_at is not None]
     everyone = max(seated) if len(seated) == len(players) else None  # the last one sat
-    steady = [ms for sent, ms in timed if everyone is not None and sent >= everyone]
+    leaving_from = clock_start + seconds  # from here the clients sit out and leave at once
+    steady = [ms for sent, ms in timed if everyone is not None and everyone <= sent < leaving_from]
     steady = steady or [ms for _, ms in timed]  # nobody played after the last one sat
+    leaving = [ms for sent, ms in timed if sent >= leaving_from]
     return LoadResult(
         accounts=kind,
         sign_in_s=round(signing, 2),
@@ -369,8 +384,9 @@ async def run_load(
         p99_ms=round(_percentile(steady, 0.99), 3),
         seated_s=None if everyone is None else round(everyone - clock_start, 2),
         p99_all_ms=round(_percentile([ms for _, ms in timed], 0.99), 3),
+        p99_leaving_ms=round(_percentile(leaving, 0.99), 3) if leaving else None,
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
         still_seated=still,
-        **await asyncio.to_thread(_audit, db),
+        **await asyncio.to_thread(_audit, db, kind),
     )
