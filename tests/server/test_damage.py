@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.errors import DamagedDatabase, DatabaseInUse
+from doubleholdem.server.database import SCHEMA_VERSION
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import SCHEMA_VERSION
 
 SETTINGS = RoomSettings(tables=3, bots=4, bot_delay=0.0, pause=0.0, seed=3)
 

@@ -3,10 +3,9 @@ room's :class:`~doubleholdem.accounts.wallet.Wallet` (docs/server.md, "Money at 
 tables").
 
 - A **buy-in** or a **top-up** may be refused (not enough balance, a frozen account): it
-  is paid at once, inside the next storage transaction (:meth:`Storage.paying
-  <doubleholdem.server.storage.Storage.paying>`), together with the table change it
-  pays for; if either is refused, neither happens. The group commit then commits both,
-  or, if the commit fails, rolls both back.
+  is paid at once, inside the next storage transaction (:func:`paying`), together with
+  the table change it pays for; if either is refused, neither happens. The group commit
+  then commits both, or, if the commit fails, rolls both back.
 - A **cash-out** and a hand's **rake** are never refused: :meth:`TableMoney.settle`
   reads them from the table's own log entries of a change (``leave``: whatever took
   the seat away, a leave, a removal, a bust; ``hand_end``: its rake) and hands back the
@@ -32,14 +31,38 @@ from typing import Any
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet
-from doubleholdem.errors import TamperedSnapshot
+from doubleholdem.errors import DatabaseBusy, TamperedSnapshot
 from doubleholdem.server.commit import Step
 from doubleholdem.server.journal import restore
 from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import survey
 from doubleholdem.table import Table
 
-__all__ = ["TableMoney", "audit_room", "occupancies", "table_chips"]
+__all__ = ["PAY_PATIENCE", "TableMoney", "audit_room", "occupancies", "paying", "table_chips"]
+
+PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint resetting the log)
+
+
+@contextlib.contextmanager
+def paying(store: Storage) -> Iterator[None]:
+    """A change that may be refused (a buy-in the balance cannot pay): it is written at
+    once into ``store``'s next transaction (begun now, :meth:`Storage.reserve
+    <doubleholdem.server.storage.Storage.reserve>`), which the group commit then commits
+    with the table change it pays for, or rolls back with it. If the block raises, what
+    it wrote is undone (a savepoint) and the error raised.
+    :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held elsewhere for
+    more than ``PAY_PATIENCE`` seconds (nothing written)."""
+    if not store.reserve(PAY_PATIENCE):
+        raise DatabaseBusy("the database is busy (another process writes): try again")
+    store.db.execute("SAVEPOINT paying")
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            store.db.execute("ROLLBACK TO paying")
+            store.db.execute("RELEASE paying")
+        raise
+    store.db.execute("RELEASE paying")
 
 
 def occupancies(table: Table) -> dict[int, int]:
@@ -71,7 +94,7 @@ class TableMoney:
         """Takes ``amount`` from ``owner`` for what the block does; if the block raises,
         the payment is undone (rolled back, or for a wallet outside the database given
         back under the key ``refund:KEY``)."""
-        with self.store.paying():
+        with paying(self.store):
             self.wallet.debit(owner, self.table_id, amount, key=key, reason=reason)
             try:
                 yield

@@ -1,40 +1,29 @@
-"""The game server's heart, without HTTP: a :class:`Room` of tables, each played by a
-:class:`~doubleholdem.server.runner.TableRunner` task in one asyncio loop, its clients
-(:class:`~doubleholdem.server.connection.Connection`), its database and the group commit
-(:class:`~doubleholdem.server.commit.GroupCommit`) that stores the changes of one turn of
-the event loop in one transaction before anything about them is sent. The room reads
-each client's requests and routes them to the tables. The protocol is
-``docs/PROTOCOL.md``."""
+"""The game server's heart, without HTTP: a :class:`Room` of tables (their database,
+runners and group commit: :class:`~doubleholdem.server.tables.RoomTables`) and its
+clients (:class:`~doubleholdem.server.connection.Connection`). The room reads each
+client's requests and routes them to the tables. The protocol is ``docs/PROTOCOL.md``."""
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import secrets
-from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.accounts.accounts import create_bot, get_account
-from doubleholdem.accounts.wallet import LedgerWallet, Wallet
+from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
     AccountError,
-    DamagedDatabase,
     DatabaseBusy,
     DoubleHoldemError,
     ProtocolError,
-    TamperedSnapshot,
-    UnknownAccount,
 )
 from doubleholdem.server import protocol
-from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
-from doubleholdem.server.journal import restore
-from doubleholdem.server.money import TableMoney
 from doubleholdem.server.protocol import encode
-from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
-from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
-from doubleholdem.server.storage import Damage, Storage, StoredTable, token_hash
-from doubleholdem.table import Decision, Table
+from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import Storage, token_hash
+from doubleholdem.server.tables import RoomTables
+from doubleholdem.table import Decision
 from doubleholdem.table.history import seat_hands
 
 __all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
@@ -42,206 +31,20 @@ __all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
 HANDS_SEARCHED = 2 * protocol.MAX_HANDS  # a table's last hands naming the player, read
 
 MAX_ADDRESSES = 64  # addresses remembered per account, for households
-BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
-class Room:
+class Room(RoomTables):
     """Every table of the server, its database, and the clients."""
 
     def __init__(
         self, store: Storage, settings: RoomSettings, *, wallet: Wallet | None = None
     ) -> None:
-        self.store = store
-        self.settings = settings
-        # the money at the tables: none in a guest room; else ``wallet``, by default
-        # the ledger in the room's own database (written in its transactions)
-        self._wallet = LedgerWallet(store.db) if wallet is None else wallet
-        self.commit = GroupCommit(store)
-        self.runners: dict[int, TableRunner] = {}
+        super().__init__(store, settings, wallet=wallet)
         self.connections: set[Connection] = set()
-        self.audit: Callable[[Connection, TableRunner, str], None] | None = None
-        self._tasks: list[asyncio.Task[None]] = []
-        self.repaired: list[str] = []  # what a repair did, table by table
         # households: the addresses each account (lower case) connected from since start
         self.addresses: dict[str, set[str]] = {}
         self._connected = 0  # connections so far (a spectator's name in the chat)
-
-    @classmethod
-    def open(
-        cls,
-        path: str,
-        settings: RoomSettings,
-        *,
-        synchronous: str = "normal",
-        repair: bool = False,
-        wallet: Wallet | None = None,
-    ) -> Room:
-        """The room of the database at ``path``: its stored tables restored where they
-        were, and new tables up to ``settings.tables``. A damaged database is refused
-        (:class:`DamagedDatabase` naming each table and its problem) unless ``repair``:
-        then the tables that hold together are kept, the others replaced by new ones
-        (:attr:`repaired` says which and why, and ``PATH.before-repair`` keeps a copy of
-        the database as it was). ``wallet`` pays for the seats (by default the ledger in
-        the same database)."""
-        room = cls(Storage(path, synchronous=synchronous), settings, wallet=wallet)
-        try:
-            room.load(repair=repair)
-        except BaseException:
-            room.store.close()
-            raise
-        return room
-
-    @property
-    def wallet(self) -> Wallet | None:
-        """What pays for the seats, or ``None`` in a guest room."""
-        return None if self.settings.guests else self._wallet
-
-    def now(self, table: Table) -> float:
-        """The server's time for ``table`` (never before the table's own time)."""
-        return max(self.settings.clock(), table.now)
-
-    def _runner(self, table_id: int, table: Table, bots: dict[int, str]) -> TableRunner:
-        """The runner of table ``table_id``, handed what it needs of the room."""
-        runner = TableRunner(
-            table_id,
-            table,
-            bots,
-            (self.settings.seed or 0) + table_id,
-            settings=self.settings,
-            commit=self.commit,
-            emit=self.emit,
-            load=lambda: self._stored(table_id),
-        )
-        legacy = self.store.legacy_below(table_id)
-        runner.paid_by = TableMoney(table_id, self._wallet, self.store, legacy_below=legacy)
-        return runner
-
-    def _stored(self, table_id: int) -> tuple[Table, Humans, dict[int, str]]:
-        """Table ``table_id``, its human seats and its bots as last committed."""
-        stored = self.store.table(table_id)
-        bots = {int(seat): kind for seat, kind in stored.bots.items()}
-        return restore(stored, self.settings.snapshot_key), self._humans(table_id), bots
-
-    def _humans(self, table_id: int) -> Humans:
-        """The human seats of table ``table_id`` as last committed."""
-        return {seat: (h, player) for h, seat, player in self.store.tokens(table_id)}
-
-    def load(self, *, repair: bool = False) -> None:
-        """Restores the stored tables and creates the missing ones (see :meth:`open`)."""
-        tables, damage = self.store.survey()
-        for stored in tables:
-            problem = self._restore(stored)
-            if problem is not None:
-                damage.append(Damage(stored.id, problem))
-        if damage and (not repair or any(d.table is None for d in damage)):
-            problems = "; ".join(str(d) for d in sorted(damage, key=lambda d: d.table or -1))
-            advice = "" if repair else " (serve --repair keeps the tables that hold together)"
-            raise DamagedDatabase(f"{self.store.path}: {problems}{advice}")
-        if damage:
-            self.store.backup(self.store.path + ".before-repair")
-        with self.store.transaction():
-            for found in damage:
-                assert found.table is not None
-                self.store.drop_table(found.table)
-                self.runners.pop(found.table, None)
-                self.repaired.append(f"{found}: replaced by a new table")
-            count = max(self.store.count(), self.settings.tables)
-            for table_id in range(count):
-                if table_id not in self.runners:
-                    self._create(table_id)
-            if self.wallet is not None:
-                for table_id in self.store.openings():
-                    runner = self.runners[table_id]
-                    assert runner.money is not None
-                    runner.money.open_legacy(runner.table)
-
-    def _restore(self, stored: StoredTable) -> str | None:
-        """Takes on a stored table: ``None``, or what is wrong with it."""
-        try:
-            table = restore(stored, self.settings.snapshot_key)
-        except TamperedSnapshot as error:
-            return str(error).removeprefix(f"table {stored.id}: ")
-        seats = range(table.config.seats)
-        bots: dict[int, str] = {}
-        for key, kind in stored.bots.items():
-            seat = int(key)
-            if seat not in seats or kind not in BOT_KINDS or table.seats()[seat] is None:
-                return f"its bots column names seat {key} ({kind!r}): not a seated bot"
-            bots[seat] = kind
-        humans: Humans = {}
-        for hashed, seat, player in stored.tokens:
-            if seat not in seats or seat in humans:
-                return f"a seat token for seat {seat}, of {table.config.seats} seats"
-            humans[seat] = (hashed, player)
-        runner = self._runner(stored.id, table, bots)
-        runner.humans = humans
-        runner.chat.extend(self.store.chat(stored.id, last=self.settings.chat_lines))
-        self.runners[stored.id] = runner
-        return None
-
-    def _create(self, table_id: int) -> None:
-        """A new table ``table_id``, its bots seated."""
-        settings = self.settings
-        seed = settings.seed
-        place = table_id % len(settings.configs)
-        config = settings.configs[place]
-        table = Table(config, seed=None if seed is None else seed * 1000 + table_id)
-        now = settings.clock()
-        kinds = settings.bot_kinds[place] if place < len(settings.bot_kinds) else DEFAULT_BOTS
-        bots = {s: kinds[s % len(kinds)] for s in range(min(settings.bots, config.seats))}
-        runner = self._runner(table_id, table, bots)
-        for seat in list(bots):
-            if not self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
-                del bots[seat]
-        self.runners[table_id] = runner
-        snapshot = table.to_json(self.settings.snapshot_key)
-        self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
-
-    def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
-        """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with
-        the maximum buy-in; with money, a bot account with a bankroll from the house
-        (``settings.bot_bankroll``) pays it while it can: False when it cannot (the
-        seat stays empty). A wallet of an embedding server seats the bots it knows (its
-        ``balance`` answers for them)."""
-        table = runner.table
-        low, high = table.config.buy_in_range
-        money = runner.money
-        if money is None:
-            table.join(seat, name, high, now=now)
-            return True
-        bankroll = self.settings.bot_bankroll or BANKROLL_BUY_INS * high
-        if isinstance(money.wallet, LedgerWallet):
-            try:
-                get_account(self.store.db, name)
-            except UnknownAccount:
-                create_bot(self.store.db, name, bankroll)
-        try:
-            amount = min(high, money.wallet.balance(name))
-        except Exception:  # a wallet of its own that does not know the bot
-            return False
-        if amount < low:
-            return False
-        money.buy_in(table, seat, name, amount, now=now)
-        return True
-
-    async def start(self) -> None:
-        """Starts every table's task (a hand in play goes on where it was). No player
-        is connected yet: their seats are away until they resume (no time bank)."""
-        for runner in self.runners.values():
-            self._mark_away(runner)
-            self._tasks.append(asyncio.create_task(runner.run()))
-
-    def _mark_away(self, runner: TableRunner) -> None:
-        """Tells ``runner``'s table which players are connected (when it can store
-        that: a database that refuses writes leaves the seats as they were)."""
-        changes = runner.away_changes()
-        if not changes or not self.commit.writable():
-            return
-        with runner.change():
-            now = runner.now()
-            for seat, away in changes:
-                runner.table.set_away(seat, away, now=now)
 
     async def stop(self) -> None:
         """Stops the tables and closes the database."""
@@ -254,21 +57,6 @@ class Room:
         for connection in list(self.connections):
             connection.close()
         self.store.close()
-
-    def health(self) -> str | None:
-        """``None`` while all is well; else what is wrong (the database refuses writes,
-        or a commit has been waiting for its write lock for a second or more)."""
-        return self.commit.health()
-
-    def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
-        """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the
-        id to ask from for the next page (``None``: there is none). A reply's size is
-        bounded whatever the number of tables."""
-        ids = sorted(self.runners)
-        start = bisect.bisect_left(ids, first)
-        page = ids[start : start + protocol.LOBBY_PAGE]
-        rest = ids[start + protocol.LOBBY_PAGE : start + protocol.LOBBY_PAGE + 1]
-        return [self.runners[i].summary() for i in page], (rest[0] if rest else None)
 
     # ------------------------------------------------------------------ connections
 
@@ -315,13 +103,6 @@ class Room:
         if connection.table is not None:
             self.runners[connection.table].connections.discard(connection)
             connection.table = None
-
-    def emit(self, connection: Connection, runner: TableRunner, text: str) -> None:
-        """Sends ``text`` about ``runner``'s table, as it is now, to ``connection`` (after
-        the commit)."""
-        if self.audit is not None:
-            self.audit(connection, runner, text)
-        self.commit.post(connection, text)
 
     # ------------------------------------------------------------------ requests
 

@@ -14,12 +14,10 @@ edited, reordered or foreign row, or a gap in the numbers, is refused on reading
 (:class:`~doubleholdem.errors.TamperedSnapshot`), like an edited snapshot. Each table's
 *head* (its number of moves, in ``heads``, written with every change) shows moves cut
 off at the end, and the number of tables created (``meta``) a missing ``tables`` row:
-:meth:`Storage.survey` names every such problem (:class:`Damage`). A database of the
-previous schemas (2 and 3) is upgraded in place (3 to 4 adds the accounts' tables and
-ledger, :mod:`doubleholdem.accounts.schema`, and notes each table's chips at the upgrade
-as the ledger's opening, :meth:`Storage.openings`); an empty or foreign file, or another schema, is
-refused (:class:`~doubleholdem.errors.DamagedDatabase`). One server per database: the
-storage holds :class:`~doubleholdem.server.lock.DatabaseLock` while it is open.
+:meth:`Storage.survey` names every such problem (:class:`Damage`). The file is made,
+checked and upgraded by :mod:`doubleholdem.server.database` (an upgrade from schema 3
+notes each table's chips as the ledger's opening, :meth:`Storage.openings`). One server
+per database: the storage holds :class:`~doubleholdem.server.lock.DatabaseLock` while it is open.
 
 ``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
 also survives the machine losing power, at the price of a disk flush per change.
@@ -48,8 +46,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from doubleholdem.accounts.schema import ensure_schema
-from doubleholdem.errors import DamagedDatabase, DatabaseBusy, SchemaMismatch, TamperedSnapshot
+from doubleholdem.errors import TamperedSnapshot
+from doubleholdem.server.database import TABLE_ROWS, open_database
 from doubleholdem.server.lock import DatabaseLock
 from doubleholdem.server.survey import (
     Damage,
@@ -65,7 +63,6 @@ from doubleholdem.server.survey import (
 
 __all__ = [
     "FORGET_BATCH",
-    "SCHEMA_VERSION",
     "Damage",
     "Storage",
     "StoredTable",
@@ -75,60 +72,10 @@ __all__ = [
     "token_hash",
 ]
 
-SCHEMA_VERSION = 4  # 4: the accounts' tables (doubleholdem.accounts) in the same file
-UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
 CHECKPOINT_SECONDS = 1.0
 WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
-PAY_PATIENCE = 0.1  # how long a payment waits for it (a checkpoint resetting the log)
 FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY,
-    snapshot TEXT NOT NULL,
-    bots TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS heads (
-    table_id INTEGER PRIMARY KEY,
-    moves INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS moves (
-    table_id INTEGER NOT NULL,
-    number INTEGER NOT NULL,
-    move TEXT NOT NULL,
-    sha256 TEXT NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS hands (
-    table_id INTEGER NOT NULL,
-    number INTEGER NOT NULL,
-    log TEXT NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    hash TEXT PRIMARY KEY,
-    table_id INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    player TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS actions (
-    token TEXT NOT NULL,
-    id TEXT NOT NULL,
-    table_id INTEGER NOT NULL,
-    hand INTEGER NOT NULL,
-    PRIMARY KEY (token, id)
-);
-CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
-"""
-# the tables' chat: added without a new schema version (a database without it gets it
-# when opened), so that an older server still reads the database
-_CHAT = (
-    "CREATE TABLE IF NOT EXISTS chat (number INTEGER PRIMARY KEY, table_id INTEGER NOT NULL,"
-    " hand INTEGER NOT NULL, line TEXT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, number)",
-)
 
 
 def hands_of(
@@ -157,109 +104,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_TABLE_ROWS = (
-    ("tables", "id"),
-    ("heads", "table_id"),
-    ("moves", "table_id"),
-    ("hands", "table_id"),
-    ("tokens", "table_id"),
-    ("actions", "table_id"),
-    ("chat", "table_id"),
-)
-
-
-# the tables of doubleholdem.accounts, which share the file and are none of ours
-_NEIGHBOURS = ("account", "ledger_", "sqlite_")
-
-
-def _open(path: str, synchronous: str) -> sqlite3.Connection:
-    """The database at ``path``, created if missing, upgraded from the previous schema;
-    :class:`DamagedDatabase` if it is empty, not SQLite, not a doubleholdem database or
-    of another schema."""
-    if path != ":memory:" and os.path.isfile(path) and _empty(path):
-        raise DamagedDatabase(f"{path}: the file is empty, not a doubleholdem database")
-    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False)
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute(f"PRAGMA synchronous={synchronous.upper()}")
-        names = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        names = {n for n in names if not n.startswith(_NEIGHBOURS)}
-        version = _meta_text(db, "schema") if "meta" in names else None
-        if not names:
-            db.executescript(_SCHEMA)
-            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            db.execute("INSERT INTO meta VALUES ('tables', '0')")
-            ensure_schema(db)
-        elif version is None:
-            found = ", ".join(sorted(names))
-            raise DamagedDatabase(
-                f"{path}: not a doubleholdem database (tables {found}, no schema version)"
-            )
-        elif version in {str(v) for v in UPGRADES_FROM}:
-            _upgrade(db, int(version))
-        elif version != str(SCHEMA_VERSION):
-            older = " and ".join(str(v) for v in UPGRADES_FROM)
-            raise DamagedDatabase(
-                f"{path}: written with schema version {version}; this version of doubleholdem "
-                f"reads version {SCHEMA_VERSION} and upgrades versions {older}"
-            )
-        else:
-            ensure_schema(db)  # refuses another accounts schema, naming both versions
-        for statement in _CHAT:
-            db.execute(statement)
-    except sqlite3.DatabaseError as error:
-        db.close()
-        raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
-    except SchemaMismatch as error:
-        db.close()
-        raise DamagedDatabase(f"{path}: {error}") from None
-    except BaseException:
-        db.close()
-        raise
-    return db
-
-
-def _empty(path: str) -> bool:
-    """Whether the file at ``path`` holds nothing, its write-ahead log included."""
-    try:
-        wal = os.path.getsize(path + "-wal")
-    except OSError:
-        wal = 0
-    return os.path.getsize(path) == 0 and wal == 0
-
-
-def _meta_text(db: sqlite3.Connection, key: str) -> str | None:
-    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
-
-
-def _upgrade(db: sqlite3.Connection, version: int) -> None:
-    """Schema 2 or 3 to 4, in one transaction. From 2: each table's head is its moves as
-    stored, and the tables created are those stored (schema 2 could not tell more). From
-    3 (and 2): the accounts' tables; each stored table is noted as *to open* (``meta``
-    key ``opening:ID``): its chips came from nowhere, and the room enters them in the
-    ledger when it first loads it (:meth:`Storage.openings`)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for statement in _SCHEMA.split(";"):  # executescript would commit first
-            if statement.strip():
-                db.execute(statement)
-        if version == 2:
-            db.execute(
-                "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
-                "FROM tables"
-            )
-            (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
-        ensure_schema(db)
-        db.execute("INSERT INTO meta SELECT 'opening:' || id, '' FROM tables")
-        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-
-
 class Storage:
     """The server's database at ``path`` (created if missing)."""
 
@@ -269,7 +113,7 @@ class Storage:
         self.path = path
         self._lock = None if path == ":memory:" else DatabaseLock(path)
         try:
-            self._db = _open(path, synchronous)
+            self._db = open_database(path, synchronous, busy_seconds=BUSY_SECONDS)
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
@@ -409,28 +253,9 @@ class Storage:
         """The connection, for writers that join the storage's transactions (the ledger
         of :mod:`doubleholdem.accounts`, through
         :class:`~doubleholdem.accounts.wallet.LedgerWallet`). Write through it only
-        inside :meth:`transaction` or :meth:`paying`."""
+        inside :meth:`transaction` (or a payment joining the next one:
+        :func:`doubleholdem.server.money.paying`)."""
         return self._db
-
-    @contextlib.contextmanager
-    def paying(self) -> Iterator[None]:
-        """A change that may be refused (a buy-in the balance cannot pay): it is written
-        at once into the next transaction (begun now, :meth:`reserve`), which the group
-        commit then commits with the table change it pays for, or rolls back with it.
-        If the block raises, what it wrote is undone (a savepoint) and the error
-        raised. :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held
-        elsewhere for more than ``PAY_PATIENCE`` seconds (nothing written)."""
-        if not self.reserve(PAY_PATIENCE):
-            raise DatabaseBusy("the database is busy (another process writes): try again")
-        self._db.execute("SAVEPOINT paying")
-        try:
-            yield
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                self._db.execute("ROLLBACK TO paying")
-                self._db.execute("RELEASE paying")
-            raise
-        self._db.execute("RELEASE paying")
 
     # tables
 
@@ -503,7 +328,7 @@ class Storage:
 
     def drop_table(self, table_id: int) -> None:
         """Forgets every row of a table (to repair a damaged database)."""
-        for name, column in _TABLE_ROWS:
+        for name, column in TABLE_ROWS:
             self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
         self._heads.pop(table_id, None)
         self._moved.discard(table_id)

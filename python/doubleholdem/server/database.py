@@ -1,0 +1,174 @@
+"""The server's database file: made new, or checked and upgraded in place when opened
+(:func:`open_database`). Schema 4 holds the server's tables (its tables' snapshots, moves
+and heads, finished hands, seat tokens, client action ids, chat) beside the accounts'
+tables and ledger (:mod:`doubleholdem.accounts.schema`). A database of the previous
+schemas (2 and 3) is upgraded in place; an empty or foreign file, or another schema, is
+refused (:class:`~doubleholdem.errors.DamagedDatabase`).
+
+>>> db = open_database(":memory:", "normal", busy_seconds=5.0)
+>>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+('4',)
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from doubleholdem.accounts.schema import ensure_schema
+from doubleholdem.errors import DamagedDatabase, SchemaMismatch
+
+__all__ = ["SCHEMA_VERSION", "TABLE_ROWS", "UPGRADES_FROM", "open_database"]
+
+SCHEMA_VERSION = 4  # 4: the accounts' tables (doubleholdem.accounts) in the same file
+UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    snapshot TEXT NOT NULL,
+    bots TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS heads (
+    table_id INTEGER PRIMARY KEY,
+    moves INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    move TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS hands (
+    table_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    log TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY,
+    table_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    token TEXT NOT NULL,
+    id TEXT NOT NULL,
+    table_id INTEGER NOT NULL,
+    hand INTEGER NOT NULL,
+    PRIMARY KEY (token, id)
+);
+CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
+"""
+# the tables' chat: added without a new schema version (a database without it gets it
+# when opened), so that an older server still reads the database
+_CHAT = (
+    "CREATE TABLE IF NOT EXISTS chat (number INTEGER PRIMARY KEY, table_id INTEGER NOT NULL,"
+    " hand INTEGER NOT NULL, line TEXT NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, number)",
+)
+
+# the rows of one table, by table and column (what dropping a table forgets)
+TABLE_ROWS = (
+    ("tables", "id"),
+    ("heads", "table_id"),
+    ("moves", "table_id"),
+    ("hands", "table_id"),
+    ("tokens", "table_id"),
+    ("actions", "table_id"),
+    ("chat", "table_id"),
+)
+
+
+# the tables of doubleholdem.accounts, which share the file and are none of ours
+_NEIGHBOURS = ("account", "ledger_", "sqlite_")
+
+
+def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite3.Connection:
+    """The database at ``path``, created if missing, upgraded from the previous schema
+    (a writer waits ``busy_seconds`` for the write lock); :class:`DamagedDatabase` if it
+    is empty, not SQLite, not a doubleholdem database or of another schema."""
+    if path != ":memory:" and os.path.isfile(path) and _empty(path):
+        raise DamagedDatabase(f"{path}: the file is empty, not a doubleholdem database")
+    db = sqlite3.connect(path, timeout=busy_seconds, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        names = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names = {n for n in names if not n.startswith(_NEIGHBOURS)}
+        version = _meta_text(db, "schema") if "meta" in names else None
+        if not names:
+            db.executescript(_SCHEMA)
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            db.execute("INSERT INTO meta VALUES ('tables', '0')")
+            ensure_schema(db)
+        elif version is None:
+            found = ", ".join(sorted(names))
+            raise DamagedDatabase(
+                f"{path}: not a doubleholdem database (tables {found}, no schema version)"
+            )
+        elif version in {str(v) for v in UPGRADES_FROM}:
+            _upgrade(db, int(version))
+        elif version != str(SCHEMA_VERSION):
+            older = " and ".join(str(v) for v in UPGRADES_FROM)
+            raise DamagedDatabase(
+                f"{path}: written with schema version {version}; this version of doubleholdem "
+                f"reads version {SCHEMA_VERSION} and upgrades versions {older}"
+            )
+        else:
+            ensure_schema(db)  # refuses another accounts schema, naming both versions
+        for statement in _CHAT:
+            db.execute(statement)
+    except sqlite3.DatabaseError as error:
+        db.close()
+        raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
+    except SchemaMismatch as error:
+        db.close()
+        raise DamagedDatabase(f"{path}: {error}") from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _empty(path: str) -> bool:
+    """Whether the file at ``path`` holds nothing, its write-ahead log included."""
+    try:
+        wal = os.path.getsize(path + "-wal")
+    except OSError:
+        wal = 0
+    return os.path.getsize(path) == 0 and wal == 0
+
+
+def _meta_text(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _upgrade(db: sqlite3.Connection, version: int) -> None:
+    """Schema 2 or 3 to 4, in one transaction. From 2: each table's head is its moves as
+    stored, and the tables created are those stored (schema 2 could not tell more). From
+    3 (and 2): the accounts' tables; each stored table is noted as *to open* (``meta``
+    key ``opening:ID``): its chips came from nowhere, and the room enters them in the
+    ledger when it first loads it (:meth:`~doubleholdem.server.storage.Storage.openings`)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA.split(";"):  # executescript would commit first
+            if statement.strip():
+                db.execute(statement)
+        if version == 2:
+            db.execute(
+                "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
+                "FROM tables"
+            )
+            (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
+        ensure_schema(db)
+        db.execute("INSERT INTO meta SELECT 'opening:' || id, '' FROM tables")
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
