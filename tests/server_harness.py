@@ -1,19 +1,24 @@
 """Helpers of the server tests: a real uvicorn server in a thread on 127.0.0.1, a
-WebSocket client with timeouts, and the leak audit every message a table sends passes."""
+WebSocket client with timeouts, the leak audit every message a table sends passes, and
+the browser of the browser tests (Debian's Chromium through Playwright)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import copy
+import importlib.util
 import json
 import os
 import re
+import shutil
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 import websockets
 
@@ -39,6 +44,35 @@ DOUBLE_THREE = TableConfig(
 )
 """Three-seat fixed-limit Double Hold'em 5/10 with a minute a decision: the tables the
 server tests play."""
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# the pytestmark of a browser test's module: skipped without Playwright or Chromium
+NEEDS_BROWSER = pytest.mark.skipif(
+    importlib.util.find_spec("playwright") is None or not os.path.exists(CHROMIUM),
+    reason="needs playwright and chromium",
+)
+
+
+def screenshots(tmp_path: Path) -> Path:
+    """Where a browser test saves its screenshots: ``$DOUBLEHOLDEM_SCREENSHOTS`` when
+    set (made if missing), else ``tmp_path``."""
+    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
+@contextlib.asynccontextmanager
+async def chromium() -> AsyncIterator[Any]:
+    """A headless Chromium (Playwright's ``Browser``), closed after the block."""
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 

@@ -7,32 +7,17 @@ mid-hand and carries on with the same seat and cards. Screenshots are kept as te
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from doubleholdem.game import Structure, Variant
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.table import TableConfig
-from server_harness import ServerThread
+from server_harness import DOUBLE_THREE, NEEDS_BROWSER, ServerThread, chromium, screenshots
 
-playwright = pytest.importorskip("playwright.async_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium")
+pytestmark = NEEDS_BROWSER
 
-CONFIG = TableConfig(
-    small_blind=5,
-    big_blind=10,
-    seats=3,
-    variant=Variant.DOUBLE,
-    structure=Structure.FIXED_LIMIT,
-    action_time=120,
-    point_time=120,
-)
+CONFIG = replace(DOUBLE_THREE, action_time=120, point_time=120)
 
 
 async def _decide(page: Any) -> bool:
@@ -64,58 +49,53 @@ async def _hole(page: Any) -> list[str]:
 
 
 async def _scenario(url: str, shots: Path) -> dict[str, Any]:
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            desk = await browser.new_context(viewport={"width": 1100, "height": 900})
-            phone = await browser.new_context(viewport={"width": 390, "height": 844})
-            ann, bob = await desk.new_page(), await phone.new_page()
-            for page, name in ((ann, "ann"), (bob, "bob")):
-                await page.goto(url)
-                await page.fill("#name", name)
-                await page.locator('button[data-sit="0"]').click()
-                await page.locator("#table").wait_for(state="visible")
-            await ann.locator("#hole .card").first.wait_for()
-            before = await _hole(ann)
-            assert len(before) == 3  # DH-1
-            decisions, reloaded, shown = 0, False, {}
-            for _ in range(600):
-                if "wins" in (await ann.inner_text("#results")):
-                    break
-                acted = False
-                for page in (ann, bob):
-                    if await _decide(page):
-                        acted = True
-                        decisions += 1
-                        await page.wait_for_timeout(150)
-                # bob's page never shows ann's cards before the showdown
-                seats_text = await bob.inner_html("#seats")
-                if "show" not in (await bob.inner_text("#history")):
-                    assert not any(f'data-card="{c}"' in seats_text for c in before)
-                if decisions >= 4 and not reloaded:  # on the flop, after the point cards
-                    await ann.screenshot(path=str(shots / "table-before-reload.png"))
-                    await ann.reload()
-                    await ann.locator("#table").wait_for(state="visible")
-                    assert sorted(await _hole(ann)) == sorted(before)
-                    reloaded = True
-                if not acted:
-                    await ann.wait_for_timeout(100)
-            results = await ann.inner_text("#results")
-            history = await ann.inner_text("#history")
-            shown["results"] = results
-            shown["history"] = history
-            shown["reloaded"] = reloaded
-            shown["decisions"] = decisions
-            await ann.screenshot(path=str(shots / "table-showdown.png"), full_page=True)
-            await bob.screenshot(path=str(shots / "table-phone.png"), full_page=True)
-            return shown
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        desk = await browser.new_context(viewport={"width": 1100, "height": 900})
+        phone = await browser.new_context(viewport={"width": 390, "height": 844})
+        ann, bob = await desk.new_page(), await phone.new_page()
+        for page, name in ((ann, "ann"), (bob, "bob")):
+            await page.goto(url)
+            await page.fill("#name", name)
+            await page.locator('button[data-sit="0"]').click()
+            await page.locator("#table").wait_for(state="visible")
+        await ann.locator("#hole .card").first.wait_for()
+        before = await _hole(ann)
+        assert len(before) == 3  # DH-1
+        decisions, reloaded, shown = 0, False, {}
+        for _ in range(600):
+            if "wins" in (await ann.inner_text("#results")):
+                break
+            acted = False
+            for page in (ann, bob):
+                if await _decide(page):
+                    acted = True
+                    decisions += 1
+                    await page.wait_for_timeout(150)
+            # bob's page never shows ann's cards before the showdown
+            seats_text = await bob.inner_html("#seats")
+            if "show" not in (await bob.inner_text("#history")):
+                assert not any(f'data-card="{c}"' in seats_text for c in before)
+            if decisions >= 4 and not reloaded:  # on the flop, after the point cards
+                await ann.screenshot(path=str(shots / "table-before-reload.png"))
+                await ann.reload()
+                await ann.locator("#table").wait_for(state="visible")
+                assert sorted(await _hole(ann)) == sorted(before)
+                reloaded = True
+            if not acted:
+                await ann.wait_for_timeout(100)
+        results = await ann.inner_text("#results")
+        history = await ann.inner_text("#history")
+        shown["results"] = results
+        shown["history"] = history
+        shown["reloaded"] = reloaded
+        shown["decisions"] = decisions
+        await ann.screenshot(path=str(shots / "table-showdown.png"), full_page=True)
+        await bob.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+        return shown
 
 
 def test_two_players_play_a_double_holdem_hand_in_the_browser(tmp_path: Path) -> None:
-    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=30.0, configs=[CONFIG])
     room = Room.open(str(tmp_path / "tables.db"), settings)
     with ServerThread(room) as server:
@@ -132,27 +112,23 @@ def test_two_players_play_a_double_holdem_hand_in_the_browser(tmp_path: Path) ->
 async def _second_tab(url: str) -> dict[str, Any]:
     """ann sits in one tab, opens the table in a second tab of the same browser, closes
     it and reloads the first."""
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            context = await browser.new_context(viewport={"width": 1100, "height": 900})
-            first = await context.new_page()
-            await first.goto(url)
-            await first.fill("#name", "ann")
-            await first.locator('button[data-sit="0"]').click()
-            await first.locator("#table").wait_for(state="visible")
-            second = await context.new_page()
-            await second.goto(url)
-            await second.locator("#lobby").wait_for(state="visible")
-            await second.wait_for_timeout(500)
-            outcome = {"second_in_lobby": await second.locator("#lobby").is_visible()}
-            await second.close()
-            await first.reload()
-            await first.locator("#table").wait_for(state="visible", timeout=10_000)
-            outcome["status"] = await first.inner_text("#status")
-            return outcome
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        context = await browser.new_context(viewport={"width": 1100, "height": 900})
+        first = await context.new_page()
+        await first.goto(url)
+        await first.fill("#name", "ann")
+        await first.locator('button[data-sit="0"]').click()
+        await first.locator("#table").wait_for(state="visible")
+        second = await context.new_page()
+        await second.goto(url)
+        await second.locator("#lobby").wait_for(state="visible")
+        await second.wait_for_timeout(500)
+        outcome = {"second_in_lobby": await second.locator("#lobby").is_visible()}
+        await second.close()
+        await first.reload()
+        await first.locator("#table").wait_for(state="visible", timeout=10_000)
+        outcome["status"] = await first.inner_text("#status")
+        return outcome
 
 
 def test_a_second_tab_does_not_orphan_the_first_tabs_seat(tmp_path: Path) -> None:
@@ -173,38 +149,33 @@ def test_a_second_tab_does_not_orphan_the_first_tabs_seat(tmp_path: Path) -> Non
 async def _sit_out_and_leave(url: str, shots: Path) -> dict[str, Any]:
     """ann sits beside a bot; during her hand she sits out, comes back, and leaves: the
     page says what her seat does at each step, as the table shows it to everyone."""
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = await browser.new_page(viewport={"width": 1100, "height": 900})
-            await page.goto(url)
-            await page.fill("#name", "ann")
-            await page.locator('button[data-sit="0"]').click()  # the first open seat: 1
-            await page.locator("#hole .card, #hole button").first.wait_for()  # her hand
-            seen: dict[str, Any] = {"sit_in_hidden": await page.locator("#sit-in").is_hidden()}
-            await page.locator("#sit-out").click()
-            await page.locator("#sit-in").wait_for(state="visible")
-            seen["sitting_out"] = await page.inner_text("#seat-state")
-            seen["seats_sitting_out"] = await page.inner_text('#seats li[data-seat="1"]')
-            await page.locator("#sit-in").click()
-            await page.locator("#sit-out").wait_for(state="visible")
-            seen["back"] = await page.inner_text("#seat-state")
-            await page.locator("#leave").click()
-            await page.locator("#status", has_text="leaving after this hand").wait_for()
-            seen["status"] = await page.inner_text("#status")
-            seat = page.locator('#seats li[data-seat="1"]', has_text="leaving after this hand")
-            await seat.wait_for()
-            seen["seats_leaving"] = await seat.inner_text()
-            seen["table_visible"] = await page.locator("#table").is_visible()
-            await page.screenshot(path=str(shots / "table-leaving.png"), full_page=True)
-            return seen
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        page = await browser.new_page(viewport={"width": 1100, "height": 900})
+        await page.goto(url)
+        await page.fill("#name", "ann")
+        await page.locator('button[data-sit="0"]').click()  # the first open seat: 1
+        await page.locator("#hole .card, #hole button").first.wait_for()  # her hand
+        seen: dict[str, Any] = {"sit_in_hidden": await page.locator("#sit-in").is_hidden()}
+        await page.locator("#sit-out").click()
+        await page.locator("#sit-in").wait_for(state="visible")
+        seen["sitting_out"] = await page.inner_text("#seat-state")
+        seen["seats_sitting_out"] = await page.inner_text('#seats li[data-seat="1"]')
+        await page.locator("#sit-in").click()
+        await page.locator("#sit-out").wait_for(state="visible")
+        seen["back"] = await page.inner_text("#seat-state")
+        await page.locator("#leave").click()
+        await page.locator("#status", has_text="leaving after this hand").wait_for()
+        seen["status"] = await page.inner_text("#status")
+        seat = page.locator('#seats li[data-seat="1"]', has_text="leaving after this hand")
+        await seat.wait_for()
+        seen["seats_leaving"] = await seat.inner_text()
+        seen["table_visible"] = await page.locator("#table").is_visible()
+        await page.screenshot(path=str(shots / "table-leaving.png"), full_page=True)
+        return seen
 
 
 def test_sit_out_sit_in_and_leaving_after_this_hand_in_the_browser(tmp_path: Path) -> None:
-    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
     settings = RoomSettings(tables=1, bots=1, bot_delay=0.2, pause=30.0, configs=[CONFIG])
     room = Room.open(str(tmp_path / "tables.db"), settings)
     with ServerThread(room) as server:

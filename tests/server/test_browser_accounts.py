@@ -7,14 +7,10 @@ password is told, and the cookie never reaches the page's scripts."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
@@ -22,54 +18,48 @@ from doubleholdem.server.desk import Desk
 from doubleholdem.server.money import audit_room
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from server_harness import ServerThread
+from server_harness import NEEDS_BROWSER, ServerThread, chromium
 
-playwright = pytest.importorskip("playwright.async_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium")
+pytestmark = NEEDS_BROWSER
 PASSWORD = "correct horse battery"
 
 
 async def _scenario(url: str) -> dict[str, Any]:
     seen: dict[str, Any] = {}
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = await (await browser.new_context()).new_page()
-            await page.goto(url)
-            await page.locator("#signin-form").wait_for(state="visible")
-            seen["name_box_hidden"] = not await page.locator("#name").is_visible()
-            await page.fill("#account-name", "ann")
-            await page.fill("#account-password", PASSWORD)
-            await page.click("#signup")
-            await page.locator("#account-who").wait_for(state="visible")
-            seen["who"] = await page.inner_text("#account-who")
-            seen["balance"] = await page.inner_text("#account-balance")
-            seen["script_cookie"] = await page.evaluate("document.cookie")
-            await page.reload()
-            await page.locator("#account-who").wait_for(state="visible")
-            seen["after_reload"] = await page.inner_text("#account-who")
-            await page.locator('button[data-sit="0"]').click()
-            await page.locator("#table").wait_for(state="visible")
-            await page.locator(".seat.mine").wait_for(state="visible")
-            seen["seat"] = await page.inner_text(".seat.mine")
-            await page.click("#statement summary")
-            await page.locator(".statement-line").first.wait_for(state="visible")
-            seen["statement"] = await page.inner_text("#statement-lines")
-            await page.click("#signout")
-            await page.locator("#signin-form").wait_for(state="visible")
-            await page.fill("#account-name", "ann")
-            await page.fill("#account-password", "wrong horse")
-            await page.click("#signin")
-            await page.locator("#account-message", has_text="wrong").wait_for()
-            seen["wrong"] = await page.inner_text("#account-message")
-            await page.fill("#account-password", PASSWORD)
-            await page.click("#signin")
-            await page.locator("#account-who").wait_for(state="visible")
-            seen["again"] = await page.inner_text("#account-who")
-            return seen
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        page = await (await browser.new_context()).new_page()
+        await page.goto(url)
+        await page.locator("#signin-form").wait_for(state="visible")
+        seen["name_box_hidden"] = not await page.locator("#name").is_visible()
+        await page.fill("#account-name", "ann")
+        await page.fill("#account-password", PASSWORD)
+        await page.click("#signup")
+        await page.locator("#account-who").wait_for(state="visible")
+        seen["who"] = await page.inner_text("#account-who")
+        seen["balance"] = await page.inner_text("#account-balance")
+        seen["script_cookie"] = await page.evaluate("document.cookie")
+        await page.reload()
+        await page.locator("#account-who").wait_for(state="visible")
+        seen["after_reload"] = await page.inner_text("#account-who")
+        await page.locator('button[data-sit="0"]').click()
+        await page.locator("#table").wait_for(state="visible")
+        await page.locator(".seat.mine").wait_for(state="visible")
+        seen["seat"] = await page.inner_text(".seat.mine")
+        await page.click("#statement summary")
+        await page.locator(".statement-line").first.wait_for(state="visible")
+        seen["statement"] = await page.inner_text("#statement-lines")
+        await page.click("#signout")
+        await page.locator("#signin-form").wait_for(state="visible")
+        await page.fill("#account-name", "ann")
+        await page.fill("#account-password", "wrong horse")
+        await page.click("#signin")
+        await page.locator("#account-message", has_text="wrong").wait_for()
+        seen["wrong"] = await page.inner_text("#account-message")
+        await page.fill("#account-password", PASSWORD)
+        await page.click("#signin")
+        await page.locator("#account-who").wait_for(state="visible")
+        seen["again"] = await page.inner_text("#account-who")
+        return seen
 
 
 def test_sign_up_sign_in_reload_and_sign_out_in_the_browser(tmp_path: Path) -> None:
@@ -95,43 +85,39 @@ async def _money_scenario(url: str, ledger_balance: Callable[[], int]) -> dict[s
     and check or call by the keyboard), leave between hands, and read the balance and
     the statement."""
     seen: dict[str, Any] = {}
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = await (await browser.new_context()).new_page()
-            await page.goto(url)
-            await page.fill("#account-name", "ann")
-            await page.fill("#account-password", PASSWORD)
-            await page.click("#signup")
-            await page.locator("#account-balance", has_text="5000").wait_for()
-            await page.fill("#buyin", str(BUY_IN))
-            await page.locator("button[data-sit]").first.click()
-            await page.locator(".seat.mine").wait_for(state="visible")
-            await page.evaluate("window.dispatchEvent(new Event('focus'))")  # asks /api/me
-            await page.locator("#account-balance", has_text=str(5000 - BUY_IN)).wait_for()
-            for _ in range(600):  # her first hand, played to its end
-                if "wins" in await page.inner_text("#results"):
-                    break
-                if await page.locator("#hole button[data-point]").count():
-                    await page.keyboard.press("1")
-                elif await page.locator('#actions button[data-action="check"]').count():
-                    await page.keyboard.press("k")
-                elif await page.locator('#actions button[data-action="call"]').count():
-                    await page.locator('#actions button[data-action="call"]').click()
-                await page.wait_for_timeout(100)
-            seen["results"] = await page.inner_text("#results")
-            await page.locator("#leave").click()  # between hands: the room pauses 5 s
-            await page.locator("#status", has_text="you left the table").wait_for()
-            expected = str(ledger_balance())
-            await page.evaluate("window.dispatchEvent(new Event('focus'))")
-            await page.locator("#account-balance", has_text=expected).wait_for()
-            seen["balance"] = int(await page.inner_text("#account-balance"))
-            await page.click("#statement summary")
-            await page.locator(".statement-line", has_text="cash out").wait_for()
-            seen["statement"] = await page.inner_text("#statement-lines")
-            return seen
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        page = await (await browser.new_context()).new_page()
+        await page.goto(url)
+        await page.fill("#account-name", "ann")
+        await page.fill("#account-password", PASSWORD)
+        await page.click("#signup")
+        await page.locator("#account-balance", has_text="5000").wait_for()
+        await page.fill("#buyin", str(BUY_IN))
+        await page.locator("button[data-sit]").first.click()
+        await page.locator(".seat.mine").wait_for(state="visible")
+        await page.evaluate("window.dispatchEvent(new Event('focus'))")  # asks /api/me
+        await page.locator("#account-balance", has_text=str(5000 - BUY_IN)).wait_for()
+        for _ in range(600):  # her first hand, played to its end
+            if "wins" in await page.inner_text("#results"):
+                break
+            if await page.locator("#hole button[data-point]").count():
+                await page.keyboard.press("1")
+            elif await page.locator('#actions button[data-action="check"]').count():
+                await page.keyboard.press("k")
+            elif await page.locator('#actions button[data-action="call"]').count():
+                await page.locator('#actions button[data-action="call"]').click()
+            await page.wait_for_timeout(100)
+        seen["results"] = await page.inner_text("#results")
+        await page.locator("#leave").click()  # between hands: the room pauses 5 s
+        await page.locator("#status", has_text="you left the table").wait_for()
+        expected = str(ledger_balance())
+        await page.evaluate("window.dispatchEvent(new Event('focus'))")
+        await page.locator("#account-balance", has_text=expected).wait_for()
+        seen["balance"] = int(await page.inner_text("#account-balance"))
+        await page.click("#statement summary")
+        await page.locator(".statement-line", has_text="cash out").wait_for()
+        seen["statement"] = await page.inner_text("#statement-lines")
+        return seen
 
 
 BUY_IN = 600

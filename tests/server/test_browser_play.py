@@ -7,22 +7,16 @@ player's cards, and a phone width without horizontal scrolling."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from doubleholdem.game import phh
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import TableConfig
-from server_harness import ServerThread
+from server_harness import NEEDS_BROWSER, ServerThread, chromium, screenshots
 
-playwright = pytest.importorskip("playwright.async_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium")
+pytestmark = NEEDS_BROWSER
 
 NO_LIMIT = TableConfig(small_blind=5, big_blind=10, seats=3, action_time=120)
 FRAGMENTS = ["<script>window.owned = 1</script>", '<img src=x onerror="window.owned = 2">']
@@ -47,108 +41,103 @@ async def _board(page: Any) -> int:
 
 
 async def _scenario(url: str, shots: Path) -> dict[str, Any]:
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            desk = await browser.new_context(viewport={"width": 1100, "height": 900})
-            phone = await browser.new_context(viewport={"width": 375, "height": 812})
-            ann, bob = await desk.new_page(), await phone.new_page()
-            dialogs: list[str] = []
-            for page, name in ((ann, "ann"), (bob, "bob")):
-                page.on("dialog", lambda d: dialogs.append(d.message))
-                await page.goto(url)
-                await page.fill("#name", name)
-                await page.locator('button[data-sit="0"]').click()
-                await page.locator("#table").wait_for(state="visible")
-            await _until(ann, "() => window.dh.state && window.dh.state.view.hand")
-            await _until(ann, "() => window.dh.state.view.to_act !== null")
-            first, other = (ann, bob) if await _mine(ann) else (bob, ann)
-            found: dict[str, Any] = {"sound_default": await ann.is_checked("#sound")}
+    async with chromium() as browser:
+        desk = await browser.new_context(viewport={"width": 1100, "height": 900})
+        phone = await browser.new_context(viewport={"width": 375, "height": 812})
+        ann, bob = await desk.new_page(), await phone.new_page()
+        dialogs: list[str] = []
+        for page, name in ((ann, "ann"), (bob, "bob")):
+            page.on("dialog", lambda d: dialogs.append(d.message))
+            await page.goto(url)
+            await page.fill("#name", name)
+            await page.locator('button[data-sit="0"]').click()
+            await page.locator("#table").wait_for(state="visible")
+        await _until(ann, "() => window.dh.state && window.dh.state.view.hand")
+        await _until(ann, "() => window.dh.state.view.to_act !== null")
+        first, other = (ann, bob) if await _mine(ann) else (bob, ann)
+        found: dict[str, Any] = {"sound_default": await ann.is_checked("#sound")}
 
-            # pre-action "check" ticked by the big blind, then a bet comes in front of it
-            await other.locator("#pre-actions").wait_for(state="visible")
-            await other.check("#pre-check")
-            await first.locator("#presets button").first.wait_for()
-            presets = await first.evaluate("() => window.dh.state.view.hand.legal.presets")
-            labels = await first.locator("#presets button").all_inner_texts()
-            found["presets"], found["labels"] = presets, labels
-            await first.locator('#presets button[data-preset="pot"]').click()
-            found["amount"] = await first.input_value("#amount-value")
-            found["raise_label"] = await first.inner_text('#actions button[data-action="raise"]')
-            await first.locator('#actions button[data-action="raise"]').click()
-            await _until(other, "() => document.querySelector('#actions button')")
-            found["check_cleared"] = not await other.is_checked("#pre-check")
-            found["other_can_act"] = await _mine(other)
-            await other.locator('#actions button[data-action="call"]').click()
+        # pre-action "check" ticked by the big blind, then a bet comes in front of it
+        await other.locator("#pre-actions").wait_for(state="visible")
+        await other.check("#pre-check")
+        await first.locator("#presets button").first.wait_for()
+        presets = await first.evaluate("() => window.dh.state.view.hand.legal.presets")
+        labels = await first.locator("#presets button").all_inner_texts()
+        found["presets"], found["labels"] = presets, labels
+        await first.locator('#presets button[data-preset="pot"]').click()
+        found["amount"] = await first.input_value("#amount-value")
+        found["raise_label"] = await first.inner_text('#actions button[data-action="raise"]')
+        await first.locator('#actions button[data-action="raise"]').click()
+        await _until(other, "() => document.querySelector('#actions button')")
+        found["check_cleared"] = not await other.is_checked("#pre-check")
+        found["other_can_act"] = await _mine(other)
+        await other.locator('#actions button[data-action="call"]').click()
 
-            # on the flop the big blind acts first; the button's check/fold acts at once
-            await _until(first, "() => document.querySelectorAll('#board .card').length === 3")
-            await first.locator("#pre-actions").wait_for(state="visible")
-            await first.check("#pre-check_fold")
-            await other.locator('#actions button[data-action="check"]').click()
-            await _until(first, "() => document.querySelectorAll('#board .card').length === 4")
-            found["auto_checked"] = await first.inner_text("#history")
+        # on the flop the big blind acts first; the button's check/fold acts at once
+        await _until(first, "() => document.querySelectorAll('#board .card').length === 3")
+        await first.locator("#pre-actions").wait_for(state="visible")
+        await first.check("#pre-check_fold")
+        await other.locator('#actions button[data-action="check"]').click()
+        await _until(first, "() => document.querySelectorAll('#board .card').length === 4")
+        found["auto_checked"] = await first.inner_text("#history")
 
-            # chat, with HTML in it, and muting
-            for text in FRAGMENTS:
-                await ann.fill("#chat-text", text)
-                await ann.press("#chat-text", "Enter")
-            await _until(bob, "() => document.querySelectorAll('#chat li').length === 2")
-            found["chat"] = await bob.locator("#chat .said").all_inner_texts()
-            found["chat_elements"] = await bob.locator("#chat script, #chat img").count()
-            found["owned"] = await bob.evaluate("() => window.owned === undefined")
-            await bob.locator("#chat button.mute").first.click()
-            await ann.fill("#chat-text", "can you hear me")
+        # chat, with HTML in it, and muting
+        for text in FRAGMENTS:
+            await ann.fill("#chat-text", text)
             await ann.press("#chat-text", "Enter")
-            await _until(bob, "() => document.querySelectorAll('#chat li').length === 3")
-            found["muted_visible"] = await bob.locator("#chat li:visible").count()
+        await _until(bob, "() => document.querySelectorAll('#chat li').length === 2")
+        found["chat"] = await bob.locator("#chat .said").all_inner_texts()
+        found["chat_elements"] = await bob.locator("#chat script, #chat img").count()
+        found["owned"] = await bob.evaluate("() => window.owned === undefined")
+        await bob.locator("#chat button.mute").first.click()
+        await ann.fill("#chat-text", "can you hear me")
+        await ann.press("#chat-text", "Enter")
+        await _until(bob, "() => document.querySelectorAll('#chat li').length === 3")
+        found["muted_visible"] = await bob.locator("#chat li:visible").count()
 
-            # play the hand out: check or call
-            for _ in range(200):
-                if "wins" in await ann.inner_text("#results"):
-                    break
-                for page in (ann, bob):
-                    if await _mine(page):
-                        check = page.locator('#actions button[data-action="check"]')
-                        if await check.count():
-                            await check.click()
-                        else:
-                            await page.locator('#actions button[data-action="call"]').click()
-                        await page.wait_for_timeout(200)
-                await ann.wait_for_timeout(100)
+        # play the hand out: check or call
+        for _ in range(200):
+            if "wins" in await ann.inner_text("#results"):
+                break
+            for page in (ann, bob):
+                if await _mine(page):
+                    check = page.locator('#actions button[data-action="check"]')
+                    if await check.count():
+                        await check.click()
+                    else:
+                        await page.locator('#actions button[data-action="call"]').click()
+                    await page.wait_for_timeout(200)
+            await ann.wait_for_timeout(100)
 
-            # the hand history: the list, a replay street by street, the PHH
-            hole = await ann.locator("#hole [data-card]").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            found["hole"] = hole
-            await ann.locator("#my-hands").click()
-            await ann.locator("#hands li").first.wait_for()
-            await ann.locator("button[data-replay]").first.click()
-            found["street0"] = await ann.inner_text("#replay h4")
-            await ann.locator('#replay button[data-step="next"]').click()
-            found["street1"] = await ann.inner_text("#replay h4")
-            found["replay_lines"] = await ann.inner_text("#replay")
-            await ann.screenshot(path=str(shots / "table-replay.png"), full_page=True)
-            found["phh"] = await ann.evaluate(
-                "async () => (await fetch(document.querySelector('a[data-phh]').href)).text()"
-            )
-            found["bob_hole"] = await bob.locator("#hole [data-card]").evaluate_all(
-                "cards => cards.map(c => c.dataset.card)"
-            )
-            found["phone_scroll"] = await bob.evaluate(
-                "() => [document.documentElement.scrollWidth, window.innerWidth]"
-            )
-            await bob.screenshot(path=str(shots / "table-phone-chat.png"), full_page=True)
-            found["dialogs"] = dialogs
-            return found
-        finally:
-            await browser.close()
+        # the hand history: the list, a replay street by street, the PHH
+        hole = await ann.locator("#hole [data-card]").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+        found["hole"] = hole
+        await ann.locator("#my-hands").click()
+        await ann.locator("#hands li").first.wait_for()
+        await ann.locator("button[data-replay]").first.click()
+        found["street0"] = await ann.inner_text("#replay h4")
+        await ann.locator('#replay button[data-step="next"]').click()
+        found["street1"] = await ann.inner_text("#replay h4")
+        found["replay_lines"] = await ann.inner_text("#replay")
+        await ann.screenshot(path=str(shots / "table-replay.png"), full_page=True)
+        found["phh"] = await ann.evaluate(
+            "async () => (await fetch(document.querySelector('a[data-phh]').href)).text()"
+        )
+        found["bob_hole"] = await bob.locator("#hole [data-card]").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+        found["phone_scroll"] = await bob.evaluate(
+            "() => [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        await bob.screenshot(path=str(shots / "table-phone-chat.png"), full_page=True)
+        found["dialogs"] = dialogs
+        return found
 
 
 def test_presets_pre_actions_chat_and_replay_in_the_browser(tmp_path: Path) -> None:
-    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
     settings = RoomSettings(
         tables=1, bots=0, bot_delay=0.0, pause=120.0, configs=[NO_LIMIT], guests=True
     )

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -25,11 +23,9 @@ from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import TableConfig
 from doubleholdem.table import deal as deal_module
-from server_harness import ServerThread
+from server_harness import NEEDS_BROWSER, ServerThread, chromium, screenshots
 
-playwright = pytest.importorskip("playwright.async_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs chromium")
+pytestmark = NEEDS_BROWSER
 
 CONFIG = TableConfig(
     small_blind=5,
@@ -163,56 +159,52 @@ async def _history_matches(page: Any, seen: Seen) -> tuple[list[str], list[str]]
 
 async def _scenario(url: str, seen: Seen, shots: Path) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            context = await browser.new_context(viewport={"width": 1100, "height": 1000})
-            pages = {}
-            for seat in (0, 1, 2):
-                page = pages[seat] = await context.new_page()
-                await page.goto(url)
-                await page.fill("#name", NAMES[seat])
-                await page.fill("#buyin", str(BUY_INS[seat]))
-                await page.locator('button[data-sit="0"]').click()
-                await page.locator("#table").wait_for(state="visible")
-                if seat == 0:
-                    await page.locator("#pref-muck").uncheck()  # show losing hands
-                    await page.locator("#seat-note").get_by_text("saved").wait_for()
-            ann = pages[0]
-            await ann.locator("#hole .card").first.wait_for()
-            hole = await ann.locator("#hole .card").all_inner_texts()
-            await ann.locator("#to-lobby").click()
-            await ann.locator("#to-table").click()  # back to the seat's own view
-            await ann.locator("#hole .card").first.wait_for()
-            found["back_hidden"] = await ann.locator("#to-table").is_hidden()
-            found["hole_back"] = await ann.locator("#hole .card").all_inner_texts() == hole
-            found["back_lines"] = await _history_matches(ann, seen)
-            scripts = {seat: list(actions) for seat, actions in SCRIPT.items()}
-            for _ in range(400):
-                if seen.ended(2):
-                    break
-                acted = False
-                for seat, page in pages.items():
-                    if await _act(page, scripts[seat]):
-                        acted = True
-                        await page.wait_for_timeout(150)
-                if not acted:
-                    await ann.wait_for_timeout(100)
-            found["lines"] = await _history_matches(ann, seen)
-            found["results"] = await ann.inner_text("#results")
-            await ann.screenshot(path=str(shots / "table-showdown-lines.png"), full_page=True)
-            cy = pages[2]
-            await cy.fill("#top-up-amount", "5000")
-            await cy.locator("#top-up").click()
-            await cy.locator("#seat-note.error").wait_for()
-            found["refused"] = await cy.inner_text("#seat-note")
-            await cy.fill("#top-up-amount", "100")
-            await cy.locator("#top-up").click()
-            await cy.locator("#seat-note").get_by_text("chips added").wait_for()
-            found["topped_up"] = await _history_matches(ann, seen)
-            return found
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        context = await browser.new_context(viewport={"width": 1100, "height": 1000})
+        pages = {}
+        for seat in (0, 1, 2):
+            page = pages[seat] = await context.new_page()
+            await page.goto(url)
+            await page.fill("#name", NAMES[seat])
+            await page.fill("#buyin", str(BUY_INS[seat]))
+            await page.locator('button[data-sit="0"]').click()
+            await page.locator("#table").wait_for(state="visible")
+            if seat == 0:
+                await page.locator("#pref-muck").uncheck()  # show losing hands
+                await page.locator("#seat-note").get_by_text("saved").wait_for()
+        ann = pages[0]
+        await ann.locator("#hole .card").first.wait_for()
+        hole = await ann.locator("#hole .card").all_inner_texts()
+        await ann.locator("#to-lobby").click()
+        await ann.locator("#to-table").click()  # back to the seat's own view
+        await ann.locator("#hole .card").first.wait_for()
+        found["back_hidden"] = await ann.locator("#to-table").is_hidden()
+        found["hole_back"] = await ann.locator("#hole .card").all_inner_texts() == hole
+        found["back_lines"] = await _history_matches(ann, seen)
+        scripts = {seat: list(actions) for seat, actions in SCRIPT.items()}
+        for _ in range(400):
+            if seen.ended(2):
+                break
+            acted = False
+            for seat, page in pages.items():
+                if await _act(page, scripts[seat]):
+                    acted = True
+                    await page.wait_for_timeout(150)
+            if not acted:
+                await ann.wait_for_timeout(100)
+        found["lines"] = await _history_matches(ann, seen)
+        found["results"] = await ann.inner_text("#results")
+        await ann.screenshot(path=str(shots / "table-showdown-lines.png"), full_page=True)
+        cy = pages[2]
+        await cy.fill("#top-up-amount", "5000")
+        await cy.locator("#top-up").click()
+        await cy.locator("#seat-note.error").wait_for()
+        found["refused"] = await cy.inner_text("#seat-note")
+        await cy.fill("#top-up-amount", "100")
+        await cy.locator("#top-up").click()
+        await cy.locator("#seat-note").get_by_text("chips added").wait_for()
+        found["topped_up"] = await _history_matches(ann, seen)
+        return found
 
 
 def test_every_history_line_is_true_to_its_event(
@@ -225,8 +217,7 @@ def test_every_history_line_is_true_to_its_event(
         return Hand(config, deck=stacked_deck(config, holes, board))
 
     monkeypatch.setattr(deal_module, "Hand", stacked_hand)
-    shots = Path(os.environ.get("DOUBLEHOLDEM_SCREENSHOTS", str(tmp_path)))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=0.5, configs=[CONFIG])
     room = Room.open(str(tmp_path / "tables.db"), settings)
     runner = room.runners[0]
@@ -282,29 +273,25 @@ def test_every_history_line_is_true_to_its_event(
 
 
 async def _leave_mid_hand(url: str) -> dict[str, Any]:
-    async with playwright.async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            context = await browser.new_context(viewport={"width": 1100, "height": 900})
-            pages = []
-            for name in ("ann", "bob"):
-                page = await context.new_page()
-                await page.goto(url)
-                await page.fill("#name", name)
-                await page.locator('button[data-sit="0"]').click()
-                await page.locator("#table").wait_for(state="visible")
-                pages.append(page)
-            ann = pages[0]
-            await ann.locator("#hole .card").first.wait_for()
-            await ann.locator("#leave").click()
-            await ann.locator("#status").get_by_text("after this hand").wait_for()
-            await ann.locator("#history li").get_by_text("ann leaves after this hand").wait_for()
-            return {
-                "table": await ann.locator("#table").is_visible(),
-                "tools": await ann.locator("#seat-tools").is_hidden(),
-            }
-        finally:
-            await browser.close()
+    async with chromium() as browser:
+        context = await browser.new_context(viewport={"width": 1100, "height": 900})
+        pages = []
+        for name in ("ann", "bob"):
+            page = await context.new_page()
+            await page.goto(url)
+            await page.fill("#name", name)
+            await page.locator('button[data-sit="0"]').click()
+            await page.locator("#table").wait_for(state="visible")
+            pages.append(page)
+        ann = pages[0]
+        await ann.locator("#hole .card").first.wait_for()
+        await ann.locator("#leave").click()
+        await ann.locator("#status").get_by_text("after this hand").wait_for()
+        await ann.locator("#history li").get_by_text("ann leaves after this hand").wait_for()
+        return {
+            "table": await ann.locator("#table").is_visible(),
+            "tools": await ann.locator("#seat-tools").is_hidden(),
+        }
 
 
 def test_leaving_mid_hand_says_so_and_watches_the_hand_out(tmp_path: Path) -> None:

@@ -5,15 +5,9 @@
 // room (`serve --guests`, where /api/me answers 404) it shows nothing and the page's
 // name box stays. Every text from the server goes in through textContent, never as HTML.
 
-const $ = (id) => document.getElementById(id);
-const box = $("account");
+import { $, element } from "./dom.js";
 
-function element(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  Object.assign(node, props);
-  node.append(...children);
-  return node;
-}
+const box = $("account");
 
 async function call(method, path, body) {
   const options = { method, credentials: "same-origin", headers: {} };
@@ -47,8 +41,8 @@ function seatName(name) {
 }
 
 function signInForm(signup) {
-  const name = element("input", { id: "account-name", maxLength: 24, autocomplete: "username", required: true });
-  const password = element("input", { id: "account-password", type: "password", maxLength: 256, autocomplete: "current-password", required: true });
+  const name = element("input", { id: "account-name", maxlength: "24", autocomplete: "username", required: "" });
+  const password = element("input", { id: "account-password", type: "password", maxlength: "256", autocomplete: "current-password", required: "" });
   const form = element("form", { id: "signin-form" },
     element("label", {}, "Name ", name), " ",
     element("label", {}, "Password ", password), " ",
@@ -69,7 +63,7 @@ function signInForm(signup) {
 
 function statementBox() {
   const list = element("ol", { id: "statement-lines" });
-  const more = element("button", { type: "button", id: "statement-more", hidden: true }, "More");
+  const more = element("button", { type: "button", id: "statement-more", hidden: "" }, "More");
   const details = element("details", { id: "statement" }, element("summary", {}, "Statement"), list, more);
   let next = null;
   async function page(before) {
@@ -79,7 +73,7 @@ function statementBox() {
     for (const line of reply.data.lines) {
       const when = new Date(line.time * 1000).toLocaleString();
       const sign = line.amount > 0 ? "+" : "";
-      list.append(element("li", { className: "statement-line" },
+      list.append(element("li", { class: "statement-line" },
         `${when}: ${line.kind.replace("_", " ")} ${sign}${line.amount} (${line.other}), balance ${line.balance}`));
     }
     next = reply.data.next;
