@@ -17,6 +17,7 @@ import pytest
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import set_state
+from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import Decision
@@ -255,3 +256,27 @@ def test_the_audit_command_holds_each_tables_chips_against_the_ledger(
     assert main(["accounts", "audit", "--db", str(path), "--json"]) == 1
     problems = json.loads(capsys.readouterr().out)["problems"]
     assert problems == ["table 0: the ledger holds 2305 chips, the table 2300"]
+
+
+def test_a_guest_rooms_chips_are_never_served_as_accounts_money(tmp_path: Path) -> None:
+    """A guest room's tables hold play chips that are not in the ledger: served as an
+    account room, its seats would be cashed out to accounts (money from nothing); an
+    account room served as a guest room would never cash its seats out. Either is
+    refused while a table holds chips, naming the flag; empty tables may change kind."""
+    path = str(tmp_path / "tables.db")
+    guests = RoomSettings(tables=1, bots=2, guests=True)
+    accounts = RoomSettings(tables=1, bots=0)
+    Room.open(path, guests).store.close()  # two bots sit down with play chips
+    with pytest.raises(InvalidConfig, match="holds a guest room, with 2000 chips") as raised:
+        Room.open(path, accounts)
+    assert raised.value.field == "guests" and "serve it with --guests" in str(raised.value)
+    Room.open(path, guests).store.close()  # the same kind again: served
+
+    empty = str(tmp_path / "empty.db")
+    Room.open(empty, RoomSettings(tables=1, bots=0, guests=True)).store.close()
+    room = Room.open(empty, accounts)  # no chips at any table: the room changes kind
+    ann = sign_up(room, "ann", 1000)
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
+    room.store.close()
+    with pytest.raises(InvalidConfig, match="holds an account room, with 400 chips"):
+        Room.open(empty, RoomSettings(tables=1, bots=0, guests=True))

@@ -326,6 +326,17 @@ class Storage:
         the table is older than the ledger: :meth:`opened`)."""
         return meta_int(self._db, f"legacy:{table_id}") or 0
 
+    def money_kind(self) -> str | None:
+        """Whose chips the tables hold: ``"guests"`` (play chips, outside the ledger),
+        ``"ledger"`` (accounts' money), or ``None`` before a room first said
+        (:meth:`set_money_kind`)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'money'").fetchone()
+        return None if row is None else str(row[0])
+
+    def set_money_kind(self, kind: str) -> None:
+        """Notes whose chips the tables hold (:meth:`money_kind`)."""
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('money', ?)", (kind,))
+
     def drop_table(self, table_id: int) -> None:
         """Forgets every row of a table (to repair a damaged database)."""
         for name, column in TABLE_ROWS:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.accounts.wallet import LedgerWallet, Wallet
-from doubleholdem.errors import DamagedDatabase, TamperedSnapshot, UnknownAccount
+from doubleholdem.errors import DamagedDatabase, InvalidConfig, TamperedSnapshot, UnknownAccount
 from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import Connection
@@ -122,6 +122,7 @@ class RoomTables:
         if damage:
             self.store.backup(self.store.path + ".before-repair")
         with self.store.transaction():
+            self._check_money_kind()
             for found in damage:
                 assert found.table is not None
                 self.store.drop_table(found.table)
@@ -136,6 +137,26 @@ class RoomTables:
                     runner = self.runners[table_id]
                     assert runner.money is not None
                     runner.money.open_legacy(runner.table)
+
+    def _check_money_kind(self) -> None:
+        """Refuses to serve a guest room's chips as accounts' money, or the other way
+        round: chips a guest sat down with would be cashed out to an account (money
+        made from nothing), and an account's seat in a guest room never cashed out. A
+        room whose tables hold no chips may change kind."""
+        kind = "guests" if self.settings.guests else "ledger"
+        stored = self.store.money_kind()
+        if stored not in (None, kind):
+            chips = sum(runner.table.chips() for runner in self.runners.values())
+            if chips:
+                was = "a guest room" if stored == "guests" else "an account room"
+                flag = "with" if stored == "guests" else "without"
+                raise InvalidConfig(
+                    f"{self.store.path} holds {was}, with {chips} chips at its tables: "
+                    f"serve it {flag} --guests, or serve another database",
+                    field="guests",
+                )
+        if stored != kind:
+            self.store.set_money_kind(kind)
 
     def _restore(self, stored: StoredTable) -> str | None:
         """Takes on a stored table: ``None``, or what is wrong with it."""
