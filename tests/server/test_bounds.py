@@ -270,7 +270,14 @@ def test_a_connection_holds_one_seat_and_a_token_stops_at_leave(tmp_path: Path) 
         await ann.send(type="leave")
         assert (await ann.next("result"))["ok"] is True
         left = await ann.next("left")  # her seat plays the hand out without her
-        assert left == {"v": 2, "type": "left", "table": 0, "seat": 0, "after_hand": True}
+        assert left == {
+            "v": 2,
+            "type": "left",
+            "table": 0,
+            "seat": 0,
+            "after_hand": True,
+            "cash_out": None,
+        }
         await ann.send(type="act", id="after-leave", hand=number, action="fold")
         assert (await ann.next("error"))["code"] == "unauthorised"
         again = await Client.connect(server.ws_url)

@@ -110,6 +110,7 @@ async def _money_scenario(url: str, ledger_balance: Callable[[], int]) -> dict[s
         seen["results"] = await page.inner_text("#results")
         await page.locator("#leave").click()  # between hands: the room pauses 5 s
         await page.locator("#status", has_text="you left the table").wait_for()
+        seen["left"] = await page.inner_text("#status")
         expected = str(ledger_balance())
         await page.evaluate("window.dispatchEvent(new Event('focus'))")
         await page.locator("#account-balance", has_text=expected).wait_for()
@@ -144,6 +145,8 @@ def test_buy_in_play_leave_and_the_statement_in_the_browser(tmp_path: Path) -> N
     assert "wins" in seen["results"]
     assert "buy in -600" in seen["statement"] and "cash out" in seen["statement"]
     assert seen["balance"] == ledger_balance()
+    cash_out = seen["balance"] - (5000 - BUY_IN)  # the stack she took away, told on leaving
+    assert seen["left"] == f"you left the table with {cash_out} chips"
     db = sqlite3.connect(room.store.path, isolation_level=None)
     try:
         assert audit_room(db) == {"ok": True, "problems": []}

@@ -185,6 +185,7 @@ def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: P
         _poke(room)
         left = await ann.next("left")
         assert left["seat"] == ANN and left["after_hand"] is False
+        assert left["cash_out"] == stack  # removed: told the chips that go back
         assert _seat(runner) is None and ANN not in runner.humans
         update = await ann.state_where(
             lambda m: any(e["kind"] == "leave" and e.get("seat") == ANN for e in m["log"])

@@ -48,8 +48,11 @@ def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_hou
     assert ledger.balance(room.store.db, ledger.HOUSE) == rake
     audit_ok(room)
     stacks = {s["player"]: s["stack"] for s in runner.table.seats() if s is not None}
-    assert kinds(send(room, ann, type="leave")) == ["result"]
-    assert kinds(send(room, bob, type="leave")) == ["result"]
+    for name, connection in (("ann", ann), ("bob", bob)):
+        replies = send(room, connection, type="leave")
+        assert kinds(replies) == ["result"]
+        left = [r for r in replies if r["type"] == "left"]  # tells the cash-out at once
+        assert [(r["after_hand"], r["cash_out"]) for r in left] == [(False, stacks[name])]
     assert balance(room, "ann") == 600 + stacks["ann"]
     assert balance(room, "bob") == 700 + stacks["bob"]
     assert balance(room, "ann") + balance(room, "bob") + rake == 2000
@@ -142,7 +145,10 @@ def test_a_seat_left_during_a_hand_is_cashed_out_when_it_ends() -> None:
     runner = room.runners[0]
     with runner.change():
         runner.table.start_hand(now=100.0)
-    assert kinds(send(room, ann, type="leave")) == ["result"]
+    replies = send(room, ann, type="leave")
+    assert kinds(replies) == ["result"]
+    left = [r for r in replies if r["type"] == "left"]
+    assert [(r["after_hand"], r["cash_out"]) for r in left] == [(True, None)]  # not known yet
     assert balance(room, "ann") == 500  # not yet: the seat plays on until the hand ends
     audit_ok(room)
     while runner.table.in_hand:
@@ -152,6 +158,8 @@ def test_a_seat_left_during_a_hand_is_cashed_out_when_it_ends() -> None:
             runner.decide(legal.seat, Decision("call" if legal.can_call else "check"), 100.0)
     assert runner.table.seat_of("ann") is None
     assert balance(room, "ann") > 500  # its stack came back
+    told = [r for r in send(room, ann, type="ping") if r["type"] == "left"]  # and she is told
+    assert [(r["after_hand"], r["cash_out"]) for r in told] == [(False, balance(room, "ann") - 500)]
     audit_ok(room)
 
 

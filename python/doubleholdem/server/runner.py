@@ -84,6 +84,9 @@ class TableRunner:
         self._store_extra: list[Step] = []
         self._replies: list[tuple[Connection, str]] = []
         self._moves: list[str] = []  # the moves of the change being made
+        self._start = 0  # the table's log position where the change being made began
+        # seats left after the hand they play: seat -> (player, the connections told)
+        self._departing: dict[int, tuple[str, list[Connection]]] = {}
         self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
         self.bankroll = 0  # chips a new bot gets from the house (with money)
 
@@ -110,7 +113,8 @@ class TableRunner:
         number = table.hand_number
         money = self.money
         if money is not None:
-            before, start = occupancies(table), table.log_length
+            before = occupancies(table)
+        start = self._start = table.log_length
         self._moves.clear()
         try:
             yield
@@ -123,6 +127,8 @@ class TableRunner:
         if ended:
             table.forget_departures(table.now - self.settings.remove_after)
         self._drop_gone()
+        if self._departing:
+            self._tell_departed(table.seating_entries(start))
         messages = self._updates()
         steps, self._store_extra = self._store_extra, []
         if money is not None:
@@ -219,18 +225,52 @@ class TableRunner:
     def release(self, seat: int) -> None:
         """The token of human ``seat`` stops working (it leaves, or has left): it is
         dropped from the database with the change being made, and its connection is
-        told ``left`` (``after_hand``: the seat is held until the hand it plays ends)
-        and watches on as a spectator. A seat left during a hand is played by its
-        deadlines until the hand ends, as a seat whose player is away (no time bank)."""
-        hashed, _ = self.humans.pop(seat)
+        told ``left`` (``after_hand``: the seat is held until the hand it plays ends;
+        ``cash_out``: the chips the seat took away, ``None`` until it goes) and watches
+        on as a spectator. A seat left during a hand is played by its deadlines until
+        the hand ends, as a seat whose player is away (no time bank); then its
+        connection is told ``left`` again, with the cash-out (:meth:`_tell_departed`)."""
+        hashed, player = self.humans.pop(seat)
         self._store_extra.append(partial(Storage.drop_token, hashed=hashed))
         held = self.table.seats()[seat] is not None
         if held:
             self.table.set_away(seat, True)
+        cash_out = None if held else self._cash_out(self.table.seating_entries(self._start), seat)
+        told = []
         for connection in self.connections:
             if connection.token == hashed:
                 connection.seat = connection.token = None
-                self.reply(connection, encode("left", table=self.id, seat=seat, after_hand=held))
+                told.append(connection)
+                left = encode("left", table=self.id, seat=seat, after_hand=held, cash_out=cash_out)
+                self.reply(connection, left)
+        if held:
+            self._departing[seat] = (player, told)
+
+    @staticmethod
+    def _cash_out(entries: list[dict[str, Any]], seat: int) -> int | None:
+        """The chips ``seat`` took away by the last ``leave`` among ``entries``."""
+        for entry in reversed(entries):
+            if entry["kind"] == "leave" and entry["seat"] == seat:
+                return int(entry["amount"])
+        return None
+
+    def _tell_departed(self, entries: list[dict[str, Any]]) -> None:
+        """The seats left after their hand that went in ``entries`` (the change's own
+        log entries): the connections that left them, still watching without a seat,
+        are told ``left`` with the cash-out."""
+        for entry in entries:
+            seat = entry.get("seat")
+            if entry["kind"] != "leave" or seat not in self._departing:
+                continue
+            player, told = self._departing.pop(seat)
+            if entry["player"] != player:
+                continue
+            left = encode(
+                "left", table=self.id, seat=seat, after_hand=False, cash_out=entry["amount"]
+            )
+            for connection in told:
+                if connection in self.connections and connection.seat is None:
+                    self.reply(connection, left)
 
     def connected(self, seat: int) -> bool:
         """True while a connection holds human ``seat``."""

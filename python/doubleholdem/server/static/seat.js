@@ -35,9 +35,12 @@ window.SeatLifecycle = (function () {
     $("seat-state").textContent = mine ? note(mine) : "";
   }
 
-  // The status line when the server lets the seat go (a "left" message).
+  // The status line when the server lets the seat go (a "left" message): leaving after
+  // the hand being played, or gone with the chips it took away (its cash-out).
   function leftText(m) {
-    return m.after_hand ? `seat ${m.seat + 1}: leaving after this hand` : "you left the table";
+    if (m.after_hand) return `seat ${m.seat + 1}: leaving after this hand`;
+    if (typeof m.cash_out === "number") return `you left the table with ${m.cash_out} chips`;
+    return "you left the table";
   }
 
   return { install, note, render, leftText };

@@ -76,10 +76,12 @@
         break;
       case "left": case "replaced":
         store.removeItem("dh-token"); seat = null;
-        if (m.type === "left" && (leavingAfterHand || m.after_hand)) { // it watches the hand end
+        if (m.type === "left" && (leavingAfterHand || departing || m.after_hand)) {
+          // it watches the hand end; told again, with the cash-out, when the seat goes
           status(SeatLifecycle.leftText(m)); $("seat-tools").hidden = true;
+          departing = Boolean(m.after_hand);
         } else {
-          status(m.type === "left" ? "you left the table" : "this seat is open in another window");
+          status(m.type === "left" ? SeatLifecycle.leftText(m) : "this seat is open in another window");
           showLobby();
         }
         leavingAfterHand = false;
@@ -366,6 +368,7 @@
   // Each seat request is answered next to its control: what it did, or why it was refused.
   let asked = null; // the seat request awaiting its answer (its type)
   let leavingAfterHand = false;
+  let departing = false; // told "left" after this hand: the next "left" carries the cash-out
   const DONE = { top_up: "chips added", preferences: "saved", sit_in: "you are back in", sit_out: "you sit out from the next hand", leave: "you left your seat" };
 
   function note(where, text, error) {
