@@ -15,6 +15,7 @@ import pytest
 import websockets
 
 from doubleholdem.accounts.accounts import Passwords
+from doubleholdem.accounts.bank import Bank
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
@@ -165,3 +166,37 @@ def _sign_out(port: int, token: str) -> None:
     connection.request("POST", "/api/signout", headers={"Cookie": f"dh_session={token}"})
     assert connection.getresponse().status == 200
     connection.close()
+
+
+def test_freezing_an_account_closes_its_sockets_at_once(served: tuple[ServerThread, Desk]) -> None:
+    """The operator freezes ann from the command line's bank (another process's
+    connection): her open socket is closed within a moment, as a sign-out closes it;
+    bob's goes on. Her new socket (a frozen account signs in) cannot sit, and is not
+    closed again when the database changes."""
+    server, desk = served
+    _, ann_token = desk.sign_up("ann", PASSWORD, address="127.0.0.1")
+    _, bob_token = desk.sign_up("bob", PASSWORD, address="127.0.0.1")
+
+    def freeze() -> None:
+        with Bank(server.room.store.path) as bank:
+            bank.set_state("ann", "frozen")
+
+    async def scenario() -> None:
+        ann = await Client.connect(server.ws_url, **_cookie(ann_token))
+        bob = await Client.connect(server.ws_url, **_cookie(bob_token))
+        await asyncio.to_thread(freeze)
+        with pytest.raises(websockets.exceptions.ConnectionClosed):
+            await ann.next(timeout=10)
+        again = await Client.connect(server.ws_url, **_cookie(ann_token))
+        await again.send(type="sit", table=0, buy_in=500)
+        assert (await again.next("error"))["code"] == "account_frozen"
+        await asyncio.to_thread(desk.sign_up, "cid", PASSWORD, address="127.0.0.1")
+        await asyncio.sleep(1.5)  # three looks at the database, which another connection changed
+        await again.send(type="ping")
+        await again.next("pong")
+        await bob.send(type="ping")
+        await bob.next("pong")
+        for client in (again, bob):
+            await client.close()
+
+    asyncio.run(scenario())

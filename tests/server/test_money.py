@@ -81,6 +81,25 @@ def test_a_refused_payment_changes_nothing() -> None:
     audit_ok(room)
 
 
+def test_a_refused_payment_leaves_the_write_lock_to_others(tmp_path: Path) -> None:
+    """A refused buy-in began the next transaction to pay in: it is ended with the
+    refusal, so a quiet room does not hold the database's write lock (the accounts'
+    desk and the command line's cashier write meanwhile)."""
+    room = money_room(path=str(tmp_path / "tables.db"))
+    try:
+        ann = sign_up(room, "ann", 100)
+        replies = send(room, ann, type="sit", table=0, name="ann", buy_in=400)
+        assert kinds(replies) == ["insufficient_funds"]
+        other = sqlite3.connect(room.store.path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # "database is locked" while the room holds it
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+    finally:
+        room.store.close()
+
+
 def test_a_frozen_account_cannot_sit_and_a_guest_must_sign_in() -> None:
     room = money_room()
     ann = sign_up(room, "ann", 1000)

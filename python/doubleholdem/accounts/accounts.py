@@ -39,6 +39,7 @@ import re
 import secrets
 import sqlite3
 import time
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from doubleholdem.accounts import ledger
@@ -67,6 +68,7 @@ __all__ = [
     "create_account",
     "create_bot",
     "get_account",
+    "inactive",
     "ledger_account",
     "set_state",
     "sign_in",
@@ -80,6 +82,7 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 256
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,23}")
 ROLES = ("player", "admin", "bot")
 STATES = ("active", "frozen", "closed")
+_NAMES_AT_ONCE = 500  # names in one query (SQLite bounds a statement's parameters)
 # the state changes allowed: (from, to)
 _CHANGES = {("active", "frozen"), ("frozen", "active"), ("active", "closed"), ("frozen", "closed")}
 
@@ -266,6 +269,19 @@ def get_account(db: sqlite3.Connection, name: str) -> Account:
     if row is None:
         raise UnknownAccount(f"no account is named {name}", account=name)
     return _row(row)
+
+
+def inactive(db: sqlite3.Connection, names: Iterable[str]) -> set[str]:
+    """Those of ``names`` (accounts' names as stored) whose account is frozen or closed
+    (a server closes their WebSockets at once: a name held open keeps nothing)."""
+    wanted = list(names)
+    found: set[str] = set()
+    for start in range(0, len(wanted), _NAMES_AT_ONCE):
+        chunk = wanted[start : start + _NAMES_AT_ONCE]
+        marks = ", ".join("?" * len(chunk))
+        query = f"SELECT name FROM accounts WHERE state != 'active' AND name IN ({marks})"
+        found.update(str(name) for (name,) in db.execute(query, chunk))
+    return found
 
 
 def set_state(

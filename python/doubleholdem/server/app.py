@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -37,14 +38,21 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
     if desk is None and not room.settings.guests:
         desk = Desk(room.store.path, room.settings)
 
-    async def signed_in(websocket: WebSocket) -> tuple[str | None, str | None]:
-        """The name of the account whose session cookie the handshake carries, and the
-        hash of its token (``None, None`` without a live session)."""
+    async def signed_in(websocket: WebSocket) -> dict[str, Any]:
+        """The name of the account whose session cookie the handshake carries, the hash
+        of its token and whether the account is active (:meth:`Room.connect`'s
+        arguments; none without a live session)."""
         token = websocket.cookies.get(SESSION_COOKIE)
         if desk is None or not token:
-            return None, None
+            return {}
         account = await run_in_threadpool(desk.session, token)
-        return (None, None) if account is None else (account.name, token_hash(token))
+        if account is None:
+            return {}
+        return {
+            "account": account.name,
+            "session": token_hash(token),
+            "active": account.state == "active",
+        }
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -67,10 +75,10 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
         if not same_origin(websocket.headers, websocket.url.scheme):
             await websocket.close(code=1008)  # before accept: the handshake gets 403
             return
-        account, session = await signed_in(websocket)
+        signed = await signed_in(websocket)
         address = websocket.client.host if websocket.client else ""
         await websocket.accept()
-        connection = room.connect(account=account, address=address, session=session)
+        connection = room.connect(address=address, **signed)
         writer = asyncio.create_task(_write(websocket, connection))
         try:
             while not connection.closed:

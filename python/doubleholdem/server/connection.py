@@ -37,6 +37,7 @@ class Connection:
         self.account = account  # the signed-in account's name (the handshake's session)
         self.address = address  # the client's address, as the server sees it
         self.session: str | None = None  # the hash of the session token it signed in with
+        self.active = True  # its account was active when it connected (else frozen already)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: int | None = None  # the table it watches or sits at
         self.seat: int | None = None

@@ -49,9 +49,11 @@ def paying(store: Storage) -> Iterator[None]:
     once into ``store``'s next transaction (begun now, :meth:`Storage.reserve
     <doubleholdem.server.storage.Storage.reserve>`), which the group commit then commits
     with the table change it pays for, or rolls back with it. If the block raises, what
-    it wrote is undone (a savepoint) and the error raised.
+    it wrote is undone (a savepoint; the whole transaction, and its write lock, when it
+    held nothing else) and the error raised.
     :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held elsewhere for
     more than ``PAY_PATIENCE`` seconds (nothing written)."""
+    began = not store.in_transaction
     if not store.reserve(PAY_PATIENCE):
         raise DatabaseBusy("the database is busy (another process writes): try again")
     store.db.execute("SAVEPOINT paying")
@@ -61,6 +63,8 @@ def paying(store: Storage) -> Iterator[None]:
         with contextlib.suppress(sqlite3.Error):
             store.db.execute("ROLLBACK TO paying")
             store.db.execute("RELEASE paying")
+        if began:  # nothing else is in the transaction: the write lock goes at once
+            store.abandon()
         raise
     store.db.execute("RELEASE paying")
 

@@ -6,9 +6,12 @@ client's requests and routes them to the tables. The protocol is ``docs/PROTOCOL
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
+import sqlite3
 from typing import Any
 
+from doubleholdem.accounts.accounts import inactive
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
     AccountError,
@@ -31,6 +34,8 @@ __all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
 HANDS_SEARCHED = 2 * protocol.MAX_HANDS  # a table's last hands naming the player, read
 
 MAX_ADDRESSES = 64  # addresses remembered per account, for households
+ACCOUNTS_CHECK_SECONDS = 0.5  # how often the room looks for accounts frozen elsewhere
+_log = logging.getLogger("doubleholdem.server")
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
@@ -61,13 +66,19 @@ class Room(RoomTables):
     # ------------------------------------------------------------------ connections
 
     def connect(
-        self, *, account: str | None = None, address: str = "", session: str | None = None
+        self,
+        *,
+        account: str | None = None,
+        address: str = "",
+        session: str | None = None,
+        active: bool = True,
     ) -> Connection:
         """A new client: signed in as ``account`` (by the session whose token hashes to
-        ``session``, read at its handshake), or ``None``; ``address`` where it connects
-        from."""
+        ``session``, read at its handshake; ``active`` False when the account was frozen
+        already), or ``None``; ``address`` where it connects from."""
         connection = Connection(self.commit.post, account=account, address=address)
         connection.session = session
+        connection.active = active
         self._connected += 1
         connection.number = self._connected
         self.connections.add(connection)
@@ -79,6 +90,42 @@ class Room(RoomTables):
             encode("welcome", protocol=protocol.PROTOCOL_VERSION, tables=len(self.runners))
         )
         return connection
+
+    async def start(self) -> None:
+        """Starts every table's task, and in a room with accounts the watch for
+        accounts frozen or closed by another process (:meth:`check_accounts`)."""
+        await super().start()
+        if not self.settings.guests:
+            self._tasks.append(asyncio.create_task(self._watch_accounts()))
+
+    async def _watch_accounts(self) -> None:
+        """Every ``ACCOUNTS_CHECK_SECONDS``: if another connection committed to the
+        database since the last look (the command line freezing an account), checks
+        the accounts of the open connections."""
+        seen = None
+        while True:
+            try:
+                version = self.store.data_version()
+                if version != seen:
+                    seen = version
+                    self.check_accounts()
+            except sqlite3.Error:  # the database fails for now: the next look tries again
+                _log.warning("could not check the accounts' states", exc_info=True)
+            await asyncio.sleep(ACCOUNTS_CHECK_SECONDS)
+
+    def check_accounts(self) -> None:
+        """Closes the connections of accounts that are no longer active (frozen or
+        closed) but were when they connected, as a sign-out does: a seat stays, and a
+        new connection is signed in only as the session allows (a closed account's
+        sessions are over; a frozen account's connection keeps its name, which cannot
+        sit or top up, and is not closed again)."""
+        names = {c.account for c in self.connections if c.account is not None}
+        if not names:
+            return
+        blocked = inactive(self.store.db, names)
+        for connection in list(self.connections):
+            if connection.active and connection.account in blocked:
+                connection.close()
 
     def signed_out(self, session: str) -> None:
         """The session whose token hashes to ``session`` was revoked: its connections

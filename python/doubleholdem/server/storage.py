@@ -197,6 +197,24 @@ class Storage:
         self._reserved = True
         return True
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is begun (:meth:`transaction`, or :meth:`reserve`d for
+        the next one) and not yet ended."""
+        return bool(self._depth or self._reserved)
+
+    def abandon(self) -> None:
+        """Ends a transaction begun by :meth:`reserve` (outside :meth:`transaction`)
+        without keeping anything of it: a payment refused before anything else was
+        written in it, so that the write lock is not held until the next change."""
+        if self._reserved and not self._depth:
+            self._rollback()
+
+    def data_version(self) -> int:
+        """SQLite's ``data_version``: it changes when another connection (the accounts'
+        desk, the command line's cashier or operator) commits to the database."""
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def writable(self) -> bool:
         """Whether the database takes a write now, found without waiting by committing
         a heartbeat: True, or False while it is locked, full or failing."""
