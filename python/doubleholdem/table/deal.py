@@ -9,7 +9,10 @@ the hand's refusals in table seat numbers, rebuilt from the refusal's fields.
 >>> deal = Deal(hand, 1, [2, 7], [0, 1], ["ann", "bob"])
 >>> deal.next_turn(), deal.to_act, deal.index_of(7), deal.owned_index(7, 0)
 ('bet', 2, 1, None)
->>> deal.decide(0, "raise", 5)
+>>> try:
+...     hand.act("raise", 5)
+... except IllegalAction as error:
+...     raise deal.in_table_seats(error) from None
 Traceback (most recent call last):
 ...
 doubleholdem.errors.IllegalAction: seat 2 cannot raise: bets and raises go to 20..1000
@@ -18,7 +21,6 @@ doubleholdem.errors.IllegalAction: seat 2 cannot raise: bets and raises go to 20
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -29,8 +31,8 @@ from doubleholdem.game.config import GameConfig
 from doubleholdem.game.hand import Hand
 from doubleholdem.table.blinds import BlindPlan
 from doubleholdem.table.config import TableConfig, is_int
-from doubleholdem.table.decisions import POINT
-from doubleholdem.table.seats import Seating
+from doubleholdem.table.preferences import Preferences
+from doubleholdem.table.seats import Seat, Seating
 
 __all__ = ["Deal", "HandConfigs", "deal_hand", "out_of_turn"]
 
@@ -92,38 +94,6 @@ class Deal:
             return None
         self.to_act, self.actor = self.seats[actor], actor
         return decision
-
-    def decide(self, index: int, action: Any, amount: Any) -> str | None:
-        """Applies a decision of hand index ``index``: a betting action, or ``"point"``
-        with the point card (the hand refuses one that is not, ``None`` too); a refusal
-        is raised in table seats. Then :meth:`next_turn`, whose answer it returns."""
-        hand = self.hand
-        try:
-            if action != POINT:
-                hand.act(action, amount, index)
-            else:
-                hand.choose_point(index, amount)
-        except IllegalAction as error:
-            raise self.in_table_seats(error) from None
-        actor, decision = hand.turn()  # self.next_turn(), one call fewer a decision
-        if actor is None:
-            self.to_act, self.actor = None, -1
-            return None
-        self.to_act, self.actor = self.seats[actor], actor
-        return decision
-
-    def prefer(self, index: int, muck_losing: bool, show_uncontested: bool) -> None:
-        """Hand index ``index``'s showdown preferences change while the hand is played:
-        its config says so from now on (the showdown reads them at the end; a snapshot
-        keeps them)."""
-        config = self.hand.config
-        n = config.players
-        mucks = list(config.muck_losing or (True,) * n)
-        shows = list(config.show_uncontested or (False,) * n)
-        mucks[index], shows[index] = muck_losing, show_uncontested
-        self.hand.config = replace(
-            config, muck_losing=_or_empty(mucks, True), show_uncontested=_or_empty(shows, False)
-        )
 
     def timeout(self) -> None:
         """The seat to act ran out of time (TH-40, DH-6)."""
@@ -210,23 +180,28 @@ def out_of_turn(
 
 
 def deal_hand(
-    plan: BlindPlan, seating: Seating, configs: HandConfigs, rng: Random | None, number: int
+    plan: BlindPlan,
+    seating: Seating,
+    configs: HandConfigs,
+    preferences: Preferences,
+    rng: Random | None,
+    number: int,
 ) -> Deal:
-    """Hand ``number`` as ``plan`` deals it to the players of ``seating`` (their stacks
-    and posts; the hand numbers them from 0 clockwise from seat 0). Changes nothing:
-    a hand that cannot be dealt raises before the table changes."""
+    """Hand ``number`` as ``plan`` deals it to the players of ``seating`` (their stacks,
+    posts and showdown preferences; the hand numbers them from 0 clockwise from seat 0).
+    Changes nothing: a hand that cannot be dealt raises before the table changes."""
     dealt = list(plan.dealt)
     index = {s: i for i, s in enumerate(dealt)}
     small = index[plan.small] if plan.small is not None else None
-    occupants = [seating.at(s) for s in dealt]
+    seats = seating.seats
+    occupants: list[Seat] = [seats[s] for s in dealt]  # type: ignore[misc]
     config = configs.make(
         tuple([occupant.stack for occupant in occupants]),
         index[plan.hand_button],
         (small, index[plan.big]),
         tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
         tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
-        _or_empty([occupant.muck_losing for occupant in occupants], True),
-        _or_empty([occupant.show_uncontested for occupant in occupants], False),
+        *preferences.of_hand(occupants),
     )
     hand = Hand(config, rng=rng)
     occupancies = [occupant.occupancy for occupant in occupants]
@@ -286,8 +261,3 @@ class HandConfigs:
         fields["muck_losing"] = muck_losing
         fields["show_uncontested"] = show_uncontested
         return config
-
-
-def _or_empty(flags: list[bool], default: bool) -> tuple[bool, ...]:
-    """``flags`` as a config's per-seat preferences: empty when all are the ``default``."""
-    return () if (not default) not in flags else tuple(flags)

@@ -28,11 +28,12 @@ those passing its empty seat are added; sitting down again at the table, it owes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from doubleholdem.errors import BuyInOutOfRange, SeatEmpty, SeatTaken, TableError
-from doubleholdem.table.blinds import Debts
+from doubleholdem.table.blinds import Debts, passed_blind
 from doubleholdem.table.config import is_int
 
 __all__ = ["Departure", "Seat", "Seating"]
@@ -70,10 +71,6 @@ class Seat:
     @property
     def owes(self) -> bool:
         return self.new or self.missed_small or self.missed_big
-
-    def settle_debts(self) -> None:
-        """Nothing owed any more: posted, or dealt in as a blind."""
-        self.new = self.missed_small = self.missed_big = False
 
     def preferences(self) -> dict[str, bool]:
         """The seat's showdown preferences, for its own player's view."""
@@ -139,8 +136,10 @@ class Seating:
 
     def occupant(self, seat: int) -> Seat:
         """The occupant of ``seat``; refused if it is not a seat or empty."""
-        self.check_number(seat)
-        occupant = self.seats[seat]
+        seats = self.seats
+        if type(seat) is not int or not 0 <= seat < len(seats):
+            self.check_number(seat)
+        occupant = seats[seat]
         if occupant is None:
             raise SeatEmpty(f"seat {seat} is empty", seat=seat)
         return occupant
@@ -238,6 +237,25 @@ class Seating:
             None if s is None else Debts(s.occupancy, s.new, s.missed_small, s.missed_big, s.post)
             for s in self.seats
         ]
+
+    def settle_debts(self, dealt: Sequence[int]) -> None:
+        """The seats ``dealt`` into a hand owe nothing any more: they posted, or were
+        dealt in as a blind (TH-36, TH-37)."""
+        seats = self.seats
+        for seat in dealt:
+            occupant = seats[seat]
+            assert occupant is not None
+            occupant.new = occupant.missed_small = occupant.missed_big = False
+
+    def passed_departed(self, button: int, small: int, big: int) -> None:
+        """TH-37: the blinds of a hand with the ``button``, the ``small`` blind position
+        and the ``big`` blind pass the seats of departed players: they owe them."""
+        for departure in self.departed.values():
+            passed = passed_blind(button, small, big, departure.seat, len(self.seats))
+            if passed == "big":
+                departure.missed_big = True
+            elif passed == "small":
+                departure.missed_small = True
 
     def miss(self, seat: int, blind: str) -> None:
         """``seat`` missed the ``"big"`` or ``"small"`` blind (TH-37)."""

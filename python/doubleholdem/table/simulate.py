@@ -132,12 +132,13 @@ def _top_up(table: Table, players: int, top: int) -> None:
 
 
 def _play(table: Table, bots: Sequence[Bot]) -> None:
-    observe, decide = table.observe, table.decide
+    observe, act = table.observe, table.act
     while True:
         seat = table.to_act  # None once the hand is over
         if seat is None:
             return
-        decide(seat, bots[seat].choose(observe(seat)))
+        action, amount = bots[seat].choose(observe(seat))  # Table.decide, one call fewer
+        act(seat, action, amount)
 
 
 def _seat_result(table: Table, seat: int, bot: str, hands: int) -> SeatResult:

@@ -20,8 +20,10 @@ The table is a facade over parts that own their state: its settings
 (:mod:`~doubleholdem.table.config`), the seats and their chips
 (:mod:`~doubleholdem.table.seats`), the plan of the button and blinds
 (:mod:`~doubleholdem.table.blinds`), the clock (:mod:`~doubleholdem.table.clock`), the
-hand in table seats (:mod:`~doubleholdem.table.deal`), the log
-(:mod:`~doubleholdem.table.log`) and the snapshot (:mod:`~doubleholdem.table.snapshot`).
+seat lifecycle's clocks (:mod:`~doubleholdem.table.lifecycle`), the showdown
+preferences (:mod:`~doubleholdem.table.preferences`), the hand in table seats
+(:mod:`~doubleholdem.table.deal`), the log (:mod:`~doubleholdem.table.log`) and the
+snapshot (:mod:`~doubleholdem.table.snapshot`).
 
 >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=1)
 >>> table.join(0, "ann", 1000); table.join(3, "bob", 1000); table.join(5, "cy", 1000)
@@ -39,29 +41,23 @@ hand in table seats (:mod:`~doubleholdem.table.deal`), the log
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
-from doubleholdem.errors import (
-    HandInProgress,
-    IllegalAction,
-    InvalidConfig,
-    NotEnoughPlayers,
-    TableError,
-)
+from doubleholdem.errors import HandInProgress, IllegalAction, InvalidConfig, NotEnoughPlayers
 from doubleholdem.game.betting import Action, LegalActions
-from doubleholdem.game.events import hand_view
-from doubleholdem.game.hand import Hand
 from doubleholdem.table import snapshot
-from doubleholdem.table.blinds import Positions, passed_blind, plan_blinds
-from doubleholdem.table.clock import Clock
+from doubleholdem.table.blinds import Positions, plan_blinds
+from doubleholdem.table.clock import ACTION, Clock
 from doubleholdem.table.config import MAX_SEATS as MAX_SEATS
 from doubleholdem.table.config import ButtonRule, TableConfig
 from doubleholdem.table.deal import Deal, HandConfigs, deal_hand, out_of_turn
-from doubleholdem.table.decisions import POINT, Decision, Observation
+from doubleholdem.table.decisions import BET, POINT, Decision, Observation
+from doubleholdem.table.lifecycle import Lifecycle
 from doubleholdem.table.log import TableLog
-from doubleholdem.table.seats import Seat, Seating
+from doubleholdem.table.preferences import Preferences, prefer
+from doubleholdem.table.seats import Seating
+from doubleholdem.table.views import TableViews
 
 __all__ = [
     "ButtonRule",
@@ -75,7 +71,7 @@ TABLE_SNAPSHOT_VERSION = snapshot.VERSION  # of Table.to_json
 _new_tuple = tuple.__new__
 
 
-class Table:
+class Table(TableViews):
     """Hand after hand at one table (see the module docstring).
 
     ``seed`` or ``rng`` make the deals reproducible; otherwise a strong shuffle is used.
@@ -100,7 +96,7 @@ class Table:
         self._rng = rng
         self._seating = Seating(config.seats, config.buy_in_range)
         self._positions = Positions()
-        self._deal: Deal | None = None  # the hand being played or last played
+        self._deal = None
         self._log = TableLog()
         self._clock = Clock(
             action_time=config.action_time,
@@ -109,129 +105,12 @@ class Table:
         )
         self._hand_number = 0
         self._rake = 0
+        self._bind()
 
-    # ------------------------------------------------------------------ state
-
-    @property
-    def hand(self) -> Hand | None:
-        """The hand being played or last played (server side: every card is in it)."""
-        return None if self._deal is None else self._deal.hand
-
-    @property
-    def in_hand(self) -> bool:
-        """True while a hand is being played."""
-        return self._deal is not None and not self._deal.hand.over
-
-    @property
-    def hand_number(self) -> int:
-        """Hands started so far."""
-        return self._hand_number
-
-    @property
-    def dealt(self) -> list[int]:
-        """The seats dealt into the current or last hand, clockwise from seat 0."""
-        return [] if self._deal is None else list(self._deal.seats)
-
-    @property
-    def dealt_players(self) -> list[str]:
-        """The names of the players dealt into the current or last hand, as :attr:`dealt`."""
-        return [] if self._deal is None else list(self._deal.players)
-
-    @property
-    def button(self) -> int | None:
-        """The button's seat in the current or last hand (may be an empty seat, TH-38)."""
-        return self._positions.button
-
-    @property
-    def blinds(self) -> tuple[int | None, int | None]:
-        """The (small, big) blind seats of the current or last hand; the small blind
-        seat may hold nobody who posts (a dead small blind, TH-38)."""
-        return self._positions.small, self._positions.big
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose decision is awaited."""
-        return None if self._deal is None else self._deal.to_act
-
-    @property
-    def decision(self) -> str | None:
-        """``"bet"`` or ``"point"`` while a decision is awaited."""
-        return self._deal.hand.decision if self.in_hand and self._deal else None
-
-    @property
-    def deadline(self) -> float | None:
-        """When the seat to act runs out of time (its action time, then its time bank)."""
-        return self._clock.deadline
-
-    @property
-    def time_bank_running(self) -> bool:
-        """True once the seat to act has started its time bank (TH-40)."""
-        return self._clock.bank_running
-
-    @property
-    def now(self) -> float:
-        """The latest time the table was given."""
-        return self._clock.now
-
-    @property
-    def rake(self) -> int:
-        """Chips the house took so far (TH-31)."""
-        return self._rake
-
-    @property
-    def bought_in(self) -> int:
-        """Chips brought to the table (buy-ins and top-ups) minus chips taken away by
-        players who left."""
-        return self._seating.brought - self._seating.taken
-
-    def chips(self) -> int:
-        """Every chip at the table: stacks, and during a hand the pot. Always
-        ``chips() + rake == bought_in``."""
-        deal = self._deal
-        moved = 0 if deal is None else deal.chips_moved(self._seating)
-        return self._seating.chips() + moved
-
-    def seats(self) -> list[dict[str, Any] | None]:
-        """The public state of every seat: player, stack (before the current hand),
-        sitting out, and what it owes to come in (TH-36, TH-37)."""
-        return [
-            None if seat is None else seat.public(self._live_stack(number, seat))
-            for number, seat in enumerate(self._seating.seats)
-        ]
-
-    def player(self, seat: int) -> str:
-        """The name of the player in ``seat``."""
-        return self._seating.occupant(seat).player
-
-    def stack(self, seat: int) -> int:
-        """The chips in front of ``seat`` now (during a hand: what it has behind)."""
-        return self._live_stack(seat, self._seating.occupant(seat))
-
-    def bought_in_by(self, seat: int) -> int:
-        """The chips the player in ``seat`` brought: buy-in plus top-ups."""
-        return self._seating.occupant(seat).bought_in
-
-    def occupancy(self, seat: int) -> int | None:
-        """The occupancy of whoever sits in ``seat`` now (a number never given twice at
-        this table, so it names one sitting-down), or ``None`` for an empty seat."""
-        self._seating.check_number(seat)
-        return self._seating.occupancy(seat)
-
-    @property
-    def next_occupancy(self) -> int:
-        """The occupancy the next player to sit down gets."""
-        return self._seating.next_occupancy
-
-    def seating_entries(self, since: int) -> list[dict[str, Any]]:
-        """The table's own log entries (joins, top-ups, leaves, hand ends, ...; no hand
-        events) from log position ``since`` on: what a server pays or cashes out for.
-        Cheaper than :meth:`event_log`: hand events are skipped, not written out."""
-        self._log.sync()
-        return [item for item in self._log.items[since:] if isinstance(item, dict)]
-
-    def seat_of(self, player: str) -> int | None:
-        """The seat of ``player``, or ``None``."""
-        return self._seating.seat_of(player)
+    def _bind(self) -> None:
+        """The parts over the seats and the clock (again after a snapshot replaced them)."""
+        self._lifecycle = Lifecycle(self._seating, self._clock)
+        self._preferences = Preferences(self._seating)
 
     # ------------------------------------------------------------------ seating
 
@@ -276,10 +155,7 @@ class Table:
         """``seat`` is not dealt in from the next hand on; blinds that pass it meanwhile
         are missed (TH-37). The time it sat out starts the clock of :meth:`overstayed`."""
         self._clock.tick(now)
-        occupant = self._seating.occupant(seat)
-        if not occupant.sitting_out:
-            occupant.sitting_out = True
-            occupant.sat_out_at = self._clock.now
+        if self._lifecycle.sit_out(seat):
             self._record("sit_out", seat)
 
     def set_away(self, seat: int, away: bool, *, now: float | None = None) -> None:
@@ -290,14 +166,9 @@ class Table:
         action time, once. Coming back restores the bank and clears the missed
         decisions."""
         self._clock.tick(now)
-        occupant = self._seating.occupant(seat)
-        if occupant.away == away:
-            return
-        occupant.away = away
-        if not away:
-            occupant.timeouts = 0
-        if self.in_hand and self.to_act == seat:
-            self._clock.away(away)
+        deal = self._deal
+        to_act = deal is not None and deal.to_act == seat
+        self._lifecycle.set_away(seat, away, to_act=to_act)
 
     def sit_in(
         self, seat: int, *, wait_for_big_blind: bool = False, now: float | None = None
@@ -306,12 +177,7 @@ class Table:
         blind part live, the small blind part dead) or, with ``wait_for_big_blind``,
         waits until the big blind reaches it (TH-37)."""
         self._clock.tick(now)
-        occupant = self._seating.occupant(seat)
-        occupant.post = not wait_for_big_blind
-        occupant.timeouts = 0
-        if occupant.sitting_out:
-            occupant.sitting_out = False
-            occupant.sat_out_at = None
+        if self._lifecycle.sit_in(seat, post=not wait_for_big_blind):
             self._record("sit_in", seat, wait=wait_for_big_blind)
 
     def set_preferences(
@@ -326,18 +192,12 @@ class Table:
         cannot win (default on) and show a hand nobody contested (default off). They
         hold at once, in the hand being played too, and in every hand after."""
         self._clock.tick(now)
-        occupant = self._seating.occupant(seat)
-        for name, value in (("muck_losing", muck_losing), ("show_uncontested", show_uncontested)):
-            if value is not None and not isinstance(value, bool):
-                raise TableError(f"seat {seat}: {name} is true or false, not {value!r}", seat=seat)
-        if muck_losing is not None:
-            occupant.muck_losing = muck_losing
-        if show_uncontested is not None:
-            occupant.show_uncontested = show_uncontested
+        self._preferences.set(seat, muck_losing=muck_losing, show_uncontested=show_uncontested)
+        occupant = self._seating.at(seat)
         deal = self._deal
         index = None if deal is None else deal.owned_index(seat, occupant.occupancy)
-        if deal is not None and index is not None and not deal.hand.over:
-            deal.prefer(index, occupant.muck_losing, occupant.show_uncontested)
+        if deal is not None and index is not None and deal.to_act is not None:
+            prefer(deal.hand, index, occupant.muck_losing, occupant.show_uncontested)
 
     def top_up(self, seat: int, amount: int, *, now: float | None = None) -> None:
         """Adds ``amount`` chips to ``seat`` between its hands, up to the maximum buy-in."""
@@ -361,15 +221,17 @@ class Table:
     def start_hand(self, now: float | None = None) -> None:
         """Places the button and blinds (TH-35, TH-38), collects posts (TH-36, TH-37),
         deals, and starts the first decision's clock."""
-        self._clock.tick(now)
-        if self.in_hand:
+        if now is not None:
+            self._clock.tick(now)
+        deal = self._deal
+        if deal is not None and deal.to_act is not None:
             raise HandInProgress(f"hand {self._hand_number} is still being played")
-        able = self.able()
+        config, seating = self.config, self._seating
+        able = seating.able()
         if len(able) < 2:
             raise NotEnoughPlayers(
                 f"a hand needs two players able to play, not {len(able)} (seats {able})"
             )
-        config, seating = self.config, self._seating
         debts = seating.debts()
         plan = plan_blinds(
             debts, able, self._positions, config.button_rule, config.small_blind, config.big_blind
@@ -377,25 +239,18 @@ class Table:
         if self._configs.config is not config:  # the settings were replaced
             self._configs = HandConfigs(config)
         number = self._hand_number + 1
-        deal = deal_hand(plan, seating, self._configs, self._rng, number)  # may refuse
-        self._hand_number = number  # the table changes once the hand is dealt
+        deal = deal_hand(plan, seating, self._configs, self._preferences, self._rng, number)
+        self._hand_number = number  # the table changes once the hand is dealt (above)
         self._positions = plan.positions(debts)
         for seat, blind in plan.missed:  # TH-37
             seating.miss(seat, blind)
             self._record("missed_blind", seat, blind=blind)
-        for departure in seating.departed.values():  # blinds passing a departed player
-            passed = passed_blind(
-                plan.button, plan.small_position, plan.big, departure.seat, config.seats
-            )
-            if passed == "big":
-                departure.missed_big = True
-            elif passed == "small":
-                departure.missed_small = True
-        for seat in plan.dealt:
-            seating.at(seat).settle_debts()
+        if seating.departed:
+            seating.passed_departed(plan.button, plan.small_position, plan.big)
+        seating.settle_debts(plan.dealt)
         self._record(
             "hand_start",
-            number=self._hand_number,
+            number=number,
             button=plan.button,
             small_blind=plan.small,
             big_blind=plan.big,
@@ -403,6 +258,7 @@ class Table:
         )
         self._deal = deal
         self._log.begin(deal.hand, number, deal.seats, deal.occupancies)
+        self._lifecycle.new_hand()
         self._after_change(self._clock.now)
 
     # ------------------------------------------------------------------ decisions
@@ -419,41 +275,56 @@ class Table:
         *,
         now: float | None = None,
     ) -> None:
-        """A betting decision of ``seat`` (see :meth:`Hand.act`). With ``now``, time
-        runs first: a decision that comes after the seat ran out of time is refused."""
-        self.decide(seat, _new_tuple(Decision, (action, amount)), now=now)
-
-    def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
-        """``seat`` chooses its Double Hold'em point card (DH-5)."""
-        self.decide(seat, _new_tuple(Decision, (POINT, point)), now=now)
-
-    def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
-        """Applies a :class:`Decision` (what bots and remote players send): a betting
-        action or a point card, as :meth:`act` and :meth:`choose_point` do."""
-        action, amount = decision
+        """A betting decision of ``seat`` (see :meth:`Hand.act`); ``("point", index)``
+        chooses a point card, as :meth:`choose_point`. With ``now``, time runs first: a
+        decision that comes after the seat ran out of time is refused."""
         deal = self._deal
         if now is None and deal is not None and seat == deal.to_act and type(seat) is int:
             index = deal.actor  # the seat to act, at the table's time: no need to check
         else:
             deal, index = self._turn(seat, now, action, amount)
-        awaited = deal.decide(index, action, amount)
-        decided = self._seating.seats[seat]
-        if decided is not None and decided.timeouts:
-            decided.timeouts = 0
-        if awaited is None:  # the hand is over
+        hand = deal.hand
+        try:
+            if action != POINT:
+                hand.act(action, amount, index)
+            else:  # the hand refuses a point card that is not one (None too)
+                hand.choose_point(index, amount)  # type: ignore[arg-type]
+        except IllegalAction as error:
+            raise deal.in_table_seats(error) from None
+        actor, awaited = hand.turn()  # deal.next_turn(), inlined: the hot path
+        lifecycle = self._lifecycle
+        if not lifecycle.quiet:
+            lifecycle.decided(seat)
+        if actor is None:  # the hand is over
+            deal.to_act, deal.actor = None, -1
             self._finish(deal)
+            return
+        to_act = deal.seats[actor]
+        deal.to_act, deal.actor = to_act, actor
+        clock = self._clock
+        if awaited == BET and lifecycle.quiet:  # clock.start(clock.now, BET), inlined
+            clock.phase, clock.deadline = ACTION, clock.now + clock.action_time
         else:
-            self._start_clock(self._clock.now, awaited, deal)
+            lifecycle.start(clock.now, awaited, to_act)  # type: ignore[arg-type]
+
+    def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
+        """``seat`` chooses its Double Hold'em point card (DH-5)."""
+        self.act(seat, POINT, point, now=now)  # type: ignore[arg-type]
+
+    def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
+        """Applies a :class:`Decision` (what bots and remote players send): a betting
+        action or a point card, as :meth:`act` and :meth:`choose_point` do."""
+        action, amount = decision
+        self.act(seat, action, amount, now=now)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
         deal = self._deal
-        view = None if deal is None else deal.hand.actor_view()
-        if view is None or deal is None or deal.to_act != seat:
+        if deal is None or deal.to_act != seat:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
-        decision, legal, hole, board, pot, live = view
+        decision, legal, hole, board, pot, live = deal.hand.actor_view()  # type: ignore[misc]
         if deal.actor != seat:  # the hand numbers its seats from 0
-            legal = deal.legal_actions()  # type: ignore[assignment]
+            legal = deal.legal_actions()
         config = self.config
         fields = (seat, decision, legal, hole, board, pot,
                   config.big_blind, live - 1, config.variant)  # fmt: skip
@@ -495,18 +366,10 @@ class Table:
                 continue
             seat = deal.to_act
             deal.timeout()
-            if seat is not None:
-                self._missed_decision(seat)
+            if seat is not None and self._lifecycle.missed(seat):  # TH-40: away, or twice
+                self.sit_out(seat)
             self._after_change(expired)
         return self._log.entries(start)
-
-    def _missed_decision(self, seat: int) -> None:
-        """``seat`` timed out: it sits out if its player is away, or if it missed two
-        decisions in a row (it is dealt out from the next hand on)."""
-        occupant = self._seating.at(seat)
-        occupant.timeouts += 1
-        if occupant.away or occupant.timeouts >= 2:
-            self.sit_out(seat)
 
     def overstayed(
         self, remove_after: float, busted_after: float, *, now: float | None = None
@@ -525,18 +388,7 @@ class Table:
 
     def removals(self, remove_after: float, busted_after: float) -> list[tuple[int, float]]:
         """Each seat that will be due for removal (see :meth:`overstayed`), and when."""
-        due: list[tuple[int, float]] = []
-        for seat, occupant in enumerate(self._seating.seats):
-            if occupant is None or occupant.leaving:
-                continue
-            times = []
-            if occupant.sitting_out and occupant.sat_out_at is not None:
-                times.append(occupant.sat_out_at + remove_after)
-            if occupant.stack == 0 and occupant.busted_at is not None:
-                times.append(occupant.busted_at + busted_after)
-            if times:
-                due.append((seat, min(times)))
-        return due
+        return self._lifecycle.removals(remove_after, busted_after)
 
     def forget_departures(self, before: float) -> None:
         """Forgets the players who left before time ``before``: sitting down again they
@@ -551,103 +403,26 @@ class Table:
         if decision is None:  # the hand is over
             self._finish(deal)
         else:
-            self._start_clock(when, decision, deal)
-
-    def _start_clock(self, when: float, decision: str, deal: Deal) -> None:
-        """Starts the clock of the seat to act: without the bank if its player is away,
-        with no time if it timed out while away (see :meth:`set_away`)."""
-        seat = deal.to_act
-        assert seat is not None
-        occupant = self._seating.seats[seat]
-        if occupant is not None and occupant.away:
-            self._clock.start(when, decision, away=True, spent=occupant.timeouts > 0)
-        else:
-            self._clock.start(when, decision)
+            self._lifecycle.start(when, decision, deal.to_act)  # type: ignore[arg-type]
 
     def _finish(self, deal: Deal) -> None:
         hand = deal.hand
         self._clock.stop()
-        occupants = [self._seating.at(s) for s in deal.seats]
-        for occupant, stack in zip(occupants, hand.stacks):
+        seats = self._seating.seats
+        stacks = hand.stacks
+        for s, stack in zip(deal.seats, stacks):
+            occupant = seats[s]
+            assert occupant is not None
             occupant.stack = stack
-            if stack == 0 and occupant.busted_at is None:
-                occupant.busted_at = self._clock.now
+            if stack == 0:
+                self._lifecycle.busted(occupant)
         rake = hand.rake
         self._rake += rake
-        stacks = deal.by_seat(hand.stacks)
-        self._record("hand_end", number=self._hand_number, stacks=stacks, rake=rake)
+        self._record("hand_end", number=self._hand_number, stacks=deal.by_seat(stacks), rake=rake)
         self._log.end(hand)
-        for s, occupant in zip(deal.seats, occupants):
-            if occupant.leaving:
+        for s in deal.seats:
+            if seats[s].leaving:  # type: ignore[union-attr]
                 self._remove(s)
-
-    # ------------------------------------------------------------------ log and views
-
-    def event_log(
-        self, seat: int | None = None, *, everything: bool = False, since: int = 0
-    ) -> list[dict[str, Any]]:
-        """The table's log (seating, hands, posts, decisions, time banks, timeouts,
-        awards) from entry ``since`` on: everything (the server's record), or what
-        ``seat`` may see. :attr:`log_length` is where the next entry will go, so a server
-        can send each seat only what is new."""
-        if everything:
-            return [dict(entry) for entry in self._log.entries(since)]
-        if seat is not None:
-            self._seating.check_number(seat)
-        viewer = self._seating.occupancy(seat)
-        return self._log.visible_to(since, viewer, self.config.reveal_point)
-
-    @property
-    def log_length(self) -> int:
-        """The number of entries in the log so far."""
-        return len(self._log)
-
-    def log_json(self) -> str:
-        """The whole log as compact JSON: the same seed and calls give the same bytes."""
-        return json.dumps(self._log.entries(0), separators=(",", ":"))
-
-    def view(self, seat: int | None = None, *, events: bool = True) -> dict[str, Any]:
-        """What ``seat`` may see now (``None``: a spectator), JSON-ready: the seats, the
-        button and blinds, the deadline, and the hand from that seat's side (its own
-        cards only, with its options when it is to act, and the hand's events without
-        what is hidden from it, unless ``events`` is False)."""
-        if seat is not None:
-            self._seating.check_number(seat)
-        deal = self._deal
-        hand = None
-        if deal is not None:
-            index = self._own_index(deal, seat)
-            hand = hand_view(deal.hand, index, deal.seats, events=events)
-        return {
-            "seat": seat,
-            "hand_number": self._hand_number,
-            "variant": self.config.variant.value,
-            "big_blind": self.config.big_blind,
-            "seats": self.seats(),
-            "button": self.button,
-            "blinds": list(self.blinds),
-            "to_act": self.to_act,
-            "deadline": self._clock.deadline,
-            "time_bank_running": self.time_bank_running,
-            "preferences": self._preferences(seat),
-            "hand": hand,
-        }
-
-    def _preferences(self, seat: int | None) -> dict[str, bool] | None:
-        """The showdown preferences of the player in ``seat`` (none for a spectator)."""
-        occupant = None if seat is None else self._seating.seats[seat]
-        return None if occupant is None else occupant.preferences()
-
-    def secret_cards(self, seat: int | None) -> set[str]:
-        """Server side: the cards ``seat`` must not see now (other players' unshown hole
-        cards, and the undealt deck is never in a view). For checking what was sent."""
-        deal = self._deal
-        return set() if deal is None else deal.secret_cards(self._own_index(deal, seat))
-
-    def _own_index(self, deal: Deal, seat: int | None) -> int | None:
-        """The hand index of ``seat`` if whoever sits there now was dealt in there (the
-        same occupancy: a namesake who sat down later was not)."""
-        return deal.owned_index(seat, self._seating.occupancy(seat))
 
     # ------------------------------------------------------------------ snapshots, memory
 
@@ -695,6 +470,7 @@ class Table:
         table._clock = state.clock
         table._hand_number = state.hand_number
         table._rake = state.rake
+        table._bind()
         snapshot.check(table.chips() + table._rake == table.bought_in, "chips do not add up")
         return table
 
@@ -719,17 +495,9 @@ class Table:
     def _record(self, kind: str, seat: int | None = None, **fields: Any) -> None:
         self._log.record(kind, seat, self._clock.now, fields)
 
-    def _live_stack(self, seat: int, occupant: Seat) -> int:
-        deal = self._deal
-        if deal is not None:
-            stack = deal.stack(seat)
-            if stack is not None:
-                return stack
-        return occupant.stack
-
     def _playing(self, seat: int) -> bool:
         deal = self._deal
-        return deal is not None and not deal.hand.over and deal.index_of(seat) is not None
+        return deal is not None and deal.to_act is not None and deal.index_of(seat) is not None
 
     def _require_between_hands(self, seat: int, what: str) -> None:
         if self._playing(seat):
