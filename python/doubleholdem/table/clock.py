@@ -32,9 +32,10 @@ PHASES = (None, ACTION, BANK, POINT, AWAY)  # what the seat to act is spending: 
 class Clock:
     """``now``: the latest time given (seconds, any origin, never going back);
     ``deadline``: when the seat to act runs out of time (``None`` between hands);
-    ``phase``: what it is spending (:data:`PHASES`)."""
+    ``phase``: what it is spending (:data:`PHASES`); ``plain``: the phase and the time
+    of each decision from a seat whose player is there."""
 
-    __slots__ = ("action_time", "deadline", "now", "phase", "point_time", "time_bank")
+    __slots__ = ("action_time", "deadline", "now", "phase", "plain", "point_time", "time_bank")
 
     def __init__(self, *, action_time: float, time_bank: float, point_time: float) -> None:
         self.action_time = action_time
@@ -43,6 +44,7 @@ class Clock:
         self.now = 0.0
         self.deadline: float | None = None
         self.phase: str | None = None
+        self.plain = {BET: (ACTION, action_time), POINT: (POINT, point_time)}
 
     def tick(self, now: float | None) -> None:
         """Time runs to ``now`` (nothing if ``None``), checked before anything changes: a
@@ -69,12 +71,12 @@ class Clock:
         if spent:
             self.phase = AWAY
             self.deadline = when
-        elif decision == POINT:
-            self.phase = POINT
-            self.deadline = when + self.point_time
-        else:
-            self.phase = AWAY if away else ACTION
+        elif away and decision != POINT:
+            self.phase = AWAY
             self.deadline = when + self.action_time
+        else:
+            self.phase, time = self.plain[decision]
+            self.deadline = when + time
 
     def away(self, away: bool) -> None:
         """The player to act went away (its time bank is gone) or came back (it is

@@ -64,18 +64,11 @@ class TableLog:
             _, number, seats, occupancies = self.hands[-1]
             self.hands[-1] = (hand.records, number, seats, occupancies)
 
-    def current(self) -> Hand | None:
-        """The hand being played (or last played while the log holds it live)."""
-        if self.hands:
-            played = self.hands[-1][0]
-            if isinstance(played, Hand):
-                return played
-        return None
-
     def sync(self) -> None:
         """Notes the current hand's events the log does not have yet."""
-        hand = self.current()
-        if hand is not None:
+        hands = self.hands
+        hand = hands[-1][0] if hands else None  # a Hand while it is played
+        if isinstance(hand, Hand):
             count = hand.event_count
             self.items.extend(range(self.synced, count))
             self.synced = count

@@ -48,11 +48,11 @@ from doubleholdem.errors import HandInProgress, IllegalAction, InvalidConfig, No
 from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.table import snapshot
 from doubleholdem.table.blinds import Positions, plan_blinds
-from doubleholdem.table.clock import ACTION, Clock
+from doubleholdem.table.clock import Clock
 from doubleholdem.table.config import MAX_SEATS as MAX_SEATS
 from doubleholdem.table.config import ButtonRule, TableConfig
 from doubleholdem.table.deal import Deal, HandConfigs, deal_hand, out_of_turn
-from doubleholdem.table.decisions import BET, POINT, Decision, Observation
+from doubleholdem.table.decisions import POINT, Decision, Observation
 from doubleholdem.table.lifecycle import Lifecycle
 from doubleholdem.table.log import TableLog
 from doubleholdem.table.preferences import Preferences, prefer
@@ -302,8 +302,9 @@ class Table(TableViews):
         to_act = deal.seats[actor]
         deal.to_act, deal.actor = to_act, actor
         clock = self._clock
-        if awaited == BET and lifecycle.quiet:  # clock.start(clock.now, BET), inlined
-            clock.phase, clock.deadline = ACTION, clock.now + clock.action_time
+        if lifecycle.quiet:  # clock.start(clock.now, awaited), inlined: the hot path
+            clock.phase, time = clock.plain[awaited]  # type: ignore[index]
+            clock.deadline = clock.now + time
         else:
             lifecycle.start(clock.now, awaited, to_act)  # type: ignore[arg-type]
 

@@ -131,7 +131,11 @@ class TableViews:
 
     def stack(self, seat: int) -> int:
         """The chips in front of ``seat`` now (during a hand: what it has behind)."""
-        return self._live_stack(seat, self._seating.occupant(seat))
+        occupant = self._seating.occupant(seat)
+        deal = self._deal
+        if deal is None or deal.to_act is None:  # between hands
+            return occupant.stack
+        return self._live_stack(seat, occupant)
 
     def bought_in_by(self, seat: int) -> int:
         """The chips the player in ``seat`` brought: buy-in plus top-ups."""
