@@ -99,17 +99,20 @@ class _Plan(NamedTuple):
 
 
 class _Planner:
-    """One planning: the seats' debts as they settle along the way."""
+    """One planning: the seats' debts as they settle along the way (``owing``: whether
+    each seat owes, kept with them)."""
 
     def __init__(self, seats: Sequence[Debts | None], last: Positions) -> None:
         self.seats = list(seats)
+        self.owing = [seat is not None and seat.owes for seat in seats]
         self.count = len(seats)
         self.last = last
 
     def plan(
         self, able: Sequence[int], rule: ButtonRule, small_blind: int, big_blind: int
     ) -> BlindPlan:
-        ready = [s for s in able if not self.at(s).owes]
+        owing = self.owing
+        ready = [s for s in able if not owing[s]]
         if self.last.big is None or len(ready) < 2:
             for s in able:  # a new game: nobody owes anything
                 self.settle(s)
@@ -143,7 +146,9 @@ class _Planner:
         return occupant
 
     def settle(self, seat: int) -> None:
-        self.seats[seat] = self.at(seat)._replace(**_SETTLED)
+        if self.owing[seat]:
+            self.seats[seat] = self.at(seat)._replace(**_SETTLED)
+            self.owing[seat] = False
 
     def moving(self, ready: list[int], able: Sequence[int], *, after: int | None = None) -> _Plan:
         """TH-38 moving button: the button goes to the next player who owes nothing,
@@ -178,12 +183,12 @@ class _Planner:
         """Who plays: everyone able who owes nothing, the big blind, and those who owe
         and post, except between the button and the big blind (TH-36, TH-37)."""
         dealt = []
+        owing = self.owing
         for s in able:
-            seat = self.at(s)
             if (
                 s == big
-                or not seat.owes
-                or (seat.post and not self.between(button, s, big, include_start=True))
+                or not owing[s]
+                or (self.at(s).post and not self.between(button, s, big, include_start=True))
             ):
                 dealt.append(s)
         return dealt
@@ -240,8 +245,9 @@ class _Planner:
         missed that (TH-36, TH-37)."""
         live: dict[int, int] = {}
         dead: dict[int, int] = {}
+        owing = self.owing
         for s in plan.dealt:
-            if s == plan.big or s == plan.small:
+            if s == plan.big or s == plan.small or not owing[s]:
                 continue
             seat = self.at(s)
             if seat.new or seat.missed_big:
