@@ -254,3 +254,60 @@ def test_the_lifecycle_survives_a_snapshot() -> None:
     play_hand(copy)  # button 3, blinds 4 and 1: the big blind passes seat 0
     copy.join(0, "a", 1000)
     assert not copy.seats()[0]["new"]  # type: ignore[index]
+
+
+def test_a_seat_gone_away_while_another_acts_gets_no_bank_at_its_turn() -> None:
+    """The clock of the seat to act is the plain one only while no seat is away or owes
+    a missed decision (the table's hot path): a seat that goes away during another's
+    decision, and comes to act after a decision made without a time, still gets the
+    action time without the bank (TH-40)."""
+    table = make_table(3)
+    table.start_hand(now=0.0)
+    first = table.to_act
+    assert first is not None
+    table.act(first, "call", now=1.0)
+    second = table.to_act
+    assert second is not None
+    third = next(s for s in range(3) if s not in (first, second))
+    table.set_away(third, True, now=2.0)
+    table.act(second, "call")  # no time given: the table's time, 2.0
+    assert table.to_act == third and table.deadline == 2.0 + ACTION
+    table.advance(2.0 + ACTION)  # its time out: no bank, a timeout, and it sits out
+    log = table.event_log(everything=True)
+    assert not any(e["kind"] == "time_bank" for e in log)
+    assert ("timeout", third) in [(e["kind"], e.get("seat")) for e in log]
+    assert table.seats()[third]["sitting_out"]  # type: ignore[index]
+
+
+def _check_or_call(table: Table) -> None:
+    seat, legal = table.to_act, table.legal_actions()
+    assert seat is not None and legal is not None
+    table.act(seat, "check" if legal.can_check else "call")
+
+
+def test_a_missed_decision_counts_until_the_seat_decides_again() -> None:
+    """The count of missed decisions in a row is cleared by the seat's next decision,
+    made on the hot path too (no time given), and a restored table counts as the
+    original does: one more timeout after it does not sit the seat out."""
+    table = make_table(3)
+    table.start_hand(now=0.0)
+    seat = table.to_act
+    assert seat is not None
+    table.advance(ACTION + BANK)  # its first missed decision: it folds
+    while table.in_hand:
+        _check_or_call(table)
+    copy = Table.from_json(table.to_json())
+    for each in (table, copy):
+        each.start_hand(now=100.0)
+        while each.to_act != seat:
+            _check_or_call(each)
+        _check_or_call(each)  # it decides: the count starts again
+        while each.to_act != seat:
+            _check_or_call(each)
+        deadline = each.deadline
+        assert deadline is not None
+        each.advance(deadline + BANK)  # its second missed decision, not in a row
+        kinds = [(e["kind"], e.get("seat")) for e in each.event_log(everything=True)]
+        assert kinds.count(("timeout", seat)) == 2
+        assert not each.seats()[seat]["sitting_out"]  # type: ignore[index]
+    assert copy.seats() == table.seats()

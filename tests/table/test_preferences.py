@@ -88,3 +88,28 @@ def test_preferences_are_checked() -> None:
         table.set_preferences(1, muck_losing=1)  # type: ignore[arg-type]
     with pytest.raises(TableError, match="empty"):
         table.set_preferences(0, muck_losing=False)
+
+
+def test_the_defaults_again_and_a_changed_seat_leaving_leave_configs_right() -> None:
+    """A hand's config carries the preferences only once a seat changed its own (the
+    table checks that when they change): back to the defaults it carries none, and a
+    seat that changed them and left takes them away with it."""
+    table = _table()
+    table.set_preferences(3, show_uncontested=True)
+    table.set_preferences(3, show_uncontested=False)
+    table.start_hand(now=1.0)
+    assert table.hand is not None and table.hand.config.show_uncontested == ()
+    _check_down(table)
+    table.set_preferences(4, muck_losing=False)
+    table.leave(4)
+    table.join(4, "dee", 1000)
+    table.start_hand(now=2.0)
+    assert table.hand is not None and table.hand.config.muck_losing == ()
+    table.set_preferences(1, muck_losing=False)  # mid-hand: this hand, then the next
+    assert table.hand.config.muck_losing == tuple(s != 1 for s in table.dealt)
+    copy = Table.from_json(table.to_json())
+    for each in (table, copy):
+        _check_down(each)
+        each.start_hand(now=3.0)
+        assert each.hand is not None and len(each.dealt) == 3
+        assert each.hand.config.muck_losing == (False, True, True)

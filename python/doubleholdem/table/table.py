@@ -16,7 +16,9 @@ a point card gets its own time and no bank (DH-7), then DH-6 chooses. Every time
 every start of a time bank is an event in the log. The same seed and the same calls give
 the same log, byte for byte.
 
-The table is a facade over parts that own their state: its settings
+The table keeps the flow (seating, hands, decisions, time); what it shows, its state and
+each seat's view, is its base :class:`~doubleholdem.table.views.TableViews`. It is a
+facade over parts that own their state: its settings
 (:mod:`~doubleholdem.table.config`), the seats and their chips
 (:mod:`~doubleholdem.table.seats`), the plan of the button and blinds
 (:mod:`~doubleholdem.table.blinds`), the clock (:mod:`~doubleholdem.table.clock`), the
@@ -59,13 +61,7 @@ from doubleholdem.table.preferences import Preferences, prefer
 from doubleholdem.table.seats import Seating
 from doubleholdem.table.views import TableViews
 
-__all__ = [
-    "ButtonRule",
-    "Decision",
-    "Observation",
-    "Table",
-    "TableConfig",
-]
+__all__ = ["ButtonRule", "Decision", "Observation", "Table", "TableConfig"]
 
 TABLE_SNAPSHOT_VERSION = snapshot.VERSION  # of Table.to_json
 _new_tuple = tuple.__new__
