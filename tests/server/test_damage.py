@@ -7,6 +7,7 @@ server holds a database at a time."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -15,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from doubleholdem.accounts import ledger
 from doubleholdem.errors import DamagedDatabase, DatabaseInUse
 from doubleholdem.server.database import SCHEMA_VERSION
+from doubleholdem.server.money import audit_room
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 
@@ -88,6 +91,9 @@ DAMAGE = {
 def test_damage_is_refused_and_repaired(tmp_path: Path, sql: str, table: int, problem: str) -> None:
     path, tables = _stored(tmp_path)
     _edit(path, sql)
+    with sqlite3.connect(str(path)) as db:
+        rows = db.execute("SELECT name, balance FROM ledger_accounts WHERE kind = 'table'")
+        held = {int(name): balance for name, balance in rows}
     with pytest.raises(DamagedDatabase, match=f"table {table}: .*{problem}.*--repair"):
         Room.open(str(path), SETTINGS)
     room = Room.open(str(path), SETTINGS, repair=True)
@@ -98,6 +104,22 @@ def test_damage_is_refused_and_repaired(tmp_path: Path, sql: str, table: int, pr
                 assert runner.table.to_json() == tables[table_id]
         assert table not in room.runners or room.runners[table].table.hand_number == 0
         assert sorted(room.runners) == [0, 1, 2]
+        # the dropped table's chips went to the house through the ledger, in the
+        # repair's transaction, and the new table's buy-ins are new movements
+        assert audit_room(room.store.db) == {"ok": True, "problems": []}
+        runner = room.runners.get(table)
+        chips = 0 if runner is None else runner.table.chips()
+        assert ledger.balance(room.store.db, ledger.table(table)) == chips
+        repairs = room.store.db.execute(
+            "SELECT key, memo FROM ledger_transactions WHERE kind = 'repair'"
+        ).fetchall()
+        if held.get(table):  # a table the ledger held chips at
+            assert [key for key, _ in repairs] == [f"repair:{table}:0"]
+            memo = json.loads(repairs[0][1])
+            assert memo["table"] == table + 1 and memo["problem"] in room.repaired[0]
+            assert f"its {held[table]} chips went to the house" in room.repaired[0]
+        else:
+            assert repairs == []
     finally:
         room.store.close()
     assert os.path.exists(str(path) + ".before-repair")

@@ -114,6 +114,8 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # each seat of that time leaves
     "opening": (frozenset({"house"}), frozenset({"table"})),
     "closing": (frozenset({"table"}), frozenset({"house"})),
+    # a damaged table dropped by ``serve --repair``: the chips the ledger held there
+    "repair": (frozenset({"table"}), frozenset({"house"})),
 }
 _MAY_GO_NEGATIVE = frozenset({"house", "cashier"})
 _ZERO_ALLOWED = frozenset({"cash_out", "closing"})  # a seat that lost everything leaves with 0

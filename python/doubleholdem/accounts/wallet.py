@@ -199,3 +199,16 @@ class LedgerWallet:
         return ledger.transfer(
             self._db, key, "rake", table, ledger.HOUSE, amount, memo={"table": table_id}
         )
+
+    def write_off(self, table_id: int, *, key: str, problem: str) -> int:
+        """Table ``table_id`` is dropped by a repair (``serve --repair``: it is damaged,
+        so who holds what there cannot be read): the chips the ledger holds at it go to
+        the house (a ``repair`` transaction whose memo names the table, from 1, and
+        ``problem``) and its accounts' open seats end. Returns how many chips."""
+        table = ledger.table(table_id)
+        chips = ledger.balance(self._db, table)
+        if chips:
+            memo = {"table": table_id + 1, "problem": problem}
+            ledger.transfer(self._db, key, "repair", table, ledger.HOUSE, chips, memo=memo)
+        self._db.execute("DELETE FROM account_seats WHERE table_id = ?", (table_id,))
+        return chips

@@ -38,7 +38,15 @@ from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import survey
 from doubleholdem.table import Table
 
-__all__ = ["PAY_PATIENCE", "TableMoney", "audit_room", "occupancies", "paying", "table_chips"]
+__all__ = [
+    "PAY_PATIENCE",
+    "TableMoney",
+    "audit_room",
+    "occupancies",
+    "paying",
+    "table_chips",
+    "write_off",
+]
 
 PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint resetting the log)
 
@@ -84,12 +92,21 @@ class TableMoney:
     Seats of occupancies below ``legacy_below`` were seated before the ledger."""
 
     def __init__(
-        self, table_id: int, wallet: Wallet, store: Storage, *, legacy_below: int = 0
+        self,
+        table_id: int,
+        wallet: Wallet,
+        store: Storage,
+        *,
+        legacy_below: int = 0,
+        repairs: int = 0,
     ) -> None:
         self.table_id = table_id
         self.wallet = wallet
         self.store = store
         self.legacy_below = legacy_below
+        # the table in its keys: ``T``, or ``TrN`` once a repair made it anew N times
+        # (its occupancies and hands count from 0 again: the old keys are taken)
+        self.name = str(table_id) if not repairs else f"{table_id}r{repairs}"
         # the default wallet writes in the storage's transaction: a savepoint undoes it
         self._transactional = isinstance(wallet, LedgerWallet)
 
@@ -112,14 +129,14 @@ class TableMoney:
     ) -> None:
         """``owner`` takes ``seat`` of ``table`` with ``amount`` chips from its balance
         (TH-36: the table refuses an amount out of its range, and nothing is paid)."""
-        key = f"buyin:{self.table_id}:{table.next_occupancy}"
+        key = f"buyin:{self.name}:{table.next_occupancy}"
         with self._paid(owner, amount, key, "buy_in"):
             table.join(seat, owner, amount, now=now)
 
     def top_up(self, table: Table, seat: int, amount: int, *, now: float | None = None) -> None:
         """``seat`` of ``table`` adds ``amount`` chips from its owner's balance."""
         occupancy = table.occupancy(seat)
-        key = f"topup:{self.table_id}:{occupancy}:{table.bought_in_by(seat)}"
+        key = f"topup:{self.name}:{occupancy}:{table.bought_in_by(seat)}"
         with self._paid(table.player(seat), amount, key, "top_up"):
             table.top_up(seat, amount, now=now)
 
@@ -138,7 +155,7 @@ class TableMoney:
         return steps
 
     def _cash_out(self, owner: str, occupancy: int, amount: int, store: Storage) -> None:
-        key = f"cashout:{self.table_id}:{occupancy}"
+        key = f"cashout:{self.name}:{occupancy}"
         if occupancy >= self.legacy_below:
             self.wallet.credit(owner, self.table_id, amount, key=key)
         elif self._transactional:  # seated before the ledger: its chips were the house's
@@ -146,7 +163,7 @@ class TableMoney:
             ledger.transfer(store.db, key, "closing", source, ledger.HOUSE, amount)
 
     def _rake(self, hand: int, amount: int, store: Storage) -> None:
-        self.wallet.rake(self.table_id, amount, key=f"rake:{self.table_id}:{hand}")
+        self.wallet.rake(self.table_id, amount, key=f"rake:{self.name}:{hand}")
 
     def open_legacy(self, table: Table) -> None:
         """Enters the chips of a table older than the ledger as the house's (inside the
@@ -158,6 +175,19 @@ class TableMoney:
             key = f"opening:{self.table_id}"
             ledger.transfer(self.store.db, key, "opening", ledger.HOUSE, target, chips)
         self.store.opened(self.table_id, self.legacy_below)
+
+
+def write_off(store: Storage, wallet: Wallet, table_id: int, problem: str) -> int:
+    """Table ``table_id``, which a repair drops, in the ledger: its chips go to the house
+    and its seats end, in the repair's transaction, under the key
+    ``repair:TABLE:N`` (:meth:`LedgerWallet.write_off
+    <doubleholdem.accounts.wallet.LedgerWallet.write_off>`). Returns how many chips (0
+    for a wallet outside the database, whose embedding server settles the table's seats
+    itself)."""
+    if not isinstance(wallet, LedgerWallet):
+        return 0
+    key = f"repair:{table_id}:{store.repairs(table_id)}"
+    return wallet.write_off(table_id, key=key, problem=problem)
 
 
 def table_chips(

@@ -356,11 +356,22 @@ class Storage:
         self._db.execute("INSERT OR REPLACE INTO meta VALUES ('money', ?)", (kind,))
 
     def drop_table(self, table_id: int) -> None:
-        """Forgets every row of a table (to repair a damaged database)."""
+        """Forgets every row of a table (to repair a damaged database) and what the
+        meta table notes of it, and counts the repair (:meth:`repairs`)."""
         for name, column in TABLE_ROWS:
             self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
+        for key in (f"opening:{table_id}", f"legacy:{table_id}"):
+            self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+        repairs = (f"repairs:{table_id}", str(self.repairs(table_id) + 1))
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", repairs)
         self._heads.pop(table_id, None)
         self._moved.discard(table_id)
+
+    def repairs(self, table_id: int) -> int:
+        """How many times table ``table_id`` was dropped by a repair and made anew (its
+        money's keys then name the table's new life:
+        :class:`~doubleholdem.server.money.TableMoney`)."""
+        return meta_int(self._db, f"repairs:{table_id}") or 0
 
     def put_table(self, table_id: int, snapshot: str) -> None:
         """Stores the table's snapshot, which replaces its moves."""

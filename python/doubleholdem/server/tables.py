@@ -18,7 +18,7 @@ from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.journal import restore
-from doubleholdem.server.money import TableMoney
+from doubleholdem.server.money import TableMoney, write_off
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable
@@ -94,8 +94,14 @@ class RoomTables:
             emit=self.emit,
             load=lambda: self._stored(table_id),
         )
-        legacy = self.store.legacy_below(table_id)
-        runner.paid_by = TableMoney(table_id, self._wallet, self.store, legacy_below=legacy)
+        store = self.store
+        runner.paid_by = TableMoney(
+            table_id,
+            self._wallet,
+            store,
+            legacy_below=store.legacy_below(table_id),
+            repairs=store.repairs(table_id),
+        )
         return runner
 
     def _stored(self, table_id: int) -> tuple[Table, Humans, dict[int, str]]:
@@ -125,9 +131,11 @@ class RoomTables:
             self._check_money_kind()
             for found in damage:
                 assert found.table is not None
+                chips = write_off(self.store, self._wallet, found.table, found.problem)
                 self.store.drop_table(found.table)
                 self.runners.pop(found.table, None)
-                self.repaired.append(f"{found}: replaced by a new table")
+                gone = f"; its {chips} chips went to the house (ledger: repair)" if chips else ""
+                self.repaired.append(f"{found}: replaced by a new table{gone}")
             count = max(self.store.count(), self.settings.tables)
             for table_id in range(count):
                 if table_id not in self.runners:
