@@ -159,9 +159,9 @@ def test_entries_without_a_transaction_are_named(booked: sqlite3.Connection) -> 
     "chips, expected",
     [
         ({1: 197}, None),
-        ({1: 196}, "table 1: the ledger holds 197 chips, the table 196"),
+        ({1: 196}, "table 1: the ledger holds 197 chips, the table holds 196"),
         ({}, "table 1: the ledger holds 197 chips, no table"),
-        ({1: 197, 2: 10}, "table 2: the ledger holds 0 chips, the table 10"),
+        ({1: 197, 2: 10}, "table 2: the ledger holds 0 chips, the table holds 10"),
     ],
 )
 def test_the_tables_chips_are_compared_with_their_accounts(

@@ -65,7 +65,7 @@ DAMAGE = {
     "seat out of range": (
         "INSERT INTO tokens VALUES ('hash', 1, 12, 'ann')",
         1,
-        "a seat token for seat 12",
+        "a seat token for seat 13",  # numbered from 1, as every message people read
     ),
     "bots not JSON": ("UPDATE tables SET bots = '{' WHERE id = 1", 1, "bots column is not JSON"),
     "bots not seats": ("UPDATE tables SET bots = '[1]' WHERE id = 1", 1, "not an object of seats"),
@@ -77,12 +77,12 @@ DAMAGE = {
     "bot of no kind": (
         """UPDATE tables SET bots = '{"0": "shark"}' WHERE id = 1""",
         1,
-        "bots column names seat 0",
+        "bots column names seat 1",
     ),
     "bot seat out of range": (
         """UPDATE tables SET bots = '{"0": "random", "40": "random"}' WHERE id = 1""",
         1,
-        "bots column names seat 40",
+        "bots column names seat 41",
     ),
 }
 
@@ -94,11 +94,11 @@ def test_damage_is_refused_and_repaired(tmp_path: Path, sql: str, table: int, pr
     with sqlite3.connect(str(path)) as db:
         rows = db.execute("SELECT name, balance FROM ledger_accounts WHERE kind = 'table'")
         held = {int(name): balance for name, balance in rows}
-    with pytest.raises(DamagedDatabase, match=f"table {table}: .*{problem}.*--repair"):
+    with pytest.raises(DamagedDatabase, match=f"table {table + 1}: .*{problem}.*--repair"):
         Room.open(str(path), SETTINGS)
     room = Room.open(str(path), SETTINGS, repair=True)
     try:
-        assert room.repaired == [room.repaired[0]] and f"table {table}: " in room.repaired[0]
+        assert room.repaired == [room.repaired[0]] and f"table {table + 1}: " in room.repaired[0]
         for table_id, runner in room.runners.items():  # the others exactly as they were
             if table_id != table:
                 assert runner.table.to_json() == tables[table_id]
@@ -150,7 +150,7 @@ def test_serve_exits_2_naming_the_table(tmp_path: Path) -> None:
         [*command, "--port", "0"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert "table 1: its row in tables is missing" in done.stderr
+    assert "table 2: its row in tables is missing" in done.stderr  # id 1, the second table
 
 
 @pytest.mark.parametrize(
@@ -219,7 +219,7 @@ def test_the_previous_schema_is_upgraded_in_place(tmp_path: Path) -> None:
         assert schema == (str(SCHEMA_VERSION),)
         assert db.execute("SELECT moves FROM heads WHERE table_id = 0").fetchone() == (3,)
     _edit(path, "DELETE FROM moves WHERE number = 3")  # and cut moves are now found
-    with pytest.raises(DamagedDatabase, match="table 0: its last moves are missing"):
+    with pytest.raises(DamagedDatabase, match="table 1: its last moves are missing"):
         Room.open(str(path), SETTINGS)
 
 
@@ -259,14 +259,14 @@ def test_a_keyed_room_refuses_a_forged_table(tmp_path: Path) -> None:
     assert again.runners[1].table.chips() == stacks
     again.store.close()
     for settings, said in ((SETTINGS, "keyed"), (replace(keyed, snapshot_key=b"x" * 32), "HMAC")):
-        with pytest.raises(DamagedDatabase, match=f"table 0: .*{said}"):
+        with pytest.raises(DamagedDatabase, match=f"table 1: .*{said}"):
             Room.open(str(path), settings)
     data = json.loads(text)
     data["table"]["seats"][0]["stack"] += 1000
     body = json.dumps(data["table"], separators=(",", ":"))
     forged = f'{{"version":1,"hmac":"{hashlib.sha256(body.encode()).hexdigest()}","table":{body}}}'
     _edit(path, f"UPDATE tables SET snapshot = '{forged}' WHERE id = 1")
-    with pytest.raises(DamagedDatabase, match="table 1: table snapshot: the HMAC does not match"):
+    with pytest.raises(DamagedDatabase, match="table 2: table snapshot: the HMAC does not match"):
         Room.open(str(path), keyed)
 
 

@@ -117,9 +117,10 @@ def test_one_seat_per_account_per_table() -> None:
     assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=300)) == ["seated"]
     again = room.connect()
     again.account = "ann"
-    assert kinds(send(room, again, type="sit", table=0, name="ann", buy_in=300)) == [
-        "already_seated"
-    ]
+    replies = send(room, again, type="sit", table=0, name="ann", buy_in=300)
+    assert kinds(replies) == ["already_seated"]
+    (refusal,) = [r for r in replies if r["type"] == "error"]
+    assert refusal["message"] == "ann already has a seat at table 1"  # from 1, as people count
     assert kinds(send(room, again, type="sit", table=1, name="ann", buy_in=300)) == ["seated"]
     assert balance(room, "ann") == 1400
     audit_ok(room)
@@ -282,7 +283,7 @@ def test_the_audit_command_holds_each_tables_chips_against_the_ledger(
     db.close()
     assert main(["accounts", "audit", "--db", str(path), "--json"]) == 1
     problems = json.loads(capsys.readouterr().out)["problems"]
-    assert problems == ["table 0: the ledger holds 2305 chips, the table 2300"]
+    assert problems == ["table 1: the ledger holds 2305 chips, the table holds 2300"]
 
 
 def test_a_guest_rooms_chips_are_never_served_as_accounts_money(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ It checks that
 >>> audit(db)
 {'ok': True, 'problems': []}
 >>> audit(db, table_chips={1: 39})
-{'ok': False, 'problems': ['table 1: the ledger holds 40 chips, the table 39']}
+{'ok': False, 'problems': ['table 1: the ledger holds 40 chips, the table holds 39']}
 """
 
 from __future__ import annotations
@@ -229,5 +229,7 @@ def _tables(
             if held:
                 problems.append(f"table {table_id}: the ledger holds {held} chips, no table")
         elif held != chips:
-            problems.append(f"table {table_id}: the ledger holds {held} chips, the table {chips}")
+            problems.append(
+                f"table {table_id}: the ledger holds {held} chips, the table holds {chips}"
+            )
     return problems

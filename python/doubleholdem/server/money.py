@@ -34,6 +34,7 @@ from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet
 from doubleholdem.errors import DatabaseBusy, TamperedSnapshot
 from doubleholdem.server.commit import Step
 from doubleholdem.server.journal import restore
+from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import survey
 from doubleholdem.table import Table
@@ -219,7 +220,9 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     """The ledger's audit (:func:`~doubleholdem.accounts.audit.audit`) of a server
     database, with each stored table's chips (:func:`table_chips`) held against its
     ledger account, all read in one snapshot of the database (a running server may
-    write meanwhile). ``{"ok": bool, "problems": [...]}``."""
+    write meanwhile). ``{"ok": bool, "problems": [...]}``, tables and seats numbered
+    from 1 in the problems (an operator reads them: :func:`protocol.for_people
+    <doubleholdem.server.protocol.for_people>`)."""
     own = not db.in_transaction
     if own:
         db.execute("BEGIN")  # a read transaction: one consistent snapshot of the file
@@ -230,4 +233,4 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
         if own:
             db.execute("COMMIT")
     problems += found["problems"]
-    return {"ok": not problems, "problems": problems}
+    return {"ok": not problems, "problems": [for_people(problem) for problem in problems]}

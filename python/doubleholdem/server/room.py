@@ -168,8 +168,10 @@ class Room(RoomTables):
             return
         try:
             self._dispatch(connection, message)
-        except (ProtocolError, AccountError, DatabaseBusy) as error:
+        except (ProtocolError, DatabaseBusy) as error:
             connection.error(error.code, str(error))
+        except AccountError as error:  # the accounts' library numbers tables from 0
+            connection.error(error.code, protocol.for_people(str(error)))
         except DoubleHoldemError as error:
             connection.error("refused", protocol.for_people(str(error)))
 

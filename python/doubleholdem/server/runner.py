@@ -439,7 +439,7 @@ class TableRunner:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                _log.exception("table %d stopped on an error; restoring it", self.id)
+                _log.exception("table %d stopped on an error; restoring it", self.id + 1)
                 self.reload()
                 await asyncio.sleep(1.0)
 

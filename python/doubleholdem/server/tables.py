@@ -122,7 +122,8 @@ class RoomTables:
             if problem is not None:
                 damage.append(Damage(stored.id, problem))
         if damage and (not repair or any(d.table is None for d in damage)):
-            problems = "; ".join(str(d) for d in sorted(damage, key=lambda d: d.table or -1))
+            listed = "; ".join(str(d) for d in sorted(damage, key=lambda d: d.table or -1))
+            problems = protocol.for_people(listed)  # tables and seats from 1, as people count
             advice = "" if repair else " (serve --repair keeps the tables that hold together)"
             raise DamagedDatabase(f"{self.store.path}: {problems}{advice}")
         if damage:
@@ -131,11 +132,12 @@ class RoomTables:
             self._check_money_kind()
             for found in damage:
                 assert found.table is not None
-                chips = write_off(self.store, self._wallet, found.table, found.problem)
+                problem = protocol.for_people(found.problem)
+                chips = write_off(self.store, self._wallet, found.table, problem)
                 self.store.drop_table(found.table)
                 self.runners.pop(found.table, None)
                 gone = f"; its {chips} chips went to the house (ledger: repair)" if chips else ""
-                self.repaired.append(f"{found}: replaced by a new table{gone}")
+                self.repaired.append(protocol.for_people(f"{found}: replaced by a new table{gone}"))
             count = max(self.store.count(), self.settings.tables)
             for table_id in range(count):
                 if table_id not in self.runners:
