@@ -301,10 +301,10 @@ def test_decide_is_a_deprecated_alias_of_choose() -> None:
 
 def test_one_registry_makes_every_bot_by_name() -> None:
     """The simulator, the server and the command line seat bots from ``BOTS``."""
-    from doubleholdem.server import room
+    from doubleholdem.server import runner
 
     assert sorted(BOTS) == ["equity", "random", "station"]
-    assert room.BOT_KINDS is BOTS  # the server seats the equity bot too
+    assert runner.BOT_KINDS is BOTS  # the server seats the equity bot too
     for name in BOTS:
         assert make_bot(name, seed=1).name == name
     with pytest.raises(DoubleHoldemError, match="no bot named 'shark': one of equity, random"):
