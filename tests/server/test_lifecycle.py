@@ -278,3 +278,121 @@ def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
     with ServerThread(room) as server:
         asyncio.run(_guarded(scenario(server)))
         assert server.leaks == [] and server.mismatches == []
+
+
+def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
+    """A guest room tells people apart by their connection, not their name: ann leaves
+    owing both blinds (TH-37), and within remove_after another person sits down as "ann"
+    from a connection of their own: a new player, owing none of ann's blinds."""
+    clock = FakeClock()
+    room = _room(tmp_path, clock)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        ann = await _sit(server)
+        player = _Autoplay(ann)
+        await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
+        await ann.send(type="sit_out")
+
+        def missed() -> bool:
+            seat = _seat(runner) or {}
+            return bool(seat.get("missed_big") or seat.get("missed_small"))
+
+        await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
+        await player.stop()
+        await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
+        await ann.send(type="leave")
+        await ann.next("left")
+        other = await _sit(server, "ann")  # another person, the same name, at once
+        seat = _seat(runner)
+        assert seat is not None and seat["player"] == "ann"
+        assert seat["new"] and not missed()
+        await other.close()
+        await ann.close()
+
+    with ServerThread(room) as server:
+        asyncio.run(_guarded(scenario(server)))
+        assert server.leaks == [] and server.mismatches == []
+
+
+class _AllIn(_Autoplay):
+    """Plays the seat of ``client`` all in at each turn (calls an all in, checks when
+    there is nothing more to put in)."""
+
+    def __init__(self, client: Client, seat: int) -> None:
+        self.seat = seat
+        super().__init__(client)
+
+    async def _play(self) -> None:
+        count = 0
+        while not self.stopped:
+            try:
+                message = await self.client.state_where(lambda m: True, timeout=0.5)
+            except asyncio.TimeoutError:
+                continue
+            view = message["view"]
+            hand = view["hand"]
+            legal = hand and hand["legal"]
+            if legal and view["to_act"] == self.seat:
+                count += 1
+                if legal["max_raise_to"] is not None:
+                    action = "all_in"
+                else:
+                    action = "check" if legal["can_check"] else "call"
+                await self.client.send(
+                    type="act", id=f"all-in-{count}", hand=view["hand_number"], action=action
+                )
+
+
+def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(tmp_path: Path) -> None:
+    """Two guests go all in until one has no chips: the busted seat is kept for
+    busted_after seconds (a top-up would keep it), then removed, its player told
+    ``left`` with a cash-out of 0, while the winner plays on."""
+    clock = FakeClock()
+    heads_up = TableConfig(small_blind=5, big_blind=10, seats=2, action_time=ACTION, time_bank=0)
+    settings = RoomSettings(
+        tables=1, bots=0, bot_delay=0.0, pause=0.0, configs=[heads_up], seed=7, clock=clock
+    )
+    settings.remove_after, settings.busted_after = 300.0, 60.0
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        clients = {}
+        for seat, name in ((0, "ann"), (1, "bob")):
+            client = clients[seat] = await Client.connect(server.ws_url)
+            await client.send(type="sit", table=0, seat=seat, name=name, buy_in=1000)
+            assert (await client.next("seated"))["seat"] == seat
+        players = [_AllIn(clients[seat], seat) for seat in (0, 1)]
+
+        def busted() -> list[int]:
+            seats = runner.table.seats()
+            return [s for s in (0, 1) if seats[s] is not None and seats[s]["stack"] == 0]
+
+        await _until(lambda: bool(busted()) and not runner.table.in_hand)
+        for player in players:
+            await player.stop()
+        (loser,) = busted()
+        clock.now += 59.0
+        _poke(room)
+        await asyncio.sleep(0.2)
+        assert runner.table.seats()[loser] is not None  # not yet
+        clock.now += 1.0
+        _poke(room)
+        left = await clients[loser].next("left")
+        assert left == {
+            "v": 2,
+            "type": "left",
+            "table": 0,
+            "seat": loser,
+            "after_hand": False,
+            "cash_out": 0,
+        }
+        assert runner.table.seats()[loser] is None and loser not in runner.humans
+        assert runner.table.seats()[1 - loser] is not None  # the winner stays
+        for client in clients.values():
+            await client.close()
+
+    with ServerThread(room) as server:
+        asyncio.run(_guarded(scenario(server)))
+        assert server.leaks == [] and server.mismatches == []

@@ -38,6 +38,10 @@ class Connection:
         self.address = address  # the client's address, as the server sees it
         self.session: str | None = None  # the hash of the session token it signed in with
         self.active = True  # its account was active when it connected (else frozen already)
+        # who the person is, for what a seat owes when it leaves (TH-37): its account in
+        # a room with accounts; a guest's first connection (:meth:`Room.connect`), whose
+        # seat a later connection resuming it stands for
+        self.identity = "" if account is None else f"account:{account.lower()}"
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: int | None = None  # the table it watches or sits at
         self.seat: int | None = None

@@ -81,6 +81,8 @@ class Room(RoomTables):
         connection.active = active
         self._connected += 1
         connection.number = self._connected
+        if account is None:
+            connection.identity = f"guest:{connection.number}"
         self.connections.add(connection)
         if account is not None:
             seen = self.addresses.setdefault(account.lower(), set())
@@ -338,10 +340,13 @@ class Room(RoomTables):
         with runner.change():
             now = runner.now()
             table.forget_departures(now - self.settings.remove_after)
+            identity = connection.identity
             if runner.money is None:
-                table.join(seat, name, message.buy_in, now=now)
-            else:
+                stranger = runner.stranger(name, identity)
+                table.join(seat, name, message.buy_in, now=now, stranger=stranger)
+            else:  # an account room: the name is the account, the person
                 runner.money.buy_in(table, seat, name, message.buy_in, now=now)
+            runner.seated(seat, name, identity)
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
@@ -366,6 +371,7 @@ class Room(RoomTables):
                 other.table = None
                 runner.connections.discard(other)
         connection.token = hashed
+        connection.identity = runner.identity(seat, connection.identity)
         connection.send(encode("seated", table=runner.id, seat=seat, token=token))
         self._watch(connection, runner, seat)
         self._mark_away(runner)  # back: the time bank is there again

@@ -39,9 +39,10 @@ from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
 from doubleholdem.table.history import hand_record
 
-__all__ = ["BOT_KINDS", "Emit", "TableRunner"]
+__all__ = ["BOT_KINDS", "MAX_DEPARTED", "Emit", "TableRunner"]
 
 BOT_KINDS = BOTS  # the one registry of bots by name (table/bots.py)
+MAX_DEPARTED = 1000  # who left each table under each name: at most this many remembered
 _log = logging.getLogger("doubleholdem.server")
 
 Emit = Callable[[Connection, "TableRunner", str], None]
@@ -87,6 +88,11 @@ class TableRunner:
         self._start = 0  # the table's log position where the change being made began
         # seats left after the hand they play: seat -> (player, the connections told)
         self._departing: dict[int, tuple[str, list[Connection]]] = {}
+        # who sits in each human seat (seat -> (player, identity): Connection.identity),
+        # and who each player that left was (player -> identity), so that another
+        # person taking the name does not owe the blinds the one who left missed
+        self._sitters: dict[int, tuple[str, str]] = {}
+        self._departed: dict[str, str] = {}
         self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
         self.bankroll = 0  # chips a new bot gets from the house (with money)
 
@@ -309,12 +315,42 @@ class TableRunner:
             self.table.leave_after_hand(seat, now=now)
 
     def _drop_gone(self) -> None:
-        """Releases the seats of players who are no longer in them."""
+        """Releases the seats of players who are no longer in them (and notes who each
+        one who left was)."""
         seats = self.table.seats()
         for seat, (_, player) in list(self.humans.items()):
             occupant = seats[seat]
             if occupant is None or occupant["player"] != player:
                 self.release(seat)
+        for seat, (player, identity) in list(self._sitters.items()):
+            occupant = seats[seat]
+            if occupant is None or occupant["player"] != player:
+                del self._sitters[seat]
+                self._departed[player] = identity
+
+    def stranger(self, player: str, identity: str) -> bool:
+        """True if someone other than the person ``identity`` (:attr:`Connection.identity`)
+        left this table as ``player``: sitting down under that name, this person owes
+        none of the blinds that one missed (TH-37; the same person sitting down again
+        does; a name whose leaving this room did not see, as before a restart, keeps the
+        table's rule)."""
+        left = self._departed.get(player)
+        return left is not None and left != identity
+
+    def seated(self, seat: int, player: str, identity: str) -> None:
+        """The person ``identity`` sat down in ``seat`` as ``player``."""
+        self._departed.pop(player, None)
+        self._sitters[seat] = (player, identity)
+        while len(self._departed) > MAX_DEPARTED:  # the oldest go first
+            del self._departed[next(iter(self._departed))]
+
+    def identity(self, seat: int, identity: str) -> str:
+        """Who sits in human ``seat``: the person who sat down, whom a connection
+        resuming the seat stands for (``identity``: that connection's own, which the
+        seat takes if it does not know its sitter, as after a restart)."""
+        player = self.humans[seat][1]
+        known = self._sitters.setdefault(seat, (player, identity))
+        return known[1]
 
     # ------------------------------------------------------------------ messages
 

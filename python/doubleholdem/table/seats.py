@@ -162,10 +162,13 @@ class Seating:
         occupant = None if seat is None else self.seats[seat]
         return None if occupant is None else occupant.occupancy
 
-    def sit_down(self, seat: int, player: str, buy_in: int, *, post: bool) -> Seat:
+    def sit_down(
+        self, seat: int, player: str, buy_in: int, *, post: bool, stranger: bool = False
+    ) -> Seat:
         """Seats ``player`` with ``buy_in`` chips (TH-36: in the table's range) under a
         new occupancy. A player who left owing blinds owes them again (TH-37) instead of
-        the new player's big blind."""
+        the new player's big blind, unless ``stranger`` (another person took the name:
+        the one who left is forgotten)."""
         self.check_number(seat)
         occupant = self.seats[seat]
         if occupant is not None:
@@ -179,7 +182,7 @@ class Seating:
         _check_amount(seat, buy_in, low, high, "buy-in")
         occupant = Seat(player, buy_in, buy_in, self.next_occupancy, post=post)
         departure = self.departed.pop(player, None)
-        if departure is not None and departure.owes:
+        if departure is not None and departure.owes and not stranger:
             occupant.new = False
             occupant.missed_small = departure.missed_small
             occupant.missed_big = departure.missed_big

@@ -118,13 +118,17 @@ class Table(TableViews):
         *,
         wait_for_big_blind: bool = False,
         now: float | None = None,
+        stranger: bool = False,
     ) -> None:
         """Seats ``player`` with ``buy_in`` chips (TH-36: in the table's range). A new
         player posts a big blind to be dealt in at the next hand, or with
         ``wait_for_big_blind`` waits until the big blind reaches it. Allowed during a
-        hand: the player is dealt in from the next one."""
+        hand: the player is dealt in from the next one. A player who left owing blinds
+        owes them again (TH-37), unless ``stranger``: a server that tells people apart
+        by more than a name says that another person takes the name."""
         self._clock.tick(now)
-        self._seating.sit_down(seat, player, buy_in, post=not wait_for_big_blind)
+        post = not wait_for_big_blind
+        self._seating.sit_down(seat, player, buy_in, post=post, stranger=stranger)
         self._record("join", seat, player=player, amount=buy_in)
 
     def leave(self, seat: int, *, now: float | None = None) -> int:
