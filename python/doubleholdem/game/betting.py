@@ -17,7 +17,7 @@ rules need:
 >>> from doubleholdem.game.config import GameRules, Structure
 >>> stacks, in_hand = [1000, 1000, 1000], [True] * 3
 >>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], stacks, in_hand, level=0, min_bet=100)
->>> legal = r.legal(0, stacks, in_hand, 300)
+>>> legal = r.legal(0, pot=300, players_in_hand=3)
 >>> legal.can_check, legal.min_raise_to, legal.max_raise_to
 (True, 100, 1000)
 >>> r.match(0, all_in=False); r.next_actor(after=0)
@@ -205,15 +205,18 @@ _LOWEST = tuple((m & -m).bit_length() for m in range(1 << 10))
 class BettingRound:
     """The state of one betting round; the hand owns the stacks and who is in the hand,
     and tells the round of each decision (:meth:`fold`, :meth:`match`,
-    :meth:`record_raise`).
+    :meth:`record_raise`) and of an uncalled bet given back (:meth:`give_back`);
+    :meth:`next_street` starts the next street's round.
 
     ``bets`` are the players' wagers in this round (blinds included pre-flop), ``level``
     the amount to match (pre-flop the full big blind even if its poster was short,
-    TH-18). ``bet_size`` is the fixed-limit bet of the round, ``min_bet`` the no/pot-limit
-    minimum bet; ``bets_made`` counts the bet and full raises so far (pre-flop the big
-    blind counts as the bet, TH-12). ``able`` and ``pending`` are sets of seats as bits
-    (seat ``s`` is ``1 << s``): the players in the hand with chips, and those of them
-    who still owe an action (they have not acted, or not matched the level since).
+    TH-18); the round reads ``bets``, ``stacks`` and ``in_hand`` as the hand changes
+    them. ``bet_size`` is the fixed-limit bet of the round (``small_bet`` on the first
+    two streets, ``big_bet`` after, TH-10), ``min_bet`` the no/pot-limit minimum bet;
+    ``bets_made`` counts the bet and full raises so far (pre-flop the big blind counts
+    as the bet, TH-12). ``able`` and ``pending`` are sets of seats as bits (seat ``s``
+    is ``1 << s``): the players in the hand with chips, and those of them who still owe
+    an action (they have not acted, or not matched the level since).
     """
 
     __slots__ = (
@@ -222,16 +225,21 @@ class BettingRound:
         "bet_size",
         "bets",
         "bets_made",
+        "big_bet",
         "cap",
         "capped",
         "full_level",
         "full_raise",
         "heads_up_uncapped",
+        "in_hand",
         "last_aggressor",
         "level",
         "limit",
+        "min_bet",
         "pending",
         "pot_limit",
+        "small_bet",
+        "stacks",
     )
 
     def __init__(
@@ -243,7 +251,8 @@ class BettingRound:
         *,
         level: int,
         min_bet: int = 0,
-        bet_size: int = 0,
+        small_bet: int = 0,
+        big_bet: int = 0,
         bets_made: int = 0,
         cap: int | None = None,
         heads_up_uncapped: bool = True,
@@ -251,21 +260,36 @@ class BettingRound:
         self.limit = structure is _FIXED_LIMIT
         self.pot_limit = structure is _POT_LIMIT
         self.bets = bets
-        self.level = level
-        self.full_level = level
-        self.full_raise = bet_size if self.limit else min_bet
-        self.bet_size = bet_size
-        self.bets_made = bets_made
+        self.stacks = stacks
+        self.in_hand = in_hand
+        self.min_bet = min_bet
+        self.small_bet = small_bet
+        self.big_bet = big_bet
         self.cap = cap
         self.heads_up_uncapped = heads_up_uncapped
-        self.capped = False
-        self.acted: list[int | None] = [None] * len(bets)
-        self.last_aggressor: int | None = None
         able = 0
         for seat, stack in enumerate(stacks):
             if stack and in_hand[seat]:
                 able |= 1 << seat
-        self.able = self.pending = able  # nobody has acted yet
+        self.able = able
+        self._start(level, small_bet, bets_made)
+
+    def _start(self, level: int, bet_size: int, bets_made: int) -> None:
+        """A round nobody has acted in yet, to match ``level``."""
+        self.level = self.full_level = level
+        self.bet_size = bet_size
+        self.full_raise = bet_size if self.limit else self.min_bet
+        self.bets_made = bets_made
+        self.capped = False
+        self.acted: list[int | None] = [None] * len(self.bets)
+        self.last_aggressor: int | None = None
+        self.pending = self.able
+
+    def next_street(self, street: int) -> None:
+        """The round of ``street`` (1 flop, 2 turn, 3 river) over the same hand, the bets
+        back at zero: nothing to match, no bet made, every player in the hand with chips
+        to act (TH-5, TH-10)."""
+        self._start(0, self.small_bet if street < 2 else self.big_bet, 0)
 
     # -- who acts -------------------------------------------------------------------
 
@@ -285,15 +309,15 @@ class BettingRound:
 
     # -- what the actor may do ------------------------------------------------------
 
-    def legal(self, seat: int, stacks: list[int], in_hand: list[bool], pot: int) -> LegalActions:
+    def legal(self, seat: int, pot: int, players_in_hand: int) -> LegalActions:
         """The options of ``seat``; ``pot`` is every chip already in the middle, this
-        round's bets included (for the pot-limit maximum, TH-16)."""
-        bet, stack, level = self.bets[seat], stacks[seat], self.level
+        round's bets included (read for the pot-limit maximum only, TH-16)."""
+        bet, stack, level = self.bets[seat], self.stacks[seat], self.level
         to_call = level - bet if level > bet else 0
         all_in_to = bet + stack
         low: int | None = None
         high: int | None = None
-        if stack > to_call and self._may_raise(seat, stacks, in_hand):
+        if stack > to_call and self._may_raise(seat, players_in_hand):
             # the totals a bet or raise may go to (TH-10, TH-14 to TH-16), all-in at most
             if self.limit:  # one size: a full bet above the last full level (TH-14)
                 target = self.full_level + self.bet_size
@@ -328,32 +352,44 @@ class BettingRound:
             ),
         )
 
-    def _may_raise(self, seat: int, stacks: list[int], in_hand: list[bool]) -> bool:
-        level, bets = self.level, self.bets
-        for s in range(len(bets)):
-            if in_hand[s] and s != seat and stacks[s] + bets[s] > level:
-                break
-        else:
-            return False  # nobody could answer the raise
+    def _may_raise(self, seat: int, players_in_hand: int) -> bool:
         acted = self.acted[seat]
         # no full bet or raise since this player acted (TH-14, TH-17); in no/pot limit
         # several short all-ins together may still reopen the betting
         if (
             acted is not None
             and self.full_level <= acted
-            and (self.limit or level - acted < self.full_raise)
+            and (self.limit or self.level - acted < self.full_raise)
         ):
             return False
-        if self.limit and self.cap is not None:
-            if self.capped:
-                return False
-            if self.bets_made >= self.cap:  # TH-12, unless heads-up uncapped (TH-13)
-                return self.heads_up_uncapped and in_hand.count(True) == 2
-        return True
+        if self.capped:  # TH-12
+            return False
+        if (
+            self.limit
+            and self.cap is not None
+            and self.bets_made >= self.cap
+            and not (self.heads_up_uncapped and players_in_hand == 2)
+        ):  # TH-12, unless heads-up uncapped (TH-13)
+            return False
+        return self._answerable(seat)
+
+    def _answerable(self, seat: int) -> bool:
+        """True if another player in the hand could answer a raise: has more than the
+        level in chips and wagers."""
+        level, bets, stacks = self.level, self.bets, self.stacks
+        others = self.able & _ALL_BUT[seat]  # the others with chips, lowest seat first
+        while others:
+            s = _LOWEST[others] - 1
+            if stacks[s] + bets[s] > level:
+                return True
+            others &= others - 1
+        # an all-in player is above the level only after a live post above it (TH-36)
+        in_hand = self.in_hand
+        return any(wager > level and in_hand[s] and s != seat for s, wager in enumerate(bets))
 
     # -- applying a decision --------------------------------------------------------
 
-    def record_raise(self, seat: int, to: int, *, all_in: bool, players_in_hand: int) -> None:
+    def record_raise(self, seat: int, to: int, all_in: bool, players_in_hand: int) -> None:
         """The player's wager became ``to`` (more than the level): a bet or raise."""
         increment = to - self.level
         if self.limit:
@@ -391,6 +427,11 @@ class BettingRound:
         self.pending &= _ALL_BUT[seat]
         self.able &= _ALL_BUT[seat]
 
+    def give_back(self, seat: int) -> None:
+        """Chips went back to ``seat``, in the hand (an uncalled bet, TH-20): it has
+        chips again."""
+        self.able |= 1 << seat
+
 
 def street_round(
     rules: GameRules, street: int, bets: list[int], stacks: list[int], in_hand: list[bool]
@@ -400,20 +441,23 @@ def street_round(
     reads them as the hand changes them): pre-flop the big blind is the wager to match
     and counts as the bet (TH-2, TH-12); in fixed limit, bets are the small bet on the
     first two streets and the big bet after (TH-10)."""
-    bet_size = 0
+    small_bet = big_bet = 0
     if rules.structure is _FIXED_LIMIT:
         assert rules.small_bet is not None and rules.big_bet is not None
-        bet_size = rules.small_bet if street < 2 else rules.big_bet
-    level, bets_made = (rules.big_blind, 1) if street == 0 else (0, 0)
-    return BettingRound(
+        small_bet, big_bet = rules.small_bet, rules.big_bet
+    betting = BettingRound(
         rules.structure,
         bets,
         stacks,
         in_hand,
-        level=level,
+        level=rules.big_blind,
         min_bet=rules.minimum_bet,
-        bet_size=bet_size,
-        bets_made=bets_made,
+        small_bet=small_bet,
+        big_bet=big_bet,
+        bets_made=1,
         cap=rules.cap,
         heads_up_uncapped=rules.heads_up_uncapped,
     )
+    if street:
+        betting.next_street(street)
+    return betting

@@ -103,8 +103,16 @@ class Hand(HandState):
         """What the seat to act may do, ``None`` once the hand is over."""
         legal = self._legal  # computed once per decision
         if legal is None:
-            view = self.actor_view()
-            return None if view is None else view[1]
+            seat = self._actor
+            if seat is None:
+                return None
+            if self._decision == POINT:
+                legal = point_choice(seat, self._bets[seat], self._stacks[seat])
+            else:
+                betting = self._round
+                pot = sum(self._committed) + self._dead if betting.pot_limit else 0
+                legal = betting.legal(seat, pot, self._live)
+            self._legal = legal
         return legal
 
     def actor_view(
@@ -116,17 +124,9 @@ class Hand(HandState):
         seat = self._actor
         if seat is None:
             return None
+        legal = self._legal or self.legal_actions()
         pot = sum(self._committed) + self._dead
-        legal = self._legal
-        if legal is None:
-            if self._decision == POINT:
-                legal = point_choice(seat, self._bets[seat], self._stacks[seat])
-            else:
-                legal = self._round.legal(seat, self._stacks, self._in_hand, pot)
-            self._legal = legal
         return self._decision, legal, self._holes[seat], self._board, pot, self._live  # type: ignore[return-value]
-
-    # ------------------------------------------------------------------ decisions
 
     # ------------------------------------------------------------------ decisions
 
@@ -148,20 +148,20 @@ class Hand(HandState):
             kind = as_action(action, legal, amount)
         if kind is _ALL_IN:
             kind, amount = all_in_as(legal, amount)
-        actor = legal.seat
-        if kind is _FOLD:
-            if not legal.can_fold or amount is not None:
-                check_plain(legal, kind, amount)
-            self._fold(actor)
-        elif kind is _CHECK:
-            if not legal.can_check or amount is not None:
-                check_plain(legal, kind, amount)
-            self._check(actor)
-        elif kind is _CALL:
-            chips = legal.call_amount
+        actor = legal[0]  # the seat
+        if kind is _CALL:
+            chips = legal[3]  # call_amount
             if chips <= 0 or not (amount is None or amount == chips):
                 check_plain(legal, kind, amount)
             self._call(actor, chips)
+        elif kind is _FOLD:
+            if not legal[1] or amount is not None:  # can_fold
+                check_plain(legal, kind, amount)
+            self._fold(actor)
+        elif kind is _CHECK:
+            if not legal[2] or amount is not None:  # can_check
+                check_plain(legal, kind, amount)
+            self._check(actor)
         else:
             self._raise(legal, kind, amount)
         self._cursor = actor
@@ -202,8 +202,9 @@ class Hand(HandState):
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
         # a betting decision is awaited: its options; else the refusal of the raise
-        view = self.actor_view() if self._decision == BET else None
-        legal = view[1] if view is not None else self._expect(BET, None, Action.RAISE, amount)
+        legal = self.legal_actions() if self._decision == BET else None
+        if legal is None:
+            legal = self._expect(BET, None, Action.RAISE, amount)
         self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
         self._cursor = legal.seat
         self._proceed()
@@ -264,11 +265,6 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ chips
 
-    def _wager(self, seat: int, chips: int) -> None:
-        self._stacks[seat] -= chips
-        self._bets[seat] += chips
-        self._committed[seat] += chips
-
     def _fold(self, seat: int) -> None:
         self._in_hand[seat] = False
         self._live -= 1
@@ -289,21 +285,24 @@ class Hand(HandState):
         self._log.action(CALL, seat, chips, None, all_in)
 
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
-        low, high = legal.min_raise_to, legal.max_raise_to
+        low, high = legal[4], legal[5]  # min_raise_to, max_raise_to
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
             check_raise(legal, kind, amount)
         assert isinstance(amount, int)
-        seat = legal.seat
-        self._wager(seat, amount - legal.bet)
-        all_in = self._stacks[seat] == 0
-        self._round.record_raise(seat, amount, all_in=all_in, players_in_hand=self._live)
-        kind_text = BET if legal.is_bet else RAISE
-        self._log.action(kind_text, seat, amount - legal.bet, amount, all_in)
+        seat, bet = legal[0], legal[8]
+        chips = amount - bet
+        stacks = self._stacks
+        stacks[seat] -= chips
+        self._bets[seat] = amount
+        self._committed[seat] += chips
+        all_in = stacks[seat] == 0
+        self._round.record_raise(seat, amount, all_in, self._live)
+        self._log.action(BET if legal[7] else RAISE, seat, chips, amount, all_in)  # is_bet
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips
         self._committed[seat] -= chips
-        self._log.add("return", seat, amount=chips)
+        self._log.action("return", seat, chips, None, False)
 
     # ------------------------------------------------------------------ the hand's flow
 
@@ -363,9 +362,7 @@ class Hand(HandState):
             self._street += 1
             self._deal_board()
             self._cursor = self.config.button  # left of the button acts first (TH-2)
-            self._round = street_round(
-                self.config, self._street, self._bets, self._stacks, self._in_hand
-            )
+            self._round.next_street(self._street)
 
     def _point_due(self, actor: int | None) -> bool:
         """DH-5: each player chooses a point card at their turn, all-in players included:
@@ -379,21 +376,20 @@ class Hand(HandState):
                 break
         return False
 
-    def _return_uncalled(self) -> None:
-        """TH-20: the part of a bet nobody matched goes back to its owner."""
-        returned = _uncalled_bet(self._bets)
-        if returned is not None:
-            self._return(*returned)
-
     def _close_round(self) -> None:
-        self._return_uncalled()
+        """The end of a betting round: the part of a bet nobody matched goes back to its
+        owner (TH-20); the bets go into the pot; if at most one player in the hand has
+        chips left, the rest of the hand is a run-out with every hand face up (TH-22)."""
         bets = self._bets
+        returned = _uncalled_bet(bets)
+        if returned is not None:
+            seat, chips = returned
+            self._return(seat, chips)
+            if self._in_hand[seat]:
+                self._round.give_back(seat)
         bets[:] = [0] * len(bets)  # the same list: the round holds it
-        with_chips = 0
-        for alive, stack in zip(self._in_hand, self._stacks):
-            if alive and stack:
-                with_chips += 1
-        if not self._runout and with_chips <= 1:
+        able = self._round.able  # the players in the hand with chips
+        if not self._runout and not able & (able - 1):
             self._runout = True  # TH-22: every hand is turned face up
             order = show_order(self._in_hand, self.config.button, None, True)
             for seat in order:
