@@ -294,19 +294,15 @@ def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
         await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
         await ann.send(type="sit_out")
 
-        def missed() -> bool:
-            seat = _seat(runner) or {}
-            return bool(seat.get("missed_big") or seat.get("missed_small"))
-
         await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
         await player.stop()
         await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
         await ann.send(type="leave")
         await ann.next("left")
         other = await _sit(server, "ann")  # another person, the same name, at once
-        seat = _seat(runner)
-        assert seat is not None and seat["player"] == "ann"
-        assert seat["new"] and not missed()
+        seat = (await other.next("state"))["view"]["seats"][ANN]  # as she sat down
+        assert seat["player"] == "ann" and seat["new"]
+        assert not seat["missed_big"] and not seat["missed_small"]
         await other.close()
         await ann.close()
 
