@@ -9,11 +9,13 @@ agent's ``info["phh"]`` holds that hand as PHH text.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
@@ -68,7 +70,10 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.action_spaces = {a: action for a in self.possible_agents}
         self._rng = random.Random(seed)
         self._bb = float(config.big_blind)
-        self._rewarded = False
+        self._rewarded = False  # rewards hold the last hand's: zeroed at the next step
+        # a new episode's dicts, copied (cheaper than made afresh)
+        self._zeros = dict.fromkeys(self.possible_agents, 0.0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -76,6 +81,7 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.truncations: dict[str, bool] = {}
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[0]
+        self._skip_agent_selection: str | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -88,14 +94,16 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         and ``button`` for a one-hand episode: a chosen deal (duplicate play, tests)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        options = options or {}
-        self.game.reset(self._rng, deck=options.get("deck"), button=options.get("button"))
-        agents = self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {a: {} for a in agents}
+        if options:
+            self.game.reset(self._rng, deck=options.get("deck"), button=options.get("button"))
+        else:
+            self.game.reset(self._rng)
+        self.agents = self.possible_agents.copy()
+        self.rewards = self._zeros.copy()
+        self._cumulative_rewards = self._zeros.copy()
+        self.terminations = self._falses.copy()
+        self.truncations = self._falses.copy()
+        self.infos = {name: {} for name in self.possible_agents}
         self._rewarded = False
         self._skip_agent_selection = None
         self._select()
@@ -108,6 +116,22 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
     def observe(self, agent: str) -> Obs:
         return self.encoder.observation(self.game, self._seats[agent])
 
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        """The observation, cumulative reward, termination, truncation and info of the
+        agent to step (PettingZoo's ``last``)."""
+        agent = self.agent_selection
+        return (
+            self.encoder.observation(self.game, self._seats[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Obs, int]:
+        """The agent to step, until no agent is left or after ``max_iter`` steps."""
+        return _AgentIterable(self, max_iter)
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -115,43 +139,73 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to act: give an action number, not None")
-        rewards = self.rewards
-        if self._rewarded:
+        if self._rewarded:  # the last hand's rewards go at the next decision
+            rewards = self.rewards
             for name in rewards:
                 rewards[name] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        if not game.step(int(action), self._rng):
-            self._select()
+        if game.step(int(action), self._rng):
+            self._hand_ended()
             return
-        self._hand_ended()
+        self.agent_selection = self.possible_agents[game.actor]  # type: ignore[index]
 
     def _hand_ended(self) -> None:
+        """Rewards and infos of the hand that ended; the agents out are terminated and
+        step first (PettingZoo's dead steps)."""
         game = self.game
-        bb = self._bb
-        cumulative = self._cumulative_rewards
-        names = self.possible_agents
-        info = {"hand": game.hands_played}
+        info: dict[str, Any] = {"hand": game.hands_played}
         if game.phh is not None:
-            info["phh"] = game.phh  # type: ignore[assignment]
+            info["phh"] = game.phh
         if game.later_phh:
-            info["later_phh"] = list(game.later_phh)  # type: ignore[assignment]
-        for name in self.agents:
-            reward = game.payoffs[self._seats[name]] / bb
-            self.rewards[name] = reward
+            info["later_phh"] = list(game.later_phh)
+        payoffs, bb, seats = game.payoffs, self._bb, self._seats
+        rewards, cumulative, infos = self.rewards, self._cumulative_rewards, self.infos
+        agents = self.agents
+        for name in agents:
+            reward = payoffs[seats[name]] / bb
+            rewards[name] = reward
             cumulative[name] += reward
-            self.infos[name] = dict(info)
+            infos[name] = info.copy()
         self._rewarded = True
-        if game.episode_over:
-            for name in self.agents:
-                self.terminations[name] = True
-        else:
-            for seat, stack in enumerate(game.stacks):
-                if stack == 0 and names[seat] in self.terminations:
-                    self.terminations[names[seat]] = True
+        terminations = self.terminations
+        if game.episode_over:  # every agent is out: the first steps first
+            for name in agents:
+                terminations[name] = True
+            self._skip_agent_selection = self.agent_selection
+            self.agent_selection = agents[0]
+            return
+        names = self.possible_agents
+        for seat, stack in enumerate(game.stacks):
+            if stack == 0 and names[seat] in terminations:
+                terminations[names[seat]] = True
         self._select()
         self._deads_step_first()
+
+    def _was_dead_step(self, action: int | None) -> None:
+        """PettingZoo's step of an agent that is out (it is removed; the next agent out
+        steps next, else the agent to act), in fewer operations."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
+        del terminations[agent], truncations[agent], rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        for name in agents:
+            if terminations[name] or truncations[name]:
+                if self._skip_agent_selection is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = name
+                break
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        for name in rewards:
+            rewards[name] = 0
 
     # beyond the AEC API
 
@@ -193,3 +247,17 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class _AgentIterable(AECIterable):  # type: ignore[misc]
+    """PettingZoo's ``agent_iter`` as a generator (cheaper than its iterator's method
+    call a step)."""
+
+    def __init__(self, env: HoldemEnv, max_iter: int) -> None:
+        self.env, self.max_iter = env, max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection

@@ -45,6 +45,8 @@ class Game:
         self.later_phh: list[str] = []  # hands dealt after it that needed no decision
         self.public = PublicRows(config)  # the seats' rows and the past actions
         self.episode_over = False
+        self._many = config.many_hands
+        self._start = config.game.stacks
 
     # the episode
 
@@ -55,12 +57,12 @@ class Game:
         one-hand episode from ``deck`` (card numbers in dealing order, TH-1: replays,
         duplicate deals) with the button at ``button`` (default: the settings')."""
         config = self.config
-        if (deck is not None or button is not None) and config.many_hands:
+        if (deck is not None or button is not None) and self._many:
             raise InvalidConfig("deck and button are for one-hand episodes (hands=1)")
         self.hands_played = 0
-        self.stacks = list(config.game.stacks)
+        self.stacks = list(self._start)
         self.episode_over = False
-        if config.many_hands:
+        if self._many:
             table = Table(
                 TableConfig(
                     seats=config.players,
@@ -81,8 +83,8 @@ class Game:
         self, rng: random.Random, deck: Sequence[int] | None = None, button: int | None = None
     ) -> None:
         table = self.table
-        n = self.config.players
         if table is None:
+            n = len(self._configs)
             if button is None:
                 button = self.config.button
             if button is None:
@@ -94,21 +96,20 @@ class Game:
             else:
                 self.hand = Hand(self._configs[button], deck=list(deck))
         else:
+            n = self.config.players
             table.start_hand()
-            hand = table.hand
-            assert hand is not None
-            self.hand = hand
+            dealt_hand = table.hand
+            assert dealt_hand is not None
+            self.hand = dealt_hand
             dealt = table.dealt
             self.seat_of = dealt
             index_of = [-1] * n
             for i, s in enumerate(dealt):
                 index_of[s] = i
             self.index_of = index_of
-        self.public.new_hand(self.hand, self.seat_of)
-        self._after_change()
-
-    def _after_change(self) -> None:
-        actor = self.hand.actor
+        hand = self.hand
+        self.public.new_hand(hand, self.seat_of)
+        actor = hand.actor
         self.actor = None if actor is None else self.seat_of[actor]
 
     # decisions
@@ -189,6 +190,16 @@ class Game:
         one; a hand dealt with no decision to make (every player all-in from the blinds
         and antes) is settled too, and so on until a seat must decide."""
         config = self.config
+        if self.table is None:  # a one-hand episode: the hand's seats are the agents'
+            hand = self.hand
+            final = hand.seat_lists()[0]
+            self.payoffs = [chips - start for chips, start in zip(final, self._start)]
+            self.stacks[:] = final
+            self.hands_played += 1
+            self.phh = dumps(hand) if config.phh else None
+            self.later_phh = []
+            self.episode_over = True
+            return
         payoffs = [0] * config.players
         stacks = self.stacks
         texts = []
@@ -203,11 +214,7 @@ class Game:
             if config.phh:
                 texts.append(dumps(hand))
             alive = sum(1 for s in stacks if s > 0)
-            if (
-                not config.many_hands
-                or alive < 2
-                or (config.hands is not None and self.hands_played >= config.hands)
-            ):
+            if alive < 2 or (config.hands is not None and self.hands_played >= config.hands):
                 self.episode_over = True
                 break
             self._deal(rng)
