@@ -9,8 +9,29 @@ legal play, decisions per second:
 - our vector environment, six-max fixed limit with observations, 64 tables, one action
   per table per call chosen in numpy; target 60,000 decisions a second on one core.
 
-Each library picks a uniformly random legal action (ours from the action mask). The
-comparison libraries are the ``bench`` extra (``pip install doubleholdem[bench]``); a
+Each library picks a uniformly random legal action (from the action mask through
+``mask.nonzero()`` for the two PettingZoo environments, from the list of legal actions
+for RLCard and OpenSpiel), with the same stacks and blinds: 200 chips, blinds 1 and 2
+(100 big blinds; RLCard's default of 100 chips is raised to 200 for RLCard and
+PettingZoo's environment on it). What each loop does is not quite equal, and these
+differences favour the others:
+
+- ours computes an observation (vector and mask) at every decision and, as PettingZoo's
+  AEC API has it, the terminal observation of every agent when the hand ends (and steps
+  each agent out); RLCard's ``step`` returns the next player's state, its loop asks for
+  the payoffs at the end; OpenSpiel's loop asks for ``observation_tensor()`` at every
+  decision and the returns at the end, no terminal observation;
+- OpenSpiel's game is C++: the loop is Python calling it through pybind11 (a call for
+  each chance outcome dealt, each observation, each legal-action list, each action);
+  RLCard and ours are Python; ours plays the exact rules (minimum raises, heads-up order
+  of play), RLCard does not (see issue 21);
+- the action sets differ a little: ours fold, check/call, pot, all-in (or any legal
+  total with ``exact``); RLCard fold, check/call, half pot, pot, all-in; OpenSpiel
+  fold, check/call, pot, all-in;
+- PHH writing is off in ours (``phh=False``): nothing in the others writes a hand
+  history.
+
+The comparison libraries are the ``bench`` extra (``pip install doubleholdem[bench]``); a
 missing one is skipped. Figures are in benches/README.md ("Learning environments").
 
 Run: ``python -m pytest benches/bench_rl.py --benchmark-enable``.
@@ -27,6 +48,7 @@ import pytest
 from doubleholdem.game import Action
 
 DECISIONS = 4000
+STACK = 200  # chips of each seat; blinds 1 and 2
 HEADS_UP = "decisions per second: heads-up no-limit, random legal play, with observations"
 VECTOR = "decisions per second: vector env, six-max fixed limit, with observations"
 
@@ -34,10 +56,9 @@ VECTOR = "decisions per second: vector env, six-max fixed limit, with observatio
 def doubleholdem_aec(decisions: int, actions: str) -> int:
     from doubleholdem import rl
 
-    env = rl.env("texas", "no-limit", 2, actions=actions, seed=1, phh=False)
+    env = rl.env("texas", "no-limit", 2, actions=actions, seed=1, phh=False, stacks=STACK)
     rng = random.Random(2)
     done = 0
-    flatnonzero = np.flatnonzero
     while done < decisions:
         env.reset()
         for _ in env.agent_iter():
@@ -45,7 +66,7 @@ def doubleholdem_aec(decisions: int, actions: str) -> int:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]
             env.step(int(legal[int(rng.random() * len(legal))]))
             done += 1
     return done
@@ -54,7 +75,7 @@ def doubleholdem_aec(decisions: int, actions: str) -> int:
 def rlcard_env(decisions: int) -> int:
     import rlcard
 
-    env = rlcard.make("no-limit-holdem", config={"seed": 1})
+    env = rlcard.make("no-limit-holdem", config={"seed": 1, "chips_for_each": STACK})
     rng = random.Random(2)
     done = 0
     while done < decisions:
@@ -72,6 +93,7 @@ def pettingzoo_env(decisions: int) -> int:
 
     env = texas_holdem_no_limit_v6.env()
     env.reset(seed=1)
+    env.unwrapped.env.game.init_chips = [STACK, STACK]  # from the next hand on
     rng = random.Random(2)
     done = 0
     while done < decisions:
@@ -81,7 +103,7 @@ def pettingzoo_env(decisions: int) -> int:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]
             env.step(int(legal[int(rng.random() * len(legal))]))
             done += 1
     return done
@@ -101,7 +123,7 @@ def open_spiel_game() -> Any:
             "numRanks": 13,
             "numHoleCards": 2,
             "numBoardCards": "0 3 1 1",
-            "stack": "200 200",
+            "stack": f"{STACK} {STACK}",
             "bettingAbstraction": "fcpa",
         },
     )
@@ -130,7 +152,7 @@ def recorded_hands(decisions: int) -> tuple[list[Any], list[Any]]:
     the engine alone."""
     from doubleholdem import rl
 
-    env = rl.env("texas", "no-limit", 2, actions="fcpa", seed=1, phh=False)
+    env = rl.env("texas", "no-limit", 2, actions="fcpa", seed=1, phh=False, stacks=STACK)
     rng = random.Random(2)
     hands: list[Any] = []
     done = 0
@@ -142,7 +164,7 @@ def recorded_hands(decisions: int) -> tuple[list[Any], list[Any]]:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]
             action = int(legal[int(rng.random() * len(legal))])
             kind, amount = env.decode(action)
             options = env.game.hand.legal_actions()
