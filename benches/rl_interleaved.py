@@ -24,13 +24,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench_rl
 
-NAMES = ("fcpa", "exact", "vector", "rlcard", "pettingzoo", "spiel", "engine", "engine6")
+NAMES = (
+    "fcpa", "exact", "vector", "rlcard", "pettingzoo", "spiel", "engine", "engine6", "floor"
+)  # fmt: skip
 
 
 def loop(name: str) -> Callable[[int], int]:
     """The loop of ``name``: decisions in, decisions played out."""
     if name in ("fcpa", "exact"):
         return lambda n: bench_rl.doubleholdem_aec(n, name)
+    if name == "floor":
+        return bench_rl.floor_aec
     if name == "rlcard":
         return bench_rl.rlcard_env
     if name == "pettingzoo":
