@@ -6,7 +6,12 @@ counts do not). Two workloads:
   :func:`doubleholdem.game.phh.load` and :func:`~doubleholdem.game.phh.replay`;
 - ``simulate``: a run plays N hands of :func:`doubleholdem.table.simulate.simulate`
   (six seats of fixed-limit Double Hold'em, calling stations and random
-  players, seed 1: the rules and the table only, no equity bots).
+  players, seed 1: the rules and the table only, no equity bots);
+- ``fold``, ``showdown``, ``six``, ``phh``: a hand's construction and settlement
+  (issue 21): N heads-up no-limit hands built from one prepared config and a seeded
+  generator, the first to act folding (``fold``) or both checking down to the showdown
+  (``showdown``); six seats checking down (``six``); ``showdown`` with each hand
+  written as PHH text (``phh``).
 
 A unit's cost (a file, a hand) is (total at N = 201 - total at N = 1) / 200: imports and
 start-up cancel out. The hash seed moves the count by up to 2%, so each tree is compared
@@ -58,7 +63,35 @@ def simulate_hands(count: int) -> None:
     )
 
 
-WORKLOADS = {"replay": replay_files, "simulate": simulate_hands}
+def built_hands(count: int, players: int, fold: bool, phh: bool = False) -> None:
+    """Builds ``count`` no-limit Texas hands of ``players`` seats from one config and a
+    seeded generator; the first to act folds (``fold``) or everyone checks or calls to
+    the showdown; each hand written as PHH text if ``phh``."""
+    import random
+
+    from doubleholdem.game import GameConfig, Hand
+    from doubleholdem.game.phh import dumps
+
+    config = GameConfig(stacks=(200,) * players, small_blind=1, big_blind=2)
+    rng = random.Random(1)
+    for _ in range(count):
+        hand = Hand(config, rng=rng)
+        if fold:
+            hand.fold()
+        while not hand.over:
+            hand.check_or_call()
+        if phh:
+            dumps(hand)
+
+
+WORKLOADS = {
+    "replay": replay_files,
+    "simulate": simulate_hands,
+    "fold": lambda count: built_hands(count, 2, fold=True),
+    "showdown": lambda count: built_hands(count, 2, fold=False),
+    "six": lambda count: built_hands(count, 6, fold=False),
+    "phh": lambda count: built_hands(count, 2, fold=False, phh=True),
+}
 
 
 def instructions(tree: Path, workload: str, seed: int, count: int) -> int:

@@ -108,20 +108,23 @@ def shuffled(
     generator shuffles. A seed, or a :class:`random.Random`, gives one 64-bit number
     that seeds the core's fast, reproducible shuffle; any other generator (a
     :class:`secrets.SystemRandom`, say) shuffles by itself."""
-    if seed is not None and rng is not None:
-        raise ValueError("give a seed or a generator, not both")
-    order = list(cards)
-    for card in () if cards is FULL_DECK else order:
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 51:
-            raise InvalidCard(f"{card!r} is not a card: cards are integers 0..51", card=card)
-    if rng is None and seed is not None:
+    if seed is not None:
+        if rng is not None:
+            raise ValueError("give a seed or a generator, not both")
         rng = random.Random(seed)
+    order = cards
+    if cards is not FULL_DECK:  # the full deck needs no checking: a hand's deal
+        order = list(cards)
+        for card in order:
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 51:
+                raise InvalidCard(f"{card!r} is not a card: cards are integers 0..51", card=card)
     if type(rng) is random.Random:
         return _core.shuffle(order, rng.getrandbits(64))
     if rng is not None and not callable(getattr(rng, "shuffle", None)):
         raise TypeError(f"rng must be a random.Random-like generator, not {type(rng).__name__}")
-    (rng or secrets.SystemRandom()).shuffle(order)
-    return order
+    mixed = list(order)
+    (rng or secrets.SystemRandom()).shuffle(mixed)
+    return mixed
 
 
 class Deck:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import AnteType, GameConfig, Hand
-from doubleholdem.game.posting import COMMITTED, DEAD, WAGER, blind_seats, posts
+from doubleholdem.game.dealing import hole_cards
+from doubleholdem.game.posting import COMMITTED, DEAD, WAGER, blind_seats, opening, posts
 
 
 def config(stacks: tuple[int, ...], **settings: Any) -> GameConfig:
@@ -110,3 +111,43 @@ def test_posts(stacks: tuple[int, ...], settings: dict[str, Any], expected: list
     logged = [(e.kind, e.seat, e.amount, e.all_in) for e in hand.events if e.kind != "deal"]
     assert logged[: len(plan)] == [(p.kind, p.seat, p.chips, p.all_in) for p in plan]
     assert hand.pot == sum(p.chips for p in plan)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "settings"), [row[1:3] for row in POSTS], ids=[row[0] for row in POSTS]
+)
+def test_opening_is_the_posts_made(stacks: tuple[int, ...], settings: dict[str, Any]) -> None:
+    """Every hand of a config starts from its opening: the posts of the plan moved into
+    the bets, the shares of the pots or the dead money; the hole cards dealt one at a
+    time clockwise from the seat left of the button (TH-1)."""
+    game = config(stacks, **settings)
+    start = opening(game)
+    left, bets, committed, dead = list(stacks), [0] * len(stacks), [0] * len(stacks), 0
+    for post in posts(game, stacks):
+        left[post.seat] -= post.chips
+        if post.into != DEAD:
+            committed[post.seat] += post.chips
+        if post.into == WAGER:
+            bets[post.seat] += post.chips
+        dead += post.chips if post.into == DEAD else 0
+    assert (list(start.stacks), list(start.bets), list(start.committed)) == (left, bets, committed)
+    assert start.dead == dead
+    deck = list(range(51, -1, -1))
+    hand = Hand(game, deck=deck)
+    assert [hand.hole(s) for s in range(len(stacks))] == [
+        list(cards) for cards in hole_cards(deck, start.order, 2)
+    ]
+    assert (hand.stacks, hand.bets, hand.committed) == (left, bets, committed)
+
+
+def test_a_config_derives_its_own_opening() -> None:
+    """The opening is made once per config and kept with it; a config whose fields were
+    copied from another's (as a table makes each hand's from a template) makes its own
+    rather than taking the other's."""
+    first = config((100, 100))
+    assert first.derived("_opening", opening) is first.derived("_opening", opening)
+    copied: GameConfig = object.__new__(GameConfig)
+    copied.__dict__.update(first.__dict__)
+    copied.__dict__["stacks"] = (100, 1)
+    assert copied.derived("_opening", opening).stacks == (95, 0)
+    assert first.derived("_opening", opening).stacks == (95, 90)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -104,6 +105,7 @@ command line's), accepted everywhere a structure is read."""
 
 _E = Any
 _Member = TypeVar("_Member", bound=enum.Enum)
+_Derived = TypeVar("_Derived")
 
 
 def _alias(kind: type[_Member], aliases: dict[str, str], value: object) -> _Member | None:
@@ -355,6 +357,19 @@ class GameConfig(GameRules):
     def players(self) -> int:
         """The number of seats dealt in."""
         return len(self.stacks)
+
+    def derived(self, name: str, make: Callable[[GameConfig], _Derived]) -> _Derived:
+        """``make(self)``, made once for this config and kept with it under ``name``
+        (what every hand of the config starts from: its posts, its PHH header), so that
+        hands built from one config do no config work. Kept with the config it was made
+        for: a config whose fields were copied from another's (a table's template) makes
+        its own."""
+        kept = self.__dict__.get(name)
+        if kept is not None and kept[0] is self:
+            return kept[1]  # type: ignore[no-any-return]
+        value = make(self)
+        self.__dict__[name] = (self, value)
+        return value
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""

@@ -38,11 +38,10 @@ def hand_deck(
     if rng is not None and not isinstance(rng, random.Random):
         raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
     if deck is None:
-        cards = shuffled(FULL_DECK, seed, rng)
-    elif seed is not None or rng is not None:
+        return shuffled(FULL_DECK, seed, rng)  # 52 cards: enough for any hand
+    if seed is not None or rng is not None:
         raise InvalidConfig("give a deck or a seed/generator, not both")
-    else:
-        cards = deck.deal(len(deck)) if isinstance(deck, Deck) else card_order(deck)
+    cards = deck.deal(len(deck)) if isinstance(deck, Deck) else card_order(deck)
     n = config.players
     if len(cards) < n * config.hole_cards + 8:
         raise InvalidConfig(f"the deck has {len(cards)} cards, too few for {n} players")

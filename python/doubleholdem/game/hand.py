@@ -40,9 +40,9 @@ from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import snapshot as _snapshot
 from doubleholdem.game.betting import CLOCKWISE, Action, LegalActions, point_choice, street_round
 from doubleholdem.game.config import GameConfig, Variant
-from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, hole_cards, stacked_deck
+from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, stacked_deck
 from doubleholdem.game.events import Event, hand_view
-from doubleholdem.game.posting import COMMITTED, WAGER, blind_seats, posts
+from doubleholdem.game.posting import opening
 from doubleholdem.game.pots import _uncalled_bet
 from doubleholdem.game.refusals import (
     all_in_as,
@@ -92,10 +92,9 @@ class Hand(HandState):
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
-        super().__init__(config, hand_deck(config, seed, rng, deck))
-        self._post()
-        self._holes = self._deal_holes()
-        self._cursor = blind_seats(config)[1]  # left of the big blind acts first (TH-2, TH-3)
+        start = config.derived("_opening", opening)  # posts and deal order: once per config
+        super().__init__(config, hand_deck(config, seed, rng, deck), start)  # posted, dealt
+        self._cursor = start.big_blind  # left of the big blind acts first (TH-2, TH-3)
         self._round = street_round(config, 0, self._bets, self._stacks, self._in_hand)
         self._proceed()
 
@@ -311,35 +310,10 @@ class Hand(HandState):
         n = len(self._stacks)
         return CLOCKWISE[n][start % n]
 
-    def _post(self) -> None:
-        """Antes, blinds and a table's posts (:func:`~doubleholdem.game.posting.posts`:
-        TH-2, TH-3, TH-18, TH-19, TH-36, TH-37)."""
-        stacks, bets, committed = self._stacks, self._bets, self._committed
-        for kind, seat, chips, into, all_in in posts(self.config, stacks):
-            stacks[seat] -= chips
-            if into == WAGER:
-                bets[seat] += chips
-                committed[seat] += chips
-            elif into == COMMITTED:
-                committed[seat] += chips
-            else:
-                self._dead += chips
-            self._log.action(kind, seat, chips, None, all_in)
-
     def _draw(self, count: int) -> tuple[int, ...]:
         start = self._next_card
         self._next_card = start + count
         return tuple(self._deck[start : start + count])
-
-    def _deal_holes(self) -> list[tuple[int, ...]]:
-        """The hole cards, dealt one at a time clockwise from the seat left of the
-        button (TH-1), each logged to its seat."""
-        order = self._clockwise(self.config.button + 1)
-        rounds = self.config.hole_cards
-        holes = hole_cards(self._deck, order, rounds, self._next_card)
-        self._next_card += rounds * len(order)
-        self._log.deals(order, holes)
-        return holes
 
     def _proceed(self) -> None:
         """Moves on until a decision is needed or the hand is over."""

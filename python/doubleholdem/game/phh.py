@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
@@ -521,10 +522,25 @@ def dumps(hand: Hand, /, **extra: Any) -> str:
     """The PHH text of a hand (played or in progress); ``extra`` fields (``players``,
     ``event``, ...) are appended. Players are listed from the seat left of the button,
     so that the button is last."""
-    config = hand.config
+    header, seats, player = hand.config.derived("_phh", _header)
+    lines = [header, *_actions(hand.records, player), "]"]
+    if hand.over:
+        stacks = hand.stacks
+        lines.append(f"finishing_stacks = {[stacks[s] for s in seats]}")
+    for key, value in extra.items():
+        lines.append(f"{key} = {json.dumps(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _header(config: GameConfig) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
+    """What the PHH of every hand of ``config`` starts with (up to the opening of its
+    actions), its seats in PHH order (from the seat left of the button) and each seat's
+    PHH name: made once per config."""
     n = config.players
-    seats = [(config.button + 1 + i) % n for i in range(n)]
-    player = {seat: f"p{i + 1}" for i, seat in enumerate(seats)}
+    seats = tuple((config.button + 1 + i) % n for i in range(n))
+    player = [""] * n
+    for i, seat in enumerate(seats):
+        player[seat] = f"p{i + 1}"
     lines = [f"variant = {json.dumps(CODES[config.variant, config.structure])}"]
     antes = [0] * n
     if config.ante and config.ante_type is AnteType.UNIFORM:
@@ -543,37 +559,52 @@ def dumps(hand: Hand, /, **extra: Any) -> str:
     if config.reveal_point:
         lines.append("_reveal_point = true")
     lines.append(f"starting_stacks = {[config.stacks[s] for s in seats]}")
-    actions = _actions(hand, player)
-    # actions are made of player names, verbs, numbers and cards: no character to escape
-    lines.append("actions = [\n" + "".join(f'  "{a}",\n' for a in actions) + "]")
-    if hand.over:
-        lines.append(f"finishing_stacks = {[hand.stacks[s] for s in seats]}")
-    for key, value in extra.items():
-        lines.append(f"{key} = {json.dumps(value)}")
-    return "\n".join(lines) + "\n"
+    lines.append("actions = [")
+    return "\n".join(lines), seats, tuple(player)
 
 
-def _actions(hand: Hand, player: dict[int, str]) -> list[str]:
-    actions = []
-    for event in hand.events:
-        kind, who = event.kind, player.get(event.seat if event.seat is not None else -1, "")
-        cards = "".join(CARD_NAMES[c] for c in event.cards)
-        if kind == "deal":
-            actions.append(f"d dh {who} {cards}")
-        elif kind in ("flop", "turn", "river"):
-            actions.append(f"d db {cards}")
-        elif kind == FOLD:
-            actions.append(f"{who} f")
-        elif kind in (CHECK, CALL):
-            actions.append(f"{who} cc")
-        elif kind in (BET, RAISE):
-            actions.append(f"{who} cbr {event.to}")
-        elif kind == POINT:
-            actions.append(f"{who} pc {cards}")
-        elif kind == "show":
-            actions.append(f"{who} sm {cards}")
-        elif kind == "muck":
-            actions.append(f"{who} sm")
-    deals = [a for a in actions if a.startswith("d dh")]
-    rest = [a for a in actions if not a.startswith("d dh")]
-    return sorted(deals, key=lambda a: int(a.split()[2][1:])) + rest
+def _actions(records: Sequence[tuple[Any, ...]], player: Sequence[str]) -> list[str]:
+    """The PHH action lines of the event log ``records`` (each quoted, indented and
+    followed by a comma): the deals come first, in PHH player order (the dealing
+    order, TH-1), then every action and board deal in order. Actions are made of
+    player names, verbs, numbers and cards: no character to escape."""
+    lines = []
+    for record in records:
+        kind = record[1]
+        verb = _VERBS.get(kind)
+        if verb is None:
+            continue
+        if verb == "cc" or verb == "f":
+            lines.append(f'  "{player[record[2]]} {verb}",')
+        elif verb == "cbr":
+            lines.append(f'  "{player[record[2]]} cbr {record[4]}",')
+        elif verb == "db":
+            lines.append(f'  "d db {_text(record[5])}",')
+        elif verb == "dh":
+            lines.append(f'  "d dh {player[record[2]]} {_text(record[5])}",')
+        elif record[5]:  # a point card chosen, a hand shown
+            lines.append(f'  "{player[record[2]]} {verb} {_text(record[5])}",')
+        else:  # a hand mucked
+            lines.append(f'  "{player[record[2]]} sm",')
+    return lines
+
+
+def _text(cards: tuple[int, ...]) -> str:
+    return "".join([_NAMES[c] for c in cards])
+
+
+_NAMES = CARD_NAMES
+_VERBS = {
+    CHECK: "cc",
+    CALL: "cc",
+    FOLD: "f",
+    BET: "cbr",
+    RAISE: "cbr",
+    "flop": "db",
+    "turn": "db",
+    "river": "db",
+    "deal": "dh",
+    POINT: "pc",
+    "show": "sm",
+    "muck": "sm",
+}

@@ -3,7 +3,8 @@ antes, then the blinds, then a table's live and dead posts; a player short of a 
 posts what they have and is all-in.
 
 A pure plan: the settings and the stacks in, the posts out, in the order they are
-posted; a :class:`~doubleholdem.game.Hand` moves the chips and logs each post.
+posted; :func:`opening` moves the chips and logs each post once per config, and every
+:class:`~doubleholdem.game.Hand` of that config starts from it.
 
 >>> config = GameConfig(stacks=(1000, 15, 1000), small_blind=10, big_blind=20, button=0)
 >>> for post in posts(config, config.stacks):
@@ -19,13 +20,16 @@ Post(kind='big_blind', seat=2, chips=20, into='bet', all_in=False)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from doubleholdem.game.betting import CLOCKWISE
 from doubleholdem.game.config import AnteType, GameConfig
+from doubleholdem.game.dealing import hole_cards
+from doubleholdem.game.events import HandLog
 
-__all__ = ["COMMITTED", "DEAD", "WAGER", "Post", "blind_seats", "posts"]
+__all__ = ["COMMITTED", "DEAD", "WAGER", "Opening", "Post", "blind_seats", "opening", "posts"]
 
 WAGER = "bet"
 """A post that is a wager of the pre-flop round, like a blind (TH-2, TH-36)."""
@@ -96,3 +100,66 @@ def posts(config: GameConfig, stacks: Sequence[int]) -> list[Post]:
             left[seat] -= chips
             plan.append(_new(Post, (kind, seat, chips, into, left[seat] == 0)))
     return plan
+
+
+class Opening(NamedTuple):
+    """Every hand of a config once its posts are made and before a card is dealt: the
+    chips behind (``stacks``), this round's ``bets``, each seat's chips in the middle
+    (``committed``), the ``dead`` money, the post events (``records``, as
+    :class:`~doubleholdem.game.events.HandLog` keeps them), the seats in dealing order
+    (clockwise from the seat left of the button, TH-1), the big blind's seat (the
+    seat left of it acts first pre-flop, TH-2, TH-3), each seat's hole cards as a
+    function of the deck (``holes``: by :func:`~doubleholdem.game.dealing.hole_cards`)
+    and the number of hole cards dealt in all."""
+
+    stacks: tuple[int, ...]
+    bets: tuple[int, ...]
+    committed: tuple[int, ...]
+    dead: int
+    records: tuple[tuple[Any, ...], ...]
+    order: tuple[int, ...]
+    big_blind: int
+    holes: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+    dealt: int
+
+
+def opening(config: GameConfig) -> Opening:
+    """The :class:`Opening` of every hand of ``config``: the :func:`posts` made, the
+    chips of each moved into the bets, the shares of the pots or the dead money, each
+    logged in order (TH-2, TH-3, TH-18, TH-19, TH-36, TH-37). A pure function of the
+    config (its stacks included): a hand takes it from
+    :meth:`~doubleholdem.game.config.GameConfig.derived`, made once per config.
+
+    >>> config = GameConfig(stacks=(100, 100), small_blind=1, big_blind=2, button=0)
+    >>> start = opening(config)
+    >>> start.stacks, start.bets, start.order, start.big_blind
+    ((99, 98), (1, 2), (1, 0), 1)
+    """
+    stacks = list(config.stacks)
+    n = len(stacks)
+    bets, committed, dead = [0] * n, [0] * n, 0
+    log = HandLog()
+    for kind, seat, chips, into, all_in in posts(config, stacks):
+        stacks[seat] -= chips
+        if into == WAGER:
+            bets[seat] += chips
+            committed[seat] += chips
+        elif into == COMMITTED:
+            committed[seat] += chips
+        else:
+            dead += chips
+        log.action(kind, seat, chips, None, all_in)
+    order = CLOCKWISE[n][(config.button + 1) % n]
+    rounds = config.hole_cards
+    places = hole_cards(range(rounds * n), order, rounds)  # where each seat's cards lie
+    return Opening(
+        tuple(stacks),
+        tuple(bets),
+        tuple(committed),
+        dead,
+        tuple(log.records),
+        order,
+        blind_seats(config)[1],
+        tuple([itemgetter(*cards) for cards in places]),
+        rounds * n,
+    )

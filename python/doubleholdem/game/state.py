@@ -17,6 +17,7 @@ from typing import Any
 from doubleholdem.game.betting import BettingRound, LegalActions
 from doubleholdem.game.config import GameConfig
 from doubleholdem.game.events import Event, HandLog
+from doubleholdem.game.posting import Opening
 from doubleholdem.game.pots import PotResult
 from doubleholdem.game.refusals import check_seat
 
@@ -26,8 +27,9 @@ STREETS = ("preflop", "flop", "turn", "river", "showdown")
 
 
 class HandState:
-    """A hand of ``config`` dealt from ``deck`` before anything is posted: every seat
-    in the hand with its whole stack, no card dealt, nobody to act."""
+    """A hand of ``config`` dealt from ``deck``, its posts made and its hole cards
+    dealt as ``start`` says: every seat in the hand, no board card dealt, nobody to
+    act."""
 
     __slots__ = (
         "_actor",
@@ -60,16 +62,16 @@ class HandState:
     _cursor: int
     _round: BettingRound
 
-    def __init__(self, config: GameConfig, deck: list[int]) -> None:
+    def __init__(self, config: GameConfig, deck: list[int], start: Opening) -> None:
         self.config = config
         self._deck = deck
-        n = len(config.stacks)
-        self._holes: list[tuple[int, ...]] = [()] * n
-        self._next_card = 0
-        self._stacks = list(config.stacks)
-        self._bets = [0] * n
-        self._committed = [0] * n
-        self._dead = 0
+        n = len(start.stacks)
+        self._holes = [take(deck) for take in start.holes]
+        self._next_card = start.dealt
+        self._stacks = list(start.stacks)
+        self._bets = list(start.bets)
+        self._committed = list(start.committed)
+        self._dead = start.dead
         self._in_hand = [True] * n
         self._live = n
         self._points: list[int | None] = [None] * n
@@ -77,7 +79,9 @@ class HandState:
         self._points_due = 0
         self._board: tuple[int, ...] = ()
         self._street = 0
-        self._log = HandLog()
+        log = self._log = HandLog()
+        log.records += start.records
+        log.deals(start.order, self._holes)
         self._shown = [False] * n
         self._runout = False
         self._results: list[PotResult] = []
