@@ -365,10 +365,12 @@ class GameConfig(GameRules):
         for: a config whose fields were copied from another's (a table's template) makes
         its own."""
         kept = self.__dict__.get(name)
-        if kept is not None and kept[0] is self:
+        if kept is not None and kept[0] == id(self):
             return kept[1]  # type: ignore[no-any-return]
         value = make(self)
-        self.__dict__[name] = (self, value)
+        # kept with the config's id, not the config: no reference cycle (a copy is made
+        # while its original lives, so their ids differ)
+        self.__dict__[name] = (id(self), value)
         return value
 
     def to_dict(self) -> dict[str, Any]:
