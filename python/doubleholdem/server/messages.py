@@ -1,0 +1,141 @@
+"""What the clients watching a table are sent (the read side of
+:class:`~doubleholdem.server.runner.TableRunner`): each receives what
+:meth:`Table.view` allows its seat (spectators: seat ``None``) and the log entries new
+to it, filtered for its seat by :meth:`Table.event_log`: a whole ``state`` when it starts
+watching, then an ``update`` with only what changed in its view (:func:`protocol.diff`);
+and the table's summary in the lobby."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from doubleholdem.server import protocol
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.protocol import encode
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.table import Table
+from doubleholdem.table.bots import Bot
+
+__all__ = ["TableMessages"]
+
+
+class TableMessages:
+    """The messages about table :attr:`id` (a base of the table's runner, which holds
+    these attributes)."""
+
+    id: int
+    table: Table
+    settings: RoomSettings
+    connections: set[Connection]
+    bots: dict[int, Bot]
+    chat: deque[dict[str, Any]]
+
+    def _updates(self) -> list[tuple[Connection, str]]:
+        """Each connection's :meth:`update_message` after a change. Spectators all see
+        the same: their view is built once per change, and one text is shared by the
+        spectators that hold the same view and log position (after one change, all of
+        them), so a thousand watchers cost one view and one encoding, not a thousand."""
+        messages: list[tuple[Connection, str]] = []
+        shared: dict[tuple[int, int], str] = {}
+        view: dict[str, Any] | None = None
+        for connection in list(self.connections):
+            if connection.seat is not None:
+                messages.append((connection, self.update_message(connection)))
+                continue
+            if view is None:
+                view = self.table.view(None, events=False)
+            key = (connection.since, id(connection.view))
+            text = shared.get(key)
+            if text is None:
+                text = shared[key] = self.update_message(connection, view)
+            else:
+                connection.since = self.table.log_length
+                connection.view = view
+            messages.append((connection, text))
+        return messages
+
+    def state_message(self, connection: Connection, view: dict[str, Any] | None = None) -> str:
+        """The whole state for ``connection`` now: its seat's view (``view`` when it is
+        built already) and the log entries new to it."""
+        table = self.table
+        config = table.config
+        view, log = self._news(connection, view)
+        return encode(
+            "state",
+            table=self.id,
+            seat=connection.seat,
+            now=table.now,
+            clock=self.settings.clock(),
+            view=view,
+            log=log,
+            chat=list(self.chat),
+            times={
+                "action": config.action_time,
+                "bank": config.time_bank,
+                "point": config.point_time,
+            },
+        )
+
+    def update_message(self, connection: Connection, view: dict[str, Any] | None = None) -> str:
+        """What changed for ``connection`` since its last message: the patch from the
+        view it was sent last to its view now (``view`` when it is built already), and
+        the log entries new to it (a whole state when it holds no view)."""
+        before = connection.view
+        if before is None:
+            return self.state_message(connection, view)
+        view, log = self._news(connection, view)
+        return encode(
+            "update",
+            table=self.id,
+            seat=connection.seat,
+            now=self.table.now,
+            clock=self.settings.clock(),
+            patch=protocol.diff(before, view),
+            log=log,
+        )
+
+    def _news(
+        self, connection: Connection, view: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The view of ``connection``'s seat now (``view`` when it is built already; it
+        is never changed afterwards, so connections may share it) and the log entries
+        new to it; both count as sent from here on."""
+        table = self.table
+        seat = connection.seat
+        log = table.event_log(seat, since=connection.since)
+        connection.since = table.log_length
+        if view is None:
+            view = table.view(seat, events=False)
+        connection.view = view
+        return view, log
+
+    def summary(self) -> dict[str, Any]:
+        """The table in ``GET /api/tables`` and the lobby."""
+        table = self.table
+        config = table.config
+        seats: list[dict[str, Any] | None] = []
+        for seat, public in enumerate(table.seats()):
+            if public is None:
+                seats.append(None)
+            else:
+                seats.append(
+                    {
+                        "player": public["player"],
+                        "stack": public["stack"],
+                        "bot": seat in self.bots,
+                        "sitting_out": public["sitting_out"],
+                    }
+                )
+        return {
+            "id": self.id,
+            "variant": config.variant.value,
+            "structure": config.structure.value,
+            "blinds": [config.small_blind, config.big_blind],
+            "buy_in": list(config.buy_in_range),
+            "seats": seats,
+            "hand_number": table.hand_number,
+            "chips": table.chips(),
+            "rake": table.rake,
+            "bought_in": table.bought_in,
+        }
