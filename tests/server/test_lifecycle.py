@@ -80,12 +80,13 @@ async def _guarded(scenario: Any) -> None:
 
 
 class _Autoplay:
-    """Plays ``client``'s seat in the background: checks when free, else folds (or
-    ``otherwise``), until :meth:`stop`."""
+    """Plays ``client``'s seat (``seat``) in the background: checks when free, else
+    folds (or ``otherwise``), until :meth:`stop`."""
 
-    def __init__(self, client: Client, otherwise: str = "fold") -> None:
+    def __init__(self, client: Client, otherwise: str = "fold", seat: int = ANN) -> None:
         self.client = client
         self.otherwise = otherwise
+        self.seat = seat
         self.stopped = False
         self.task = asyncio.create_task(self._play())
         _PLAYING.append(self)
@@ -99,12 +100,16 @@ class _Autoplay:
                 continue
             view = message["view"]
             hand = view["hand"]
-            if hand and hand["legal"] and view["to_act"] == ANN:
+            if hand and hand["legal"] and view["to_act"] == self.seat:
                 count += 1
-                action = "check" if hand["legal"]["can_check"] else self.otherwise
+                action = self.choose(hand["legal"])
                 await self.client.send(
                     type="act", id=f"auto-{count}", hand=view["hand_number"], action=action
                 )
+
+    def choose(self, legal: dict[str, Any]) -> str:
+        """The action at the seat's turn, ``legal`` its options."""
+        return "check" if legal["can_check"] else self.otherwise
 
     async def stop(self) -> None:
         """Stops it (a flag as well as a cancellation: on Python 3.11 ``wait_for`` may
@@ -112,6 +117,19 @@ class _Autoplay:
         self.stopped = True
         self.task.cancel()
         await asyncio.gather(self.task, return_exceptions=True)
+
+
+async def _missing_the_big_blind(
+    server: ServerThread, runner: TableRunner
+) -> tuple[Client, _Autoplay]:
+    """ann sits in seat ANN, is dealt in once, sits out and misses the big blind (TH-37):
+    her client and its autoplay, still running."""
+    ann = await _sit(server)
+    player = _Autoplay(ann)
+    await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
+    await ann.send(type="sit_out")
+    await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
+    return ann, player
 
 
 @pytest.mark.parametrize("point", ["before_deal", "own_turn", "other_turn", "after_showdown"])
@@ -223,11 +241,11 @@ def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) 
         await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
         await ann.send(type="leave")
         await ann.next("left")
+        start = len(ann.received)
         await ann.send(type="sit", table=0, seat=ANN, name="ann", buy_in=1000)
         await ann.next("seated")
-        seat = _seat(runner)
-        assert seat is not None and not seat["new"] and missed()
-        start = len(ann.received)
+        seat = (await ann.next("state"))["view"]["seats"][ANN]  # as she sat down
+        assert not seat["new"] and seat["missed_big"] and seat["missed_small"]
         player = _Autoplay(ann)
         await ann.send(type="sit_in")
 
@@ -262,11 +280,7 @@ def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
-        ann = await _sit(server)
-        player = _Autoplay(ann)
-        await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
-        await ann.send(type="sit_out")
-        await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
+        ann, player = await _missing_the_big_blind(server, runner)
         await ann.send(type="sit_in", wait=True)
         await _until(lambda: bool((_seat(runner) or {}).get("waiting_for_big_blind")))
         await _until(lambda: runner.table.blinds[1] == ANN and ANN in runner.table.dealt)
@@ -289,12 +303,7 @@ def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
-        ann = await _sit(server)
-        player = _Autoplay(ann)
-        await _until(lambda: not (_seat(runner) or {}).get("new", True))  # dealt in once
-        await ann.send(type="sit_out")
-
-        await _until(lambda: bool((_seat(runner) or {}).get("missed_big")))
+        ann, player = await _missing_the_big_blind(server, runner)
         await player.stop()
         await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
         await ann.send(type="leave")
@@ -312,32 +321,13 @@ def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
 
 
 class _AllIn(_Autoplay):
-    """Plays the seat of ``client`` all in at each turn (calls an all in, checks when
-    there is nothing more to put in)."""
+    """Plays the seat all in at each turn (calls an all in, checks when there is
+    nothing more to put in)."""
 
-    def __init__(self, client: Client, seat: int) -> None:
-        self.seat = seat
-        super().__init__(client)
-
-    async def _play(self) -> None:
-        count = 0
-        while not self.stopped:
-            try:
-                message = await self.client.state_where(lambda m: True, timeout=0.5)
-            except asyncio.TimeoutError:
-                continue
-            view = message["view"]
-            hand = view["hand"]
-            legal = hand and hand["legal"]
-            if legal and view["to_act"] == self.seat:
-                count += 1
-                if legal["max_raise_to"] is not None:
-                    action = "all_in"
-                else:
-                    action = "check" if legal["can_check"] else "call"
-                await self.client.send(
-                    type="act", id=f"all-in-{count}", hand=view["hand_number"], action=action
-                )
+    def choose(self, legal: dict[str, Any]) -> str:
+        if legal["max_raise_to"] is not None:
+            return "all_in"
+        return "check" if legal["can_check"] else "call"
 
 
 def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(tmp_path: Path) -> None:
@@ -359,7 +349,7 @@ def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(tmp_path:
             client = clients[seat] = await Client.connect(server.ws_url)
             await client.send(type="sit", table=0, seat=seat, name=name, buy_in=1000)
             assert (await client.next("seated"))["seat"] == seat
-        players = [_AllIn(clients[seat], seat) for seat in (0, 1)]
+        players = [_AllIn(clients[seat], seat=seat) for seat in (0, 1)]
 
         def busted() -> list[int]:
             seats = runner.table.seats()
