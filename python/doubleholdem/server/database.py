@@ -3,7 +3,8 @@
 and heads, finished hands, seat tokens, client action ids, chat) beside the accounts'
 tables and ledger (:mod:`doubleholdem.accounts.schema`). A database of the previous
 schemas (2 and 3) is upgraded in place; an empty or foreign file, or another schema, is
-refused (:class:`~doubleholdem.errors.DamagedDatabase`).
+refused (:class:`~doubleholdem.errors.DamagedDatabase`). While a server holds it, its
+write-ahead log is checkpointed in a thread of its own (:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
 >>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -12,16 +13,28 @@ refused (:class:`~doubleholdem.errors.DamagedDatabase`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+import threading
 
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.errors import DamagedDatabase, SchemaMismatch
 
-__all__ = ["SCHEMA_VERSION", "TABLE_ROWS", "UPGRADES_FROM", "open_database"]
+__all__ = [
+    "CHECKPOINT_SECONDS",
+    "SCHEMA_VERSION",
+    "TABLE_ROWS",
+    "UPGRADES_FROM",
+    "WAL_LIMIT",
+    "checkpoints",
+    "open_database",
+]
 
 SCHEMA_VERSION = 4  # 4: the accounts' tables (doubleholdem.accounts) in the same file
 UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
+CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
+WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -172,3 +185,28 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def checkpoints(path: str, stop: threading.Event) -> None:
+    """Checkpoints the write-ahead log of the database at ``path`` every
+    ``CHECKPOINT_SECONDS`` until ``stop`` is set (the body of a thread of its own: a
+    checkpoint flushes the disk, which commits on the event loop then never wait for).
+    PASSIVE never waits for the server; it cannot reset a log that is written to all
+    the time, so past ``WAL_LIMIT`` bytes a TRUNCATE does, right after the PASSIVE one
+    has copied nearly everything: it holds the write lock only for what the server wrote
+    in between (the server's commits meanwhile wait without blocking its event loop:
+    :meth:`Storage.reserve <doubleholdem.server.storage.Storage.reserve>`)."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        while not stop.wait(CHECKPOINT_SECONDS):
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            try:
+                size = os.path.getsize(path + "-wal")
+            except OSError:
+                size = 0
+            if size > WAL_LIMIT:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()

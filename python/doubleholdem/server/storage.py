@@ -39,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -47,7 +46,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server.database import TABLE_ROWS, open_database
+from doubleholdem.server.database import TABLE_ROWS, checkpoints, open_database
 from doubleholdem.server.lock import DatabaseLock
 from doubleholdem.server.survey import (
     Damage,
@@ -72,8 +71,6 @@ __all__ = [
     "token_hash",
 ]
 
-CHECKPOINT_SECONDS = 1.0
-WAL_LIMIT = 16 * 2**20
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
 FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
 
@@ -131,30 +128,12 @@ class Storage:
             # commits on the event loop never wait for a disk flush.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpoints = threading.Thread(
-                target=self._checkpoint, name="doubleholdem-checkpoints", daemon=True
+                target=checkpoints,
+                args=(path, self._stop),
+                name="doubleholdem-checkpoints",
+                daemon=True,
             )
             self._checkpoints.start()
-
-    def _checkpoint(self) -> None:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            while not self._stop.wait(CHECKPOINT_SECONDS):
-                # PASSIVE never waits for the server; it cannot reset a log that is
-                # written to all the time, so past WAL_LIMIT bytes a TRUNCATE does, right
-                # after the PASSIVE one has copied nearly everything: it holds the write
-                # lock only for what the server wrote in between (the server's commits
-                # meanwhile wait without blocking its event loop: :meth:`reserve`)
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                try:
-                    size = os.path.getsize(self.path + "-wal")
-                except OSError:
-                    size = 0
-                if size > WAL_LIMIT:
-                    with contextlib.suppress(sqlite3.Error):
-                        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            db.close()
 
     def close(self) -> None:
         """Closes the database."""
