@@ -128,17 +128,18 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         if game.actor != self.seat:
             raise IllegalAction("the episode is over: reset it", action=action)
         reward, self._pending = self._pending, 0.0
-        number = int(action)
         info_illegal = False
-        if self.illegal != RAISE:
+        try:  # the rules refuse an action number that is not legal now, changing nothing
+            ended = game.step(int(action), self._rng)
+        except IllegalAction:
+            if self.illegal == RAISE:
+                raise
+            info_illegal = True
             decision, legal, pot = game.legal()
             mask = self._mask
             mask[:] = 0
             game.codec.fill(memoryview(mask), decision, legal, pot)  # type: ignore[arg-type]
-            if not (0 <= number < len(mask) and mask[number]):
-                info_illegal = True
-                number = _substitute(mask, self.illegal)
-        ended = game.step(number, self._rng)
+            ended = game.step(_substitute(mask, self.illegal), self._rng)
         if ended:
             reward += game.payoffs[self.seat] / bb
             if game.phh is not None:
