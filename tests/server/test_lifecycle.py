@@ -320,6 +320,36 @@ def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
         assert server.leaks == [] and server.mismatches == []
 
 
+def test_a_seat_resumed_from_another_connection_is_the_same_person(tmp_path: Path) -> None:
+    """The connection that resumes a guest's seat with its token stands for the person
+    who sat down: leaving and sitting down again from it within remove_after owes the
+    blinds missed (TH-37), as from the first connection."""
+    clock = FakeClock()
+    room = _room(tmp_path, clock)
+    runner = room.runners[0]
+
+    async def scenario(server: ServerThread) -> None:
+        ann, player = await _missing_the_big_blind(server, runner)
+        await player.stop()
+        token = next(m["token"] for m in ann.received if m["type"] == "seated")
+        await ann.close()
+        again = await Client.connect(server.ws_url)
+        await again.send(type="resume", token=token)
+        await again.next("seated")
+        await _until(lambda: ANN not in runner.table.dealt or not runner.table.in_hand)
+        await again.send(type="leave")
+        await again.next("left")
+        await again.send(type="sit", table=0, seat=ANN, name="ann", buy_in=1000)
+        await again.next("seated")
+        seat = (await again.next("state"))["view"]["seats"][ANN]  # as she sat down
+        assert not seat["new"] and seat["missed_big"]
+        await again.close()
+
+    with ServerThread(room) as server:
+        asyncio.run(_guarded(scenario(server)))
+        assert server.leaks == [] and server.mismatches == []
+
+
 class _AllIn(_Autoplay):
     """Plays the seat all in at each turn (calls an all in, checks when there is
     nothing more to put in)."""
