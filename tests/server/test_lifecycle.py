@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,14 @@ async def _guarded(scenario: Any) -> None:
     finally:
         while _PLAYING:
             await _PLAYING.pop().stop()
+
+
+def _play_out(room: Room, scenario: Callable[[ServerThread], Awaitable[None]]) -> None:
+    """Serves ``room`` and runs ``scenario`` against it (:func:`_guarded`); no view
+    leaked a hidden card and every update reproduced its view."""
+    with ServerThread(room) as server:
+        asyncio.run(_guarded(scenario(server)))
+        assert server.leaks == [] and server.mismatches == []
 
 
 class _Autoplay:
@@ -174,9 +183,7 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
         assert not any(e["kind"] == "time_bank" for e in log)
         assert ANN not in runner.table.dealt  # the latest hand went on without it
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
 
 
 def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: Path) -> None:
@@ -214,9 +221,7 @@ def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: P
         assert (await ann.next("error"))["code"] == "unauthorised"
         await ann.close()
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
 
 
 def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) -> None:
@@ -269,9 +274,7 @@ def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) 
         await player.stop()
         await ann.close()
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
 
 
 def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
@@ -289,9 +292,7 @@ def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
         assert (await ann.next("error"))["code"] == "bad_field"
         await ann.close()
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
 
 
 def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
@@ -315,9 +316,7 @@ def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
         await other.close()
         await ann.close()
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
 
 
 def test_a_seat_resumed_from_another_connection_is_the_same_person(tmp_path: Path) -> None:
@@ -345,9 +344,7 @@ def test_a_seat_resumed_from_another_connection_is_the_same_person(tmp_path: Pat
         assert not seat["new"] and seat["missed_big"]
         await again.close()
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
 
 
 class _AllIn(_Autoplay):
@@ -409,6 +406,4 @@ def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(tmp_path:
         for client in clients.values():
             await client.close()
 
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    _play_out(room, scenario)
