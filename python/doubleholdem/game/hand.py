@@ -424,29 +424,32 @@ class Hand(HandState):
         pot's rake and awards; the hand is over."""
         self._street = 4
         returned, showings, results = ending
+        log, stacks, committed = self._log, self._stacks, self._committed
         for seat, chips in returned:
-            self._return(seat, chips)
+            stacks[seat] += chips
+            committed[seat] -= chips
+            log.action("return", seat, chips, None, False)
         for seat, show, value in showings:
             if show:
                 self._show(seat)
             if value is not None:
                 self._log_value(seat, value)
             elif not show:
-                self._log.add("muck", seat)
-        for result in results:
-            self._log.add("pot", pot=result.pot, amount=result.amount, seats=result.eligible)
-            if result.rake:
-                self._log.add("rake", pot=result.pot, amount=result.rake)
-            for seat, share in zip(result.winners, result.shares):
-                self._stacks[seat] += share
-                self._log.add("award", seat, pot=result.pot, amount=share)
-        for seat in range(self.players):
-            self._bets[seat] = 0
-            self._committed[seat] = 0
+                log.add("muck", seat)
+        for pot, amount, rake, eligible, winners, shares in results:
+            log.add("pot", pot=pot, amount=amount, seats=eligible)
+            if rake:
+                log.add("rake", pot=pot, amount=rake)
+            for seat, share in zip(winners, shares):
+                stacks[seat] += share
+                log.add("award", seat, pot=pot, amount=share)
+        zeros = [0] * len(stacks)
+        self._bets[:] = zeros  # the same lists: the round and readers hold them
+        committed[:] = zeros
         self._dead = 0
         self._results = results
         self._actor = self._decision = self._betting_actor = None
-        self._log.add("end")
+        log.add("end")
 
     def _log_value(self, seat: int, value: HandValue) -> None:
         """The ``hand`` event of a shown hand; in Double Hold'em with the two hole cards

@@ -60,18 +60,29 @@ class PotResult(NamedTuple):
 
 
 def _uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
-    top = max(bets)
-    if bets.count(top) > 1:
-        return None
-    second = max([b for b in bets if b != top])
-    return bets.index(top), top - second
+    top = second = -1  # the two largest bets (equal if the largest is matched)
+    for bet in bets:
+        if bet > top:
+            top, second = bet, top
+        elif bet > second:
+            second = bet
+    return None if second == top else (bets.index(top), top - second)
 
 
 def _unwinnable(committed: Sequence[int], in_hand: Sequence[bool | int]) -> list[int]:
-    # Only folded seats can be above every live seat (after TH-20, an over-large uniform
-    # ante, TH-19): nobody can win those chips, so they go back to whoever put them in.
-    top = max([c for c, alive in zip(committed, in_hand) if alive], default=0)
+    top = _live_top(committed, in_hand)
     return [c - top if c > top else 0 for c in committed]
+
+
+def _live_top(committed: Sequence[int], in_hand: Sequence[bool | int]) -> int:
+    """The most any seat still in the hand put in: only folded seats can be above it
+    (after TH-20, an over-large uniform ante, TH-19); nobody can win those chips, so
+    they go back to whoever put them in."""
+    top = 0
+    for chips, alive in zip(committed, in_hand):
+        if alive and chips > top:
+            top = chips
+    return top
 
 
 def _side_pots(
@@ -82,7 +93,15 @@ def _side_pots(
 ) -> list[Pot]:
     n = len(committed)
     top = max(committed)
-    levels = sorted({committed[s] for s in range(n) if in_hand[s] and all_in[s]} | {top})
+    closing = {committed[s] for s in range(n) if in_hand[s] and all_in[s]}
+    if not closing or closing == {top}:  # one pot: every chip up to the top (nobody is above)
+        return [
+            Pot(
+                sum(committed) + dead,
+                tuple([s for s in range(n) if in_hand[s] and committed[s] >= top]),
+            )
+        ]
+    levels = sorted(closing | {top})
     pots: list[Pot] = []
     previous = 0
     for level in levels:

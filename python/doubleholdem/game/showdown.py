@@ -33,10 +33,10 @@ from doubleholdem.game.pots import (
     Pot,
     PotResult,
     _award,
+    _live_top,
     _rake_amounts,
     _side_pots,
     _uncalled_bet,
-    _unwinnable,
 )
 
 __all__ = [
@@ -190,14 +190,19 @@ def uncontested(
         seat, chips = uncalled
         committed[seat] -= chips
         returned.append(uncalled)
+    winner = in_hand.index(True)
     returned += _returns(committed, in_hand, None)
-    winner = list(in_hand).index(True)
     amount = sum(committed) + dead
+    taken = (
+        0 if rake is None else _rake_amounts([_new(Pot, (amount, (winner,)))], rake, flop_dealt)[0]
+    )
     alone = (winner,)
-    (taken,) = _rake_amounts([_new(Pot, (amount, alone))], rake, flop_dealt)
     result = _new(PotResult, (0, amount, taken, alone, alone, (amount - taken,)))
-    shows = bool(show_uncontested) and show_uncontested[winner]
-    showings = [Showing(winner, True, None)] if shows else []
+    showings = (
+        [_new(Showing, (winner, True, None))]
+        if show_uncontested and show_uncontested[winner]
+        else []
+    )
     return _new(Settlement, (returned, showings, [result]))
 
 
@@ -206,11 +211,12 @@ def _returns(
 ) -> list[tuple[int, int]]:
     """The chips no live player can win, taken off ``committed`` (and put back on
     ``stacks``): ``(seat, chips)`` for each seat they go back to (TH-19)."""
+    top = _live_top(committed, in_hand)
     returned = []
-    for seat, chips in enumerate(_unwinnable(committed, in_hand)):
-        if chips:
-            committed[seat] -= chips
+    for seat, chips in enumerate(committed):
+        if chips > top:
+            committed[seat] = top
             if stacks is not None:
-                stacks[seat] += chips
-            returned.append((seat, chips))
+                stacks[seat] += chips - top
+            returned.append((seat, chips - top))
     return returned
