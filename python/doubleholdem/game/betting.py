@@ -189,6 +189,7 @@ def point_choice(seat: int, bet: int, stack: int) -> LegalActions:
 
 _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
 _BETTING = words.BET
+
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _FIXED_LIMIT, _POT_LIMIT = Structure.FIXED_LIMIT, Structure.POT_LIMIT
 
@@ -371,13 +372,10 @@ class BettingRound:
             and not (self.heads_up_uncapped and players_in_hand == 2)
         ):  # TH-12, unless heads-up uncapped (TH-13)
             return False
-        return self._answerable(seat)
-
-    def _answerable(self, seat: int) -> bool:
-        """True if another player in the hand could answer a raise: has more than the
-        level in chips and wagers."""
+        # somebody else in the hand must be able to answer: more than the level in
+        # chips and wagers; the others with chips first, lowest seat first
         level, bets, stacks = self.level, self.bets, self.stacks
-        others = self.able & _ALL_BUT[seat]  # the others with chips, lowest seat first
+        others = self.able & _ALL_BUT[seat]
         while others:
             s = _LOWEST[others] - 1
             if stacks[s] + bets[s] > level:
