@@ -9,7 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from doubleholdem.game import Hand, LegalActions
-from doubleholdem.game.words import POINT
+from doubleholdem.game.words import BET, POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
 
@@ -26,7 +26,7 @@ class Game(Protocol):
     public: PublicRows  # the seats' rows and the past actions, kept up to date
 
 
-__all__ = ["KINDS", "STREET_INDEX", "Encoder", "PublicRows"]
+__all__ = ["KINDS", "STREET_INDEX", "Encoder", "PublicRows", "TableArrays", "TableRows"]
 
 _SEAT_ROW = struct.Struct("=7f")  # a seat's features (Encoder.SEAT_FEATURES)
 _SEAT_BYTES = _SEAT_ROW.size
@@ -43,8 +43,9 @@ class PublicRows:
     - :attr:`seats`: each seat's row of the seats block (:attr:`Encoder.SEAT_FEATURES`,
       "to act now" left 0) as float32 bytes, by seat (the encoder rotates them to the
       observer); a seat not dealt in is all zeros;
-    - :attr:`history`: the window of past actions as float32 bytes, oldest first, each
-      row with its relative-seat part left 0, and :attr:`history_seats` their seats.
+    - :attr:`views`: the window of past actions as each seat observes it (float32
+      bytes, oldest first, the acting seat relative to that observer), one per seat,
+      and :attr:`count` the actions recorded this hand.
 
     Within a betting round only the seat that acts moves chips, so after a decision
     :meth:`update` rewrites that seat's row, and every row when the street changed or
@@ -56,9 +57,9 @@ class PublicRows:
         n = self.players = config.players
         self.bb = float(config.big_blind)
         self.window = config.history
-        self.seats = bytearray(n * _SEAT_BYTES)
-        self.history = bytearray()
-        self.history_seats: list[int] = []
+        self.seats: Any = bytearray(n * _SEAT_BYTES)
+        self.views = [bytearray() for _ in range(n)]
+        self.count = 0
         self._row_bytes = (n + 11) * 4
         self.street = 0  # the hand's street when the rows were last written
         self.button = 0  # the button's seat
@@ -66,32 +67,39 @@ class PublicRows:
         # a card beyond the own hole cards and the board may be seen: Double Hold'em's
         # point cards, hands shown (only when a street ends or the hand ends)
         self.cards_seen = self.double
-        # a past action's row up to its chips: zeros for the relative seat, then the
-        # kind and the street one-hot (Encoder's history block), by kind and street
-        self._lead = [
+        self._leads = self._lead_rows()
+
+    def _lead_rows(self) -> list[list[list[Any]]]:
+        """A past action's row up to its chips (the history block's relative seat, kind
+        and street one-hot), by acting seat, kind and street, then by observer."""
+        n = self.players
+        seat_hot = _seat_hot(n)
+        return [
             [
-                bytes(4 * n) + struct.pack("=9f", *_one_hot(9, (kind, 5 + street)))
-                for street in range(4)
+                [[seat_hot[(seat - observer) % n] + lead for observer in range(n)] for lead in leads]
+                for leads in _kind_street_rows()
             ]
-            for kind in range(5)
+            for seat in range(n)
         ]
 
     def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
         """Every row of a hand just dealt; no past action."""
-        self.history.clear()
-        self.history_seats.clear()
         self.seats[:] = self.rebuilt_seats(hand, seat_of)
         self.street = STREET_INDEX[hand.street]
         self.button = seat_of[hand.button]
         self.cards_seen = self.double or True in hand.shown
+        self.count = 0
+        self._clear_history()
+
+    def _clear_history(self) -> None:
+        for view in self.views:
+            view.clear()
 
     def update(self, hand: Hand, seat_of: list[int], index: int) -> None:
         """The rows after a decision of hand index ``index``."""
         street = STREET_INDEX[hand.street]
         if street != self.street:
-            self.seats[:] = self.rebuilt_seats(hand, seat_of)
-            self.street = street
-            self.cards_seen = self.double or True in hand.shown
+            self._new_street(hand, seat_of, street)
             return
         stacks, bets, committed, in_hand = hand.seat_lists()
         stack, bb = stacks[index], self.bb
@@ -107,6 +115,12 @@ class PublicRows:
             bets[index] / bb,
             committed[index] / bb,
         )
+
+    def _new_street(self, hand: Hand, seat_of: list[int], street: int) -> None:
+        """A street (or the hand) ended: every row afresh."""
+        self.seats[:] = self.rebuilt_seats(hand, seat_of)
+        self.street = street
+        self.cards_seen = self.double or True in hand.shown
 
     def rebuilt_seats(self, hand: Hand, seat_of: list[int]) -> bytes:
         """Every seat's row, computed afresh."""
@@ -129,17 +143,124 @@ class PublicRows:
     def record(self, seat: int, kind: int, street: int, chips: int, after: int) -> None:
         """A betting action for the window of past actions: ``kind`` of :data:`KINDS`,
         on ``street`` (0..3), ``chips`` put in, the wager ``after`` it."""
+        if not self.window:
+            return
+        bb = self.bb
+        tail = _PAST.pack(chips / bb, after / bb)
+        leads = self._leads[seat][kind][street]
+        if self.count >= self.window:  # the oldest goes
+            row = self._row_bytes
+            for view, lead in zip(self.views, leads):
+                del view[:row]
+                view += lead
+                view += tail
+        else:
+            for view, lead in zip(self.views, leads):
+                view += lead
+                view += tail
+        self.count += 1
+
+
+class TableArrays:
+    """The kept rows of the ``tables`` tables of a vector environment in shared arrays,
+    so that :meth:`Encoder.write_tables` turns them to each table's seat to act with a
+    few array operations for all tables at once:
+
+    - :attr:`seats` (tables, players, 7): each seat's row, by seat (:class:`PublicRows`);
+    - :attr:`history` (tables, window, players + 11): the past actions of the hand in a
+      ring (action ``k`` in row ``k % window``), the acting seat's one-hot by seat;
+    - :attr:`board` (tables, 57): the board block and the street one-hot.
+
+    :meth:`rows` gives table ``i``'s :class:`TableRows`, which keeps them up to date.
+    """
+
+    def __init__(self, config: EnvConfig, tables: int) -> None:
+        n, window = config.players, config.history
+        self.seats = np.zeros((tables, n, len(Encoder.SEAT_FEATURES)), np.float32)
+        self.history = np.zeros((tables, window, n + 11), np.float32)
+        self.board = np.zeros((tables, 52 + 5), np.float32)
+        self.config = config
+        self.table = np.arange(tables)
+        self.column = self.table[:, None]  # each table's index, down a column
+        self.seat_numbers = np.arange(n)
+        self.slots = np.arange(window)
+        self.tail = np.broadcast_to(np.arange(n, n + 11), (tables, 11))  # kind .. wager
+
+    def rows(self, table: int) -> TableRows:
+        """Table ``table``'s kept rows."""
+        seats, history, board = (
+            memoryview(a[table]).cast("B") if a[table].size else memoryview(bytearray())
+            for a in (self.seats, self.history, self.board)
+        )
+        return TableRows(self.config, seats, history, board)
+
+
+class TableRows(PublicRows):
+    """:class:`PublicRows` of one table of a vector environment, kept in its
+    :class:`TableArrays` (``seats``, ``history`` and ``board``: memoryviews of the
+    table's part): the past actions by seat in a ring instead of a window per
+    observer, and the board block too."""
+
+    def __init__(self, config: EnvConfig, seats: Any, history: Any, board: Any) -> None:
+        super().__init__(config)
+        self.seats = seats
+        self.ring = history
+        self.board_bytes = board
+        self.board_block = board.cast("f")
+        self._no_history = bytes(len(history))
+        self._no_board = bytes(len(board))
+        self._lead_bytes = (self.players + 9) * 4
+
+    def _lead_rows(self) -> list[list[list[Any]]]:
+        seat_hot = _seat_hot(self.players)
+        return [
+            [[seat_hot[seat] + lead for lead in leads] for leads in _kind_street_rows()]
+            for seat in range(self.players)
+        ]
+
+    def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
+        super().new_hand(hand, seat_of)
+        self._write_board(hand)
+
+    def _clear_history(self) -> None:
+        self.ring[:] = self._no_history
+
+    def _new_street(self, hand: Hand, seat_of: list[int], street: int) -> None:
+        super()._new_street(hand, seat_of, street)
+        self._write_board(hand)
+
+    def _write_board(self, hand: Hand) -> None:
+        self.board_bytes[:] = self._no_board
+        block = self.board_block
+        for card in hand.board:
+            block[card] = 1.0
+        block[52 + self.street] = 1.0
+
+    def record(self, seat: int, kind: int, street: int, chips: int, after: int) -> None:
         window = self.window
         if not window:
             return
+        at = self.count % window * self._row_bytes
+        middle = at + self._lead_bytes
+        ring = self.ring
+        ring[at:middle] = self._leads[seat][kind][street]
         bb = self.bb
-        history, seats = self.history, self.history_seats
-        seats.append(seat)
-        if len(seats) > window:  # the oldest goes
-            del seats[0]
-            del history[: self._row_bytes]
-        history += self._lead[kind][street]
-        history += _PAST.pack(chips / bb, after / bb)
+        _PAST.pack_into(ring, middle, chips / bb, after / bb)
+        self.count += 1
+
+
+def _seat_hot(n: int) -> list[bytes]:
+    """Each seat's one-hot among ``n`` as float32 bytes."""
+    return [struct.pack(f"={n}f", *_one_hot(n, (k,))) for k in range(n)]
+
+
+def _kind_street_rows() -> list[list[bytes]]:
+    """The kind and street one-hots of a past action as float32 bytes, by kind and
+    street."""
+    return [
+        [struct.pack("=9f", *_one_hot(9, (kind, 5 + street))) for street in range(4)]
+        for kind in range(5)
+    ]
 
 
 def _one_hot(size: int, ones: tuple[int, ...]) -> list[float]:
@@ -293,14 +414,88 @@ class Encoder:
             o[at + self._seats + (actor - seat) % n * self._features + 3] = 1.0
         if public.cards_seen:
             self._cards_seen(o, at, game, seat)
-        history = public.history
-        if history:
-            base = at + self._history
-            raw[base * 4 : base * 4 + len(history)] = history
-            width = self.row
-            for past in public.history_seats:
-                o[base + (past - seat) % n] = 1.0
-                base += width
+        view = public.views[seat]
+        if view:
+            start = (at + self._history) * 4
+            raw[start : start + len(view)] = view
+
+    def write_tables(
+        self, games: list[Any], kept: TableArrays, observations: Any, masks: Any, flat: Any
+    ) -> list[int]:
+        """The observation of each table's seat to act into row ``i`` of the zeroed
+        arrays ``observations`` and ``masks`` (a vector environment's, ``flat`` their
+        memory as ``(floats, bytes, int8 mask)`` views); the games keep their rows in
+        ``kept`` (:class:`TableRows`). Returns the seats to act."""
+        size, count, n = self.size, self.codec.size, self.players
+        o, raw, mask = flat
+        exact = self.codec.exact
+        actors: list[int] = []
+        holes = []
+        pots = []
+        betting = []
+        legals = []
+        for i, game in enumerate(games):
+            decision, legal, hole, _, pot, _ = game.hand.actor_view()
+            actor = game.actor
+            actors.append(actor)
+            holes.append(hole)
+            pots.append(pot)
+            if decision == BET and exact:
+                betting.append(i)
+                legals.append(legal)
+            else:
+                self._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
+            if game.public.cards_seen:
+                self._cards_seen(o, i * size, game, actor)
+        rows = [game.public for game in games]
+        seats = np.array(actors)
+        column = kept.column
+        observations[column, np.array(holes)] = 1.0
+        observations[:, self._board : self._board + 57] = kept.board
+        buttons = np.array([r.button for r in rows])
+        observations[kept.table, self._position + (seats - buttons) % n] = 1.0
+        turned = (seats[:, None] + kept.seat_numbers) % n  # relative seat -> seat
+        start = self._seats
+        observations[:, start : start + n * self._features] = kept.seats[column, turned].reshape(
+            len(games), -1
+        )
+        observations[:, start + 3] = 1.0  # to act now: the observer
+        observations[:, self._pot] = np.array(pots) / self.bb
+        window = self.history
+        if window:
+            done = np.array([r.count for r in rows])
+            first = np.where(done >= window, done % window, 0)  # the oldest action's slot
+            slots = (first[:, None] + kept.slots) % window
+            columns = np.concatenate((turned, kept.tail), axis=1)
+            start = self._history
+            observations[:, start : start + window * self.row] = kept.history[
+                column[:, :, None], slots[:, :, None], columns[:, None, :]
+            ].reshape(len(games), -1)
+        if betting:
+            self._legal_tables(observations, masks, betting, legals)
+        return actors
+
+    def _legal_tables(
+        self, observations: Any, masks: Any, tables: list[int], legals: list[LegalActions]
+    ) -> None:
+        """The decision, legal and mask blocks of the given tables' seats to act, all at
+        a betting decision with exact actions."""
+        fields = np.array([(lg[1], lg[3], lg[4] or 0, lg[5] or 0) for lg in legals])
+        fold, call, low, high = fields.T
+        bb = self.bb
+        rows = np.array(tables)
+        observations[rows, self._decision] = 1.0
+        start = self._legal_at
+        observations[rows, start : start + 7] = np.stack(
+            (fold, call == 0, call > 0, call / bb, low > 0, low / bb, high / bb), axis=1
+        )
+        base = self.codec.raise_base
+        numbers = np.arange(self.codec.size)
+        legal = (numbers >= (base - 1 + low)[:, None]) & (numbers < (base + high)[:, None])
+        legal &= (low > 0)[:, None]
+        legal[:, 0] = fold
+        legal[:, 1] = True
+        masks[rows] = legal
 
     def _legal(
         self,

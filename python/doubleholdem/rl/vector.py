@@ -13,7 +13,7 @@ import numpy as np
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
-from doubleholdem.rl.observations import Encoder
+from doubleholdem.rl.observations import Encoder, TableArrays
 
 __all__ = ["VectorEnv"]
 
@@ -45,6 +45,9 @@ class VectorEnv:
         self.config = config = EnvConfig(**settings)
         self.num_envs = num_envs
         self.games = [Game(config) for _ in range(num_envs)]
+        self._kept = kept = TableArrays(config, num_envs)
+        for i, game in enumerate(self.games):
+            game.public = kept.rows(i)  # the kept rows in the shared arrays
         self.encoder = encoder = Encoder(config, self.games[0].codec)
         self.observation_size = encoder.size
         self.action_count = encoder.codec.size
@@ -58,9 +61,8 @@ class VectorEnv:
         self._rows = np.arange(num_envs)
         # the arrays' memory as flat views: each table's observation written in place
         observations, masks = cast(Any, self.observations), cast(Any, self.action_masks)
-        self._bytes: Any = memoryview(observations).cast("B")
-        self._floats: Any = self._bytes.cast("f")
-        self._mask_bytes: Any = memoryview(masks).cast("B").cast("b")
+        raw: Any = memoryview(observations).cast("B")
+        self._flat = (raw.cast("f"), raw, memoryview(masks).cast("B").cast("b"))
 
     def _generators(self, seed: int | Sequence[int] | None) -> list[random.Random]:
         n = self.num_envs
@@ -92,16 +94,9 @@ class VectorEnv:
 
     def _write_all(self) -> None:
         """Every table's seat to act and its observation, into the zeroed arrays."""
-        write = self.encoder.write
-        o, raw, masks = self._floats, self._bytes, self._mask_bytes
-        size, count = self.observation_size, self.action_count
-        actors = []
-        for i, game in enumerate(self.games):
-            actor = game.actor
-            assert actor is not None  # an episode under way always has a seat to act
-            actors.append(actor)
-            write(game, actor, o, raw, i * size, masks, i * count)
-        self.agents[:] = actors
+        self.agents[:] = self.encoder.write_tables(
+            self.games, self._kept, self.observations, self.action_masks, self._flat
+        )
 
     def step(
         self, actions: Sequence[int] | np.ndarray
