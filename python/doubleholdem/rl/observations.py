@@ -167,63 +167,63 @@ class TableArrays:
     few array operations for all tables at once:
 
     - :attr:`seats` (tables, players, 7): each seat's row, by seat (:class:`PublicRows`);
-    - :attr:`history` (tables, window, players + 11): the past actions of the hand in a
-      ring (action ``k`` in row ``k % window``), the acting seat's one-hot by seat;
+    - :attr:`tails` (tables, window, 11) and :attr:`past` (tables, window): the window
+      of past actions, oldest first: each one's kind, street, chips and wager (the
+      history block's row after the relative seat) and the seat that acted (``players``
+      where there is none);
     - :attr:`board` (tables, 57): the board block and the street one-hot.
 
-    :meth:`rows` gives table ``i``'s :class:`TableRows`, which keeps them up to date.
+    :attr:`rows` holds each table's :class:`TableRows`, which keep them up to date.
     """
 
     def __init__(self, config: EnvConfig, tables: int) -> None:
         n, window = config.players, config.history
         self.seats = np.zeros((tables, n, len(Encoder.SEAT_FEATURES)), np.float32)
-        self.history = np.zeros((tables, window, n + 11), np.float32)
+        self.tails = np.zeros((tables, window, 11), np.float32)
+        self.past = np.full((tables, window), n, np.int64)
         self.board = np.zeros((tables, 52 + 5), np.float32)
-        self.config = config
         self.table = np.arange(tables)
         self.column = self.table[:, None]  # each table's index, down a column
         self.seat_numbers = np.arange(n)
-        self.slots = np.arange(window)
-        self.tail = np.broadcast_to(np.arange(n, n + 11), (tables, 11))  # kind .. wager
+        self.row_starts = np.arange(window) * (n + 11)  # each past action's row
+        self.rows = [
+            TableRows(config, *(_bytes_of(a[i]) for a in (self.seats, self.tails, self.past, self.board)))
+            for i in range(tables)
+        ]
 
-    def rows(self, table: int) -> TableRows:
-        """Table ``table``'s kept rows."""
-        seats, history, board = (
-            memoryview(a[table]).cast("B") if a[table].size else memoryview(bytearray())
-            for a in (self.seats, self.history, self.board)
-        )
-        return TableRows(self.config, seats, history, board)
+
+def _bytes_of(array: np.ndarray) -> Any:
+    """A writable byte view of ``array``'s memory."""
+    return memoryview(array).cast("B") if array.size else memoryview(bytearray())  # type: ignore[arg-type]
 
 
 class TableRows(PublicRows):
-    """:class:`PublicRows` of one table of a vector environment, kept in its
-    :class:`TableArrays` (``seats``, ``history`` and ``board``: memoryviews of the
-    table's part): the past actions by seat in a ring instead of a window per
-    observer, and the board block too."""
+    """:class:`PublicRows` of one table of a vector environment, kept in its part of
+    the :class:`TableArrays` (byte views): the window of past actions once, by seat,
+    instead of once per observer, and the board block too."""
 
-    def __init__(self, config: EnvConfig, seats: Any, history: Any, board: Any) -> None:
+    def __init__(self, config: EnvConfig, seats: Any, tails: Any, past: Any, board: Any) -> None:
         super().__init__(config)
         self.seats = seats
-        self.ring = history
+        self.tails = tails
+        self.past_bytes = past
+        self.past = past.cast("q") if len(past) else past
         self.board_bytes = board
         self.board_block = board.cast("f")
-        self._no_history = bytes(len(history))
+        self._no_tails = bytes(len(tails))
+        self._no_past = bytes(past)  # every slot: no action (the number of players)
         self._no_board = bytes(len(board))
-        self._lead_bytes = (self.players + 9) * 4
 
     def _lead_rows(self) -> list[list[list[Any]]]:
-        seat_hot = _seat_hot(self.players)
-        return [
-            [[seat_hot[seat] + lead for lead in leads] for leads in _kind_street_rows()]
-            for seat in range(self.players)
-        ]
+        return []  # the relative seat is written for all tables at once
 
     def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
         super().new_hand(hand, seat_of)
         self._write_board(hand)
 
     def _clear_history(self) -> None:
-        self.ring[:] = self._no_history
+        self.tails[:] = self._no_tails
+        self.past_bytes[:] = self._no_past
 
     def _new_street(self, hand: Hand, seat_of: list[int], street: int) -> None:
         super()._new_street(hand, seat_of, street)
@@ -240,12 +240,17 @@ class TableRows(PublicRows):
         window = self.window
         if not window:
             return
-        at = self.count % window * self._row_bytes
-        middle = at + self._lead_bytes
-        ring = self.ring
-        ring[at:middle] = self._leads[seat][kind][street]
+        tails, past = self.tails, self.past
+        slot = self.count
+        if slot >= window:  # the oldest goes
+            tails[:-44] = tails[44:]
+            past[:-1] = past[1:]
+            slot = window - 1
+        at = slot * 44
+        tails[at : at + 36] = _KIND_STREET[kind][street]
         bb = self.bb
-        _PAST.pack_into(ring, middle, chips / bb, after / bb)
+        _PAST.pack_into(tails, at + 36, chips / bb, after / bb)
+        past[slot] = seat
         self.count += 1
 
 
@@ -426,67 +431,52 @@ class Encoder:
         arrays ``observations`` and ``masks`` (a vector environment's, ``flat`` their
         memory as ``(floats, bytes, int8 mask)`` views); the games keep their rows in
         ``kept`` (:class:`TableRows`). Returns the seats to act."""
-        size, count, n = self.size, self.codec.size, self.players
-        o, raw, mask = flat
-        exact = self.codec.exact
-        actors: list[int] = []
-        holes = []
-        pots = []
-        betting = []
-        legals = []
-        for i, game in enumerate(games):
-            decision, legal, hole, _, pot, _ = game.hand.actor_view()
-            actor = game.actor
-            actors.append(actor)
-            holes.append(hole)
-            pots.append(pot)
-            if decision == BET and exact:
-                betting.append(i)
-                legals.append(legal)
-            else:
-                self._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
-            if game.public.cards_seen:
-                self._cards_seen(o, i * size, game, actor)
-        rows = [game.public for game in games]
+        n, tables = self.players, len(games)
+        views = [game.hand.actor_view() for game in games]
+        actors = [game.actor for game in games]
+        rows = kept.rows
         seats = np.array(actors)
         column = kept.column
-        observations[column, np.array(holes)] = 1.0
+        observations[column, np.array([view[2] for view in views])] = 1.0  # hole cards
         observations[:, self._board : self._board + 57] = kept.board
         buttons = np.array([r.button for r in rows])
         observations[kept.table, self._position + (seats - buttons) % n] = 1.0
         turned = (seats[:, None] + kept.seat_numbers) % n  # relative seat -> seat
         start = self._seats
         observations[:, start : start + n * self._features] = kept.seats[column, turned].reshape(
-            len(games), -1
+            tables, -1
         )
-        observations[:, start + 3] = 1.0  # to act now: the observer
-        observations[:, self._pot] = np.array(pots) / self.bb
+        acting = start + 3  # to act now: the observer, relative seat 0
+        observations[:, acting] = 1.0
+        observations[:, self._pot] = np.array([view[4] for view in views]) / self.bb
         window = self.history
         if window:
-            done = np.array([r.count for r in rows])
-            first = np.where(done >= window, done % window, 0)  # the oldest action's slot
-            slots = (first[:, None] + kept.slots) % window
-            columns = np.concatenate((turned, kept.tail), axis=1)
             start = self._history
-            observations[:, start : start + window * self.row] = kept.history[
-                column[:, :, None], slots[:, :, None], columns[:, None, :]
-            ].reshape(len(games), -1)
-        if betting:
-            self._legal_tables(observations, masks, betting, legals)
+            history = observations[:, start : start + window * self.row]
+            history.reshape(tables, window, n + 11)[:, :, n:] = kept.tails
+            past = kept.past
+            at = start + kept.row_starts + (past - seats[:, None]) % n
+            observations[column, np.where(past == n, acting, at)] = 1.0  # none: a 1 anyway
+        o, raw, mask = flat
+        if self.codec.exact and not self.double:
+            self._legal_tables(observations, masks, [view[1] for view in views])
+        else:
+            size, count = self.size, self.codec.size
+            for i, (decision, legal, _, _, pot, _) in enumerate(views):
+                self._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
+        for i in [i for i, r in enumerate(rows) if r.cards_seen]:
+            self._cards_seen(o, i * self.size, games[i], actors[i])
         return actors
 
-    def _legal_tables(
-        self, observations: Any, masks: Any, tables: list[int], legals: list[LegalActions]
-    ) -> None:
-        """The decision, legal and mask blocks of the given tables' seats to act, all at
-        a betting decision with exact actions."""
+    def _legal_tables(self, observations: Any, masks: Any, legals: list[LegalActions]) -> None:
+        """The decision, legal and mask blocks of every table's seat to act, all at a
+        betting decision with exact actions."""
         fields = np.array([(lg[1], lg[3], lg[4] or 0, lg[5] or 0) for lg in legals])
         fold, call, low, high = fields.T
         bb = self.bb
-        rows = np.array(tables)
-        observations[rows, self._decision] = 1.0
+        observations[:, self._decision] = 1.0
         start = self._legal_at
-        observations[rows, start : start + 7] = np.stack(
+        observations[:, start : start + 7] = np.stack(
             (fold, call == 0, call > 0, call / bb, low > 0, low / bb, high / bb), axis=1
         )
         base = self.codec.raise_base
@@ -495,7 +485,7 @@ class Encoder:
         legal &= (low > 0)[:, None]
         legal[:, 0] = fold
         legal[:, 1] = True
-        masks[rows] = legal
+        masks[:] = legal
 
     def _legal(
         self,
@@ -553,6 +543,9 @@ class Encoder:
                     o[at + self._point + hand.hole(i)[point]] = 1.0
                 elif shown[i] or reveal:
                     o[at + self._shown_points + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
+
+
+_KIND_STREET = _kind_street_rows()  # a past action's kind and street one-hots
 
 
 class _Floats(dict[bytes, bytes]):

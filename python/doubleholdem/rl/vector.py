@@ -46,8 +46,8 @@ class VectorEnv:
         self.num_envs = num_envs
         self.games = [Game(config) for _ in range(num_envs)]
         self._kept = kept = TableArrays(config, num_envs)
-        for i, game in enumerate(self.games):
-            game.public = kept.rows(i)  # the kept rows in the shared arrays
+        for game, rows in zip(self.games, kept.rows):
+            game.public = rows  # the kept rows in the shared arrays
         self.encoder = encoder = Encoder(config, self.games[0].codec)
         self.observation_size = encoder.size
         self.action_count = encoder.codec.size
