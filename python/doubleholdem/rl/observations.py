@@ -364,6 +364,7 @@ class Encoder:
         self._point, self._shown_points = at("point", 0), at("shown_points", 0)
         self._history = at("history", 0)
         self._zeros = np.zeros(self.size, np.float32)  # copied: cheaper than made
+        self._shapes = _Shapes(self)
         self._no_actions = np.zeros(codec.size, np.int8)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
@@ -437,7 +438,8 @@ class Encoder:
         rows = kept.rows
         seats = np.array(actors)
         column = kept.column
-        observations[column, np.array([view[2] for view in views])] = 1.0  # hole cards
+        holes = np.array([card for view in views for card in view[2]])  # hole cards
+        observations[column, holes.reshape(tables, -1)] = 1.0
         observations[:, self._board : self._board + 57] = kept.board
         buttons = np.array([r.button for r in rows])
         observations[kept.table, self._position + (seats - buttons) % n] = 1.0
@@ -470,22 +472,16 @@ class Encoder:
 
     def _legal_tables(self, observations: Any, masks: Any, legals: list[LegalActions]) -> None:
         """The decision, legal and mask blocks of every table's seat to act, all at a
-        betting decision with exact actions."""
-        fields = np.array([(lg[1], lg[3], lg[4] or 0, lg[5] or 0) for lg in legals])
-        fold, call, low, high = fields.T
-        bb = self.bb
+        betting decision with exact actions: rows of :attr:`_shapes`, made once per
+        shape of the options."""
+        shapes = self._shapes
+        if len(shapes) > _SHAPES:
+            shapes.clear()
+        rows = np.array([shapes[legal[1:6]] for legal in legals])
         observations[:, self._decision] = 1.0
         start = self._legal_at
-        observations[:, start : start + 7] = np.stack(
-            (fold, call == 0, call > 0, call / bb, low > 0, low / bb, high / bb), axis=1
-        )
-        base = self.codec.raise_base
-        numbers = np.arange(self.codec.size)
-        legal = (numbers >= (base - 1 + low)[:, None]) & (numbers < (base + high)[:, None])
-        legal &= (low > 0)[:, None]
-        legal[:, 0] = fold
-        legal[:, 1] = True
-        masks[:] = legal
+        observations[:, start : start + 7] = shapes.legal[rows]
+        np.take(shapes.masks, rows, axis=0, out=masks)
 
     def _legal(
         self,
@@ -546,6 +542,40 @@ class Encoder:
 
 
 _KIND_STREET = _kind_street_rows()  # a past action's kind and street one-hots
+
+
+_SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)
+
+
+class _Shapes(dict[tuple[Any, ...], int]):
+    """The legal block and the mask of a betting decision with exact actions, by its
+    options ``(can_fold, can_check, call_amount, min_raise_to, max_raise_to)``: the row
+    of :attr:`legal` and :attr:`masks` that holds them, written by the encoder's own
+    :meth:`Encoder._legal` the first time the shape is seen."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        super().__init__()
+        self.encoder = encoder
+        self.legal = np.zeros((0, 7), np.float32)
+        self.masks = np.zeros((0, encoder.codec.size), np.int8)
+
+    def __missing__(self, key: tuple[Any, ...]) -> int:
+        encoder = self.encoder
+        row = len(self)
+        if row == len(self.legal):  # room for more rows
+            self.legal = np.concatenate((self.legal, np.zeros((row + 64, 7), np.float32)))
+            masks = np.zeros((row + 64, encoder.codec.size), np.int8)
+            self.masks = np.concatenate((self.masks, masks))
+        observation = np.zeros(encoder.size, np.float32)
+        o: Any = memoryview(observation)  # type: ignore[arg-type]
+        legal = LegalActions(0, *key, all_in_to=0, is_bet=False, bet=0)
+        self.masks[row] = 0
+        mask: Any = memoryview(self.masks[row])  # type: ignore[arg-type]
+        encoder._legal(o, o.cast("B"), 0, BET, legal, 0, mask, 0)
+        start = encoder._legal_at
+        self.legal[row] = observation[start : start + 7]
+        self[key] = row
+        return row
 
 
 class _Floats(dict[bytes, bytes]):
