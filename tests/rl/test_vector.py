@@ -88,3 +88,42 @@ def test_refusals() -> None:
     with pytest.raises(IllegalAction, match="table 1: action 10000 is not legal"):
         env.step([1, 10_000])
     assert np.array_equal(env.observations, before)  # refused: no table moved
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 3, "variant": "double", "hands": 4, "actions": "fcpa"},
+        {"players": 4, "structure": "pot-limit", "history": 0},
+        {"players": 2, "hands": None, "stacks": 20, "history": 3},
+    ],
+)
+@pytest.mark.parametrize("shapes", [2, 4096])
+def test_tables_written_at_once_equal_the_aec_observations(
+    settings: dict[str, object], shapes: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every table's observation, written for all tables at once from the kept arrays
+    (with the option shapes' rows made again when few are kept), is the AEC
+    environment's observation of the same seat."""
+    from doubleholdem.rl import observations
+
+    monkeypatch.setattr(observations, "_SHAPES", shapes)
+    tables = rl.VectorEnv(4, seed=[1, 2, 3, 4], **settings)  # type: ignore[arg-type]
+    tables.reset()
+    singles = [rl.env(seed=s, **settings) for s in (1, 2, 3, 4)]  # type: ignore[arg-type]
+    for env in singles:
+        env.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(150):
+        for i, env in enumerate(singles):
+            while env.agents and env.terminations[env.agent_selection]:
+                env.step(None)  # the dead steps at the end of a hand or an episode
+            if not env.agents:
+                env.reset()
+            observation = env.observe(env.agent_selection)
+            assert np.array_equal(observation["observation"], tables.observations[i])
+            assert np.array_equal(observation["action_mask"], tables.action_masks[i])
+        actions = random_actions(tables.action_masks, rng)
+        tables.step(actions)
+        for i, env in enumerate(singles):
+            env.step(int(actions[i]))
