@@ -76,7 +76,7 @@ class PublicRows:
         seat_hot = _seat_hot(n)
         return [
             [
-                [[seat_hot[(seat - observer) % n] + lead for observer in range(n)] for lead in leads]
+                [[seat_hot[(seat - seen) % n] + lead for seen in range(n)] for lead in leads]
                 for leads in _kind_street_rows()
             ]
             for seat in range(n)
@@ -186,10 +186,8 @@ class TableArrays:
         self.column = self.table[:, None]  # each table's index, down a column
         self.seat_numbers = np.arange(n)
         self.row_starts = np.arange(window) * (n + 11)  # each past action's row
-        self.rows = [
-            TableRows(config, *(_bytes_of(a[i]) for a in (self.seats, self.tails, self.past, self.board)))
-            for i in range(tables)
-        ]
+        kept = self.seats, self.tails, self.past, self.board
+        self.rows = [TableRows(config, *(_bytes_of(a[i]) for a in kept)) for i in range(tables)]
 
 
 def _bytes_of(array: np.ndarray) -> Any:
@@ -568,9 +566,10 @@ class _Shapes(dict[tuple[Any, ...], int]):
             self.masks = np.concatenate((self.masks, masks))
         observation = np.zeros(encoder.size, np.float32)
         o: Any = memoryview(observation)  # type: ignore[arg-type]
-        legal = LegalActions(0, *key, all_in_to=0, is_bet=False, bet=0)
+        can_fold, can_check, call, low, high = key
+        legal = LegalActions(0, can_fold, can_check, call, low, high, 0, False, 0)
         self.masks[row] = 0
-        mask: Any = memoryview(self.masks[row])  # type: ignore[arg-type]
+        mask: Any = memoryview(self.masks[row])
         encoder._legal(o, o.cast("B"), 0, BET, legal, 0, mask, 0)
         start = encoder._legal_at
         self.legal[row] = observation[start : start + 7]
