@@ -27,6 +27,14 @@ from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import AccountError
 
+
+def say(*words):
+    # one write a line: print writes its words one by one, and unbuffered (python -u,
+    # PYTHONUNBUFFERED) each is a system call of its own, so a kill -9 could cut a line
+    sys.stdout.write(" ".join(words) + "\n")
+    sys.stdout.flush()
+
+
 path, start, retry_ref = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 db = sqlite3.connect(path, isolation_level=None)
 db.execute("PRAGMA journal_mode=WAL")
@@ -46,7 +54,7 @@ if retry_ref != "-":
     i = int(retry_ref[3:])
     cashier.deposit(db, names[i % 3], 1000 + i, ref=retry_ref)
     db.execute("COMMIT")
-    print("retried", retry_ref, flush=True)
+    say("retried", retry_ref)
 
 
 def step(i):
@@ -71,15 +79,15 @@ i = start
 while True:
     db.execute("BEGIN IMMEDIATE")
     key, run = step(i)
-    print("try", key, flush=True)
+    say("try", key)
     try:
         run()
     except AccountError:
         db.execute("ROLLBACK")
-        print("refused", key, flush=True)
+        say("refused", key)
     else:
         db.execute("COMMIT")
-        print("ack", key, flush=True)
+        say("ack", key)
     i += 1
 """
 
