@@ -223,11 +223,15 @@ def recorded_hands(decisions: int) -> tuple[list[Any], list[Any]]:
     return [(GameConfig.from_dict(s["config"]), s["deck"]) for s, _ in hands], [d for _, d in hands]
 
 
-def engine_alone(deals: list[Any], decisions: list[Any]) -> int:
+def engine_alone(deals: list[Any], decisions: list[Any], limit: int | None = None) -> int:
+    """Plays the recorded hands on :class:`Hand`, all of them or the first ones that
+    make ``limit`` decisions."""
     from doubleholdem.game import Hand
 
     done = 0
     for (config, deck), made in zip(deals, decisions):
+        if limit is not None and done >= limit:
+            break
         hand = Hand(config, deck=deck)
         for kind, amount in made:
             hand.act(kind, amount)

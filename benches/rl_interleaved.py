@@ -42,9 +42,9 @@ def loop(name: str) -> Callable[[int], int]:
     if name == "spiel":
         game = bench_rl.open_spiel_game()
         return lambda n: bench_rl.open_spiel(game, n)
-    if name == "engine":
-        deals, decisions = bench_rl.recorded_hands(bench_rl.DECISIONS)
-        return lambda n: bench_rl.engine_alone(deals, decisions)
+    if name == "engine":  # recorded once, whatever the count: --one's N and 3N differ in play only
+        deals, decisions = bench_rl.recorded_hands(max(bench_rl.DECISIONS, 12_000))
+        return lambda n: bench_rl.engine_alone(deals, decisions, n)
     if name == "engine6":
         return bench_rl.engine_six_max
     if name == "vector":
