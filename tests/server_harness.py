@@ -14,9 +14,9 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import uvicorn
@@ -195,6 +195,20 @@ class ServerThread:
     @property
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
+
+
+_Outcome = TypeVar("_Outcome")
+
+
+def served(
+    room: Room, scenario: Callable[[ServerThread], Coroutine[Any, Any, _Outcome]]
+) -> _Outcome:
+    """Serves ``room``, runs ``scenario(server)`` to its end and gives what it returns;
+    no message leaked a hidden card and every update reproduced its view."""
+    with ServerThread(room) as server:
+        outcome = asyncio.run(scenario(server))
+        assert server.leaks == [] and server.mismatches == []
+    return outcome
 
 
 class Client:

@@ -13,7 +13,14 @@ from typing import Any
 
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from server_harness import DOUBLE_THREE, NEEDS_BROWSER, ServerThread, chromium, screenshots
+from server_harness import (
+    DOUBLE_THREE,
+    NEEDS_BROWSER,
+    ServerThread,
+    chromium,
+    screenshots,
+    served,
+)
 
 pytestmark = NEEDS_BROWSER
 
@@ -98,10 +105,7 @@ def test_two_players_play_a_double_holdem_hand_in_the_browser(tmp_path: Path) ->
     shots = screenshots(tmp_path)
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=30.0, configs=[CONFIG])
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    with ServerThread(room) as server:
-        outcome = asyncio.run(_scenario(server.url, shots))
-        assert server.leaks == []
-        assert server.mismatches == []
+    outcome = served(room, lambda server: _scenario(server.url, shots))
     assert outcome["reloaded"]
     assert "wins" in outcome["results"]
     assert "picks point card" in outcome["history"]  # DH-5, the player's own choice
@@ -178,9 +182,7 @@ def test_sit_out_sit_in_and_leaving_after_this_hand_in_the_browser(tmp_path: Pat
     shots = screenshots(tmp_path)
     settings = RoomSettings(tables=1, bots=1, bot_delay=0.2, pause=30.0, configs=[CONFIG])
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    with ServerThread(room) as server:
-        seen = asyncio.run(_sit_out_and_leave(server.url, shots))
-        assert server.leaks == [] and server.mismatches == []
+    seen = served(room, lambda server: _sit_out_and_leave(server.url, shots))
     assert seen["sit_in_hidden"]
     assert seen["sitting_out"] == "sitting out" and "(sitting out)" in seen["seats_sitting_out"]
     assert seen["back"] == ""

@@ -18,7 +18,7 @@ from doubleholdem.server.room import Room
 from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import TableConfig
-from server_harness import Client, ServerThread
+from server_harness import Client, ServerThread, served
 
 ACTION, BANK = 10.0, 30.0
 CONFIG = TableConfig(small_blind=5, big_blind=10, seats=4, action_time=ACTION, time_bank=BANK)
@@ -81,11 +81,8 @@ async def _guarded(scenario: Any) -> None:
 
 
 def _play_out(room: Room, scenario: Callable[[ServerThread], Awaitable[None]]) -> None:
-    """Serves ``room`` and runs ``scenario`` against it (:func:`_guarded`); no view
-    leaked a hidden card and every update reproduced its view."""
-    with ServerThread(room) as server:
-        asyncio.run(_guarded(scenario(server)))
-        assert server.leaks == [] and server.mismatches == []
+    """Serves ``room`` and runs ``scenario`` against it, guarded (:func:`_guarded`)."""
+    served(room, lambda server: _guarded(scenario(server)))
 
 
 class _Autoplay:
