@@ -17,10 +17,10 @@ rules need:
 >>> from doubleholdem.game.config import GameRules, Structure
 >>> stacks, in_hand = [1000, 1000, 1000], [True] * 3
 >>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], stacks, in_hand, level=0, min_bet=100)
->>> legal = r.legal(0, pot=300, players_in_hand=3)
->>> legal.can_check, legal.min_raise_to, legal.max_raise_to
-(True, 100, 1000)
->>> r.match(0, all_in=False); r.next_actor(after=0)
+>>> legal = r.next_decision(after=2, pot=300, players_in_hand=3)
+>>> legal.seat, legal.can_check, legal.min_raise_to, legal.max_raise_to
+(0, True, 100, 1000)
+>>> r.match(0, all_in=False); r.next_decision(after=0, pot=300, players_in_hand=3).seat
 1
 """
 
@@ -292,28 +292,23 @@ class BettingRound:
         to act (TH-5, TH-10)."""
         self._start(0, self.small_bet if street < 2 else self.big_bet, 0)
 
-    # -- who acts -------------------------------------------------------------------
+    # -- who acts and what they may do ---------------------------------------------
 
-    def next_actor(self, after: int) -> int | None:
-        """The first seat clockwise after ``after`` that must act, or ``None`` when the
-        round is over (TH-5): nobody owes an action, or one player with chips is left
-        and has matched the level."""
+    def next_decision(self, after: int, pot: int, players_in_hand: int) -> LegalActions | None:
+        """The options of the first seat clockwise after ``after`` that must act, or
+        ``None`` when the round is over (TH-5): nobody owes an action, or one player with
+        chips is left and has matched the level. ``pot`` is every chip already in the
+        middle, this round's bets included (read for the pot-limit maximum only, TH-16).
+        Who acts and their options in one call: the hand asks after every decision."""
         pending = self.pending
         if not pending:
             return None  # nobody owes an action
         later = pending >> (after + 1)  # the seats after ``after``, then round the table
-        first = after + _LOWEST[later] if later else _LOWEST[pending] - 1
-        able = self.able
-        if able & (able - 1):
-            return first  # someone else with chips is in the hand
-        return first if self.bets[first] < self.level else None  # alone with chips
-
-    # -- what the actor may do ------------------------------------------------------
-
-    def legal(self, seat: int, pot: int, players_in_hand: int) -> LegalActions:
-        """The options of ``seat``; ``pot`` is every chip already in the middle, this
-        round's bets included (read for the pot-limit maximum only, TH-16)."""
+        seat = after + _LOWEST[later] if later else _LOWEST[pending] - 1
         bet, stack, level = self.bets[seat], self.stacks[seat], self.level
+        able = self.able
+        if not able & (able - 1) and bet >= level:
+            return None  # alone with chips, and nothing to match
         to_call = level - bet if level > bet else 0
         all_in_to = bet + stack
         low: int | None = None

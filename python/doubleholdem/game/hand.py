@@ -42,7 +42,7 @@ from doubleholdem.game.betting import CLOCKWISE, Action, LegalActions, point_cho
 from doubleholdem.game.config import GameConfig, Variant
 from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, stacked_deck
 from doubleholdem.game.events import Event, hand_view
-from doubleholdem.game.posting import opening
+from doubleholdem.game.posting import opening_of
 from doubleholdem.game.pots import _uncalled_bet
 from doubleholdem.game.refusals import (
     all_in_as,
@@ -92,7 +92,7 @@ class Hand(HandState):
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
-        start = config.derived("_opening", opening)  # posts and deal order: once per config
+        start = config.derived("_opening", opening_of)  # posts and deal order: once per config
         super().__init__(config, hand_deck(config, seed, rng, deck), start)  # posted, dealt
         self._cursor = start.big_blind  # left of the big blind acts first (TH-2, TH-3)
         self._round = street_round(config, 0, self._bets, self._stacks, self._in_hand)
@@ -100,18 +100,11 @@ class Hand(HandState):
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""
-        legal = self._legal  # computed once per decision
-        if legal is None:
+        legal = self._legal  # a betting decision's: found with its seat (_proceed)
+        if legal is None and self._decision == POINT:
             seat = self._actor
-            if seat is None:
-                return None
-            if self._decision == POINT:
-                legal = point_choice(seat, self._bets[seat], self._stacks[seat])
-            else:
-                betting = self._round
-                pot = sum(self._committed) + self._dead if betting.pot_limit else 0
-                legal = betting.legal(seat, pot, self._live)
-            self._legal = legal
+            assert seat is not None  # a point decision has its seat
+            legal = self._legal = point_choice(seat, self._bets[seat], self._stacks[seat])
         return legal
 
     def actor_view(
@@ -148,19 +141,30 @@ class Hand(HandState):
         if kind is _ALL_IN:
             kind, amount = all_in_as(legal, amount)
         actor = legal[0]  # the seat
+        # the chips moved here, not in a method each: a call fewer at every decision
         if kind is _CALL:
             chips = legal[3]  # call_amount
             if chips <= 0 or not (amount is None or amount == chips):
                 check_plain(legal, kind, amount)
-            self._call(actor, chips)
+            stacks = self._stacks
+            stacks[actor] -= chips
+            self._bets[actor] += chips
+            self._committed[actor] += chips
+            all_in = stacks[actor] == 0
+            self._round.match(actor, all_in)
+            self._log.action(CALL, actor, chips, None, all_in)
         elif kind is _FOLD:
             if not legal[1] or amount is not None:  # can_fold
                 check_plain(legal, kind, amount)
-            self._fold(actor)
+            self._in_hand[actor] = False
+            self._live -= 1
+            self._round.fold(actor)
+            self._log.action(FOLD, actor, None, None, False)
         elif kind is _CHECK:
             if not legal[2] or amount is not None:  # can_check
                 check_plain(legal, kind, amount)
-            self._check(actor)
+            self._round.match(actor, False)
+            self._log.action(CHECK, actor, None, None, False)
         else:
             self._raise(legal, kind, amount)
         self._cursor = actor
@@ -168,40 +172,19 @@ class Hand(HandState):
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
-        seat = self._actor
-        if (
-            self._legal is None
-            and self._decision == BET
-            and seat is not None
-            and self._round.level > self._bets[seat]  # facing a wager: always allowed
-        ):
-            self._fold(seat)
-            self._cursor = seat
-            self._proceed()
-            return
-        self.act(Action.FOLD)
+        self.act(_FOLD)
 
     def check_or_call(self) -> None:
         """Checks if nothing is owed, else calls."""
-        seat = self._actor
-        if self._legal is None and self._decision == BET and seat is not None:
-            # always allowed: no need for the whole LegalActions
-            to_call = self._round.level - self._bets[seat]
-            if to_call > 0:
-                stack = self._stacks[seat]
-                self._call(seat, to_call if to_call < stack else stack)
-            else:
-                self._check(seat)
-            self._cursor = seat
-            self._proceed()
-            return
-        legal = self._expect(BET, None, Action.CALL, None)
-        self.act(Action.CHECK if legal.can_check else Action.CALL)
+        legal = self._legal
+        if legal is None or self._decision != BET:
+            legal = self._expect(BET, None, _CALL, None)
+        self.act(_CHECK if legal[2] else _CALL)  # can_check
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
         # a betting decision is awaited: its options; else the refusal of the raise
-        legal = self.legal_actions() if self._decision == BET else None
+        legal = self._legal if self._decision == BET else None
         if legal is None:
             legal = self._expect(BET, None, Action.RAISE, amount)
         self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
@@ -264,25 +247,6 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ chips
 
-    def _fold(self, seat: int) -> None:
-        self._in_hand[seat] = False
-        self._live -= 1
-        self._round.fold(seat)
-        self._log.action(FOLD, seat, None, None, False)
-
-    def _check(self, seat: int) -> None:
-        self._round.match(seat, False)
-        self._log.action(CHECK, seat, None, None, False)
-
-    def _call(self, seat: int, chips: int) -> None:
-        stacks = self._stacks
-        stacks[seat] -= chips
-        self._bets[seat] += chips
-        self._committed[seat] += chips
-        all_in = stacks[seat] == 0
-        self._round.match(seat, all_in)
-        self._log.action(CALL, seat, chips, None, all_in)
-
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         low, high = legal[4], legal[5]  # min_raise_to, max_raise_to
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
@@ -317,17 +281,20 @@ class Hand(HandState):
 
     def _proceed(self) -> None:
         """Moves on until a decision is needed or the hand is over."""
-        self._legal = None
+        betting = self._round
         while True:
-            if self._live == 1:
+            live = self._live
+            if live == 1:
                 self._end()
                 return
-            actor = self._round.next_actor(self._cursor)
-            self._betting_actor = actor
+            pot = sum(self._committed) + self._dead if betting.pot_limit else 0
+            legal = betting.next_decision(self._cursor, pot, live)
+            actor = self._betting_actor = None if legal is None else legal[0]
             if self._points_due and self._point_due(actor):
+                self._legal = None  # the point choice's options: made when asked
                 return
-            if actor is not None:
-                self._actor, self._decision = actor, BET
+            if legal is not None:
+                self._legal, self._actor, self._decision = legal, actor, BET
                 return
             self._close_round()
             if self._street == 3:
@@ -336,7 +303,7 @@ class Hand(HandState):
             self._street += 1
             self._deal_board()
             self._cursor = self.config.button  # left of the button acts first (TH-2)
-            self._round.next_street(self._street)
+            betting.next_street(self._street)
 
     def _point_due(self, actor: int | None) -> bool:
         """DH-5: each player chooses a point card at their turn, all-in players included:
@@ -448,7 +415,8 @@ class Hand(HandState):
         committed[:] = zeros
         self._dead = 0
         self._results = results
-        self._actor = self._decision = self._betting_actor = None
+        self._actor = self._decision = self._betting_actor = self._legal = None
+        self.over = True
         log.add("end")
 
     def _log_value(self, seat: int, value: HandValue) -> None:

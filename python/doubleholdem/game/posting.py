@@ -21,6 +21,7 @@ Post(kind='big_blind', seat=2, chips=20, into='bet', all_in=False)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -29,7 +30,17 @@ from doubleholdem.game.config import AnteType, GameConfig
 from doubleholdem.game.dealing import hole_cards
 from doubleholdem.game.events import HandLog
 
-__all__ = ["COMMITTED", "DEAD", "WAGER", "Opening", "Post", "blind_seats", "opening", "posts"]
+__all__ = [
+    "COMMITTED",
+    "DEAD",
+    "WAGER",
+    "Opening",
+    "Post",
+    "blind_seats",
+    "opening",
+    "opening_of",
+    "posts",
+]
 
 WAGER = "bet"
 """A post that is a wager of the pre-flop round, like a blind (TH-2, TH-36)."""
@@ -163,3 +174,12 @@ def opening(config: GameConfig) -> Opening:
         tuple([itemgetter(*cards) for cards in places]),
         rounds * n,
     )
+
+
+@lru_cache(maxsize=256)
+def opening_of(config: GameConfig) -> Opening:
+    """:func:`opening` of ``config``, kept for the last 256 distinct configs by value:
+    configs rebuilt for every hand (read back by ``GameConfig.from_dict``, a snapshot or
+    a PHH file, a table's next hand with the same stacks) share one, for a config's
+    hash and equality cost a tenth of the posts and the deal order made again."""
+    return opening(config)

@@ -29,7 +29,10 @@ STREETS = ("preflop", "flop", "turn", "river", "showdown")
 class HandState:
     """A hand of ``config`` dealt from ``deck``, its posts made and its hole cards
     dealt as ``start`` says: every seat in the hand, no board card dealt, nobody to
-    act."""
+    act.
+
+    ``over`` is True once every pot is awarded: a plain attribute, not a property, as
+    players read it at every decision; read it, never set it."""
 
     __slots__ = (
         "_actor",
@@ -57,6 +60,7 @@ class HandState:
         "_stacks",
         "_street",
         "config",
+        "over",
     )
 
     _cursor: int
@@ -89,6 +93,7 @@ class HandState:
         self._decision: str | None = None
         self._betting_actor: int | None = None
         self._legal: LegalActions | None = None
+        self.over = False
 
     # ------------------------------------------------------------------ public view
 
@@ -116,11 +121,6 @@ class HandState:
         """:attr:`actor` and :attr:`decision` in one call (a table asks after each
         change)."""
         return self._actor, self._decision
-
-    @property
-    def over(self) -> bool:
-        """True once every pot is awarded."""
-        return self._actor is None
 
     @property
     def street(self) -> str:
