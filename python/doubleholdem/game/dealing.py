@@ -30,11 +30,12 @@ def hand_deck(
     seed: int | None,
     rng: random.Random | None,
     deck: Deck | Sequence[int] | None,
+    hole_cards_dealt: int,
 ) -> list[int]:
     """The cards a hand of ``config`` deals, in order: shuffled by a strong generator,
     by ``seed`` or ``rng`` (reproducible), or ``deck`` in its order (a
-    :class:`~doubleholdem.cards.Deck`, or distinct card numbers); enough for every
-    hole card, the board and its burns."""
+    :class:`~doubleholdem.cards.Deck`, or distinct card numbers); enough for the
+    ``hole_cards_dealt``, the board and its burns."""
     if rng is not None and not isinstance(rng, random.Random):
         raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
     if deck is None:
@@ -42,8 +43,8 @@ def hand_deck(
     if seed is not None or rng is not None:
         raise InvalidConfig("give a deck or a seed/generator, not both")
     cards = deck.deal(len(deck)) if isinstance(deck, Deck) else card_order(deck)
-    n = config.players
-    if len(cards) < n * config.hole_cards + 8:
+    if len(cards) < hole_cards_dealt + 8:
+        n = config.players
         raise InvalidConfig(f"the deck has {len(cards)} cards, too few for {n} players")
     return cards
 
@@ -56,7 +57,7 @@ def card_order(cards: Sequence[int]) -> list[int]:
     if (
         len(distinct) != len(order)
         or not distinct.issubset(_CARDS)
-        or not set(map(type, order)).issubset(_INT)
+        or not _INT.issuperset(map(type, order))  # no set made of the types
     ):
         parse_cards(order)  # names the bad or repeated card
     return order

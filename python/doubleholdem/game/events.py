@@ -151,6 +151,24 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
             (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
         )
 
+    def board(self, kind: str, cards: tuple[int, ...]) -> None:
+        """:meth:`add` of a ``burn``, ``flop``, ``turn`` or ``river`` event: positional,
+        as every street appends two."""
+        records = self.records
+        records.append(
+            (len(records), kind, None, None, None, cards, False, None, (), None, None, None, ())
+        )
+
+    def pot(
+        self, kind: str, seat: int | None, pot: int, amount: int, seats: tuple[int, ...]
+    ) -> None:
+        """:meth:`add` of a ``pot``, ``rake`` or ``award`` event: positional, as every
+        hand ends with them."""
+        records = self.records
+        records.append(
+            (len(records), kind, seat, amount, None, (), False, pot, seats, None, None, None, ())
+        )
+
     def deals(self, order: Sequence[int], holes: Sequence[tuple[int, ...]]) -> None:
         """A ``deal`` event of each seat's hole cards, the seats in dealing ``order``."""
         records = self.records

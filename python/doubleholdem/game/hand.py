@@ -93,7 +93,7 @@ class Hand(HandState):
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
         start = config.derived("_opening", opening_of)  # posts and deal order: once per config
-        super().__init__(config, hand_deck(config, seed, rng, deck), start)  # posted, dealt
+        super().__init__(config, hand_deck(config, seed, rng, deck, start.dealt), start)
         self._cursor = start.big_blind  # left of the big blind acts first (TH-2, TH-3)
         self._round = street_round(config, 0, self._bets, self._stacks, self._in_hand)
         self._proceed()
@@ -274,11 +274,6 @@ class Hand(HandState):
         n = len(self._stacks)
         return CLOCKWISE[n][start % n]
 
-    def _draw(self, count: int) -> tuple[int, ...]:
-        start = self._next_card
-        self._next_card = start + count
-        return tuple(self._deck[start : start + count])
-
     def _proceed(self) -> None:
         """Moves on until a decision is needed or the hand is over."""
         betting = self._round
@@ -337,10 +332,13 @@ class Hand(HandState):
                 self._show(seat)
 
     def _deal_board(self) -> None:
-        self._log.add("burn", cards=self._draw(1))
-        cards = self._draw(BOARD_CARDS[self._street])
+        deck, burn, log = self._deck, self._next_card, self._log
+        dealt = burn + 1 + BOARD_CARDS[self._street]
+        self._next_card = dealt
+        log.board("burn", (deck[burn],))
+        cards = tuple(deck[burn + 1 : dealt])
         self._board += cards
-        self._log.add(STREETS[self._street], cards=cards)
+        log.board(STREETS[self._street], cards)
         if self._street == 1 and self.config.variant is _DOUBLE:
             self._needs_point = list(self._in_hand)
             self._points_due = self._live
@@ -404,12 +402,12 @@ class Hand(HandState):
             elif not show:
                 log.add("muck", seat)
         for pot, amount, rake, eligible, winners, shares in results:
-            log.add("pot", pot=pot, amount=amount, seats=eligible)
+            log.pot("pot", None, pot, amount, eligible)
             if rake:
-                log.add("rake", pot=pot, amount=rake)
+                log.pot("rake", None, pot, rake, ())
             for seat, share in zip(winners, shares):
                 stacks[seat] += share
-                log.add("award", seat, pot=pot, amount=share)
+                log.pot("award", seat, pot, share, ())
         zeros = [0] * len(stacks)
         self._bets[:] = zeros  # the same lists: the round and readers hold them
         committed[:] = zeros

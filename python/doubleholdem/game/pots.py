@@ -20,6 +20,7 @@ numbered clockwise from 0. The public functions check their input and raise
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import NamedTuple
 
 from doubleholdem.game.config import MAX_PLAYERS, MIN_PLAYERS, Rake
@@ -60,13 +61,11 @@ class PotResult(NamedTuple):
 
 
 def _uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
-    top = second = -1  # the two largest bets (equal if the largest is matched)
-    for bet in bets:
-        if bet > top:
-            top, second = bet, top
-        elif bet > second:
-            second = bet
-    return None if second == top else (bets.index(top), top - second)
+    # built-ins over the list, not a loop: every betting round ends here
+    top = max(bets)
+    if bets.count(top) > 1:  # the largest bet is matched
+        return None
+    return bets.index(top), top - sorted(bets)[-2]
 
 
 def _unwinnable(committed: Sequence[int], in_hand: Sequence[bool | int]) -> list[int]:
@@ -78,11 +77,7 @@ def _live_top(committed: Sequence[int], in_hand: Sequence[bool | int]) -> int:
     """The most any seat still in the hand put in: only folded seats can be above it
     (after TH-20, an over-large uniform ante, TH-19); nobody can win those chips, so
     they go back to whoever put them in."""
-    top = 0
-    for chips, alive in zip(committed, in_hand):
-        if alive and chips > top:
-            top = chips
-    return top
+    return max(compress(committed, in_hand), default=0)  # built-ins, not a loop
 
 
 def _side_pots(

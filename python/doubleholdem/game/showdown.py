@@ -212,7 +212,9 @@ def _returns(
     """The chips no live player can win, taken off ``committed`` (and put back on
     ``stacks``): ``(seat, chips)`` for each seat they go back to (TH-19)."""
     top = _live_top(committed, in_hand)
-    returned = []
+    returned: list[tuple[int, int]] = []
+    if max(committed) <= top:
+        return returned  # the common case: no folded seat is above every live one
     for seat, chips in enumerate(committed):
         if chips > top:
             committed[seat] = top
