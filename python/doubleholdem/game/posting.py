@@ -176,10 +176,11 @@ def opening(config: GameConfig) -> Opening:
     )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=16)
 def opening_of(config: GameConfig) -> Opening:
-    """:func:`opening` of ``config``, kept for the last 256 distinct configs by value:
-    configs rebuilt for every hand (read back by ``GameConfig.from_dict``, a snapshot or
-    a PHH file, a table's next hand with the same stacks) share one, for a config's
-    hash and equality cost a tenth of the posts and the deal order made again."""
+    """:func:`opening` of ``config``, kept for the last 16 distinct configs by value:
+    configs rebuilt for every hand with the same settings (read back by
+    ``GameConfig.from_dict``, a snapshot or a PHH file) share one, for a config's hash
+    and equality at a tenth of the cost of the posts and the deal order made again.
+    Few: a table's stacks change every hand, and a simulation's memory must stay flat."""
     return opening(config)
