@@ -82,6 +82,8 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {}
         self.agent_selection = self.possible_agents[0]
         self._skip_agent_selection: str | None = None
+        # agent_iter()'s: it holds no state of its own (each loop over it starts afresh)
+        self._agent_iterable = _AgentIterable(self, 2**63)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -98,20 +100,18 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             self.game.reset(self._rng, deck=options.get("deck"), button=options.get("button"))
         else:
             self.game.reset(self._rng)
-        self.agents = self.possible_agents.copy()
+        names = self.possible_agents
+        self.agents = names.copy()
         self.rewards = self._zeros.copy()
         self._cumulative_rewards = self._zeros.copy()
         self.terminations = self._falses.copy()
         self.truncations = self._falses.copy()
-        self.infos = {name: {} for name in self.possible_agents}
+        self.infos = {name: {} for name in names}
         self._rewarded = False
         self._skip_agent_selection = None
-        self._select()
-
-    def _select(self) -> None:
         actor = self.game.actor
         if actor is not None:
-            self.agent_selection = self.possible_agents[actor]
+            self.agent_selection = names[actor]
 
     def observe(self, agent: str) -> Obs:
         return self.encoder.observation(self.game, self._seats[agent])
@@ -130,6 +130,8 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Obs, int]:
         """The agent to step, until no agent is left or after ``max_iter`` steps."""
+        if max_iter == 2**63:  # the usual loop: the iterable made once
+            return self._agent_iterable
         return _AgentIterable(self, max_iter)
 
     def step(self, action: int | None) -> None:
@@ -180,7 +182,7 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
         for seat, stack in enumerate(game.stacks):
             if stack == 0 and names[seat] in terminations:
                 terminations[names[seat]] = True
-        self._select()
+        self.agent_selection = names[game.actor]  # type: ignore[index]
         self._deads_step_first()
 
     def _was_dead_step(self, action: int | None) -> None:
@@ -258,6 +260,10 @@ class _AgentIterable(AECIterable):  # type: ignore[misc]
 
     def __iter__(self) -> Iterator[str]:
         env, left = self.env, self.max_iter
+        if left >= 2**63:  # the default: a limit no loop reaches, so none is counted
+            while env.agents:
+                yield env.agent_selection
+            return
         while env.agents and left > 0:
             left -= 1
             yield env.agent_selection

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from operator import sub
 from typing import Any
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
@@ -30,6 +31,7 @@ class Game:
         self.config = config
         self.codec = ActionCodec(config)
         n = config.players
+        # a one-hand episode's hand config for each button, made once
         self._configs = [
             GameConfig(**{**_config_fields(config.game), "button": b}) for b in range(n)
         ]
@@ -56,61 +58,66 @@ class Game:
         """A new episode: fresh stacks, the first hand dealt from ``rng``, or for a
         one-hand episode from ``deck`` (card numbers in dealing order, TH-1: replays,
         duplicate deals) with the button at ``button`` (default: the settings')."""
-        config = self.config
-        if (deck is not None or button is not None) and self._many:
-            raise InvalidConfig("deck and button are for one-hand episodes (hands=1)")
+        if deck is not None or button is not None:
+            if self._many:
+                raise InvalidConfig("deck and button are for one-hand episodes (hands=1)")
+            if button is not None:
+                _check_button(button, self.config.players)
         self.hands_played = 0
         self.stacks = list(self._start)
         self.episode_over = False
         if self._many:
-            table = Table(
-                TableConfig(
-                    seats=config.players,
-                    min_buy_in=1,
-                    max_buy_in=max(config.game.stacks),
-                    **config.game.rules(),
-                ),
-                rng=rng,
-            )
-            for seat, stack in enumerate(config.game.stacks):
-                table.join(seat, f"player_{seat}", stack)
-            self.table = table
+            self.table = self._seated_table(rng)
+            self._deal_at_table(rng)
         else:
-            self.table = None
-        self._deal(rng, deck, button)
+            self._deal_one(rng, self.config.button if button is None else button, deck)
 
-    def _deal(
-        self, rng: random.Random, deck: Sequence[int] | None = None, button: int | None = None
+    def _seated_table(self, rng: random.Random) -> Table:
+        """A many-hand episode's table, every agent seated with its starting stack."""
+        config = self.config
+        table = Table(
+            TableConfig(
+                seats=config.players,
+                min_buy_in=1,
+                max_buy_in=max(config.game.stacks),
+                **config.game.rules(),
+            ),
+            rng=rng,
+        )
+        for seat, stack in enumerate(config.game.stacks):
+            table.join(seat, f"player_{seat}", stack)
+        return table
+
+    def _deal_one(
+        self, rng: random.Random, button: int | None, deck: Sequence[int] | None = None
     ) -> None:
-        table = self.table
-        if table is None:
-            n = len(self._configs)
-            if button is None:
-                button = self.config.button
-            if button is None:
-                button = int(rng.random() * n)
-            elif isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
-                raise InvalidConfig(f"button: {button!r} is not a seat 0..{n - 1}", field="button")
-            if deck is None:
-                self.hand = Hand(self._configs[button], rng=rng)
-            else:
-                self.hand = Hand(self._configs[button], deck=list(deck))
-        else:
-            n = self.config.players
-            table.start_hand()
-            dealt_hand = table.hand
-            assert dealt_hand is not None
-            self.hand = dealt_hand
-            dealt = table.dealt
-            self.seat_of = dealt
-            index_of = [-1] * n
-            for i, s in enumerate(dealt):
-                index_of[s] = i
-            self.index_of = index_of
-        hand = self.hand
+        """The hand of a one-hand episode (its seats are the agents': :attr:`seat_of` is
+        the identity), the button drawn from ``rng`` if ``None``."""
+        if button is None:
+            button = int(rng.random() * len(self._configs))
+        config = self._configs[button]
+        hand = Hand(config, rng=rng) if deck is None else Hand(config, deck=list(deck))
+        self.hand = hand
         self.public.new_hand(hand, self.seat_of)
+        self.actor = hand.actor
+
+    def _deal_at_table(self, rng: random.Random) -> None:
+        """The table's next hand (its seats are the dealt players, :attr:`seat_of`)."""
+        table = self.table
+        assert table is not None
+        table.start_hand()
+        hand = table.hand
+        assert hand is not None
+        self.hand = hand
+        dealt = table.dealt
+        self.seat_of = dealt
+        index_of = [-1] * self.config.players
+        for i, s in enumerate(dealt):
+            index_of[s] = i
+        self.index_of = index_of
+        self.public.new_hand(hand, dealt)
         actor = hand.actor
-        self.actor = None if actor is None else self.seat_of[actor]
+        self.actor = None if actor is None else dealt[actor]
 
     # decisions
 
@@ -189,17 +196,10 @@ class Game:
         """Settles the hand that just ended and, if the episode goes on, deals the next
         one; a hand dealt with no decision to make (every player all-in from the blinds
         and antes) is settled too, and so on until a seat must decide."""
-        config = self.config
-        if self.table is None:  # a one-hand episode: the hand's seats are the agents'
-            hand = self.hand
-            final = hand.seat_lists()[0]
-            self.payoffs = [chips - start for chips, start in zip(final, self._start)]
-            self.stacks[:] = final
-            self.hands_played += 1
-            self.phh = dumps(hand) if config.phh else None
-            self.later_phh = []
-            self.episode_over = True
+        if self.table is None:
+            self._settle_one()
             return
+        config = self.config
         payoffs = [0] * config.players
         stacks = self.stacks
         texts = []
@@ -217,12 +217,23 @@ class Game:
             if alive < 2 or (config.hands is not None and self.hands_played >= config.hands):
                 self.episode_over = True
                 break
-            self._deal(rng)
+            self._deal_at_table(rng)
             if self.actor is not None:
                 break
         self.payoffs = payoffs
         self.phh = texts[0] if texts else None
         self.later_phh = texts[1:]
+
+    def _settle_one(self) -> None:
+        """Settles a one-hand episode's hand: the episode is over. (:attr:`later_phh`
+        stays the empty list it was made: no hand follows.)"""
+        hand = self.hand
+        final = hand.seat_lists()[0]
+        self.payoffs = list(map(sub, final, self._start))  # chips won by each seat
+        self.stacks[:] = final
+        self.hands_played = 1
+        self.phh = dumps(hand) if self.config.phh else None
+        self.episode_over = True
 
     # what a seat may know
 
@@ -244,6 +255,11 @@ class Game:
         if self.table is not None:
             return self.table.view(seat)
         return self.hand.view(seat)
+
+
+def _check_button(button: object, players: int) -> None:
+    if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < players:
+        raise InvalidConfig(f"button: {button!r} is not a seat 0..{players - 1}", field="button")
 
 
 def _config_fields(config: GameConfig) -> dict[str, Any]:
