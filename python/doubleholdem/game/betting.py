@@ -14,9 +14,10 @@ rules need:
   completes it to a full bet;
 - the cap (TH-12) and its heads-up exception (TH-13).
 
->>> from doubleholdem.game.config import GameRules, Structure
+>>> from doubleholdem.game.config import GameRules
 >>> stacks, in_hand = [1000, 1000, 1000], [True] * 3
->>> r = BettingRound(Structure.NO_LIMIT, [0, 0, 0], stacks, in_hand, level=0, min_bet=100)
+>>> rules = round_rules(GameRules(small_blind=50, big_blind=100))
+>>> r = BettingRound(rules, [0, 0, 0], stacks, in_hand); r.next_street(1)  # the flop
 >>> legal = r.next_decision(after=2, pot=300, players_in_hand=3)
 >>> legal.seat, legal.can_check, legal.min_raise_to, legal.max_raise_to
 (0, True, 100, 1000)
@@ -27,6 +28,7 @@ rules need:
 from __future__ import annotations
 
 import enum
+from itertools import compress
 from typing import Any, NamedTuple
 
 from doubleholdem.game import words
@@ -37,9 +39,10 @@ __all__ = [
     "Action",
     "BettingRound",
     "LegalActions",
+    "RoundRules",
     "bet_presets",
     "point_choice",
-    "street_round",
+    "round_rules",
 ]
 
 
@@ -200,6 +203,7 @@ CLOCKWISE = {
 _new_legal = tuple.__new__
 # sets of seats as bits: every seat but ``s``, and the lowest seat in a set, plus one
 _ALL_BUT = tuple(~(1 << s) for s in range(10))
+_BITS = tuple(1 << s for s in range(10))
 _LOWEST = tuple((m & -m).bit_length() for m in range(1 << 10))
 
 
@@ -244,36 +248,27 @@ class BettingRound:
     )
 
     def __init__(
-        self,
-        structure: Structure,
-        bets: list[int],
-        stacks: list[int],
-        in_hand: list[bool],
-        *,
-        level: int,
-        min_bet: int = 0,
-        small_bet: int = 0,
-        big_bet: int = 0,
-        bets_made: int = 0,
-        cap: int | None = None,
-        heads_up_uncapped: bool = True,
+        self, rules: RoundRules, bets: list[int], stacks: list[int], in_hand: list[bool]
     ) -> None:
-        self.limit = structure is _FIXED_LIMIT
-        self.pot_limit = structure is _POT_LIMIT
+        """The pre-flop round of a hand under ``rules``: the big blind is the wager to
+        match and counts as the bet (TH-2, TH-12); :meth:`next_street` starts the next."""
+        (
+            self.limit,
+            self.pot_limit,
+            big_blind,
+            self.min_bet,
+            self.small_bet,
+            self.big_bet,
+            self.cap,
+            self.heads_up_uncapped,
+        ) = rules
         self.bets = bets
         self.stacks = stacks
         self.in_hand = in_hand
-        self.min_bet = min_bet
-        self.small_bet = small_bet
-        self.big_bet = big_bet
-        self.cap = cap
-        self.heads_up_uncapped = heads_up_uncapped
-        able = 0
-        for seat, stack in enumerate(stacks):
-            if stack and in_hand[seat]:
-                able |= 1 << seat
-        self.able = able
-        self._start(level, small_bet, bets_made)
+        # the seats in the hand with chips: min(stack, in hand) is truthy for exactly
+        # those (built-ins, not a loop: every hand starts here)
+        self.able = sum(compress(_BITS, map(min, stacks, in_hand)))
+        self._start(big_blind, self.small_bet, 1)
 
     def _start(self, level: int, bet_size: int, bets_made: int) -> None:
         """A round nobody has acted in yet, to match ``level``."""
@@ -426,31 +421,37 @@ class BettingRound:
         self.able |= 1 << seat
 
 
-def street_round(
-    rules: GameRules, street: int, bets: list[int], stacks: list[int], in_hand: list[bool]
-) -> BettingRound:
-    """The betting round of ``street`` (0 pre-flop, 1 flop, 2 turn, 3 river) in a game
-    of ``rules``, over the hand's ``bets``, ``stacks`` and who is ``in_hand`` (the round
-    reads them as the hand changes them): pre-flop the big blind is the wager to match
-    and counts as the bet (TH-2, TH-12); in fixed limit, bets are the small bet on the
-    first two streets and the big bet after (TH-10)."""
+class RoundRules(NamedTuple):
+    """What a game's rules say of each of its betting rounds (:func:`round_rules`): the
+    structure (``limit`` for fixed limit, ``pot_limit``), the ``big_blind`` (the
+    pre-flop wager to match, TH-2), the no/pot-limit ``min_bet`` (TH-15), the
+    fixed-limit ``small_bet`` and ``big_bet`` (0 in no/pot limit, TH-10), the ``cap``
+    on bets and raises and whether heads-up play is uncapped (TH-12, TH-13)."""
+
+    limit: bool
+    pot_limit: bool
+    big_blind: int
+    min_bet: int
+    small_bet: int
+    big_bet: int
+    cap: int | None
+    heads_up_uncapped: bool
+
+
+def round_rules(rules: GameRules) -> RoundRules:
+    """The :class:`RoundRules` of a game of ``rules``: made once per config (it is part
+    of each hand's :class:`~doubleholdem.game.posting.Opening`)."""
     small_bet = big_bet = 0
     if rules.structure is _FIXED_LIMIT:
         assert rules.small_bet is not None and rules.big_bet is not None
         small_bet, big_bet = rules.small_bet, rules.big_bet
-    betting = BettingRound(
-        rules.structure,
-        bets,
-        stacks,
-        in_hand,
-        level=rules.big_blind,
-        min_bet=rules.minimum_bet,
-        small_bet=small_bet,
-        big_bet=big_bet,
-        bets_made=1,
-        cap=rules.cap,
-        heads_up_uncapped=rules.heads_up_uncapped,
+    return RoundRules(
+        rules.structure is _FIXED_LIMIT,
+        rules.structure is _POT_LIMIT,
+        rules.big_blind,
+        rules.minimum_bet,
+        small_bet,
+        big_bet,
+        rules.cap,
+        rules.heads_up_uncapped,
     )
-    if street:
-        betting.next_street(street)
-    return betting

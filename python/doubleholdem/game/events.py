@@ -12,7 +12,7 @@ use them, so a card is hidden by the same rule wherever it is shown.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from doubleholdem import _core
@@ -102,8 +102,9 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
 
     __slots__ = ("records",)
 
-    def __init__(self) -> None:
-        self.records: list[tuple[Any, ...]] = []
+    def __init__(self, records: Iterable[tuple[Any, ...]] = ()) -> None:
+        """A log that starts with ``records`` (a hand's posts, made once per config)."""
+        self.records: list[tuple[Any, ...]] = list(records)
 
     def add(
         self,
@@ -172,25 +173,10 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
     def deals(self, order: Sequence[int], holes: Sequence[tuple[int, ...]]) -> None:
         """A ``deal`` event of each seat's hole cards, the seats in dealing ``order``."""
         records = self.records
-        for seat in order:
-            held = holes[seat]
-            records.append(
-                (
-                    len(records),
-                    "deal",
-                    seat,
-                    None,
-                    None,
-                    held,
-                    False,
-                    None,
-                    (),
-                    None,
-                    None,
-                    None,
-                    (),
-                )
-            )
+        records += [
+            (seq, "deal", seat, None, None, holes[seat], False, None, (), None, None, None, ())
+            for seq, seat in enumerate(order, len(records))
+        ]
 
     def events(self) -> tuple[Event, ...]:
         """The whole log as :class:`Event` records."""

@@ -38,7 +38,7 @@ from doubleholdem import _core
 from doubleholdem.cards import Deck
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import snapshot as _snapshot
-from doubleholdem.game.betting import CLOCKWISE, Action, LegalActions, point_choice, street_round
+from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
 from doubleholdem.game.config import GameConfig, Variant
 from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, stacked_deck
 from doubleholdem.game.events import Event, hand_view
@@ -95,7 +95,7 @@ class Hand(HandState):
         start = config.derived("_opening", opening_of)  # posts and deal order: once per config
         super().__init__(config, hand_deck(config, seed, rng, deck, start.dealt), start)
         self._cursor = start.big_blind  # left of the big blind acts first (TH-2, TH-3)
-        self._round = street_round(config, 0, self._bets, self._stacks, self._in_hand)
+        self._round = BettingRound(start.betting, self._bets, self._stacks, self._in_hand)
         self._proceed()
 
     def legal_actions(self) -> LegalActions | None:

@@ -25,7 +25,7 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from doubleholdem.game.betting import CLOCKWISE
+from doubleholdem.game.betting import CLOCKWISE, RoundRules, round_rules
 from doubleholdem.game.config import AnteType, GameConfig
 from doubleholdem.game.dealing import hole_cards
 from doubleholdem.game.events import HandLog
@@ -120,8 +120,9 @@ class Opening(NamedTuple):
     :class:`~doubleholdem.game.events.HandLog` keeps them), the seats in dealing order
     (clockwise from the seat left of the button, TH-1), the big blind's seat (the
     seat left of it acts first pre-flop, TH-2, TH-3), each seat's hole cards as a
-    function of the deck (``holes``: by :func:`~doubleholdem.game.dealing.hole_cards`)
-    and the number of hole cards dealt in all."""
+    function of the deck (``holes``: by :func:`~doubleholdem.game.dealing.hole_cards`),
+    the number of hole cards dealt in all, and the rules of its betting rounds
+    (``betting``: :func:`~doubleholdem.game.betting.round_rules`)."""
 
     stacks: tuple[int, ...]
     bets: tuple[int, ...]
@@ -132,6 +133,7 @@ class Opening(NamedTuple):
     big_blind: int
     holes: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
     dealt: int
+    betting: RoundRules
 
 
 def opening(config: GameConfig) -> Opening:
@@ -173,6 +175,7 @@ def opening(config: GameConfig) -> Opening:
         blind_seats(config)[1],
         tuple([itemgetter(*cards) for cards in places]),
         rounds * n,
+        round_rules(config),
     )
 
 

@@ -83,8 +83,7 @@ class HandState:
         self._points_due = 0
         self._board: tuple[int, ...] = ()
         self._street = 0
-        log = self._log = HandLog()
-        log.records += start.records
+        log = self._log = HandLog(start.records)
         log.deals(start.order, self._holes)
         self._shown = [False] * n
         self._runout = False
