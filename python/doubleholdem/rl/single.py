@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Union, cast
+from typing import Any, Union
 
 import gymnasium
 import numpy as np
@@ -110,10 +110,11 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         game = self.game
         bb = self.config.big_blind
         while game.actor is not None and game.actor != self.seat:
-            player = self.players[game.actor]
-            observation = game.bot_observation(game.actor)
-            choose = cast(Callable[[Observation], Decision], getattr(player, "choose", player))
-            action, amount = choose(observation)
+            player: Any = self.players[game.actor]
+            # a bot's method or the callable itself (no typing.cast: its generic type
+            # would be built at every decision)
+            choose: Callable[[Observation], Decision] = getattr(player, "choose", player)
+            action, amount = choose(game.bot_observation(game.actor))
             if game.decide(action, amount, self._rng):
                 self._pending += game.payoffs[self.seat] / bb
                 if game.phh is not None:
