@@ -35,6 +35,8 @@ class Game:
         self._configs = [
             GameConfig(**{**_config_fields(config.game), "button": b}) for b in range(n)
         ]
+        # the seats' rows of a one-hand episode's hand just dealt, by button (_deal_one)
+        self._opening_rows: list[bytes | None] = [None] * n
         self.table: Table | None = None
         self.hand: Hand = Hand(self._configs[0], seed=0)
         self.seat_of: list[int] = list(range(n))  # hand index -> seat
@@ -98,7 +100,12 @@ class Game:
         config = self._configs[button]
         hand = Hand(config, rng=rng) if deck is None else Hand(config, deck=list(deck))
         self.hand = hand
-        self.public.new_hand(hand, self.seat_of)
+        rows = self._opening_rows[button]
+        if rows is None and hand.actor is not None:
+            # before the first decision the seats' rows hold the posts only: the same
+            # for every hand with this button, so computed once
+            rows = self._opening_rows[button] = self.public.rebuilt_seats(hand, self.seat_of)
+        self.public.new_hand(hand, self.seat_of, rows)
         self.actor = hand.actor
 
     def _deal_at_table(self, rng: random.Random) -> None:

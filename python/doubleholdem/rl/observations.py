@@ -82,9 +82,10 @@ class PublicRows:
             for seat in range(n)
         ]
 
-    def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
-        """Every row of a hand just dealt; no past action."""
-        self.seats[:] = self.rebuilt_seats(hand, seat_of)
+    def new_hand(self, hand: Hand, seat_of: list[int], rows: bytes | None = None) -> None:
+        """Every row of a hand just dealt (``rows``: :meth:`rebuilt_seats` of a hand
+        dealt alike, if the caller kept them); no past action."""
+        self.seats[:] = self.rebuilt_seats(hand, seat_of) if rows is None else rows
         self.street = STREET_INDEX[hand.street]
         self.button = seat_of[hand.button]
         self.cards_seen = self.double or True in hand.shown
@@ -215,8 +216,8 @@ class TableRows(PublicRows):
     def _lead_rows(self) -> list[list[list[Any]]]:
         return []  # the relative seat is written for all tables at once
 
-    def new_hand(self, hand: Hand, seat_of: list[int]) -> None:
-        super().new_hand(hand, seat_of)
+    def new_hand(self, hand: Hand, seat_of: list[int], rows: bytes | None = None) -> None:
+        super().new_hand(hand, seat_of, rows)
         self._write_board(hand)
 
     def _clear_history(self) -> None:
