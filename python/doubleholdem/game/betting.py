@@ -18,10 +18,10 @@ rules need:
 >>> stacks, in_hand = [1000, 1000, 1000], [True] * 3
 >>> rules = round_rules(GameRules(small_blind=50, big_blind=100))
 >>> r = BettingRound(rules, [0, 0, 0], stacks, in_hand); r.next_street(1)  # the flop
->>> legal = r.next_decision(after=2, pot=300, players_in_hand=3)
->>> legal.seat, legal.can_check, legal.min_raise_to, legal.max_raise_to
-(0, True, 100, 1000)
->>> r.match(0, all_in=False); r.next_decision(after=0, pot=300, players_in_hand=3).seat
+>>> legal = r.legal(0, pot=300, players_in_hand=3)
+>>> legal.can_check, legal.min_raise_to, legal.max_raise_to
+(True, 100, 1000)
+>>> r.match(0, all_in=False); r.next_actor(after=0)
 1
 """
 
@@ -287,23 +287,28 @@ class BettingRound:
         to act (TH-5, TH-10)."""
         self._start(0, self.small_bet if street < 2 else self.big_bet, 0)
 
-    # -- who acts and what they may do ---------------------------------------------
+    # -- who acts -------------------------------------------------------------------
 
-    def next_decision(self, after: int, pot: int, players_in_hand: int) -> LegalActions | None:
-        """The options of the first seat clockwise after ``after`` that must act, or
-        ``None`` when the round is over (TH-5): nobody owes an action, or one player with
-        chips is left and has matched the level. ``pot`` is every chip already in the
-        middle, this round's bets included (read for the pot-limit maximum only, TH-16).
-        Who acts and their options in one call: the hand asks after every decision."""
+    def next_actor(self, after: int) -> int | None:
+        """The first seat clockwise after ``after`` that must act, or ``None`` when the
+        round is over (TH-5): nobody owes an action, or one player with chips is left
+        and has matched the level."""
         pending = self.pending
         if not pending:
             return None  # nobody owes an action
         later = pending >> (after + 1)  # the seats after ``after``, then round the table
-        seat = after + _LOWEST[later] if later else _LOWEST[pending] - 1
-        bet, stack, level = self.bets[seat], self.stacks[seat], self.level
+        first = after + _LOWEST[later] if later else _LOWEST[pending] - 1
         able = self.able
-        if not able & (able - 1) and bet >= level:
-            return None  # alone with chips, and nothing to match
+        if able & (able - 1):
+            return first  # someone else with chips is in the hand
+        return first if self.bets[first] < self.level else None  # alone with chips
+
+    # -- what the actor may do ------------------------------------------------------
+
+    def legal(self, seat: int, pot: int, players_in_hand: int) -> LegalActions:
+        """The options of ``seat``; ``pot`` is every chip already in the middle, this
+        round's bets included (read for the pot-limit maximum only, TH-16)."""
+        bet, stack, level = self.bets[seat], self.stacks[seat], self.level
         to_call = level - bet if level > bet else 0
         all_in_to = bet + stack
         low: int | None = None

@@ -100,11 +100,18 @@ class Hand(HandState):
 
     def legal_actions(self) -> LegalActions | None:
         """What the seat to act may do, ``None`` once the hand is over."""
-        legal = self._legal  # a betting decision's: found with its seat (_proceed)
-        if legal is None and self._decision == POINT:
+        legal = self._legal  # computed once per decision
+        if legal is None:
             seat = self._actor
-            assert seat is not None  # a point decision has its seat
-            legal = self._legal = point_choice(seat, self._bets[seat], self._stacks[seat])
+            if seat is None:
+                return None
+            if self._decision == POINT:
+                legal = point_choice(seat, self._bets[seat], self._stacks[seat])
+            else:
+                betting = self._round
+                pot = sum(self._committed) + self._dead if betting.pot_limit else 0
+                legal = betting.legal(seat, pot, self._live)
+            self._legal = legal
         return legal
 
     def actor_view(
@@ -141,30 +148,19 @@ class Hand(HandState):
         if kind is _ALL_IN:
             kind, amount = all_in_as(legal, amount)
         actor = legal[0]  # the seat
-        # the chips moved here, not in a method each: a call fewer at every decision
         if kind is _CALL:
             chips = legal[3]  # call_amount
             if chips <= 0 or not (amount is None or amount == chips):
                 check_plain(legal, kind, amount)
-            stacks = self._stacks
-            stacks[actor] -= chips
-            self._bets[actor] += chips
-            self._committed[actor] += chips
-            all_in = stacks[actor] == 0
-            self._round.match(actor, all_in)
-            self._log.action(CALL, actor, chips, None, all_in)
+            self._call(actor, chips)
         elif kind is _FOLD:
             if not legal[1] or amount is not None:  # can_fold
                 check_plain(legal, kind, amount)
-            self._in_hand[actor] = False
-            self._live -= 1
-            self._round.fold(actor)
-            self._log.action(FOLD, actor, None, None, False)
+            self._fold(actor)
         elif kind is _CHECK:
             if not legal[2] or amount is not None:  # can_check
                 check_plain(legal, kind, amount)
-            self._round.match(actor, False)
-            self._log.action(CHECK, actor, None, None, False)
+            self._check(actor)
         else:
             self._raise(legal, kind, amount)
         self._cursor = actor
@@ -172,19 +168,40 @@ class Hand(HandState):
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
-        self.act(_FOLD)
+        seat = self._actor
+        if (
+            self._legal is None
+            and self._decision == BET
+            and seat is not None
+            and self._round.level > self._bets[seat]  # facing a wager: always allowed
+        ):
+            self._fold(seat)
+            self._cursor = seat
+            self._proceed()
+            return
+        self.act(Action.FOLD)
 
     def check_or_call(self) -> None:
         """Checks if nothing is owed, else calls."""
-        legal = self._legal
-        if legal is None or self._decision != BET:
-            legal = self._expect(BET, None, _CALL, None)
-        self.act(_CHECK if legal[2] else _CALL)  # can_check
+        seat = self._actor
+        if self._legal is None and self._decision == BET and seat is not None:
+            # always allowed: no need for the whole LegalActions
+            to_call = self._round.level - self._bets[seat]
+            if to_call > 0:
+                stack = self._stacks[seat]
+                self._call(seat, to_call if to_call < stack else stack)
+            else:
+                self._check(seat)
+            self._cursor = seat
+            self._proceed()
+            return
+        legal = self._expect(BET, None, Action.CALL, None)
+        self.act(Action.CHECK if legal.can_check else Action.CALL)
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
         # a betting decision is awaited: its options; else the refusal of the raise
-        legal = self._legal if self._decision == BET else None
+        legal = self.legal_actions() if self._decision == BET else None
         if legal is None:
             legal = self._expect(BET, None, Action.RAISE, amount)
         self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
@@ -247,6 +264,25 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ chips
 
+    def _fold(self, seat: int) -> None:
+        self._in_hand[seat] = False
+        self._live -= 1
+        self._round.fold(seat)
+        self._log.action(FOLD, seat, None, None, False)
+
+    def _check(self, seat: int) -> None:
+        self._round.match(seat, False)
+        self._log.action(CHECK, seat, None, None, False)
+
+    def _call(self, seat: int, chips: int) -> None:
+        stacks = self._stacks
+        stacks[seat] -= chips
+        self._bets[seat] += chips
+        self._committed[seat] += chips
+        all_in = stacks[seat] == 0
+        self._round.match(seat, all_in)
+        self._log.action(CALL, seat, chips, None, all_in)
+
     def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
         low, high = legal[4], legal[5]  # min_raise_to, max_raise_to
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
@@ -276,20 +312,17 @@ class Hand(HandState):
 
     def _proceed(self) -> None:
         """Moves on until a decision is needed or the hand is over."""
-        betting = self._round
+        self._legal = None
         while True:
-            live = self._live
-            if live == 1:
+            if self._live == 1:
                 self._end()
                 return
-            pot = sum(self._committed) + self._dead if betting.pot_limit else 0
-            legal = betting.next_decision(self._cursor, pot, live)
-            actor = self._betting_actor = None if legal is None else legal[0]
+            actor = self._round.next_actor(self._cursor)
+            self._betting_actor = actor
             if self._points_due and self._point_due(actor):
-                self._legal = None  # the point choice's options: made when asked
                 return
-            if legal is not None:
-                self._legal, self._actor, self._decision = legal, actor, BET
+            if actor is not None:
+                self._actor, self._decision = actor, BET
                 return
             self._close_round()
             if self._street == 3:
@@ -298,7 +331,7 @@ class Hand(HandState):
             self._street += 1
             self._deal_board()
             self._cursor = self.config.button  # left of the button acts first (TH-2)
-            betting.next_street(self._street)
+            self._round.next_street(self._street)
 
     def _point_due(self, actor: int | None) -> bool:
         """DH-5: each player chooses a point card at their turn, all-in players included:
