@@ -134,10 +134,10 @@ class Hand(HandState):
         seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
-        legal = self._legal
+        legal = self._legal or self.legal_actions()  # made once per decision, when asked
         if (
             legal is None
-            or self._decision != BET
+            or legal[9] != BET  # decision
             or not (seat is None or (type(seat) is int and seat == self._actor))
         ):  # else the options of this betting decision are known: no need to check again
             legal = self._expect(BET, seat, action, amount)
