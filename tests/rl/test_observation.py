@@ -141,3 +141,33 @@ def test_kept_seat_rows_are_those_computed_afresh(settings: dict[str, Any]) -> N
             env.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
     assert steps > 50
+
+
+def test_observations_handed_out_stay_their_holders_own() -> None:
+    """An agent may keep its observations (a replay buffer): no later step, hand or
+    observation writes into an array handed out before."""
+    env = rl.env(players=3, actions="fcpa", hands=None, stacks=40)
+    rng = random.Random(4)
+    kept: list[tuple[dict[str, np.ndarray], bytes, bytes]] = []
+    for seed in range(10):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            assert observation is not None
+            kept.append(
+                (
+                    observation,
+                    observation["observation"].tobytes(),
+                    observation["action_mask"].tobytes(),
+                )
+            )
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+    assert len(kept) > 100  # more than one slab of observations
+    for observation, floats, mask in kept:
+        assert observation["observation"].tobytes() == floats
+        assert observation["action_mask"].tobytes() == mask
+        assert observation["observation"].flags.writeable
