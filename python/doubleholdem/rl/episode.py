@@ -135,13 +135,18 @@ class Game:
             return None, None, self.hand.pot
         return view[0], view[1], view[4]
 
-    def step(self, action: int, rng: random.Random) -> bool:
+    def step(
+        self, action: int, rng: random.Random, view: tuple[Any, ...] | None = None
+    ) -> bool:
         """Applies action number ``action`` of the seat to act; True if it ended a hand
         (:attr:`payoffs` and :attr:`phh` are that hand's; the next hand, if the episode
-        goes on, is dealt at once)."""
-        view = self.hand.actor_view()
+        goes on, is dealt at once). ``view``: the hand's
+        :meth:`~doubleholdem.game.Hand.actor_view` now, if the caller read it already
+        (the vector environment, to write the observation)."""
         if view is None:
-            raise IllegalAction("the episode is over: reset it", action=action)
+            view = self.hand.actor_view()
+            if view is None:
+                raise IllegalAction("the episode is over: reset it", action=action)
         decision, legal, _, _, pot, _ = view
         kind, amount = self.codec.decode(action, decision, legal, pot)
         if kind == CALL:
@@ -170,27 +175,26 @@ class Game:
         table = self.table
         hand = self.hand
         public = self.public
+        seat_of = self.seat_of
         if kind == POINT:
             if table is None:
-                self.hand.choose_point(index, amount)  # type: ignore[arg-type]
+                hand.choose_point(index, amount)  # type: ignore[arg-type]
             else:
-                table.choose_point(self.seat_of[index], amount)  # type: ignore[arg-type]
+                table.choose_point(seat_of[index], amount)  # type: ignore[arg-type]
+            public.update(hand, seat_of, index)
         else:
-            street = public.street
             if table is None:
                 hand.act(kind, amount)
             else:
-                table.act(self.seat_of[index], kind, amount)
-            seat = self.seat_of[index]
+                table.act(seat_of[index], kind, amount)
             if kind == CALL:
                 chips = legal.call_amount
-                public.record(seat, 2, street, chips, legal.bet + chips)
-            elif kind in (BET, RAISE):
+                public.played(hand, seat_of, index, 2, chips, legal.bet + chips)
+            elif kind == BET or kind == RAISE:
                 assert amount is not None
-                public.record(seat, KINDS[kind], street, amount - legal.bet, amount)
+                public.played(hand, seat_of, index, KINDS[kind], amount - legal.bet, amount)
             else:
-                public.record(seat, KINDS[kind], street, 0, legal.bet)
-        public.update(hand, self.seat_of, index)
+                public.played(hand, seat_of, index, KINDS[kind], 0, legal.bet)
         actor = hand.actor
         if actor is not None:
             self.actor = self.seat_of[actor]

@@ -141,6 +141,16 @@ class PublicRows:
             )
         return b"".join(rows)
 
+    def played(
+        self, hand: Hand, seat_of: list[int], index: int, kind: int, chips: int, after: int
+    ) -> None:
+        """A betting decision of hand index ``index`` applied: ``kind`` of :data:`KINDS`,
+        ``chips`` put in, the wager ``after`` it; recorded in the window of past actions
+        on the street it was taken, then the rows after it (:meth:`update`): one call a
+        decision."""
+        self.record(seat_of[index], kind, self.street, chips, after)
+        self.update(hand, seat_of, index)
+
     def record(self, seat: int, kind: int, street: int, chips: int, after: int) -> None:
         """A betting action for the window of past actions: ``kind`` of :data:`KINDS`,
         on ``street`` (0..3), ``chips`` put in, the wager ``after`` it."""
@@ -435,11 +445,12 @@ class Encoder:
 
     def write_tables(
         self, games: list[Any], kept: TableArrays, observations: Any, masks: Any, flat: Any
-    ) -> list[int]:
+    ) -> tuple[list[int], list[Any]]:
         """The observation of each table's seat to act into row ``i`` of the zeroed
         arrays ``observations`` and ``masks`` (a vector environment's, ``flat`` their
         memory as ``(floats, bytes, int8 mask)`` views); the games keep their rows in
-        ``kept`` (:class:`TableRows`). Returns the seats to act."""
+        ``kept`` (:class:`TableRows`). Returns the seats to act and each hand's
+        :meth:`~doubleholdem.game.Hand.actor_view` (the decision the actions answer)."""
         n, tables = self.players, len(games)
         views = [game.hand.actor_view() for game in games]
         actors = [game.actor for game in games]
@@ -476,7 +487,7 @@ class Encoder:
                 self._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
         for i in [i for i, r in enumerate(rows) if r.cards_seen]:
             self._cards_seen(o, i * self.size, games[i], actors[i])
-        return actors
+        return actors, views
 
     def _legal_tables(self, observations: Any, masks: Any, legals: list[LegalActions]) -> None:
         """The decision, legal and mask blocks of every table's seat to act, all at a

@@ -57,6 +57,7 @@ class VectorEnv:
         self.rewards = np.zeros((num_envs, config.players), np.float32)
         self.dones = np.zeros(num_envs, bool)
         self.phh: list[str | None] = [None] * num_envs
+        self._views: list[Any] = []  # each hand's actor_view: what the actions answer
         self._rngs = self._generators(seed)
         self._rows = np.arange(num_envs)
         # the arrays' memory as flat views: each table's observation written in place
@@ -94,7 +95,7 @@ class VectorEnv:
 
     def _write_all(self) -> None:
         """Every table's seat to act and its observation, into the zeroed arrays."""
-        self.agents[:] = self.encoder.write_tables(
+        self.agents[:], self._views = self.encoder.write_tables(
             self.games, self._kept, self.observations, self.action_masks, self._flat
         )
 
@@ -124,8 +125,9 @@ class VectorEnv:
         rewards.fill(0)
         dones.fill(False)
         bb = float(self.config.big_blind)
-        for i, (game, action, rng) in enumerate(zip(self.games, chosen.tolist(), self._rngs)):
-            if game.step(action, rng):
+        tables = zip(self.games, chosen.tolist(), self._views, self._rngs)
+        for i, (game, action, view, rng) in enumerate(tables):
+            if game.step(action, rng, view):
                 row = rewards[i]
                 for seat, chips in enumerate(game.payoffs):
                     if chips:
