@@ -3,6 +3,7 @@ written straight into a given array, with nothing the seat may not see."""
 
 from __future__ import annotations
 
+import array
 import struct
 from typing import Any, Protocol
 
@@ -455,12 +456,12 @@ class Encoder:
         views = [game.hand.actor_view() for game in games]
         actors = [game.actor for game in games]
         rows = kept.rows
-        seats = np.array(actors)
+        seats = _integers(actors)
         column = kept.column
-        holes = np.array([card for view in views for card in view[2]])  # hole cards
+        holes = _integers([card for view in views for card in view[2]])  # hole cards
         observations[column, holes.reshape(tables, -1)] = 1.0
         observations[:, self._board : self._board + 57] = kept.board
-        buttons = np.array([r.button for r in rows])
+        buttons = _integers([r.button for r in rows])
         observations[kept.table, self._position + (seats - buttons) % n] = 1.0
         turned = (seats[:, None] + kept.seat_numbers) % n  # relative seat -> seat
         start = self._seats
@@ -469,7 +470,7 @@ class Encoder:
         )
         acting = start + 3  # to act now: the observer, relative seat 0
         observations[:, acting] = 1.0
-        observations[:, self._pot] = np.array([view[4] for view in views]) / self.bb
+        observations[:, self._pot] = _integers([view[4] for view in views]) / self.bb
         window = self.history
         if window:
             start = self._history
@@ -496,7 +497,7 @@ class Encoder:
         shapes = self._shapes
         if len(shapes) > _SHAPES:
             shapes.clear()
-        rows = np.array([shapes[legal[1:6]] for legal in legals])
+        rows = _integers([shapes[legal[1:6]] for legal in legals])
         observations[:, self._decision] = 1.0
         start = self._legal_at
         observations[:, start : start + 7] = shapes.legal[rows]
@@ -561,6 +562,13 @@ class Encoder:
 
 
 _KIND_STREET = _kind_street_rows()  # a past action's kind and street one-hots
+
+
+def _integers(values: list[int]) -> np.ndarray:
+    """``values`` as an int64 array: through :class:`array.array`, some ten times
+    cheaper than :func:`numpy.array` on a list of Python ints (numpy finds the type
+    and the shape of each item)."""
+    return np.frombuffer(array.array("q", values), np.int64)
 
 
 _SLOTS = 32  # observations cut from one slab (:class:`_Slab`)
