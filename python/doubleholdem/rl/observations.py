@@ -147,30 +147,25 @@ class PublicRows:
     ) -> None:
         """A betting decision of hand index ``index`` applied: ``kind`` of :data:`KINDS`,
         ``chips`` put in, the wager ``after`` it; recorded in the window of past actions
-        on the street it was taken, then the rows after it (:meth:`update`): one call a
-        decision."""
-        self.record(seat_of[index], kind, self.street, chips, after)
+        on the street it was taken, then the rows after it (:meth:`update`). One call a
+        decision, the recording inline: a call costs as much as the recording."""
+        window = self.window
+        if window:
+            bb = self.bb
+            tail = _PAST.pack(chips / bb, after / bb)
+            leads = self._leads[seat_of[index]][kind][self.street]
+            if self.count >= window:  # the oldest goes
+                row = self._row_bytes
+                for view, lead in zip(self.views, leads):
+                    del view[:row]
+                    view += lead
+                    view += tail
+            else:
+                for view, lead in zip(self.views, leads):
+                    view += lead
+                    view += tail
+            self.count += 1
         self.update(hand, seat_of, index)
-
-    def record(self, seat: int, kind: int, street: int, chips: int, after: int) -> None:
-        """A betting action for the window of past actions: ``kind`` of :data:`KINDS`,
-        on ``street`` (0..3), ``chips`` put in, the wager ``after`` it."""
-        if not self.window:
-            return
-        bb = self.bb
-        tail = _PAST.pack(chips / bb, after / bb)
-        leads = self._leads[seat][kind][street]
-        if self.count >= self.window:  # the oldest goes
-            row = self._row_bytes
-            for view, lead in zip(self.views, leads):
-                del view[:row]
-                view += lead
-                view += tail
-        else:
-            for view, lead in zip(self.views, leads):
-                view += lead
-                view += tail
-        self.count += 1
 
 
 class TableArrays:
@@ -236,6 +231,10 @@ class TableRows(PublicRows):
         self.past_bytes[:] = self._no_past
 
     def _new_street(self, hand: Hand, seat_of: list[int], street: int) -> None:
+        if street == STREET_INDEX["showdown"]:
+            # the hand is over: a vector table deals its next hand (new_hand) before
+            # anyone observes it, so the rows at its end would be written for nothing
+            return
         super()._new_street(hand, seat_of, street)
         self._write_board(hand)
 
@@ -246,22 +245,24 @@ class TableRows(PublicRows):
             block[card] = 1.0
         block[52 + self.street] = 1.0
 
-    def record(self, seat: int, kind: int, street: int, chips: int, after: int) -> None:
+    def played(
+        self, hand: Hand, seat_of: list[int], index: int, kind: int, chips: int, after: int
+    ) -> None:
         window = self.window
-        if not window:
-            return
-        tails, past = self.tails, self.past
-        slot = self.count
-        if slot >= window:  # the oldest goes
-            tails[:-44] = tails[44:]
-            past[:-1] = past[1:]
-            slot = window - 1
-        at = slot * 44
-        tails[at : at + 36] = _KIND_STREET[kind][street]
-        bb = self.bb
-        _PAST.pack_into(tails, at + 36, chips / bb, after / bb)
-        past[slot] = seat
-        self.count += 1
+        if window:
+            tails, past = self.tails, self.past
+            slot = self.count
+            if slot >= window:  # the oldest goes
+                tails[:-44] = tails[44:]
+                past[:-1] = past[1:]
+                slot = window - 1
+            at = slot * 44
+            tails[at : at + 36] = _KIND_STREET[kind][self.street]
+            bb = self.bb
+            _PAST.pack_into(tails, at + 36, chips / bb, after / bb)
+            past[slot] = seat_of[index]
+            self.count += 1
+        self.update(hand, seat_of, index)
 
 
 def _seat_hot(n: int) -> list[bytes]:
