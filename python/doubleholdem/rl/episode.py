@@ -135,9 +135,7 @@ class Game:
             return None, None, self.hand.pot
         return view[0], view[1], view[4]
 
-    def step(
-        self, action: int, rng: random.Random, view: tuple[Any, ...] | None = None
-    ) -> bool:
+    def step(self, action: int, rng: random.Random, view: tuple[Any, ...] | None = None) -> bool:
         """Applies action number ``action`` of the seat to act; True if it ended a hand
         (:attr:`payoffs` and :attr:`phh` are that hand's; the next hand, if the episode
         goes on, is dealt at once). ``view``: the hand's
@@ -190,7 +188,7 @@ class Game:
             if kind == CALL:
                 chips = legal.call_amount
                 public.played(hand, seat_of, index, 2, chips, legal.bet + chips)
-            elif kind == BET or kind == RAISE:
+            elif kind in (BET, RAISE):
                 assert amount is not None
                 public.played(hand, seat_of, index, KINDS[kind], amount - legal.bet, amount)
             else:
