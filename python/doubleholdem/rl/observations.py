@@ -147,8 +147,8 @@ class PublicRows:
     ) -> None:
         """A betting decision of hand index ``index`` applied: ``kind`` of :data:`KINDS`,
         ``chips`` put in, the wager ``after`` it; recorded in the window of past actions
-        on the street it was taken, then the rows after it (:meth:`update`). One call a
-        decision, the recording inline: a call costs as much as the recording."""
+        on the street it was taken, then the rows after it (:meth:`update`): one call a
+        decision, the recording inline (a Python call costs about a tenth of it)."""
         window = self.window
         if window:
             bb = self.bb
@@ -566,9 +566,9 @@ _KIND_STREET = _kind_street_rows()  # a past action's kind and street one-hots
 
 
 def _integers(values: list[int]) -> np.ndarray:
-    """``values`` as an int64 array: through :class:`array.array`, some ten times
-    cheaper than :func:`numpy.array` on a list of Python ints (numpy finds the type
-    and the shape of each item)."""
+    """``values`` as an int64 array, through :class:`array.array`: cheaper than
+    :func:`numpy.array` on a list of Python ints, which finds the type and the shape of
+    each item (a few hundred instructions a decision fewer in the vector encoding)."""
     return np.frombuffer(array.array("q", values), np.int64)
 
 
