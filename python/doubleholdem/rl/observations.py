@@ -148,7 +148,7 @@ class PublicRows:
         """A betting decision of hand index ``index`` applied: ``kind`` of :data:`KINDS`,
         ``chips`` put in, the wager ``after`` it; recorded in the window of past actions
         on the street it was taken, then the rows after it (:meth:`update`): one call a
-        decision, the recording inline (a Python call costs about a tenth of it)."""
+        decision, the recording inline (a call fewer)."""
         window = self.window
         if window:
             bb = self.bb
