@@ -21,7 +21,6 @@ Post(kind='big_blind', seat=2, chips=20, into='bet', all_in=False)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -179,11 +178,22 @@ def opening(config: GameConfig) -> Opening:
     )
 
 
-@lru_cache(maxsize=16)
+_OPENINGS: dict[tuple[tuple[int, ...], int], tuple[GameConfig, Opening]] = {}
+_KEPT = 16  # few: a table's stacks change every hand, and a simulation's memory stays flat
+
+
 def opening_of(config: GameConfig) -> Opening:
-    """:func:`opening` of ``config``, kept for the last 16 distinct configs by value:
-    configs rebuilt for every hand with the same settings (read back by
-    ``GameConfig.from_dict``, a snapshot or a PHH file) share one, for a config's hash
-    and equality at a tenth of the cost of the posts and the deal order made again.
-    Few: a table's stacks change every hand, and a simulation's memory must stay flat."""
-    return opening(config)
+    """:func:`opening` of ``config``, kept for a few configs by value: configs rebuilt
+    for every hand with the same settings (read back by ``GameConfig.from_dict``, a
+    snapshot or a PHH file) share one. Looked up by the stacks and the button (hashed
+    in C, cheap when it misses: a table's next hand) and confirmed by the config's
+    equality, at a tenth of the cost of the posts and the deal order made again."""
+    key = (config.stacks, config.button)
+    kept = _OPENINGS.get(key)
+    if kept is not None and kept[0] == config:
+        return kept[1]
+    start = opening(config)
+    if len(_OPENINGS) >= _KEPT:
+        _OPENINGS.clear()
+    _OPENINGS[key] = (config, start)
+    return start
