@@ -50,3 +50,42 @@ def test_illegal_numbers() -> None:
         rl.HoldemGymEnv(illegal="ignore")
     with pytest.raises(InvalidConfig, match="opponents"):
         rl.HoldemGymEnv(players=3, opponents=[CallingStation()])
+
+
+def _aggressive(words: bool) -> Any:
+    """An opponent that raises the minimum when it may, else goes all in when that
+    calls, else checks or calls: answering with Action members or with their words."""
+    from doubleholdem.game import Action
+
+    def choose(observation: Any) -> tuple[Any, int | None]:
+        legal = observation.legal
+        if legal.decision == "point":
+            return "point", 0
+        if legal.min_raise_to is not None:
+            kind, amount = (Action.BET if legal.is_bet else Action.RAISE), legal.min_raise_to
+        elif legal.stack > 0 and legal.call_amount == legal.stack:
+            kind, amount = Action.ALL_IN, None
+        else:
+            kind, amount = (Action.CHECK if legal.can_check else Action.CALL), None
+        return (kind.value if words else kind), amount
+
+    return choose
+
+
+@pytest.mark.parametrize("variant", ["texas", "double"])
+def test_opponents_may_answer_with_action_members(variant: str) -> None:
+    """An opponent's Action.RAISE plays as "raise": the same observations and rewards
+    (the answer was once refused: str() of a member is its name, not its word)."""
+    runs = []
+    for words in (True, False):
+        env = rl.HoldemGymEnv(
+            opponents=_aggressive(words), seed=3, players=3, hands=5, variant=variant
+        )
+        observation, _ = env.reset(seed=7)
+        seen, terminated = [observation["observation"].tobytes()], False
+        while not terminated:
+            legal = np.flatnonzero(observation["action_mask"])
+            observation, reward, terminated, _, _ = env.step(int(legal[0]))
+            seen.append((observation["observation"].tobytes(), reward))
+        runs.append(seen)
+    assert len(runs[0]) > 2 and runs[0] == runs[1]

@@ -11,7 +11,7 @@ from operator import sub
 from typing import Any
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
-from doubleholdem.game import GameConfig, Hand, LegalActions
+from doubleholdem.game import Action, GameConfig, Hand, LegalActions
 from doubleholdem.game.phh import dumps
 from doubleholdem.game.words import ALL_IN, BET, CALL, POINT, RAISE
 from doubleholdem.rl.actions import ActionCodec
@@ -166,7 +166,10 @@ class Game:
                 action = "call"
             elif legal.max_raise_to == legal.all_in_to:
                 action, amount = ("bet" if legal.is_bet else "raise"), legal.all_in_to
-        return self._play(legal, str(action), amount, rng)
+        # an Action member as its word: str() of a member is its name, and the rows'
+        # KINDS are keyed by the words
+        kind = action.value if isinstance(action, Action) else str(action)
+        return self._play(legal, kind, amount, rng)
 
     def _play(self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random) -> bool:
         index = legal.seat
