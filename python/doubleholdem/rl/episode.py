@@ -16,7 +16,7 @@ from doubleholdem.game.phh import dumps
 from doubleholdem.game.words import ALL_IN, BET, CALL, POINT, RAISE
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
-from doubleholdem.rl.observations import KINDS, PublicRows
+from doubleholdem.rl.rows import KINDS, PublicRows
 from doubleholdem.table import Observation, Table, TableConfig
 
 __all__ = ["Game"]

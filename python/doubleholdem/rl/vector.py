@@ -13,7 +13,8 @@ import numpy as np
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
-from doubleholdem.rl.observations import Encoder, TableArrays
+from doubleholdem.rl.observations import Encoder
+from doubleholdem.rl.rows import TableArrays
 
 __all__ = ["VectorEnv"]
 
