@@ -79,6 +79,15 @@ def doubleholdem_aec(decisions: int, actions: str) -> int:
     return aec_random_play(env, decisions)
 
 
+def doubleholdem_episodes(decisions: int) -> int:
+    """Many-hand episodes, whose hands a :class:`~doubleholdem.table.Table` deals and
+    plays: six seats of fixed-limit Double Hold'em, ``fcpa``, 100 hands an episode."""
+    from doubleholdem import rl
+
+    env = rl.env("double", "fixed-limit", 6, actions="fcpa", seed=1, hands=100)
+    return aec_random_play(env, decisions)
+
+
 def floor_aec(decisions: int) -> int:
     """Not poker: an AEC environment that does nothing but PettingZoo's bookkeeping,
     hands of three decisions between two agents, an observation and mask copied from

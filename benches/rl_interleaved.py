@@ -14,7 +14,8 @@ instructions a decision being the count over N:
         --toggle-collect=starmap_next python3 benches/rl_interleaved.py --one fcpa --count 1000
 
 (the whole process's count varies by about 2,000 instructions a decision from run to
-run, the loop's alone by less than 100).
+run, the loop's alone by less than 100). ``--one episodes`` counts the many-hand
+episodes (hands a ``Table`` deals and plays), a loop of no other library.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import bench_rl
 NAMES = (
     "fcpa", "exact", "vector", "rlcard", "pettingzoo", "spiel", "engine", "engine6", "floor"
 )  # fmt: skip
+ONE_ONLY = ("episodes",)  # counted by --one, not in the rates' rotation
 
 
 def loop(name: str) -> Callable[[int], int]:
@@ -42,6 +44,8 @@ def loop(name: str) -> Callable[[int], int]:
         return lambda n: bench_rl.doubleholdem_aec(n, name)
     if name == "floor":
         return bench_rl.floor_aec
+    if name == "episodes":
+        return bench_rl.doubleholdem_episodes
     if name == "rlcard":
         return bench_rl.rlcard_env
     if name == "pettingzoo":
@@ -65,7 +69,7 @@ def loop(name: str) -> Callable[[int], int]:
         env.reset()
         rng = np.random.default_rng(3)
         return lambda n: bench_rl.vector_steps(env, max(1, n // bench_rl.TABLES), rng)
-    raise SystemExit(f"unknown loop {name!r}: one of {', '.join(NAMES)}")
+    raise SystemExit(f"unknown loop {name!r}: one of {', '.join(NAMES + ONE_ONLY)}")
 
 
 def rate(name: str) -> float:
