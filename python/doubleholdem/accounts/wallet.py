@@ -36,14 +36,14 @@ doubleholdem.errors.InsufficientFunds: bot robot holds 600 chips, not the 700 of
 from __future__ import annotations
 
 import sqlite3
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import Account, get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
 from doubleholdem.errors import AccountClosed, AccountFrozen, AlreadySeated, NotSeated
 
-__all__ = ["LedgerWallet", "Wallet"]
+__all__ = ["LedgerWallet", "Wallet", "WritesOff"]
 
 Reason = Literal["buy_in", "top_up"]
 
@@ -79,6 +79,19 @@ class Wallet(Protocol):
 
     def rake(self, table_id: int, amount: int, *, key: str) -> object:
         """Moves a hand's rake from the table to the house."""
+        ...
+
+
+@runtime_checkable
+class WritesOff(Protocol):
+    """A wallet that is told when a repair drops a damaged table (``serve --repair``:
+    who holds what there cannot be read): it settles the seats it paid for there as
+    its owner decides (the ledger's gives the table's chips to the house). Optional:
+    a wallet without it is not told."""
+
+    def write_off(self, table_id: int, *, key: str, problem: str) -> object:
+        """Table ``table_id`` is dropped, for ``problem``; ``key`` as for the other
+        calls (``repair:TABLE:N``)."""
         ...
 
 

@@ -3,8 +3,9 @@ store is committed in one transaction, and only then are their replies and state
 
 The parts that change hand it callbacks: the *steps* of a change (functions of the
 :class:`~doubleholdem.server.storage.Storage`), an *undo* that takes their table back to
-its last committed state if the commit fails, the messages to *post* after the commit
-(to anything with a ``send(text)``) and those to send *instead* if it fails. It holds no
+its last committed state if the commit fails, what to do *then*, once it is committed
+(call a wallet outside the database), the messages to *post* after the commit (to
+anything with a ``send(text)``) and those to send *instead* if it fails. It holds no
 table and no connection.
 
 A commit never blocks the event loop and never spins. While another connection holds the
@@ -71,6 +72,7 @@ class GroupCommit:
         self._sends: list[tuple[Recipient, str]] = []
         self._instead: list[tuple[Recipient, str]] = []
         self._undo: set[Callable[[], None]] = set()
+        self._then: list[Callable[[], None]] = []
         self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
         self._flush: asyncio.Handle | None = None
         self._probe: asyncio.Handle | None = None
@@ -87,6 +89,11 @@ class GroupCommit:
         self._steps += steps
         self._undo.add(undo)
         self._flush_soon()
+
+    def then(self, after: Callable[[], None]) -> None:
+        """Calls ``after`` once the next :meth:`flush`'s commit succeeded (before the
+        messages are sent; not if it fails)."""
+        self._then.append(after)
 
     def post(self, recipient: Recipient, text: str) -> None:
         """Sends ``text`` to ``recipient`` after the next :meth:`flush`'s commit (in the
@@ -141,6 +148,7 @@ class GroupCommit:
         sends, self._sends = self._sends, []
         instead, self._instead = self._instead, []
         undo, self._undo = self._undo, set()
+        after, self._then = self._then, []
         self.applying.clear()
         try:
             if steps:
@@ -154,6 +162,8 @@ class GroupCommit:
             self._accepting()
         if self.refusing is None:
             self.ready.set()
+        for then in after:
+            then()
         for recipient, text in sends:
             recipient.send(text)
 
@@ -191,6 +201,7 @@ class GroupCommit:
         undo, self._undo = self._undo, set()
         instead, self._instead = self._instead, []
         self._steps.clear()
+        self._then.clear()
         self._sends.clear()
         self.applying.clear()
         self._failed(error, undo, instead)

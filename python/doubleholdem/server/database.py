@@ -75,12 +75,16 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 """
-# the tables' chat: added without a new schema version (a database without it gets it
-# when opened), so that an older server still reads the database
-_CHAT = (
+# added without a new schema version (a database without them gets them when opened),
+# so that an older server still reads the database: the tables' chat, and the calls to
+# a wallet outside the database not yet known done (doubleholdem.server.wallet_calls;
+# AUTOINCREMENT: a call's number is never given twice, it is part of a debit's key)
+_ADDED = (
     "CREATE TABLE IF NOT EXISTS chat (number INTEGER PRIMARY KEY, table_id INTEGER NOT NULL,"
     " hand INTEGER NOT NULL, line TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, number)",
+    "CREATE TABLE IF NOT EXISTS wallet_calls (number INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " table_id INTEGER NOT NULL, call TEXT NOT NULL)",
 )
 
 # the rows of one table, by table and column (what dropping a table forgets)
@@ -132,7 +136,7 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
             )
         else:
             ensure_schema(db)  # refuses another accounts schema, naming both versions
-        for statement in _CHAT:
+        for statement in _ADDED:
             db.execute(statement)
     except sqlite3.DatabaseError as error:
         db.close()

@@ -16,6 +16,10 @@ Every movement carries a key naming what it pays for, so a retry changes nothing
 ``cashout:TABLE:OCCUPANCY``, ``rake:TABLE:HAND`` (an occupancy is the table's number for
 one sitting-down, never given twice).
 
+A wallet outside the database (an embedding server's) cannot share the transactions:
+its calls are noted in the database and made when their fate is known
+(:mod:`doubleholdem.server.wallet_calls`), a debit's key ending ``#N``.
+
 A table stored before the ledger existed (a database upgraded from schema 3) holds chips
 from nowhere: the room enters them as the house's (an ``opening`` transaction) and each
 seat of that time gives its chips back to the house as it leaves (``closing``)."""
@@ -23,20 +27,22 @@ seat of that time gives its chips back to the house as it leaves (``closing``)."
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
-from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet
-from doubleholdem.errors import DatabaseBusy, TamperedSnapshot
-from doubleholdem.server.commit import Step
+from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet, WritesOff
+from doubleholdem.errors import DatabaseBusy, DoubleHoldemError, TamperedSnapshot
+from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import survey
+from doubleholdem.server.wallet_calls import WalletCall, finish, finished, note, noted, refund
 from doubleholdem.table import Table
 
 __all__ = [
@@ -49,6 +55,7 @@ __all__ = [
     "write_off",
 ]
 
+_log = logging.getLogger("doubleholdem.server")
 PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint resetting the log)
 
 
@@ -63,8 +70,7 @@ def paying(store: Storage) -> Iterator[None]:
     :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held elsewhere for
     more than ``PAY_PATIENCE`` seconds (nothing written)."""
     began = not store.in_transaction
-    if not store.reserve(PAY_PATIENCE):
-        raise DatabaseBusy("the database is busy (another process writes): try again")
+    _reserve(store)
     store.db.execute("SAVEPOINT paying")
     try:
         yield
@@ -76,6 +82,13 @@ def paying(store: Storage) -> Iterator[None]:
             store.abandon()
         raise
     store.db.execute("RELEASE paying")
+
+
+def _reserve(store: Storage) -> None:
+    """Begins ``store``'s next transaction now; :class:`DatabaseBusy` when the write
+    lock is held elsewhere for more than ``PAY_PATIENCE`` seconds."""
+    if not store.reserve(PAY_PATIENCE):
+        raise DatabaseBusy("the database is busy (another process writes): try again")
 
 
 def occupancies(table: Table) -> dict[int, int]:
@@ -108,22 +121,50 @@ class TableMoney:
         # the table in its keys: ``T``, or ``TrN`` once a repair made it anew N times
         # (its occupancies and hands count from 0 again: the old keys are taken)
         self.name = str(table_id) if not repairs else f"{table_id}r{repairs}"
-        # the default wallet writes in the storage's transaction: a savepoint undoes it
-        self._transactional = isinstance(wallet, LedgerWallet)
+        # the default wallet writes in the storage's transaction: a savepoint undoes it;
+        # another's calls are noted (module wallet_calls), and these notes known done
+        # are forgotten with the next commit of the table
+        self.outside = not isinstance(wallet, LedgerWallet)
+        self._settled: list[int] = []
 
     @contextlib.contextmanager
     def _paid(self, owner: str, amount: int, key: str, reason: Reason) -> Iterator[None]:
         """Takes ``amount`` from ``owner`` for what the block does; if the block raises,
         the payment is undone (rolled back, or for a wallet outside the database given
-        back under the key ``refund:KEY``)."""
+        back: :meth:`_paid_outside`)."""
+        if self.outside:
+            call = WalletCall("debit", self.table_id, key, owner, amount, reason)
+            with self._paid_outside(call):
+                yield
+            return
         with paying(self.store):
             self.wallet.debit(owner, self.table_id, amount, key=key, reason=reason)
-            try:
-                yield
-            except BaseException:
-                if not self._transactional:
-                    self.wallet.credit(owner, self.table_id, amount, key=f"refund:{key}")
-                raise
+            yield
+
+    @contextlib.contextmanager
+    def _paid_outside(self, call: WalletCall) -> Iterator[None]:
+        """The debit ``call`` to a wallet outside the database, for what the block does:
+        noted and committed first (:class:`DatabaseBusy` if it cannot be at once), then
+        asked; if the block raises, given back under ``refund:KEY``. Its note goes with
+        the commit of the change (:meth:`settle`), or is a debit to give back if that
+        commit fails (:meth:`give_back`) or never comes (a restart)."""
+        _reserve(self.store)
+        with self.store.transaction():
+            call = note(self.store, call)
+        try:
+            self.wallet.debit(
+                call.owner, self.table_id, call.amount, key=call.wallet_key, reason=call.reason
+            )
+        except DoubleHoldemError:  # refused: nothing was taken
+            self._settled.append(call.number)
+            raise
+        try:
+            yield
+        except BaseException:
+            refund(self.wallet, call)
+            self._settled.append(call.number)
+            raise
+        self._settled.append(call.number)
 
     def buy_in(
         self, table: Table, seat: int, owner: str, amount: int, *, now: float | None = None
@@ -146,6 +187,9 @@ class TableMoney:
         table's own log entries it made, ``before`` the occupancies of its seats when it
         began."""
         steps: list[Step] = []
+        if self._settled:
+            numbers, self._settled = self._settled, []
+            steps.append(partial(Storage.forget_wallet_calls, numbers=numbers))
         for entry in entries:
             kind = entry["kind"]
             if kind == "leave":
@@ -158,37 +202,78 @@ class TableMoney:
     def _cash_out(self, owner: str, occupancy: int, amount: int, store: Storage) -> None:
         key = f"cashout:{self.name}:{occupancy}"
         if occupancy >= self.legacy_below:
-            self.wallet.credit(owner, self.table_id, amount, key=key)
-        elif self._transactional:  # seated before the ledger: its chips were the house's
+            self._pay(store, WalletCall("credit", self.table_id, key, owner, amount))
+        elif not self.outside:  # seated before the ledger: its chips were the house's
             source = ledger.table(self.table_id)
             ledger.transfer(store.db, key, "closing", source, ledger.HOUSE, amount)
 
     def _rake(self, hand: int, amount: int, store: Storage) -> None:
-        self.wallet.rake(self.table_id, amount, key=f"rake:{self.name}:{hand}")
+        key = f"rake:{self.name}:{hand}"
+        self._pay(store, WalletCall("rake", self.table_id, key, amount=amount))
+
+    def _pay(self, store: Storage, call: WalletCall) -> None:
+        """A credit or a rake, in the commit of its change: written at once to the
+        ledger; for a wallet outside the database noted, and made once committed
+        (:meth:`deliver`)."""
+        if self.outside:
+            note(store, call)
+        else:
+            finish(self.wallet, call)
+
+    def follow(self, commit: GroupCommit) -> None:
+        """Hands ``commit`` what a wallet outside the database needs of the change just
+        handed to it: once committed, the calls it noted are made (:meth:`deliver`); if
+        the commit fails, the debits it paid with are given back (:meth:`give_back`)."""
+        if self.outside:
+            commit.later([], self.give_back)
+            commit.then(self.deliver)
+
+    def deliver(self) -> None:
+        """Makes the credits, rakes and write-offs noted for this table (committed)."""
+        self._finish(lambda call: call.method != "debit")
+
+    def give_back(self) -> None:
+        """Gives back the debits noted for this table (a commit failed: none of their
+        seats was written)."""
+        self._finish(lambda call: call.method == "debit")
+
+    def _finish(self, which: Callable[[WalletCall], bool]) -> None:
+        try:
+            calls = [c for c in noted(self.store, self.table_id) if c.number not in self._settled]
+        except sqlite3.Error:  # the database fails: what is noted is finished at a restart
+            _log.exception("the wallet calls of table %d cannot be read", self.table_id + 1)
+            return
+        self._settled += finished(self.wallet, [call for call in calls if which(call)])
 
     def open_legacy(self, table: Table) -> None:
         """Enters the chips of a table older than the ledger as the house's (inside the
         storage's transaction); its seated occupancies become legacy ones."""
         self.legacy_below = table.next_occupancy
         chips = table.chips()
-        if chips and self._transactional:
+        if chips and not self.outside:
             target = ledger.table(self.table_id)
             key = f"opening:{self.table_id}"
             ledger.transfer(self.store.db, key, "opening", ledger.HOUSE, target, chips)
         self.store.opened(self.table_id, self.legacy_below)
 
 
-def write_off(store: Storage, wallet: Wallet, table_id: int, problem: str) -> int:
-    """Table ``table_id``, which a repair drops, in the ledger: its chips go to the house
-    and its seats end, in the repair's transaction, under the key
-    ``repair:TABLE:N`` (:meth:`LedgerWallet.write_off
-    <doubleholdem.accounts.wallet.LedgerWallet.write_off>`). Returns how many chips (0
-    for a wallet outside the database, whose embedding server settles the table's seats
-    itself)."""
-    if not isinstance(wallet, LedgerWallet):
-        return 0
+def write_off(store: Storage, wallet: Wallet | None, table_id: int, problem: str) -> str:
+    """Table ``table_id``, which a repair drops, in the repair's transaction, under the
+    key ``repair:TABLE:N``: in the ledger its chips go to the house and its seats end
+    (:meth:`LedgerWallet.write_off <doubleholdem.accounts.wallet.LedgerWallet.write_off>`);
+    a wallet outside the database that can write off
+    (:class:`~doubleholdem.accounts.wallet.WritesOff`) is told once the repair is
+    committed. Returns what became of the chips, for the repair's report."""
+    if wallet is None:  # a guest room: play chips
+        return ""
     key = f"repair:{table_id}:{store.repairs(table_id)}"
-    return wallet.write_off(table_id, key=key, problem=problem)
+    if isinstance(wallet, LedgerWallet):
+        chips = wallet.write_off(table_id, key=key, problem=problem)
+        return f"; its {chips} chips went to the house (ledger: repair)" if chips else ""
+    if isinstance(wallet, WritesOff):
+        note(store, WalletCall("write_off", table_id, key, problem=problem))
+        return "; the wallet is told to write its seats off"
+    return "; the wallet was not told (it has no write_off): its seats there are to settle"
 
 
 def table_chips(

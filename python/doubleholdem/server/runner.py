@@ -158,6 +158,8 @@ class TableRunner(TableMessages):
         self._moves.clear()
         commit = self._commit
         commit.later(steps, self.reload)
+        if money is not None:
+            money.follow(commit)
         replies, self._replies = self._replies, []
         for connection, text in replies:
             commit.post(connection, text)
@@ -471,5 +473,15 @@ class TableRunner(TableMessages):
                 table.leave(seat, now=table.now)
                 self.bots.pop(seat)
                 self.bot_kinds.pop(seat)
-                kinds = {str(s): k for s, k in self.bot_kinds.items()}
-                self.later(partial(Storage.put_bots, table_id=self.id, bots=kinds))
+                self._store_bots()
+
+    def add_bot(self, seat: int, kind: str) -> None:
+        """A bot of ``kind`` (of :data:`BOT_KINDS`) sat down in ``seat``: stored with
+        the change being made."""
+        self.bot_kinds[seat] = kind
+        self.bots[seat] = BOT_KINDS[kind](self.seed * 16 + seat)
+        self._store_bots()
+
+    def _store_bots(self) -> None:
+        kinds = {str(s): k for s, k in self.bot_kinds.items()}
+        self.later(partial(Storage.put_bots, table_id=self.id, bots=kinds))

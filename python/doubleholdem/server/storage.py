@@ -441,6 +441,32 @@ class Storage:
         ).fetchall()
         return [json.loads(line) for (line,) in reversed(rows)]
 
+    # calls to a wallet outside the database
+
+    def add_wallet_call(self, table_id: int, call: str) -> int:
+        """Notes a call to a wallet outside the database (its JSON text,
+        :mod:`doubleholdem.server.wallet_calls`) about table ``table_id``; returns its
+        number, never given twice."""
+        cursor = self._db.execute(
+            "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)", (table_id, call)
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def wallet_calls(self, table_id: int | None = None) -> list[tuple[int, int, str]]:
+        """(number, table, JSON text) of the wallet calls noted (about table
+        ``table_id``, or any) and not forgotten, oldest first."""
+        if table_id is None:
+            rows = self._db.execute("SELECT * FROM wallet_calls ORDER BY number")
+        else:
+            query = "SELECT * FROM wallet_calls WHERE table_id = ? ORDER BY number"
+            rows = self._db.execute(query, (table_id,))
+        return [(int(n), int(t), str(c)) for n, t, c in rows]
+
+    def forget_wallet_calls(self, numbers: list[int]) -> None:
+        """Forgets the wallet calls of these numbers (known done)."""
+        self._db.executemany("DELETE FROM wallet_calls WHERE number = ?", [(n,) for n in numbers])
+
     # seat tokens
 
     def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:

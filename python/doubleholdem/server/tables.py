@@ -22,6 +22,7 @@ from doubleholdem.server.money import TableMoney, write_off
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable
+from doubleholdem.server.wallet_calls import finish_noted
 from doubleholdem.table import Table
 
 __all__ = ["BANKROLL_BUY_INS", "RoomTables"]
@@ -47,6 +48,9 @@ class RoomTables:
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.repaired: list[str] = []  # what a repair did, table by table
+        # the bots of new tables paid by a wallet outside the database: table -> seat ->
+        # kind, seated after the load (:meth:`_seat_new_bots`)
+        self._new_bots: dict[int, dict[int, str]] = {}
 
     @classmethod
     def open(
@@ -133,10 +137,9 @@ class RoomTables:
             for found in damage:
                 assert found.table is not None
                 problem = protocol.for_people(found.problem)
-                chips = write_off(self.store, self._wallet, found.table, problem)
+                gone = write_off(self.store, self.wallet, found.table, problem)
                 self.store.drop_table(found.table)
                 self.runners.pop(found.table, None)
-                gone = f"; its {chips} chips went to the house (ledger: repair)" if chips else ""
                 self.repaired.append(protocol.for_people(f"{found}: replaced by a new table{gone}"))
             count = max(self.store.count(), self.settings.tables)
             for table_id in range(count):
@@ -147,6 +150,9 @@ class RoomTables:
                     runner = self.runners[table_id]
                     assert runner.money is not None
                     runner.money.open_legacy(runner.table)
+        if self.wallet is not None and not isinstance(self.wallet, LedgerWallet):
+            finish_noted(self.store, self.wallet)  # what a failure or a crash left undone
+            self._seat_new_bots()
 
     def _check_money_kind(self) -> None:
         """Refuses to serve a guest room's chips as accounts' money, or the other way
@@ -203,12 +209,30 @@ class RoomTables:
         kinds = settings.bot_kinds[place] if place < len(settings.bot_kinds) else DEFAULT_BOTS
         bots = {s: kinds[s % len(kinds)] for s in range(min(settings.bots, config.seats))}
         runner = self._runner(table_id, table, bots)
+        if runner.money is not None and runner.money.outside:
+            # a debit to such a wallet is noted and committed before it is asked, which
+            # the load's transaction cannot: the bots sit down after it
+            self._new_bots[table_id], bots = bots, {}
+            runner.bots.clear()
+            runner.bot_kinds.clear()
         for seat in list(bots):
             if not self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
                 del bots[seat]
         self.runners[table_id] = runner
         snapshot = table.to_json(self.settings.snapshot_key)
         self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
+
+    def _seat_new_bots(self) -> None:
+        """The bots of the new tables paid by a wallet outside the database sit down,
+        each in a change of its own (:meth:`_seat_bot`)."""
+        now = self.settings.clock()
+        for table_id, bots in self._new_bots.items():
+            runner = self.runners[table_id]
+            for seat, kind in bots.items():
+                with runner.change():
+                    if self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
+                        runner.add_bot(seat, kind)
+        self._new_bots.clear()
 
     def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
         """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with

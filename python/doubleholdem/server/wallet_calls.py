@@ -1,0 +1,134 @@
+"""Calls to a wallet outside the room's database (an embedding server's own,
+docs/accounts.md), made so that no chip is created or lost whatever fails: a commit, or
+the process (killed between the wallet's answer and the commit). Such a wallet cannot
+share the room's transactions, so each call is *noted* in the database (the table
+``wallet_calls``), where what became of it is known for sure:
+
+- A **debit** (a buy-in or a top-up) is noted, and the note committed, *before* the
+  wallet is asked, under the key ``KEY#N`` (``N`` the note's number, never given twice,
+  so that a debit given back never answers a later request); the note is forgotten in
+  the commit of the seat it pays for. A note still there when that commit failed, or
+  when the room starts again, is a debit whose seat was never written: it is given back
+  (:func:`give_back`).
+- A **credit** (a cash-out), a **rake** or a **write-off** (a repair) is noted in the
+  commit of the change it belongs to and made only once that is committed; its note is
+  forgotten once it is made. A failed commit made none; a process killed after the
+  commit makes them when the room starts again (:func:`finish_noted`), under the same
+  keys: the wallet applies each key once.
+
+The ledger's own wallet (:class:`~doubleholdem.accounts.wallet.LedgerWallet`) needs
+none of this: it writes in the room's transactions."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass, replace
+from typing import Literal
+
+from doubleholdem.accounts.wallet import Reason, Wallet, WritesOff
+from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.server.storage import Storage
+
+__all__ = ["WalletCall", "finish", "finish_noted", "give_back", "note", "noted"]
+
+_log = logging.getLogger("doubleholdem.server")
+Method = Literal["debit", "credit", "rake", "write_off"]
+
+
+@dataclass(frozen=True)
+class WalletCall:
+    """A call to a wallet about table ``table_id`` under ``key``: a ``debit`` (of
+    ``amount`` from ``owner``, for ``reason``), a ``credit`` (``amount`` to ``owner``),
+    a ``rake`` (``amount``), a ``write_off`` (for ``problem``); ``number`` its note's
+    (0 until noted)."""
+
+    method: Method
+    table_id: int
+    key: str
+    owner: str = ""
+    amount: int = 0
+    reason: Reason = "buy_in"
+    problem: str = ""
+    number: int = 0
+
+    @property
+    def wallet_key(self) -> str:
+        """The key the wallet is asked under: a debit's names its note, the others'
+        what they pay (see the module's text)."""
+        return f"{self.key}#{self.number}" if self.method == "debit" else self.key
+
+    def text(self) -> str:
+        """The call as stored (its table and number are columns of their own)."""
+        fields = asdict(self)
+        del fields["table_id"], fields["number"]
+        return json.dumps(fields, separators=(",", ":"))
+
+
+def note(store: Storage, call: WalletCall) -> WalletCall:
+    """Notes ``call`` in the transaction open on ``store``; the call with its number."""
+    return replace(call, number=store.add_wallet_call(call.table_id, call.text()))
+
+
+def noted(store: Storage, table_id: int | None = None) -> list[WalletCall]:
+    """The calls noted (about table ``table_id``, or any) and not forgotten."""
+    return [
+        WalletCall(table_id=table, number=number, **json.loads(text))
+        for number, table, text in store.wallet_calls(table_id)
+    ]
+
+
+def give_back(wallet: Wallet, call: WalletCall) -> None:
+    """A debit whose seat was never written goes back: it is asked again under its key
+    (which changes nothing if the wallet took it, and is refused if it did not: then
+    there is nothing to give back), then credited under ``refund:KEY``."""
+    try:
+        wallet.debit(
+            call.owner, call.table_id, call.amount, key=call.wallet_key, reason=call.reason
+        )
+    except DoubleHoldemError:  # refused: it was never taken
+        return
+    refund(wallet, call)
+
+
+def refund(wallet: Wallet, call: WalletCall) -> None:
+    """Gives back the debit ``call`` the wallet took, under the key ``refund:KEY``."""
+    wallet.credit(call.owner, call.table_id, call.amount, key=f"refund:{call.wallet_key}")
+
+
+def finish(wallet: Wallet, call: WalletCall) -> None:
+    """What a noted call still owes, once its change's fate is known: a debit's seat
+    was never written (it is given back); a credit, a rake or a write-off is made (the
+    write-off only to a wallet that can: :class:`~doubleholdem.accounts.wallet.WritesOff`)."""
+    key = call.wallet_key
+    if call.method == "debit":
+        give_back(wallet, call)
+    elif call.method == "credit":
+        wallet.credit(call.owner, call.table_id, call.amount, key=key)
+    elif call.method == "rake":
+        wallet.rake(call.table_id, call.amount, key=key)
+    elif isinstance(wallet, WritesOff):
+        wallet.write_off(call.table_id, key=key, problem=call.problem)
+
+
+def finished(wallet: Wallet, calls: list[WalletCall]) -> list[int]:
+    """Finishes each of ``calls`` (:func:`finish`); the numbers of those done. A wallet
+    that fails (unreachable) is logged and its call left noted, to finish later."""
+    done = []
+    for call in calls:
+        try:
+            finish(wallet, call)
+        except Exception:  # the embedding server's code: any failure leaves the note
+            _log.exception("the wallet failed %s %r; it is tried again", call.method, call.key)
+            continue
+        done.append(call.number)
+    return done
+
+
+def finish_noted(store: Storage, wallet: Wallet) -> None:
+    """Finishes every call noted (the room starts: no change is under way) and forgets
+    those done."""
+    done = finished(wallet, noted(store))
+    if done:
+        with store.transaction():
+            store.forget_wallet_calls(done)

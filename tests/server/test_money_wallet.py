@@ -1,0 +1,192 @@
+"""Money through a wallet outside the room's database (an embedding server's,
+docs/accounts.md): the wallet's chips plus the chips at the tables, as the room holds
+them (after a restart too), stay what they were whatever fails: a table refusing a seat
+already paid for, a commit failing after the wallet was called, the process killed
+between the wallet's call and the commit, a repair dropping a table. A retry with the
+same key changes nothing; a key given back is never asked again."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
+from money_room import RAKED, kinds, play_hand, send
+from wallet_crash import killed_at
+from wallets import DictWallet, TellingWallet
+
+TOTAL = 2000
+
+
+def _room(wallet: DictWallet, path: str = ":memory:", **options: Any) -> Room:
+    settings = RoomSettings(
+        tables=1, bots=0, pause=0.0, configs=[RAKED], seed=5, guests=False, clock=lambda: 100.0
+    )
+    return Room.open(path, settings, wallet=wallet, **options)
+
+
+def _chips(room: Room) -> int:
+    return sum(runner.table.chips() for runner in room.runners.values())
+
+
+def _held(room: Room, wallet: DictWallet) -> int:
+    """The wallet's chips and the tables'."""
+    return wallet.total() + _chips(room)
+
+
+def _player(room: Room, name: str) -> Connection:
+    return room.connect(account=name)
+
+
+def _fail_commits(room: Room) -> None:
+    """Every commit from now on fails on writing a table (a full disk)."""
+
+    def failing(*args: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    room.store.put_table = failing  # type: ignore[method-assign]
+
+
+def _mend(room: Room) -> None:
+    del room.store.put_table  # the class's again
+    assert room.commit.writable()
+
+
+async def _in_a_loop(room: Room, connection: Connection, **fields: Any) -> list[dict[str, Any]]:
+    """A request served as in a running server: the commit comes at the loop's turn."""
+    room.handle(connection, json.dumps({"v": 2, **fields}))
+    await asyncio.sleep(0.01)
+    return send(room, connection, type="ping")
+
+
+def test_a_seat_the_table_refuses_is_given_back_and_its_key_never_asked_again() -> None:
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+    ann, bob = _player(room, "ann"), _player(room, "bob")
+    assert kinds(send(room, ann, type="sit", table=0, seat=0, buy_in=400)) == ["seated"]
+    assert kinds(send(room, bob, type="sit", table=0, seat=0, buy_in=400)) == ["refused"]
+    assert wallet.balances["bob"] == 1000  # paid, then given back
+    assert kinds(send(room, bob, type="sit", table=0, seat=1, buy_in=400)) == ["seated"]
+    assert wallet.balances["bob"] == 600  # paid again, not answered by the key given back
+    assert _held(room, wallet) == TOTAL
+
+
+def test_a_failed_commit_gives_an_external_buy_in_back() -> None:
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+    ann = _player(room, "ann")
+    _fail_commits(room)
+    replies = asyncio.run(_in_a_loop(room, ann, type="sit", table=0, buy_in=400))
+    assert kinds(replies) == ["unavailable"]
+    assert room.runners[0].table.seats()[0] is None
+    assert wallet.balances["ann"] == 1000
+    assert _held(room, wallet) == TOTAL
+    _mend(room)
+    assert kinds(send(room, ann, type="sit", table=0, buy_in=400)) == ["seated"]
+    assert wallet.balances["ann"] == 600  # the same occupancy again: paid again
+    assert _held(room, wallet) == TOTAL
+
+
+def _ann_seated() -> tuple[DictWallet, Room, Connection, str]:
+    """A room whose wallet holds 2000 chips, ann seated with 300 of them; her token."""
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+    ann = _player(room, "ann")
+    (seated,) = [r for r in send(room, ann, type="sit", table=0, buy_in=300) if "token" in r]
+    return wallet, room, ann, seated["token"]
+
+
+def test_a_failed_commit_gives_an_external_top_up_back() -> None:
+    wallet, room, ann, _ = _ann_seated()
+    _fail_commits(room)
+    assert kinds(asyncio.run(_in_a_loop(room, ann, type="top_up", amount=100))) == ["unavailable"]
+    assert room.runners[0].table.stack(0) == 300
+    assert _held(room, wallet) == TOTAL
+    _mend(room)
+    assert kinds(send(room, ann, type="top_up", amount=100)) == ["result"]
+    assert (wallet.balances["ann"], room.runners[0].table.stack(0)) == (600, 400)
+    assert _held(room, wallet) == TOTAL
+
+
+def test_a_cash_out_whose_commit_fails_is_not_paid_and_is_paid_once_later() -> None:
+    wallet, room, ann, token = _ann_seated()
+    _fail_commits(room)
+    assert kinds(asyncio.run(_in_a_loop(room, ann, type="leave"))) == ["unavailable"]
+    assert room.runners[0].table.seats()[0] is not None  # the leave was not committed
+    assert wallet.balances["ann"] == 700  # and not paid
+    assert _held(room, wallet) == TOTAL
+    _mend(room)
+    assert kinds(send(room, ann, type="resume", token=token)) == ["seated"]  # her seat still
+    assert kinds(send(room, ann, type="leave")) == ["result"]
+    assert wallet.balances["ann"] == 1000
+    assert [key for _, key in wallet.calls if key.startswith("cashout")] == ["cashout:0:0"]
+
+
+def test_a_hand_whose_commit_fails_pays_no_rake() -> None:
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+    send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)
+    send(room, _player(room, "bob"), type="sit", table=0, buy_in=300)
+    runner = room.runners[0]
+    with runner.change():
+        runner.table.start_hand(now=100.0)
+    _fail_commits(room)  # the hand plays by moves; its end stores the table: it fails
+
+    async def play() -> None:
+        play_hand(runner, start=False)
+        await asyncio.sleep(0.01)
+
+    asyncio.run(play())
+    assert wallet.house == 0
+    assert _held(room, wallet) == TOTAL
+    _mend(room)
+    assert runner.table.in_hand  # back to before the hand's last decision
+    play_hand(runner, start=False)
+    assert wallet.house > 0
+    assert _held(room, wallet) == TOTAL
+
+
+@pytest.mark.parametrize(
+    ("scenario", "moment", "prefix"),
+    [
+        ("sit", "after", "buyin:"),
+        ("sit", "before", "buyin:"),
+        ("top_up", "after", "topup:"),
+        ("leave", "before", "cashout:"),
+        ("leave", "after", "cashout:"),
+        ("rake", "before", "rake:"),
+        ("rake", "after", "rake:"),
+    ],
+)
+def test_a_process_killed_at_the_wallets_call_loses_and_makes_no_chip(
+    tmp_path: Path, scenario: str, moment: str, prefix: str
+) -> None:
+    after = killed_at(tmp_path, scenario, moment, prefix)
+    assert after.killed
+    assert after.wallet + after.tables == TOTAL, after
+    if scenario == "sit":
+        assert after.seated == []  # never committed: the buy-in went back
+
+
+def test_a_repair_tells_a_wallet_that_can_write_off(tmp_path: Path) -> None:
+    path = str(tmp_path / "room.db")
+    wallet = TellingWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet, path)
+    send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)
+    room.store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE tables SET bots = '{' WHERE id = 0")
+    db.commit()
+    db.close()
+    room = _room(wallet, path, repair=True)
+    assert wallet.written_off == [(0, "repair:0:0")]
+    assert "told" in room.repaired[0]
+    assert _held(room, wallet) == TOTAL - 300  # the wallet decides what the 300 become
+    room.store.close()
