@@ -84,6 +84,26 @@ class TellingWallet(DictWallet):
         return self._once(key, ("write_off", table_id, problem), note)
 
 
+class FlakyWallet(DictWallet):
+    """A :class:`DictWallet` whose service fails: the methods in :attr:`down` raise
+    ``ConnectionError`` (after applying the call when :attr:`lose_replies`: the reply
+    is lost, not the request)."""
+
+    def __init__(self, balances: dict[str, int]) -> None:
+        super().__init__(balances)
+        self.down: set[str] = set()
+        self.lose_replies = False
+
+    def _once(self, key: str, request: tuple[Any, ...], apply: Callable[[], None]) -> str:
+        method = "debit" if request[0] in ("buy_in", "top_up") else request[0]
+        if method in self.down and not self.lose_replies:
+            raise ConnectionError("the wallet service is unreachable")
+        receipt = super()._once(key, request, apply)
+        if method in self.down:
+            raise ConnectionError("the wallet's reply was lost")
+        return receipt
+
+
 class FileWallet:
     """A :class:`DictWallet` in the SQLite file at ``path`` (each call one transaction):
     it outlives its process. With ``kill`` = (``"before"`` or ``"after"``, a key's

@@ -100,6 +100,15 @@ class DatabaseBusy(DoubleHoldemError, RuntimeError):
     code = "unavailable"
 
 
+class WalletFailed(DoubleHoldemError, RuntimeError):
+    """A wallet outside the room's database (an embedding server's) failed a payment
+    with an error of its own, not a refusal (its service unreachable): the seat or the
+    top-up was not given, and whatever the wallet may have taken is given back (at
+    once, or when the room next can: docs/accounts.md); try again."""
+
+    code = "unavailable"
+
+
 class ProtocolError(DoubleHoldemError, ValueError):
     """A game server message that cannot be taken: malformed, oversized, of an unknown
     type or version, or with fields of the wrong kind. ``code`` is the short error code

@@ -20,7 +20,7 @@ from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from money_room import RAKED, kinds, play_hand, send
 from wallet_crash import killed_at
-from wallets import DictWallet, TellingWallet
+from wallets import DictWallet, FlakyWallet, TellingWallet
 
 TOTAL = 2000
 
@@ -39,6 +39,14 @@ def _chips(room: Room) -> int:
 def _held(room: Room, wallet: DictWallet) -> int:
     """The wallet's chips and the tables'."""
     return wallet.total() + _chips(room)
+
+
+def _damage(path: str) -> None:
+    """Table 0 of the database at ``path`` cannot be read (its bots column)."""
+    db = sqlite3.connect(path)
+    db.execute("UPDATE tables SET bots = '{' WHERE id = 0")
+    db.commit()
+    db.close()
 
 
 def _player(room: Room, name: str) -> Connection:
@@ -175,18 +183,108 @@ def test_a_process_killed_at_the_wallets_call_loses_and_makes_no_chip(
         assert after.seated == []  # never committed: the buy-in went back
 
 
-def test_a_repair_tells_a_wallet_that_can_write_off(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("wallet", "told"),
+    [
+        (TellingWallet({"ann": 1000, "bob": 1000}), "the wallet is told to write its seats off"),
+        (DictWallet({"ann": 1000, "bob": 1000}), "the wallet was not told (it has no write_off)"),
+    ],
+)
+def test_a_repair_tells_a_wallet_that_can_write_off(
+    tmp_path: Path, wallet: DictWallet, told: str
+) -> None:
     path = str(tmp_path / "room.db")
-    wallet = TellingWallet({"ann": 1000, "bob": 1000})
     room = _room(wallet, path)
     send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)
     room.store.close()
-    db = sqlite3.connect(path)
-    db.execute("UPDATE tables SET bots = '{' WHERE id = 0")
-    db.commit()
-    db.close()
+    _damage(path)
     room = _room(wallet, path, repair=True)
-    assert wallet.written_off == [(0, "repair:0:0")]
-    assert "told" in room.repaired[0]
+    assert told in room.repaired[0]
+    assert wallet.written_off == ([(0, "repair:0:0")] if "is told" in told else [])
     assert _held(room, wallet) == TOTAL - 300  # the wallet decides what the 300 become
+    room.store.close()
+
+
+@pytest.mark.parametrize("lose_replies", [False, True])
+def test_a_wallet_failing_a_buy_in_is_given_back_what_it_may_have_taken(
+    lose_replies: bool,
+) -> None:
+    wallet = FlakyWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+    ann = _player(room, "ann")
+    wallet.down, wallet.lose_replies = {"debit"}, lose_replies
+    assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["unavailable"]
+    assert room.runners[0].table.seats()[0] is None
+    # taken while the wallet failed to answer: owed, given back when it answers again
+    assert wallet.balances["ann"] == (700 if lose_replies else 1000)
+    wallet.down = set()
+    assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
+    assert _held(room, wallet) == TOTAL and wallet.balances["ann"] == 700
+    assert kinds(send(room, ann, type="leave")) == ["result"]
+    assert wallet.balances["ann"] == 1000
+
+
+def test_a_buy_in_the_wallet_took_while_unreachable_after_is_given_back_at_the_start(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "room.db")
+    wallet = FlakyWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet, path)
+    wallet.down, wallet.lose_replies = {"debit", "cash_out"}, True  # it took it, then fell
+    assert kinds(send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)) == [
+        "unavailable"
+    ]
+    assert wallet.balances["ann"] == 700  # taken, and not given back yet: it is down
+    room.store.close()
+    wallet.down = set()
+    room = _room(wallet, path)
+    assert wallet.balances["ann"] == 1000 and _held(room, wallet) == TOTAL
+    room.store.close()
+    room = _room(wallet, path)  # and once only
+    assert wallet.balances["ann"] == 1000
+    room.store.close()
+
+
+def test_a_cash_out_the_wallet_fails_is_paid_after_the_tables_next_commit() -> None:
+    wallet = FlakyWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+    ann = _player(room, "ann")
+    send(room, ann, type="sit", table=0, buy_in=300)
+    wallet.down = {"cash_out"}
+    assert kinds(send(room, ann, type="leave")) == ["result"]  # the leave is committed
+    assert room.runners[0].table.seats()[0] is None
+    assert wallet.balances["ann"] == 700  # owed: still noted
+    wallet.down = set()
+    send(room, _player(room, "bob"), type="sit", table=0, buy_in=300)
+    assert wallet.balances["ann"] == 1000 and _held(room, wallet) == TOTAL
+
+
+def test_a_buy_in_that_cannot_be_noted_asks_nothing_of_the_wallet() -> None:
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet)
+
+    def full(*args: Any) -> int:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    room.store.add_wallet_call = full  # type: ignore[method-assign]
+    assert kinds(send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)) == [
+        "unavailable"
+    ]
+    assert wallet.calls == [] and _held(room, wallet) == TOTAL
+
+
+def test_bots_paid_by_a_wallet_of_its_own_sit_down_after_the_load(tmp_path: Path) -> None:
+    path = str(tmp_path / "room.db")
+    wallet = DictWallet({"bot-0-0": 5000, "bot-0-1": 5000})
+    settings = RoomSettings(tables=1, bots=3, configs=[RAKED], seed=5, guests=False)
+    room = Room.open(path, settings, wallet=wallet)
+    runner = room.runners[0]
+    high = RAKED.buy_in_range[1]
+    assert sorted(runner.bots) == [0, 1]  # the third is not the wallet's: no seat
+    assert [s["stack"] for s in runner.table.seats() if s is not None] == [high, high]
+    assert sorted(key for _, key in wallet.calls) == ["buyin:0:0#1", "buyin:0:1#2"]
+    assert _held(room, wallet) == 10000
+    room.store.close()
+    room = Room.open(path, settings, wallet=wallet)  # stored as seated
+    assert sorted(room.runners[0].bots) == [0, 1] and _held(room, wallet) == 10000
     room.store.close()

@@ -72,7 +72,7 @@ class GroupCommit:
         self._sends: list[tuple[Recipient, str]] = []
         self._instead: list[tuple[Recipient, str]] = []
         self._undo: set[Callable[[], None]] = set()
-        self._then: list[Callable[[], None]] = []
+        self._then: dict[Callable[[], None], None] = {}  # in order, each once
         self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
         self._flush: asyncio.Handle | None = None
         self._probe: asyncio.Handle | None = None
@@ -92,8 +92,8 @@ class GroupCommit:
 
     def then(self, after: Callable[[], None]) -> None:
         """Calls ``after`` once the next :meth:`flush`'s commit succeeded (before the
-        messages are sent; not if it fails)."""
-        self._then.append(after)
+        messages are sent; not if it fails), once however often it is handed in."""
+        self._then[after] = None
 
     def post(self, recipient: Recipient, text: str) -> None:
         """Sends ``text`` to ``recipient`` after the next :meth:`flush`'s commit (in the
@@ -148,7 +148,7 @@ class GroupCommit:
         sends, self._sends = self._sends, []
         instead, self._instead = self._instead, []
         undo, self._undo = self._undo, set()
-        after, self._then = self._then, []
+        after, self._then = self._then, {}
         self.applying.clear()
         try:
             if steps:

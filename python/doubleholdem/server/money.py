@@ -29,20 +29,20 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet, WritesOff
-from doubleholdem.errors import DatabaseBusy, DoubleHoldemError, TamperedSnapshot
+from doubleholdem.errors import DatabaseBusy, DoubleHoldemError, TamperedSnapshot, WalletFailed
 from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import survey
-from doubleholdem.server.wallet_calls import WalletCall, finish, finished, note, noted, refund
+from doubleholdem.server.wallet_calls import WalletCall, finish, finished, note, noted
 from doubleholdem.table import Table
 
 __all__ = [
@@ -144,13 +144,11 @@ class TableMoney:
     @contextlib.contextmanager
     def _paid_outside(self, call: WalletCall) -> Iterator[None]:
         """The debit ``call`` to a wallet outside the database, for what the block does:
-        noted and committed first (:class:`DatabaseBusy` if it cannot be at once), then
-        asked; if the block raises, given back under ``refund:KEY``. Its note goes with
-        the commit of the change (:meth:`settle`), or is a debit to give back if that
-        commit fails (:meth:`give_back`) or never comes (a restart)."""
-        _reserve(self.store)
-        with self.store.transaction():
-            call = note(self.store, call)
+        noted and committed first (:meth:`_note_first`), then asked; if the block raises,
+        or the wallet fails (:class:`WalletFailed`), given back. Its note goes with the
+        commit of the change (:meth:`settle`), or is a debit to give back if that
+        commit fails (:meth:`finish_noted`) or never comes (a restart)."""
+        call = self._note_first(call)
         try:
             self.wallet.debit(
                 call.owner, self.table_id, call.amount, key=call.wallet_key, reason=call.reason
@@ -158,13 +156,30 @@ class TableMoney:
         except DoubleHoldemError:  # refused: nothing was taken
             self._settled.append(call.number)
             raise
+        except Exception as error:  # the wallet's own failure: it may have taken it
+            self._give_back_now(call)
+            raise WalletFailed(f"the wallet failed the payment ({error}): try again") from None
         try:
             yield
         except BaseException:
-            refund(self.wallet, call)
-            self._settled.append(call.number)
+            self._give_back_now(call)
             raise
         self._settled.append(call.number)
+
+    def _note_first(self, call: WalletCall) -> WalletCall:
+        """Notes the debit ``call`` in a transaction committed now (before the wallet
+        is asked); :class:`DatabaseBusy` if the database cannot take it at once."""
+        try:
+            _reserve(self.store)
+            with self.store.transaction():
+                return note(self.store, call)
+        except sqlite3.Error as error:
+            raise DatabaseBusy(f"the database refuses writes for now ({error})") from None
+
+    def _give_back_now(self, call: WalletCall) -> None:
+        """Gives the debit ``call`` back at once if the wallet can; else its note stays,
+        to give back after the next commit (:meth:`finish_noted`) or at a start."""
+        self._settled += finished(self.wallet, [call])
 
     def buy_in(
         self, table: Table, seat: int, owner: str, amount: int, *, now: float | None = None
@@ -214,7 +229,7 @@ class TableMoney:
     def _pay(self, store: Storage, call: WalletCall) -> None:
         """A credit or a rake, in the commit of its change: written at once to the
         ledger; for a wallet outside the database noted, and made once committed
-        (:meth:`deliver`)."""
+        (:meth:`finish_noted`)."""
         if self.outside:
             note(store, call)
         else:
@@ -222,28 +237,25 @@ class TableMoney:
 
     def follow(self, commit: GroupCommit) -> None:
         """Hands ``commit`` what a wallet outside the database needs of the change just
-        handed to it: once committed, the calls it noted are made (:meth:`deliver`); if
-        the commit fails, the debits it paid with are given back (:meth:`give_back`)."""
+        handed to it: whether the commit succeeds or fails, what the table's notes
+        still owe is then finished (:meth:`finish_noted`)."""
         if self.outside:
-            commit.later([], self.give_back)
-            commit.then(self.deliver)
+            commit.later([], self.finish_noted)
+            commit.then(self.finish_noted)
 
-    def deliver(self) -> None:
-        """Makes the credits, rakes and write-offs noted for this table (committed)."""
-        self._finish(lambda call: call.method != "debit")
-
-    def give_back(self) -> None:
-        """Gives back the debits noted for this table (a commit failed: none of their
-        seats was written)."""
-        self._finish(lambda call: call.method == "debit")
-
-    def _finish(self, which: Callable[[WalletCall], bool]) -> None:
+    def finish_noted(self) -> None:
+        """Finishes what the calls noted for this table still owe
+        (:func:`~doubleholdem.server.wallet_calls.finish`), right after a commit ended,
+        committed or failed: then no change of the table is under way, so a debit still
+        noted paid for no seat written (its seat's commit failed, the table refused it,
+        the wallet failed) and is given back, and a credit or a rake noted is committed
+        and made."""
         try:
             calls = [c for c in noted(self.store, self.table_id) if c.number not in self._settled]
         except sqlite3.Error:  # the database fails: what is noted is finished at a restart
             _log.exception("the wallet calls of table %d cannot be read", self.table_id + 1)
             return
-        self._settled += finished(self.wallet, [call for call in calls if which(call)])
+        self._settled += finished(self.wallet, calls)
 
     def open_legacy(self, table: Table) -> None:
         """Enters the chips of a table older than the ledger as the house's (inside the

@@ -18,6 +18,7 @@ from doubleholdem.errors import (
     DatabaseBusy,
     DoubleHoldemError,
     ProtocolError,
+    WalletFailed,
 )
 from doubleholdem.server import protocol
 from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
@@ -170,7 +171,7 @@ class Room(RoomTables):
             return
         try:
             self._dispatch(connection, message)
-        except (ProtocolError, DatabaseBusy) as error:
+        except (ProtocolError, DatabaseBusy, WalletFailed) as error:
             connection.error(error.code, str(error))
         except AccountError as error:  # the accounts' library numbers tables from 0
             connection.error(error.code, protocol.for_people(str(error)))

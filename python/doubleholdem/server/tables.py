@@ -212,9 +212,9 @@ class RoomTables:
         if runner.money is not None and runner.money.outside:
             # a debit to such a wallet is noted and committed before it is asked, which
             # the load's transaction cannot: the bots sit down after it
-            self._new_bots[table_id], bots = bots, {}
+            self._new_bots[table_id] = dict(bots)
             runner.bots.clear()
-            runner.bot_kinds.clear()
+            runner.bot_kinds.clear()  # the very dict ``bots``: none sits now
         for seat in list(bots):
             if not self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
                 del bots[seat]

@@ -7,7 +7,8 @@ share the room's transactions, so each call is *noted* in the database (the tabl
 - A **debit** (a buy-in or a top-up) is noted, and the note committed, *before* the
   wallet is asked, under the key ``KEY#N`` (``N`` the note's number, never given twice,
   so that a debit given back never answers a later request); the note is forgotten in
-  the commit of the seat it pays for. A note still there when that commit failed, or
+  the commit of the seat it pays for. A note still there once that commit ended
+  (failed, or committed without it: the table refused the seat, the wallet failed), or
   when the room starts again, is a debit whose seat was never written: it is given back
   (:func:`give_back`).
 - A **credit** (a cash-out), a **rake** or a **write-off** (a repair) is noted in the
@@ -15,6 +16,11 @@ share the room's transactions, so each call is *noted* in the database (the tabl
   forgotten once it is made. A failed commit made none; a process killed after the
   commit makes them when the room starts again (:func:`finish_noted`), under the same
   keys: the wallet applies each key once.
+
+A call the wallet fails (not a refusal: an error of its own) stays noted and is
+finished after the next commit of its table
+(:meth:`TableMoney.finish_noted <doubleholdem.server.money.TableMoney.finish_noted>`),
+or at the next start.
 
 The ledger's own wallet (:class:`~doubleholdem.accounts.wallet.LedgerWallet`) needs
 none of this: it writes in the room's transactions."""
@@ -88,11 +94,6 @@ def give_back(wallet: Wallet, call: WalletCall) -> None:
         )
     except DoubleHoldemError:  # refused: it was never taken
         return
-    refund(wallet, call)
-
-
-def refund(wallet: Wallet, call: WalletCall) -> None:
-    """Gives back the debit ``call`` the wallet took, under the key ``refund:KEY``."""
     wallet.credit(call.owner, call.table_id, call.amount, key=f"refund:{call.wallet_key}")
 
 
@@ -119,7 +120,7 @@ def finished(wallet: Wallet, calls: list[WalletCall]) -> list[int]:
         try:
             finish(wallet, call)
         except Exception:  # the embedding server's code: any failure leaves the note
-            _log.exception("the wallet failed %s %r; it is tried again", call.method, call.key)
+            _log.exception("the wallet failed %r; it is tried again", call.wallet_key)
             continue
         done.append(call.number)
     return done
