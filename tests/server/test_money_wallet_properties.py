@@ -1,0 +1,175 @@
+"""No chip created or lost between a wallet outside the room's database and its tables,
+through random interleavings (docs/accounts.md, "An embedding server's own wallet"):
+buy-ins (refused ones too: a seat taken, an amount out of range or over the balance),
+top-ups, hands with rake, leaves, failed commits (a write in them, or their
+``COMMIT``), a wallet losing its reply to a payment it applied, and restarts. After
+every step the wallet's chips plus the chips at the tables are what they were."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import tempfile
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
+from money_room import RAKED, play_hand, send
+from wallets import FlakyWallet
+
+NAMES = ["ann", "bob", "cy"]
+TOTAL = 3000
+
+steps = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("sit"),
+            st.sampled_from(NAMES),
+            st.integers(0, 1),
+            st.integers(0, 2),
+            st.sampled_from([100, 300, 1000, 1500]),
+        ),
+        st.tuples(st.just("top_up"), st.sampled_from(NAMES), st.sampled_from([50, 400])),
+        st.tuples(st.just("hand"), st.integers(0, 1)),
+        st.tuples(st.just("leave"), st.sampled_from(NAMES)),
+        st.tuples(st.just("fail_next_commit"), st.booleans()),
+        st.tuples(st.just("lose_a_reply"), st.booleans()),
+        st.tuples(st.just("restart")),
+    ),
+    max_size=25,
+)
+
+
+class World:
+    """A room on a file, paying through a :class:`FlakyWallet` that outlives it."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.wallet = FlakyWallet(dict.fromkeys(NAMES, TOTAL // len(NAMES)))
+        self.settings = RoomSettings(
+            tables=2, bots=0, pause=0.0, configs=[RAKED], seed=5, guests=False, clock=lambda: 100.0
+        )
+        self.room = Room.open(path, self.settings, wallet=self.wallet)
+        self.clients: dict[str, Connection] = {}
+        self.tokens: dict[str, str] = {}
+
+    def held(self) -> int:
+        """The wallet's chips and the tables'."""
+        chips = sum(runner.table.chips() for runner in self.room.runners.values())
+        return self.wallet.total() + chips
+
+    def request(self, name: str, **fields: Any) -> None:
+        connection = self.clients.get(name)
+        if connection is None:
+            connection = self.clients[name] = self.room.connect(account=name)
+        for reply in send(self.room, connection, **fields):
+            if reply["type"] == "seated":
+                self.tokens[name] = reply["token"]
+        self.room.commit.writable()  # a refusing room takes writes again when it can
+
+    def fail_next_commit(self, write: bool) -> None:
+        """The next commit fails: a write in it, or its ``COMMIT`` (the note of a
+        debit's too: then the wallet is not asked)."""
+        store = self.room.store
+        if write:
+            real = store.put_table
+
+            def failing(table_id: int, snapshot: str) -> None:
+                store.put_table = real  # type: ignore[method-assign]
+                raise sqlite3.OperationalError("disk I/O error")
+
+            store.put_table = failing  # type: ignore[method-assign]
+            return
+        left = [1]
+
+        def authorizer(action: int, arg1: Any, *rest: Any) -> int:
+            if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
+                left[0] -= 1
+                return sqlite3.SQLITE_DENY
+            return sqlite3.SQLITE_OK
+
+        store.db.set_authorizer(authorizer)
+
+    def lose_a_reply(self, buy_in: bool) -> None:
+        """The wallet applies the next debit (or credit) and its reply is lost, once."""
+        wallet = self.wallet
+        method = "debit" if buy_in else "cash_out"
+        wallet.down, wallet.lose_replies = {method}, True
+        real = wallet._once
+
+        def once(key: str, request: tuple[Any, ...], apply: Any) -> str:
+            try:
+                return real(key, request, apply)
+            finally:
+                if key.startswith(("buyin", "topup", "cashout")):
+                    wallet.down = set()
+                    del wallet._once  # type: ignore[method-assign]
+
+        wallet._once = once  # type: ignore[method-assign]
+
+    def disarm(self) -> None:
+        """The wallet answers every call from now on."""
+        self.wallet.down = set()
+        vars(self.wallet).pop("_once", None)
+
+    def restart(self) -> None:
+        """The room stops (what it was doing is committed or not) and starts again; the
+        players resume their seats."""
+        self.room.store.db.set_authorizer(None)
+        self.room.store.close()
+        self.room = Room.open(self.path, self.settings, wallet=self.wallet)
+        self.clients.clear()
+        for name, token in list(self.tokens.items()):
+            self.request(name, type="resume", token=token)
+
+    def step(self, kind: str, *args: Any) -> None:
+        if kind == "sit":
+            name, table, seat, amount = args
+            self.request(name, type="sit", table=table, seat=seat, buy_in=amount)
+        elif kind == "top_up":
+            self.request(args[0], type="top_up", amount=args[1])
+        elif kind == "leave":
+            self.request(args[0], type="leave")
+        elif kind == "hand":
+            runner = self.room.runners[args[0]]
+            if runner.table.in_hand or runner.table.can_start():
+                play_hand(runner, start=not runner.table.in_hand)
+            self.room.commit.writable()
+        elif kind == "fail_next_commit":
+            self.fail_next_commit(*args)
+        elif kind == "lose_a_reply":
+            self.lose_a_reply(*args)
+        else:
+            self.restart()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps)
+def test_the_wallet_and_the_tables_hold_every_chip_after_every_step(
+    plan: list[tuple[Any, ...]],
+) -> None:
+    folder = tempfile.mkdtemp()
+    world = World(os.path.join(folder, "room.db"))
+    try:
+        for step in plan:
+            world.step(*step)
+            assert world.held() == TOTAL, step
+        world.disarm()
+        world.restart()
+        assert world.held() == TOTAL
+        assert world.room.store.wallet_calls() == []  # the start finished every call noted
+        for runner in world.room.runners.values():  # everyone leaves: all comes back
+            if runner.table.in_hand:
+                play_hand(runner, start=False)
+        for name in world.clients:
+            world.request(name, type="leave")
+        assert world.wallet.total() == TOTAL
+    finally:
+        world.room.store.db.set_authorizer(None)
+        world.room.store.close()
+        shutil.rmtree(folder)
