@@ -179,27 +179,93 @@ class TableArrays:
     few array operations for all tables at once:
 
     - :attr:`seats` (tables, players, 7): each seat's row, by seat (:class:`PublicRows`);
-    - :attr:`tails` (tables, window, 11) and :attr:`past` (tables, window): the window
-      of past actions, oldest first: each one's kind, street, chips and wager (the
-      history block's row after the relative seat) and the seat that acted (``players``
-      where there is none);
+    - :attr:`ring` (tables, 2 window, 11) and :attr:`ring_seats` (tables, 2 window):
+      the window of past actions, each one's kind, street, chips and wager (the history
+      block's row after the relative seat) and the seat that acted (``players`` where
+      there is none): the hand's action ``j`` in slots ``j % window`` and
+      ``j % window + window``, so that the window, oldest first, is ``window`` slots in
+      a row (:attr:`windows` and :attr:`window_seats`, by the flat index of the first);
     - :attr:`board` (tables, 57): the board block and the street one-hot.
 
-    :attr:`rows` holds each table's :class:`TableRows`, which keep them up to date.
+    A decision writes only its table's row of whole numbers in :attr:`record`
+    (:class:`TableRows`); :meth:`update` turns all of them into the arrays with a few
+    array operations a step, and :meth:`new_streets` builds again the rows of the tables
+    whose street changed. Table ``tables`` of :attr:`seats` and :attr:`ring` is scratch:
+    a table with nothing to write there writes into it. :attr:`rows` holds each table's
+    :class:`TableRows`.
     """
 
     def __init__(self, config: EnvConfig, tables: int) -> None:
         n, window = config.players, config.history
-        self.seats = np.zeros((tables, n, len(SEAT_FEATURES)), np.float32)
-        self.tails = np.zeros((tables, window, 11), np.float32)
-        self.past = np.full((tables, window), n, np.int64)
+        self.window, self.bb, self.tables = window, float(config.big_blind), tables
+        features = len(SEAT_FEATURES)
+        self.seats = np.zeros((tables + 1, n, features), np.float32)
+        self.ring = np.zeros((tables + 1, 2 * window, 11), np.float32)
+        self.ring_seats = np.full((tables + 1, 2 * window), n, np.int64)
         self.board = np.zeros((tables, 52 + 5), np.float32)
+        self.board_count = np.zeros(tables, np.int64)  # each table's board cards
+        self.buttons = np.zeros(tables, np.int64)
         self.table = np.arange(tables)
         self.column = self.table[:, None]  # each table's index, down a column
         self.seat_numbers = np.arange(n)
         self.row_starts = np.arange(window) * (n + 11)  # each past action's row
-        kept = self.seats, self.tails, self.past, self.board
-        self.rows = [TableRows(config, *(_bytes_of(a[i]) for a in kept)) for i in range(tables)]
+        self.record = [0] * (tables * _RECORD)
+        self.starts = np.zeros(tables, np.int64)  # each table's window: its first slot
+        self._seat_rows = self.seats.reshape(-1, features)
+        self._ring_rows = self.ring.reshape(-1, 11)
+        self._ring_slots = self.ring_seats.reshape(-1)
+        self.windows = _windows(self._ring_rows, window)
+        self.window_seats = _windows(self._ring_slots, window)
+        self._both = np.array([[0], [window]])  # a slot and its copy
+        self._features = np.zeros((tables, features), np.float32)
+        self._features[:, 0] = 1.0  # dealt in
+        self._kind_street = np.zeros((len(KINDS) * 4 + 1, 11), np.float32)  # last: none
+        self._kind_street[:-1, :9] = np.frombuffer(
+            b"".join(row for rows in _KIND_STREET for row in rows), np.float32
+        ).reshape(-1, 9)
+        self.rows = [
+            TableRows(
+                config,
+                self,
+                i,
+                *(_bytes_of(a[i]) for a in (self.seats, self.ring, self.ring_seats, self.board)),
+            )
+            for i in range(tables)
+        ]
+        self._numbers = [_bytes_of(a).cast("q") for a in (self.board_count, self.buttons)]
+
+    def update(self, ints: np.ndarray) -> None:
+        """Every table's row of :attr:`record` (``ints``, as an array) into the arrays."""
+        records = ints.reshape(self.tables, _RECORD)
+        bb = self.bb
+        if self.window:
+            rows = self._kind_street.take(records[:, 0], axis=0)
+            np.divide(records[:, 2:4], bb, out=rows[:, 9:], casting="unsafe")
+            at = records[:, 1] + self._both
+            self._ring_rows[at] = rows
+            self._ring_slots[at] = records[:, 4]
+            self.starts = records[:, 11]
+        features = self._features
+        features[:, 1:3] = records[:, 9:11]
+        np.divide(records[:, 6:9], bb, out=features[:, 4:], casting="unsafe")
+        self._seat_rows[records[:, 5]] = features
+
+    def new_streets(self, games: list[Any], board: np.ndarray) -> None:
+        """The rows of the tables whose board grew (a new street: ``board`` the number
+        of board cards of each table now) built again."""
+        for i in np.flatnonzero(board != self.board_count).tolist():
+            game = games[i]
+            self.rows[i].new_street(game.hand, game.seat_of)
+
+
+def _windows(rows: np.ndarray, window: int) -> np.ndarray:
+    """The ``window`` rows of ``rows`` from each one on: (len(rows) - window + 1,
+    window, ...), a view."""
+    if not window:
+        return rows[:0, None]
+    stride = rows.strides[0]
+    shape = (len(rows) - window + 1, window, *rows.shape[1:])
+    return np.lib.stride_tricks.as_strided(rows, shape, (stride, *rows.strides))
 
 
 def _bytes_of(array: np.ndarray) -> Any:
@@ -207,22 +273,63 @@ def _bytes_of(array: np.ndarray) -> Any:
     return memoryview(array).cast("B") if array.size else memoryview(bytearray())  # type: ignore[arg-type]
 
 
+_RECORD = 12  # a table's row of TableArrays.record (TableRows._record)
+_NO_ACTION = len(KINDS) * 4  # the kind and street of a record that holds no action
+
+
 class TableRows(PublicRows):
     """:class:`PublicRows` of one table of a vector environment, kept in its part of
-    the :class:`TableArrays` (byte views): the window of past actions once, by seat,
-    instead of once per observer, and the board block too."""
+    the :class:`TableArrays` (byte views). A decision writes its table's row of
+    :attr:`TableArrays.record`: its kind and street (``kind * 4 + street``), the
+    ring's flat row for it, the chips put in and the wager after it, the seat that
+    acted, the flat row of that seat's row and its stack, bet, chips in the hand, still
+    in and all-in, and the flat row of the window's first slot; a new hand and a new
+    street write this table's rows here."""
 
-    def __init__(self, config: EnvConfig, seats: Any, tails: Any, past: Any, board: Any) -> None:
+    def __init__(
+        self,
+        config: EnvConfig,
+        arrays: TableArrays,
+        table: int,
+        seats: Any,
+        ring: Any,
+        ring_seats: Any,
+        board: Any,
+    ) -> None:
         super().__init__(config)
+        self.arrays = arrays
+        self.table = table
         self.seats = seats
-        self.tails = tails
-        self.past_bytes = past
-        self.past = past.cast("q") if len(past) else past
+        self.record = arrays.record
+        self.at = table * _RECORD
+        self.ring = ring
+        self.ring_seats = ring_seats
         self.board_bytes = board
         self.board_block = board.cast("f")
-        self._no_tails = bytes(len(tails))
-        self._no_past = bytes(past)  # every slot: no action (the number of players)
+        self._no_ring = bytes(len(ring))
+        self._no_ring_seats = bytes(ring_seats)  # every slot: no action (the number of players)
         self._no_board = bytes(len(board))
+        window = config.history
+        self._ring_base = table * 2 * window
+        self._seat_base = table * config.players
+        scratch = arrays.tables
+        self._no_ring_row = scratch * 2 * window
+        self._no_seat_row = scratch * config.players
+        self._start = self._ring_base  # the window's first slot, as a flat row
+        self._fresh = (
+            _NO_ACTION,
+            self._no_ring_row,
+            0,
+            0,
+            0,
+            self._no_seat_row,
+            0,
+            0,
+            0,
+            0,
+            0,
+            self._ring_base,
+        )
 
     def _lead_rows(self) -> list[list[list[Any]]]:
         return []  # the relative seat is written for all tables at once
@@ -230,44 +337,74 @@ class TableRows(PublicRows):
     def new_hand(self, hand: Hand, seat_of: list[int], rows: bytes | None = None) -> None:
         super().new_hand(hand, seat_of, rows)
         self._write_board(hand)
+        self._start = self._ring_base
+        at = self.at
+        self.record[at : at + _RECORD] = self._fresh
+        self.arrays._numbers[1][self.table] = self.button
 
     def _clear_history(self) -> None:
-        self.tails[:] = self._no_tails
-        self.past_bytes[:] = self._no_past
+        self.ring[:] = self._no_ring
+        self.ring_seats[:] = self._no_ring_seats
 
-    def _new_street(self, hand: Hand, seat_of: list[int], street: int) -> None:
-        if street == STREET_INDEX["showdown"]:
-            # the hand is over: a vector table deals its next hand (new_hand) before
-            # anyone observes it, so the rows at its end would be written for nothing
-            return
-        super()._new_street(hand, seat_of, street)
+    def new_street(self, hand: Hand, seat_of: list[int]) -> None:
+        """The street changed: every row afresh, and the board block."""
+        self._new_street(hand, seat_of, STREET_INDEX[hand.street])
         self._write_board(hand)
 
     def _write_board(self, hand: Hand) -> None:
         self.board_bytes[:] = self._no_board
         block = self.board_block
-        for card in hand.board:
+        board = hand.board
+        for card in board:
             block[card] = 1.0
         block[52 + self.street] = 1.0
+        self.arrays._numbers[0][self.table] = len(board)
+
+    def update(self, hand: Hand, seat_of: list[int], index: int) -> None:
+        self._record(hand, seat_of, index, _NO_ACTION, self._no_ring_row, 0, 0)
 
     def played(
         self, hand: Hand, seat_of: list[int], index: int, kind: int, chips: int, after: int
     ) -> None:
+        count = self.count
+        self.count = recorded = count + 1
         window = self.window
         if window:
-            tails, past = self.tails, self.past
-            slot = self.count
-            if slot >= window:  # the oldest goes
-                tails[:-44] = tails[44:]
-                past[:-1] = past[1:]
-                slot = window - 1
-            at = slot * 44
-            tails[at : at + 36] = _KIND_STREET[kind][self.street]
-            bb = self.bb
-            _PAST.pack_into(tails, at + 36, chips / bb, after / bb)
-            past[slot] = seat_of[index]
-            self.count += 1
-        self.update(hand, seat_of, index)
+            base = self._ring_base
+            if recorded >= window:
+                self._start = base + recorded % window
+            row = base + count % window
+        else:
+            row = self._no_ring_row
+        self._record(hand, seat_of, index, kind * 4 + self.street, row, chips, after)
+
+    def _record(
+        self,
+        hand: Hand,
+        seat_of: list[int],
+        index: int,
+        code: int,
+        row: int,
+        chips: int,
+        after: int,
+    ) -> None:
+        stacks, bets, committed, in_hand = hand.seat_lists()
+        stack, alive, seat = stacks[index], in_hand[index], seat_of[index]
+        at = self.at
+        self.record[at : at + _RECORD] = (
+            code,
+            row,
+            chips,
+            after,
+            seat,
+            self._seat_base + seat,
+            stack,
+            bets[index],
+            committed[index],
+            alive,
+            alive and not stack,
+            self._start,
+        )
 
 
 def _seat_hot(n: int) -> list[bytes]:

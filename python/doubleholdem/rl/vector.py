@@ -96,8 +96,10 @@ class VectorEnv:
 
     def _write_all(self) -> None:
         """Every table's seat to act and its observation, into the zeroed arrays."""
-        self.agents[:], self._views = self.encoder.write_tables(
-            self.games, self._kept, self.observations, self.action_masks, self._flat
+        games = self.games
+        self._views = views = [game.hand.actor_view() for game in games]
+        self.agents[:] = self.encoder.write_tables(
+            games, views, self._kept, self.observations, self.action_masks, self._flat
         )
 
     def step(
