@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
+from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.room import UNAVAILABLE, Room
 from doubleholdem.server.settings import RoomSettings
@@ -209,3 +210,24 @@ def test_a_lock_held_too_long_fails_the_commit_and_changes_nothing(
     monkeypatch.setattr(commit, "LOCK_PATIENCE", 0.05)
     monkeypatch.setattr(storage, "BUSY_SECONDS", 0.05)
     _run(tmp_path, 1, _held_lock_scenario)
+
+
+def test_what_waits_for_a_commit_to_end_is_called_once_either_way() -> None:
+    store = Storage(":memory:")
+    commit = GroupCommit(store)
+    calls: list[str] = []
+
+    def failing(s: Storage) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def ended() -> None:
+        calls.append("ended")
+
+    try:  # no event loop: each later() commits at once
+        commit.later([lambda s: s.put_hand(0, 2, [])], lambda: calls.append("undo"), ended)
+        assert calls == ["ended"]
+        commit.later([failing], lambda: calls.append("undo"), ended)
+        assert calls == ["ended", "undo", "ended"]  # after the undo
+        assert commit.refusing == "disk I/O error"
+    finally:
+        store.close()

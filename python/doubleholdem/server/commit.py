@@ -3,10 +3,10 @@ store is committed in one transaction, and only then are their replies and state
 
 The parts that change hand it callbacks: the *steps* of a change (functions of the
 :class:`~doubleholdem.server.storage.Storage`), an *undo* that takes their table back to
-its last committed state if the commit fails, what to do *then*, once it is committed
-(call a wallet outside the database), the messages to *post* after the commit (to
-anything with a ``send(text)``) and those to send *instead* if it fails. It holds no
-table and no connection.
+its last committed state if the commit fails, what to do once the commit *ended*,
+either way (call a wallet outside the database), the messages to *post* after the
+commit (to anything with a ``send(text)``) and those to send *instead* if it fails. It
+holds no table and no connection.
 
 A commit never blocks the event loop and never spins. While another connection holds the
 database's write lock it tries again, backing off from a millisecond to
@@ -72,7 +72,7 @@ class GroupCommit:
         self._sends: list[tuple[Recipient, str]] = []
         self._instead: list[tuple[Recipient, str]] = []
         self._undo: set[Callable[[], None]] = set()
-        self._then: dict[Callable[[], None], None] = {}  # in order, each once
+        self._ended: dict[Callable[[], None], None] = {}  # in order, each once
         self.applying: set[tuple[str, str]] = set()  # (token hash, action id) not committed
         self._flush: asyncio.Handle | None = None
         self._probe: asyncio.Handle | None = None
@@ -83,17 +83,20 @@ class GroupCommit:
         self.ready = asyncio.Event()  # tables may change: set unless waiting or refusing
         self.ready.set()
 
-    def later(self, steps: list[Step], undo: Callable[[], None]) -> None:
+    def later(
+        self,
+        steps: list[Step],
+        undo: Callable[[], None],
+        ended: Callable[[], None] | None = None,
+    ) -> None:
         """Stores ``steps`` at the next :meth:`flush`; if that commit fails, ``undo`` is
-        called (once however often it is handed in)."""
+        called; once it ended, committed or failed (after the undos), ``ended`` is
+        (before the messages are sent). Each once however often it is handed in."""
         self._steps += steps
         self._undo.add(undo)
+        if ended is not None:
+            self._ended[ended] = None
         self._flush_soon()
-
-    def then(self, after: Callable[[], None]) -> None:
-        """Calls ``after`` once the next :meth:`flush`'s commit succeeded (before the
-        messages are sent; not if it fails), once however often it is handed in."""
-        self._then[after] = None
 
     def post(self, recipient: Recipient, text: str) -> None:
         """Sends ``text`` to ``recipient`` after the next :meth:`flush`'s commit (in the
@@ -148,7 +151,7 @@ class GroupCommit:
         sends, self._sends = self._sends, []
         instead, self._instead = self._instead, []
         undo, self._undo = self._undo, set()
-        after, self._then = self._then, {}
+        ended, self._ended = self._ended, {}
         self.applying.clear()
         try:
             if steps:
@@ -156,13 +159,13 @@ class GroupCommit:
                     for step in steps:
                         step(self.store)
         except Exception as error:
-            self._failed(error, undo, instead)
+            self._failed(error, undo, instead, ended)
             return
         if steps and self.refusing is not None:
             self._accepting()
         if self.refusing is None:
             self.ready.set()
-        for then in after:
+        for then in ended:
             then()
         for recipient, text in sends:
             recipient.send(text)
@@ -200,26 +203,29 @@ class GroupCommit:
         self._tries = 0
         undo, self._undo = self._undo, set()
         instead, self._instead = self._instead, []
+        ended, self._ended = self._ended, {}
         self._steps.clear()
-        self._then.clear()
         self._sends.clear()
         self.applying.clear()
-        self._failed(error, undo, instead)
+        self._failed(error, undo, instead, ended)
 
     def _failed(
         self,
         error: BaseException,
         undo: set[Callable[[], None]],
         instead: list[tuple[Recipient, str]],
+        ended: dict[Callable[[], None], None],
     ) -> None:
         """The commit failed: every changed table goes back to its last committed state,
-        the room refuses writes until a heartbeat commit succeeds, and the requests of
-        the failed commit are told so."""
+        the room refuses writes until a heartbeat commit succeeds, what waited for the
+        commit to end is called, and the requests of the failed commit are told so."""
         _log.error("a commit failed (%s); %d tables go back to their last one", error, len(undo))
         self.refusing = str(error) or type(error).__name__
         self.ready.clear()
         for back in undo:
             back()
+        for then in ended:
+            then()
         for recipient, text in instead:
             recipient.send(text)
         self._schedule_probe()

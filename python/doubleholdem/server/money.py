@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -37,7 +37,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet, WritesOff
 from doubleholdem.errors import DatabaseBusy, DoubleHoldemError, TamperedSnapshot, WalletFailed
-from doubleholdem.server.commit import GroupCommit, Step
+from doubleholdem.server.commit import Step
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
@@ -235,13 +235,12 @@ class TableMoney:
         else:
             finish(self.wallet, call)
 
-    def follow(self, commit: GroupCommit) -> None:
-        """Hands ``commit`` what a wallet outside the database needs of the change just
-        handed to it: whether the commit succeeds or fails, what the table's notes
-        still owe is then finished (:meth:`finish_noted`)."""
-        if self.outside:
-            commit.later([], self.finish_noted)
-            commit.then(self.finish_noted)
+    def ended(self) -> Callable[[], None] | None:
+        """What the group commit of a change of the table calls once that commit ended,
+        either way (:meth:`GroupCommit.later
+        <doubleholdem.server.commit.GroupCommit.later>`): for a wallet outside the
+        database, :meth:`finish_noted`; nothing for the ledger's."""
+        return self.finish_noted if self.outside else None
 
     def finish_noted(self) -> None:
         """Finishes what the calls noted for this table still owe

@@ -157,9 +157,7 @@ class TableRunner(TableMessages):
             steps.append(lambda s: s.put_table(self.id, snapshot))
         self._moves.clear()
         commit = self._commit
-        commit.later(steps, self.reload)
-        if money is not None:
-            money.follow(commit)
+        commit.later(steps, self.reload, None if money is None else money.ended())
         replies, self._replies = self._replies, []
         for connection, text in replies:
             commit.post(connection, text)
