@@ -246,7 +246,7 @@ class Encoder:
         shapes = self._shapes
         if len(shapes) > _SHAPES:
             shapes.clear()
-        rows = _integers([shapes[legal[1:6]] for legal in legals])
+        rows = _integers(list(map(shapes.__getitem__, map(_OPTIONS, legals))))
         observations[:, self._decision] = 1.0
         start = self._legal_at
         observations[:, start : start + 7] = shapes.legal[rows]
@@ -323,6 +323,7 @@ _PACKERS: dict[int, struct.Struct] = {}  # a struct of int64s, by count
 
 
 _HOLE, _BOARD, _POT = itemgetter(2), itemgetter(3), itemgetter(4)  # of an actor_view
+_OPTIONS = itemgetter(slice(1, 6))  # a betting decision's shape (_Shapes)
 _SLOTS = 32  # observations cut from one slab (:class:`_Slab`)
 
 

@@ -219,8 +219,9 @@ class TableArrays:
         self._both = np.array([[0], [window]])  # a slot and its copy
         self._features = np.zeros((tables, features), np.float32)
         self._features[:, 0] = 1.0  # dealt in
-        self._kind_street = np.zeros((len(KINDS) * 4 + 1, 11), np.float32)  # last: none
-        self._kind_street[:-1, :9] = np.frombuffer(
+        kinds = len(KINDS) * 4
+        self._kind_street = np.zeros((kinds + 4, 11), np.float32)  # the last 4: none
+        self._kind_street[:kinds, :9] = np.frombuffer(
             b"".join(row for rows in _KIND_STREET for row in rows), np.float32
         ).reshape(-1, 9)
         self.rows = [
@@ -274,7 +275,7 @@ def _bytes_of(array: np.ndarray) -> Any:
 
 
 _RECORD = 12  # a table's row of TableArrays.record (TableRows._record)
-_NO_ACTION = len(KINDS) * 4  # the kind and street of a record that holds no action
+_NO_ACTION = len(KINDS)  # the kind of a record that holds no action
 
 
 class TableRows(PublicRows):
@@ -317,7 +318,7 @@ class TableRows(PublicRows):
         self._no_seat_row = scratch * config.players
         self._start = self._ring_base  # the window's first slot, as a flat row
         self._fresh = (
-            _NO_ACTION,
+            _NO_ACTION * 4,
             self._no_ring_row,
             0,
             0,
@@ -361,38 +362,28 @@ class TableRows(PublicRows):
         self.arrays._numbers[0][self.table] = len(board)
 
     def update(self, hand: Hand, seat_of: list[int], index: int) -> None:
-        self._record(hand, seat_of, index, _NO_ACTION, self._no_ring_row, 0, 0)
+        self.played(hand, seat_of, index, _NO_ACTION, 0, 0)
 
     def played(
         self, hand: Hand, seat_of: list[int], index: int, kind: int, chips: int, after: int
     ) -> None:
-        count = self.count
-        self.count = recorded = count + 1
+        """Writes the table's row of :attr:`TableArrays.record` (``kind``
+        ``_NO_ACTION``: a decision that is not an action of the window, a point card)."""
+        stacks, bets, committed, in_hand = hand.seat_lists()
+        stack, alive, seat = stacks[index], in_hand[index], seat_of[index]
         window = self.window
-        if window:
+        if kind == _NO_ACTION or not window:
+            row = self._no_ring_row
+        else:
+            count = self.count
+            self.count = recorded = count + 1
             base = self._ring_base
             if recorded >= window:
                 self._start = base + recorded % window
             row = base + count % window
-        else:
-            row = self._no_ring_row
-        self._record(hand, seat_of, index, kind * 4 + self.street, row, chips, after)
-
-    def _record(
-        self,
-        hand: Hand,
-        seat_of: list[int],
-        index: int,
-        code: int,
-        row: int,
-        chips: int,
-        after: int,
-    ) -> None:
-        stacks, bets, committed, in_hand = hand.seat_lists()
-        stack, alive, seat = stacks[index], in_hand[index], seat_of[index]
         at = self.at
         self.record[at : at + _RECORD] = (
-            code,
+            kind * 4 + self.street,
             row,
             chips,
             after,
