@@ -114,6 +114,7 @@ class Encoder:
         self._history = at("history", 0)
         self._slab = _Slab(self.size, codec.size)
         self._shapes = _Shapes(self)
+        self._places = _Places(self)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the observation: (name, first index, size, meaning)."""
@@ -211,12 +212,11 @@ class Encoder:
         column = kept.column
         observations[column, ints[end + 3 * tables :].reshape(tables, -1)] = 1.0  # hole cards
         observations[:, self._board : self._board + 57] = kept.board
-        observations[kept.table, self._position + (seats - kept.buttons) % n] = 1.0
-        turned = (seats[:, None] + kept.seat_numbers) % n  # relative seat -> seat
+        places = self._places
+        observations[kept.table, places.position[seats, kept.buttons]] = 1.0
         start = self._seats
-        observations[:, start : start + n * self._features] = kept.seats[column, turned].reshape(
-            tables, -1
-        )
+        turned = kept.seats[column, places.turned[seats]]  # the rows from the observer's on
+        observations[:, start : start + n * self._features] = turned.reshape(tables, -1)
         acting = start + 3  # to act now: the observer, relative seat 0
         observations[:, acting] = 1.0
         observations[:, self._pot] = pots / self.bb
@@ -226,8 +226,7 @@ class Encoder:
             history = observations[:, start : start + window * self.row]
             history.reshape(tables, window, n + 11)[:, :, n:] = kept.windows[kept.starts]
             past = kept.window_seats[kept.starts]
-            at = start + kept.row_starts + (past - seats[:, None]) % n
-            observations[column, np.where(past == n, acting, at)] = 1.0  # none: a 1 anyway
+            observations[column, places.past[places.slots, past, seats[:, None]]] = 1.0
         o, raw, mask = flat
         if self.codec.exact and not self.double:
             self._legal_tables(observations, masks, [view[1] for view in views])
@@ -342,6 +341,28 @@ class _Slab:
         self.raw = self.o.cast("B")
         self.mask: Any = memoryview(self.masks)  # type: ignore[arg-type]
         self.taken = 0  # slots written
+
+
+class _Places:
+    """Where :meth:`Encoder.write_tables` writes a 1 or reads a row, looked up for all
+    tables at once (an array operation, not three a step):
+
+    - :attr:`position`: by the seat to act and the button, the index of its position;
+    - :attr:`turned`: by the seat to act, the seats from it on (relative seat -> seat);
+    - :attr:`past`: by the window's slot, the seat that acted there (``players``: none)
+      and the seat to act, the index of the past action's relative seat (none: the
+      seat to act's "to act now", a 1 anyway)."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        n, window, row = encoder.players, encoder.history, encoder.row
+        seat = np.arange(n)
+        self.position = encoder._position + (seat[:, None] - seat) % n
+        self.turned = (seat[:, None] + seat) % n
+        self.slots = np.arange(window)
+        acted = np.arange(n + 1)[:, None]  # the seat that acted, then none
+        past = encoder._history + self.slots[:, None, None] * row + (acted - seat) % n
+        past[:, n] = encoder._seats + 3  # no action: "to act now" of the seat to act
+        self.past = past
 
 
 _SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)

@@ -207,8 +207,6 @@ class TableArrays:
         self.buttons = np.zeros(tables, np.int64)
         self.table = np.arange(tables)
         self.column = self.table[:, None]  # each table's index, down a column
-        self.seat_numbers = np.arange(n)
-        self.row_starts = np.arange(window) * (n + 11)  # each past action's row
         self.record = [0] * (tables * _RECORD)
         self.starts = np.zeros(tables, np.int64)  # each table's window: its first slot
         self._seat_rows = self.seats.reshape(-1, features)
