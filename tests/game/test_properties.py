@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.errors import IllegalAction
-from doubleholdem.game import AnteType, GameConfig, Hand, Rake, Structure, Variant
+from doubleholdem.game import Action, AnteType, GameConfig, Hand, Rake, Structure, Variant
 
 MAX_DECISIONS = 400
 
@@ -168,3 +168,45 @@ def test_snapshot_restore_continue_is_identical(
     assert copy.over and hand.over
     assert copy.log_json() == hand.log_json()
     assert copy.stacks == hand.stacks
+
+
+def attempt(hand: Hand, action: str, amount: int | None) -> tuple[str, Any] | None:
+    """``hand.act(action, amount)``: ``None`` if taken, else the refusal and its options."""
+    try:
+        hand.act(action, amount)
+    except IllegalAction as error:
+        return str(error), error.legal
+    return None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    config=configs(),
+    seed=st.integers(0, 2**32),
+    choices=st.lists(st.integers(0, 10_000), min_size=MAX_DECISIONS, max_size=MAX_DECISIONS),
+)
+def test_plain_decisions_without_asking_are_taken_or_refused_alike(
+    config: GameConfig, seed: int, choices: list[int]
+) -> None:
+    """TH-4: a fold, check or call given without asking for the options first (the
+    hand's shortcut, no LegalActions made) is taken, or refused with the same options,
+    exactly as after asking; a refusal changes nothing."""
+    hand = Hand(config, seed=seed)
+    for choice in choices:
+        if hand.over:
+            break
+        tries: list[tuple[Any, int | None]] = [
+            ("fold", None),
+            ("check", None),
+            ("call", None),
+            ("call", choice % 60),
+            ("fold", 0),
+            (Action.CALL, None),
+        ]
+        for action, amount in tries:
+            asked = Hand.from_json(hand.to_json())
+            asked.legal_actions()
+            unasked = Hand.from_json(hand.to_json())
+            assert attempt(asked, action, amount) == attempt(unasked, action, amount)
+            assert asked.log_json() == unasked.log_json()
+        decide(hand, choice)

@@ -134,6 +134,13 @@ class Hand(HandState):
         seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
+        if (
+            self._legal is None  # the options not asked for: a plain fold, check or call needs none
+            and (seat is None or (type(seat) is int and seat == self._actor))
+            and isinstance(action, str)  # a word or an Action member (a str enum)
+            and self._plainly(_PLAIN.get(action), amount)
+        ):
+            return
         legal = self._legal or self.legal_actions()  # made once per decision, when asked
         if (
             legal is None
@@ -168,35 +175,47 @@ class Hand(HandState):
 
     def fold(self) -> None:
         """:meth:`act` with ``fold``."""
-        seat = self._actor
-        if (
-            self._legal is None
-            and self._decision == BET
-            and seat is not None
-            and self._round.level > self._bets[seat]  # facing a wager: always allowed
-        ):
-            self._fold(seat)
-            self._cursor = seat
-            self._proceed()
-            return
-        self.act(Action.FOLD)
+        if not self._plainly(_FOLD, None):
+            self.act(_FOLD)  # refused: by act, with the options
 
     def check_or_call(self) -> None:
         """Checks if nothing is owed, else calls."""
         seat = self._actor
-        if self._legal is None and self._decision == BET and seat is not None:
-            # always allowed: no need for the whole LegalActions
-            to_call = self._round.level - self._bets[seat]
-            if to_call > 0:
-                stack = self._stacks[seat]
-                self._call(seat, to_call if to_call < stack else stack)
-            else:
-                self._check(seat)
-            self._cursor = seat
-            self._proceed()
-            return
+        if self._decision == BET and seat is not None:
+            owed = self._round.level > self._bets[seat]
+            if self._plainly(_CALL if owed else _CHECK, None):
+                return
         legal = self._expect(BET, None, Action.CALL, None)
         self.act(Action.CHECK if legal.can_check else Action.CALL)
+
+    def _plainly(self, kind: Action | None, amount: object) -> bool:
+        """Applies a fold, check or call (``kind``; ``None``: another action) of the seat
+        to act if it is plainly legal, read off the round without the whole
+        :class:`LegalActions`: a fold or a call only facing a wager, a check only when
+        nothing is owed, a call of what is owed or of the whole stack if less (TH-4,
+        TH-18); True if it did. Anything else is left to :meth:`act`'s checks, which
+        refuse it with the options."""
+        seat = self._actor
+        if kind is None or seat is None or self._decision != BET:
+            return False
+        owed = self._round.level - self._bets[seat]
+        if kind is _CALL:
+            stack = self._stacks[seat]
+            chips = owed if owed < stack else stack
+            if owed <= 0 or not (amount is None or amount == chips):
+                return False
+            self._call(seat, chips)
+        elif kind is _FOLD:
+            if owed <= 0 or amount is not None:
+                return False
+            self._fold(seat)
+        else:  # a check
+            if owed > 0 or amount is not None:
+                return False
+            self._check(seat)
+        self._cursor = seat
+        self._proceed()
+        return True
 
     def bet_or_raise_to(self, amount: int) -> None:
         """Bets or raises to ``amount``."""
@@ -524,6 +543,7 @@ _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _DOUBLE = Variant.DOUBLE
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
+_PLAIN = {a.value: a for a in (_FOLD, _CHECK, _CALL)}  # a member finds its word: a str enum
 
 
 def play_through(hand: Hand, decisions: Iterable[tuple[str, int | None]]) -> Hand:
