@@ -53,18 +53,31 @@ def card_order(cards: Sequence[int]) -> list[int]:
     """``cards`` as a list, if they are distinct card numbers 0..51; else the error of
     :func:`~doubleholdem.cards.parse_cards` naming the bad or repeated card."""
     order = list(cards)
-    distinct = set(order)
-    if (
-        len(distinct) != len(order)
-        or not distinct.issubset(_CARDS)
-        or not _INT.issuperset(map(type, order))  # no set made of the types
-    ):
+    if not _card_numbers(order):
         parse_cards(order)  # names the bad or repeated card
     return order
 
 
-_CARDS = frozenset(range(52))
-_INT = frozenset({int})
+def _card_numbers(order: list[int]) -> bool:
+    """True if ``order`` holds distinct card numbers 0..51, each an ``int`` (no bool):
+    the types compared as a list, the numbers read as bytes (built-ins, not a loop, and
+    no set: a deck given to a hand is checked at every hand)."""
+    n = len(order)
+    if n > 52 or list(map(type, order)) != _INTS[:n]:
+        return False
+    try:
+        numbers = bytes(order)
+    except ValueError:  # a number outside 0..255
+        return False
+    places = _PLACES[:n]
+    if numbers.translate(None, _PLACES):  # a number above 51 is left
+        return False
+    # distinct if the last place of each number is its own place
+    return numbers.translate(bytes.maketrans(numbers, places)) == places
+
+
+_INTS = [int] * 52
+_PLACES = bytes(range(52))
 
 
 def hole_cards(
