@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import enum
 from itertools import compress
+from operator import mul
 from typing import Any, NamedTuple
 
 from doubleholdem.game import words
@@ -265,9 +266,9 @@ class BettingRound:
         self.bets = bets
         self.stacks = stacks
         self.in_hand = in_hand
-        # the seats in the hand with chips: min(stack, in hand) is truthy for exactly
-        # those (built-ins, not a loop: every hand starts here)
-        self.able = sum(compress(_BITS, map(min, stacks, in_hand)))
+        # the seats in the hand with chips: stack * in hand is truthy for exactly those
+        # (built-ins, not a loop: every hand starts here)
+        self.able = sum(compress(_BITS, map(mul, stacks, in_hand)))
         self._start(big_blind, self.small_bet, 1)
 
     def _start(self, level: int, bet_size: int, bets_made: int) -> None:

@@ -134,13 +134,14 @@ class Hand(HandState):
         seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
         call amount. Raises :class:`IllegalAction` (carrying the legal options) and
         changes nothing if the action is not allowed now."""
-        if (
-            self._legal is None  # the options not asked for: a plain fold, check or call needs none
-            and (seat is None or (type(seat) is int and seat == self._actor))
-            and isinstance(action, str)  # a word or an Action member (a str enum)
-            and self._plainly(_PLAIN.get(action), amount)
-        ):
-            return
+        if self._legal is None and isinstance(action, str):  # a word or an Action member
+            plain = _PLAIN.get(action)  # a fold, check or call needs no LegalActions
+            if (
+                plain is not None
+                and (seat is None or (type(seat) is int and seat == self._actor))
+                and self._plainly(plain, amount)
+            ):
+                return
         legal = self._legal or self.legal_actions()  # made once per decision, when asked
         if (
             legal is None
@@ -188,15 +189,14 @@ class Hand(HandState):
         legal = self._expect(BET, None, Action.CALL, None)
         self.act(Action.CHECK if legal.can_check else Action.CALL)
 
-    def _plainly(self, kind: Action | None, amount: object) -> bool:
-        """Applies a fold, check or call (``kind``; ``None``: another action) of the seat
-        to act if it is plainly legal, read off the round without the whole
-        :class:`LegalActions`: a fold or a call only facing a wager, a check only when
-        nothing is owed, a call of what is owed or of the whole stack if less (TH-4,
-        TH-18); True if it did. Anything else is left to :meth:`act`'s checks, which
-        refuse it with the options."""
+    def _plainly(self, kind: Action, amount: object) -> bool:
+        """Applies a fold, check or call (``kind``) of the seat to act if it is plainly
+        legal, read off the round without the whole :class:`LegalActions`: a fold or a
+        call only facing a wager, a check only when nothing is owed, a call of what is
+        owed or of the whole stack if less (TH-4, TH-18); True if it did. Anything else
+        is left to :meth:`act`'s checks, which refuse it with the options."""
         seat = self._actor
-        if kind is None or seat is None or self._decision != BET:
+        if seat is None or self._decision != BET:
             return False
         owed = self._round.level - self._bets[seat]
         if kind is _CALL:

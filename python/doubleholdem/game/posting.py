@@ -118,9 +118,10 @@ class Opening(NamedTuple):
     (``committed``), the ``dead`` money, the post events (``records``, as
     :class:`~doubleholdem.game.events.HandLog` keeps them), the seats in dealing order
     (clockwise from the seat left of the button, TH-1), the big blind's seat (the
-    seat left of it acts first pre-flop, TH-2, TH-3), each seat's hole cards as a
-    function of the deck (``holes``: by :func:`~doubleholdem.game.dealing.hole_cards`),
-    the number of hole cards dealt in all, and the rules of its betting rounds
+    seat left of it acts first pre-flop, TH-2, TH-3), every seat's hole cards as a
+    function of the deck, seat 0's, then seat 1's and so on (``holes``: by
+    :func:`~doubleholdem.game.dealing.hole_cards`), the hole cards of each seat
+    (``rounds``), the number dealt in all, and the rules of its betting rounds
     (``betting``: :func:`~doubleholdem.game.betting.round_rules`)."""
 
     stacks: tuple[int, ...]
@@ -130,7 +131,8 @@ class Opening(NamedTuple):
     records: tuple[tuple[Any, ...], ...]
     order: tuple[int, ...]
     big_blind: int
-    holes: tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]
+    holes: Callable[[Sequence[int]], tuple[int, ...]]
+    rounds: int
     dealt: int
     betting: RoundRules
 
@@ -172,7 +174,8 @@ def opening(config: GameConfig) -> Opening:
         tuple(log.records),
         order,
         blind_seats(config)[1],
-        tuple([itemgetter(*cards) for cards in places]),
+        itemgetter(*[place for cards in places for place in cards]),
+        rounds,
         rounds * n,
         round_rules(config),
     )

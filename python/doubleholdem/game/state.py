@@ -70,7 +70,8 @@ class HandState:
         self.config = config
         self._deck = deck
         n = len(start.stacks)
-        self._holes = [take(deck) for take in start.holes]
+        # each seat's cards: every seat's, seat after seat, taken ``rounds`` at a time
+        self._holes: list[tuple[int, ...]] = list(zip(*[iter(start.holes(deck))] * start.rounds))
         self._next_card = start.dealt
         self._stacks = list(start.stacks)
         self._bets = list(start.bets)
