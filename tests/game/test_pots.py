@@ -205,6 +205,19 @@ def test_pot_functions() -> None:
         Pot(110, (0, 1))
     ]
     assert split(7, winners=[4, 1], button=1, players=5) == {4: 4, 1: 3}
+    # any whole numbers as values (higher wins), ties split; side pots first (TH-23)
+    pots = [Pot(30, (0, 1, 2)), Pot(20, (1, 2))]
+    results = award(pots, {0: -5, 1: -7, 2: -5}, button=0, players=3)
+    assert [(r.pot, r.winners, r.shares) for r in results] == [
+        (1, (2,), (20,)),
+        (0, (2, 0), (15, 15)),
+    ]
+    # a pot none of whose seats showed goes to all of them, as a tie
+    assert award([Pot(9, (1, 2))], {0: 3}, button=0, players=3)[0].shares == (5, 4)
+    assert side_pots([100, 300, 300, 50], in_hand=[2, 1, 1, 0], all_in=[3, 0, 0, 0]) == [
+        Pot(350, (0, 1, 2)),
+        Pot(400, (1, 2)),
+    ]  # truthy numbers as flags
 
 
 @pytest.mark.parametrize("bad", [{"basis_points": -1}, {"basis_points": 10_001}])

@@ -173,10 +173,11 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
     def deals(self, order: Sequence[int], holes: Sequence[tuple[int, ...]]) -> None:
         """A ``deal`` event of each seat's hole cards, the seats in dealing ``order``."""
         records = self.records
-        records += [
-            (seq, "deal", seat, None, None, holes[seat], False, None, (), None, None, None, ())
-            for seq, seat in enumerate(order, len(records))
-        ]
+        append = records.append  # a loop, not a comprehension: one per hand dealt
+        for seq, seat in enumerate(order, len(records)):
+            append(
+                (seq, "deal", seat, None, None, holes[seat], False, None, (), None, None, None, ())
+            )
 
     def events(self) -> tuple[Event, ...]:
         """The whole log as :class:`Event` records."""

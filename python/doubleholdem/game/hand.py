@@ -421,7 +421,9 @@ class Hand(HandState):
             holes, points, double = self._holes, self._points, config.variant is _DOUBLE
             last_bettor = self._round.last_aggressor
             order = show_order(self._in_hand, config.button, last_bettor, self._runout)
-            values = {s: hand_value(holes[s], points[s], board, double) for s in order}
+            values = {}  # a loop, not a comprehension: every showdown
+            for s in order:
+                values[s] = hand_value(holes[s], points[s], board, double)
             ending = showdown(
                 self._committed,
                 self._in_hand,

@@ -86,16 +86,11 @@ def _side_pots(
     all_in: Sequence[bool | int],
     dead: int,
 ) -> list[Pot]:
-    n = len(committed)
     top = max(committed)
-    closing = {committed[s] for s in range(n) if in_hand[s] and all_in[s]}
+    # the stakes of the players in the hand who are all-in (built-ins: every showdown)
+    closing = set(compress(compress(committed, in_hand), compress(all_in, in_hand)))
     if not closing or closing == {top}:  # one pot: every chip up to the top (nobody is above)
-        return [
-            Pot(
-                sum(committed) + dead,
-                tuple([s for s in range(n) if in_hand[s] and committed[s] >= top]),
-            )
-        ]
+        return [Pot(sum(committed) + dead, _at_least(top, committed, in_hand))]
     levels = sorted(closing | {top})
     pots: list[Pot] = []
     previous = 0
@@ -103,7 +98,7 @@ def _side_pots(
         amount = sum(
             (c if c < level else level) - (c if c < previous else previous) for c in committed
         )
-        eligible = tuple(s for s in range(n) if in_hand[s] and committed[s] >= level)
+        eligible = _at_least(level, committed, in_hand)
         if not pots:
             amount += dead
         if pots and pots[-1].eligible == eligible:
@@ -112,6 +107,18 @@ def _side_pots(
             pots.append(Pot(amount, eligible))
         previous = level
     return pots
+
+
+def _at_least(
+    level: int, committed: Sequence[int], in_hand: Sequence[bool | int]
+) -> tuple[int, ...]:
+    """The seats in the hand that put in ``level`` or more: those a pot up to that
+    level is for."""
+    eligible = []
+    for seat, chips in enumerate(committed):  # a loop, not a generator: every showdown
+        if chips >= level and in_hand[seat]:
+            eligible.append(seat)
+    return tuple(eligible)
 
 
 def _rake_amounts(pots: Sequence[Pot], rake: Rake | None, flop_dealt: bool) -> list[int]:
@@ -136,6 +143,22 @@ def _split(amount: int, winners: Sequence[int], button: int, players: int) -> di
     return {seat: share + (1 if i < odd else 0) for i, seat in enumerate(order)}
 
 
+def _best(eligible: tuple[int, ...], values: Mapping[int, int]) -> list[int]:
+    """The seats of ``eligible`` with the best of their ``values``; all of them if none
+    has a value."""
+    best: int | None = None
+    winners: list[int] = []
+    for seat in eligible:  # a loop, not comprehensions: every showdown
+        value = values.get(seat)
+        if value is None:
+            continue
+        if best is None or value > best:
+            best, winners = value, [seat]
+        elif value == best:
+            winners.append(seat)
+    return winners or list(eligible)
+
+
 def _award(
     pots: Sequence[Pot],
     values: Mapping[int, int],
@@ -147,9 +170,7 @@ def _award(
     for index in range(len(pots) - 1, -1, -1):  # side pots first (TH-23)
         amount, eligible = pots[index]
         rake = rakes[index]
-        contenders = [s for s in eligible if s in values] or list(eligible)
-        best = max(values.get(s, 0) for s in contenders)
-        winners = [s for s in contenders if values.get(s, 0) == best]
+        winners = _best(eligible, values)
         shares = _split(amount - rake, winners, button, players)
         results.append(
             PotResult(index, amount, rake, eligible, tuple(shares), tuple(shares.values()))

@@ -24,6 +24,8 @@ returns, then each player's showing, then the pots. The pots themselves are
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import itemgetter, not_
 from typing import NamedTuple
 
 from doubleholdem import _core
@@ -107,7 +109,8 @@ def show_order(
     ``runout``) the first player left of the button; then clockwise."""
     n = len(in_hand)
     start = button + 1 if runout or last_aggressor is None else last_aggressor
-    return [s for s in CLOCKWISE[n][start % n] if in_hand[s]]
+    seats = CLOCKWISE[n][start % n]
+    return list(compress(seats, itemgetter(*seats)(in_hand)))  # built-ins: every showdown
 
 
 def can_win(seat: int, value: int, shown: Mapping[int, int], pots: Sequence[Pot]) -> bool:
@@ -149,8 +152,8 @@ def showdown(
     chips clockwise from the button (TH-30)."""
     committed = list(committed)
     stacks = list(stacks)
-    returned = _returns(committed, in_hand, stacks)
-    pots = _side_pots(committed, in_hand, [s == 0 for s in stacks], dead)
+    returned = _returns(committed, _live_top(committed, in_hand), stacks)
+    pots = _side_pots(committed, in_hand, list(map(not_, stacks)), dead)  # all-in: no chips
     best: dict[int, int] = {}
     showings = []
     for seat in order:
@@ -191,7 +194,7 @@ def uncontested(
         committed[seat] -= chips
         returned.append(uncalled)
     winner = in_hand.index(True)
-    returned += _returns(committed, in_hand, None)
+    returned += _returns(committed, committed[winner], None)  # the only live stake: the top
     amount = sum(committed) + dead
     taken = (
         0 if rake is None else _rake_amounts([_new(Pot, (amount, (winner,)))], rake, flop_dealt)[0]
@@ -206,12 +209,10 @@ def uncontested(
     return _new(Settlement, (returned, showings, [result]))
 
 
-def _returns(
-    committed: list[int], in_hand: Sequence[bool], stacks: list[int] | None
-) -> list[tuple[int, int]]:
-    """The chips no live player can win, taken off ``committed`` (and put back on
-    ``stacks``): ``(seat, chips)`` for each seat they go back to (TH-19)."""
-    top = _live_top(committed, in_hand)
+def _returns(committed: list[int], top: int, stacks: list[int] | None) -> list[tuple[int, int]]:
+    """The chips no live player can win, those above ``top``, the most a live player
+    put in (:func:`~doubleholdem.game.pots._live_top`), taken off ``committed`` (and put
+    back on ``stacks``): ``(seat, chips)`` for each seat they go back to (TH-19)."""
     returned: list[tuple[int, int]] = []
     if max(committed) <= top:
         return returned  # the common case: no folded seat is above every live one
