@@ -260,7 +260,7 @@ class Encoder:
         if window:
             start = self._history
             history = observations[:, start : start + window * self.row]
-            history.reshape(tables, window, n + 11)[:, :, n:] = kept.windows[kept.starts]
+            history[:] = kept.windows[kept.starts].reshape(tables, -1)
             past = kept.window_seats[kept.starts]
             observations[column, places.past[places.slots, past, seats[:, None]]] = 1.0
         o, raw, mask = flat

@@ -179,10 +179,10 @@ class TableArrays:
     few array operations for all tables at once:
 
     - :attr:`seats` (tables, players, 7): each seat's row, by seat (:class:`PublicRows`);
-    - :attr:`ring` (tables, 2 window, 11) and :attr:`ring_seats` (tables, 2 window):
-      the window of past actions, each one's kind, street, chips and wager (the history
-      block's row after the relative seat) and the seat that acted (``players`` where
-      there is none): the hand's action ``j`` in slots ``j % window`` and
+    - :attr:`ring` (tables, 2 window, players + 11) and :attr:`ring_seats` (tables,
+      2 window): the window of past actions, each one's row of the history block but
+      its relative seat (left 0) and the seat that acted (``players`` where there is
+      none): the hand's action ``j`` in slots ``j % window`` and
       ``j % window + window``, so that the window, oldest first, is ``window`` slots in
       a row (:attr:`windows` and :attr:`window_seats`, by the flat index of the first);
     - :attr:`board` (tables, 57): the board block and the street one-hot.
@@ -200,7 +200,7 @@ class TableArrays:
         self.window, self.bb, self.tables = window, float(config.big_blind), tables
         features = len(SEAT_FEATURES)
         self.seats = np.zeros((tables + 1, n, features), np.float32)
-        self.ring = np.zeros((tables + 1, 2 * window, 11), np.float32)
+        self.ring = np.zeros((tables + 1, 2 * window, n + 11), np.float32)
         self.ring_seats = np.full((tables + 1, 2 * window), n, np.int64)
         self.board = np.zeros((tables, 52 + 5), np.float32)
         self.board_count = np.zeros(tables, np.int64)  # each table's board cards
@@ -210,7 +210,7 @@ class TableArrays:
         self.record = [0] * (tables * _RECORD)
         self.starts = np.zeros(tables, np.int64)  # each table's window: its first slot
         self._seat_rows = self.seats.reshape(-1, features)
-        self._ring_rows = self.ring.reshape(-1, 11)
+        self._ring_rows = self.ring.reshape(-1, n + 11)
         self._ring_slots = self.ring_seats.reshape(-1)
         self.windows = _windows(self._ring_rows, window)
         self.window_seats = _windows(self._ring_slots, window)
@@ -218,8 +218,8 @@ class TableArrays:
         self._features = np.zeros((tables, features), np.float32)
         self._features[:, 0] = 1.0  # dealt in
         kinds = len(KINDS) * 4
-        self._kind_street = np.zeros((kinds + 4, 11), np.float32)  # the last 4: none
-        self._kind_street[:kinds, :9] = np.frombuffer(
+        self._kind_street = np.zeros((kinds + 4, n + 11), np.float32)  # the last 4: none
+        self._kind_street[:kinds, n : n + 9] = np.frombuffer(
             b"".join(row for rows in _KIND_STREET for row in rows), np.float32
         ).reshape(-1, 9)
         self.rows = [
@@ -239,7 +239,7 @@ class TableArrays:
         bb = self.bb
         if self.window:
             rows = self._kind_street.take(records[:, 0], axis=0)
-            np.divide(records[:, 2:4], bb, out=rows[:, 9:], casting="unsafe")
+            np.divide(records[:, 2:4], bb, out=rows[:, -2:], casting="unsafe")
             at = records[:, 1] + self._both
             self._ring_rows[at] = rows
             self._ring_slots[at] = records[:, 4]
