@@ -133,13 +133,8 @@ class Encoder:
             slab = self._slab = _Slab(self.size, self.codec.size)
             slot = 0
         slab.taken = slot + 1
-        size, count = self.size, self.codec.size
-        at, mask_at = slot * size, slot * count
-        self.write(game, seat, slab.o, slab.raw, at, slab.mask, mask_at)
-        return {
-            "observation": slab.observations[at : at + size],
-            "action_mask": slab.masks[mask_at : mask_at + count],
-        }
+        self.write(game, seat, slab.o, slab.raw, slot * self.size, slab.mask, slot * slab.count)
+        return slab.handed[slot]
 
     def encode(self, game: Game, seat: int, out: Any, mask: Any) -> None:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and
@@ -184,9 +179,12 @@ class Encoder:
         # the seats, relative to the observer: the kept rows turned to start at it
         rows = public.seats
         start = (at + self._seats) * 4
-        middle = start + (n - seat) * SEAT_BYTES
-        raw[start:middle] = rows[seat * SEAT_BYTES :]
-        raw[middle : start + n * SEAT_BYTES] = rows[: seat * SEAT_BYTES]
+        if seat:
+            middle = start + (n - seat) * SEAT_BYTES
+            raw[start:middle] = rows[seat * SEAT_BYTES :]
+            raw[middle : start + n * SEAT_BYTES] = rows[: seat * SEAT_BYTES]
+        else:  # seat 0's rows as they are kept
+            raw[start : start + n * SEAT_BYTES] = rows
         if actor is not None:
             o[at + self._seats + (actor - seat) % n * self._features + 3] = 1.0
         if public.cards_seen:
@@ -364,15 +362,25 @@ _SLOTS = 32  # observations cut from one slab (:class:`_Slab`)
 
 class _Slab:
     """Zeroed room for :data:`_SLOTS` observations and their masks, from which
-    :meth:`Encoder.observation` cuts each one's arrays in turn: a slice of an array
-    made before costs about 1,700 instructions, a new array (a copy, ``np.zeros``,
-    ``np.frombuffer``) 2,300 to 3,500 and the memoryview to write into it 2,000 more.
+    :meth:`Encoder.observation` hands out each one's arrays in turn: a slice of an array
+    made before costs about 1,700 instructions (a row of a 2-d array cut with the
+    others, about 1,100), a new array (a copy, ``np.zeros``, ``np.frombuffer``) 2,300
+    to 3,500 and the memoryview to write into it 2,000 more.
     Each slot is written once, before its arrays are handed out, so they stay their
     holder's own; a slab lives as long as any of its arrays is held."""
 
     def __init__(self, size: int, count: int, slots: int = _SLOTS) -> None:
         self.observations = np.zeros(slots * size, np.float32)
         self.masks = np.zeros(slots * count, np.int8)
+        self.count = count
+        # each slot's arrays, cut all at once (a row of a 2-d array costs less than a
+        # slice), in the dict handed out
+        self.handed: list[dict[str, np.ndarray]] = [
+            {"observation": observation, "action_mask": mask}
+            for observation, mask in zip(
+                self.observations.reshape(slots, size), self.masks.reshape(slots, count)
+            )
+        ]
         self.o: Any = memoryview(self.observations)  # type: ignore[arg-type]
         self.raw = self.o.cast("B")
         self.mask: Any = memoryview(self.masks)  # type: ignore[arg-type]
