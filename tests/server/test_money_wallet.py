@@ -134,7 +134,8 @@ def test_a_cash_out_whose_commit_fails_is_not_paid_and_is_paid_once_later() -> N
     assert kinds(send(room, ann, type="resume", token=token)) == ["seated"]  # her seat still
     assert kinds(send(room, ann, type="leave")) == ["result"]
     assert wallet.balances["ann"] == 1000
-    assert [key for _, key in wallet.calls if key.startswith("cashout")] == ["cashout:0:0"]
+    cash_outs = [key for _, key in wallet.calls if key.startswith("cashout")]
+    assert cash_outs == [f"cashout:{room.store.room_name()}.0:0"]
 
 
 def test_a_hand_whose_commit_fails_pays_no_rake() -> None:
@@ -200,7 +201,8 @@ def test_a_repair_tells_a_wallet_that_can_write_off(
     _damage(path)
     room = _room(wallet, path, repair=True)
     assert told in room.repaired[0]
-    assert wallet.written_off == ([(0, "repair:0:0")] if "is told" in told else [])
+    key = f"repair:{room.store.room_name()}.0:0"
+    assert wallet.written_off == ([(0, key)] if "is told" in told else [])
     assert _held(room, wallet) == TOTAL - 300  # the wallet decides what the 300 become
     room.store.close()
 
@@ -282,9 +284,22 @@ def test_bots_paid_by_a_wallet_of_its_own_sit_down_after_the_load(tmp_path: Path
     high = RAKED.buy_in_range[1]
     assert sorted(runner.bots) == [0, 1]  # the third is not the wallet's: no seat
     assert [s["stack"] for s in runner.table.seats() if s is not None] == [high, high]
-    assert sorted(key for _, key in wallet.calls) == ["buyin:0:0#1", "buyin:0:1#2"]
+    name = room.store.room_name()
+    assert sorted(key for _, key in wallet.calls) == [f"buyin:{name}.0:0#1", f"buyin:{name}.0:1#2"]
     assert _held(room, wallet) == 10000
     room.store.close()
     room = Room.open(path, settings, wallet=wallet)  # stored as seated
     assert sorted(room.runners[0].bots) == [0, 1] and _held(room, wallet) == 10000
     room.store.close()
+
+
+def test_rooms_sharing_a_wallet_never_share_a_key(tmp_path: Path) -> None:
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    rooms = [_room(wallet, str(tmp_path / f"room{n}.db")) for n in range(2)]
+    for room in rooms:  # the same table, occupancy and amount in each room
+        ann = _player(room, "ann")
+        assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
+    assert wallet.balances["ann"] == 400  # paid twice, not answered by the other's key
+    assert sum(_chips(room) for room in rooms) + wallet.total() == TOTAL
+    for room in rooms:
+        room.store.close()

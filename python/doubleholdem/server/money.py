@@ -18,7 +18,9 @@ one sitting-down, never given twice).
 
 A wallet outside the database (an embedding server's) cannot share the transactions:
 its calls are noted in the database and made when their fate is known
-(:mod:`doubleholdem.server.wallet_calls`), a debit's key ending ``#N``.
+(:mod:`doubleholdem.server.wallet_calls`), a debit's key ending ``#N``; and other rooms
+may share it, so the table in its keys is ``ROOM.TABLE`` (``ROOM`` the database's own
+random name).
 
 A table stored before the ledger existed (a database upgraded from schema 3) holds chips
 from nowhere: the room enters them as the house's (an ``opening`` transaction) and each
@@ -103,7 +105,10 @@ def occupancies(table: Table) -> dict[int, int]:
 
 class TableMoney:
     """The money of table ``table_id``: paid through ``wallet``, written with ``store``.
-    Seats of occupancies below ``legacy_below`` were seated before the ledger."""
+    Seats of occupancies below ``legacy_below`` were seated before the ledger; ``room``
+    names the room in the keys (:meth:`Storage.room_name
+    <doubleholdem.server.storage.Storage.room_name>`, for a wallet outside the
+    database)."""
 
     def __init__(
         self,
@@ -113,14 +118,17 @@ class TableMoney:
         *,
         legacy_below: int = 0,
         repairs: int = 0,
+        room: str = "",
     ) -> None:
         self.table_id = table_id
         self.wallet = wallet
         self.store = store
         self.legacy_below = legacy_below
         # the table in its keys: ``T``, or ``TrN`` once a repair made it anew N times
-        # (its occupancies and hands count from 0 again: the old keys are taken)
-        self.name = str(table_id) if not repairs else f"{table_id}r{repairs}"
+        # (its occupancies and hands count from 0 again: the old keys are taken), after
+        # ``room`` and a dot for a wallet that other rooms may share
+        table = str(table_id) if not repairs else f"{table_id}r{repairs}"
+        self.name = f"{room}.{table}" if room else table
         # the default wallet writes in the storage's transaction: a savepoint undoes it;
         # another's calls are noted (module wallet_calls), and these notes known done
         # are forgotten with the next commit of the table
@@ -270,18 +278,20 @@ class TableMoney:
 
 def write_off(store: Storage, wallet: Wallet | None, table_id: int, problem: str) -> str:
     """Table ``table_id``, which a repair drops, in the repair's transaction, under the
-    key ``repair:TABLE:N``: in the ledger its chips go to the house and its seats end
-    (:meth:`LedgerWallet.write_off <doubleholdem.accounts.wallet.LedgerWallet.write_off>`);
-    a wallet outside the database that can write off
-    (:class:`~doubleholdem.accounts.wallet.WritesOff`) is told once the repair is
-    committed. Returns what became of the chips, for the repair's report."""
+    key ``repair:TABLE:N`` (``repair:ROOM.TABLE:N`` outside the database): in the
+    ledger its chips go to the house and its seats end (:meth:`LedgerWallet.write_off
+    <doubleholdem.accounts.wallet.LedgerWallet.write_off>`); a wallet outside the
+    database that can write off (:class:`~doubleholdem.accounts.wallet.WritesOff`) is
+    told once the repair is committed. Returns what became of the chips, for the
+    repair's report."""
     if wallet is None:  # a guest room: play chips
         return ""
-    key = f"repair:{table_id}:{store.repairs(table_id)}"
+    repairs = store.repairs(table_id)
     if isinstance(wallet, LedgerWallet):
-        chips = wallet.write_off(table_id, key=key, problem=problem)
+        chips = wallet.write_off(table_id, key=f"repair:{table_id}:{repairs}", problem=problem)
         return f"; its {chips} chips went to the house (ledger: repair)" if chips else ""
-    if isinstance(wallet, WritesOff):
+    if isinstance(wallet, WritesOff):  # a wallet other rooms may share: the room's name
+        key = f"repair:{store.room_name()}.{table_id}:{repairs}"
         note(store, WalletCall("write_off", table_id, key, problem=problem))
         return "; the wallet is told to write its seats off"
     return "; the wallet was not told (it has no write_off): its seats there are to settle"

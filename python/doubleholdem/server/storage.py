@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -322,6 +323,17 @@ class Storage:
         """The first occupancy of table ``table_id`` seated through the ledger (0 unless
         the table is older than the ledger: :meth:`opened`)."""
         return meta_int(self._db, f"legacy:{table_id}") or 0
+
+    def room_name(self) -> str:
+        """The room's name among rooms sharing a wallet outside their databases (it
+        names the room in that wallet's keys): random, made the first time it is asked
+        (inside a transaction), then kept."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'room'").fetchone()
+        if row is not None:
+            return str(row[0])
+        name = secrets.token_hex(6)
+        self._db.execute("INSERT INTO meta VALUES ('room', ?)", (name,))
+        return name
 
     def money_kind(self) -> str | None:
         """Whose chips the tables hold: ``"guests"`` (play chips, outside the ledger),

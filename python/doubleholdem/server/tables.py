@@ -51,6 +51,7 @@ class RoomTables:
         # the bots of new tables paid by a wallet outside the database: table -> seat ->
         # kind, seated after the load (:meth:`_seat_new_bots`)
         self._new_bots: dict[int, dict[int, str]] = {}
+        self._room = ""  # the room's name in the keys of a wallet outside the database
 
     @classmethod
     def open(
@@ -82,6 +83,12 @@ class RoomTables:
         """What pays for the seats, or ``None`` in a guest room."""
         return None if self.settings.guests else self._wallet
 
+    @property
+    def _wallet_outside(self) -> bool:
+        """Whether a wallet outside the database pays for the seats (an embedding
+        server's: :mod:`doubleholdem.server.wallet_calls`)."""
+        return self.wallet is not None and not isinstance(self.wallet, LedgerWallet)
+
     def now(self, table: Table) -> float:
         """The server's time for ``table`` (never before the table's own time)."""
         return max(self.settings.clock(), table.now)
@@ -105,6 +112,7 @@ class RoomTables:
             store,
             legacy_below=store.legacy_below(table_id),
             repairs=store.repairs(table_id),
+            room=self._room,
         )
         return runner
 
@@ -120,6 +128,9 @@ class RoomTables:
 
     def load(self, *, repair: bool = False) -> None:
         """Restores the stored tables and creates the missing ones (see :meth:`open`)."""
+        if self._wallet_outside:
+            with self.store.transaction():  # other rooms may share such a wallet
+                self._room = self.store.room_name()
         tables, damage = self.store.survey()
         for stored in tables:
             problem = self._restore(stored)
@@ -150,8 +161,8 @@ class RoomTables:
                     runner = self.runners[table_id]
                     assert runner.money is not None
                     runner.money.open_legacy(runner.table)
-        if self.wallet is not None and not isinstance(self.wallet, LedgerWallet):
-            finish_noted(self.store, self.wallet)  # what a failure or a crash left undone
+        if self._wallet_outside:
+            finish_noted(self.store, self._wallet)  # what a failure or a crash left undone
             self._seat_new_bots()
 
     def _check_money_kind(self) -> None:
