@@ -303,3 +303,13 @@ def test_rooms_sharing_a_wallet_never_share_a_key(tmp_path: Path) -> None:
     assert sum(_chips(room) for room in rooms) + wallet.total() == TOTAL
     for room in rooms:
         room.store.close()
+
+
+def test_a_bot_the_wallet_fails_to_pay_for_is_not_seated_and_the_room_opens() -> None:
+    wallet = FlakyWallet({"bot-0-0": 5000})
+    wallet.down = {"debit"}
+    settings = RoomSettings(tables=1, bots=1, configs=[RAKED], seed=5, guests=False)
+    room = Room.open(":memory:", settings, wallet=wallet)
+    assert room.runners[0].bots == {} and room.runners[0].table.seats()[0] is None
+    assert _held(room, wallet) == 5000
+    room.store.close()

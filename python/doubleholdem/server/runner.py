@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from doubleholdem.errors import DatabaseBusy
+from doubleholdem.errors import DatabaseBusy, WalletFailed
 from doubleholdem.server import journal
 from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.connection import Connection
@@ -396,7 +396,7 @@ class TableRunner(TableMessages):
                 try:
                     with self.change():
                         self._top_up_bots()
-                except DatabaseBusy:  # another process writes the ledger: soon again
+                except (DatabaseBusy, WalletFailed):  # the ledger is busy, a wallet failed
                     await asyncio.sleep(0.05)
                 continue
             elif now >= self.next_start and self._ready():

@@ -8,12 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.accounts.wallet import LedgerWallet, Wallet
-from doubleholdem.errors import DamagedDatabase, InvalidConfig, TamperedSnapshot, UnknownAccount
+from doubleholdem.errors import (
+    DamagedDatabase,
+    DatabaseBusy,
+    InvalidConfig,
+    TamperedSnapshot,
+    UnknownAccount,
+    WalletFailed,
+)
 from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import Connection
@@ -27,6 +35,7 @@ from doubleholdem.table import Table
 
 __all__ = ["BANKROLL_BUY_INS", "RoomTables"]
 
+_log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
 
 _Tables = TypeVar("_Tables", bound="RoomTables")
@@ -240,9 +249,12 @@ class RoomTables:
         for table_id, bots in self._new_bots.items():
             runner = self.runners[table_id]
             for seat, kind in bots.items():
-                with runner.change():
-                    if self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
-                        runner.add_bot(seat, kind)
+                try:
+                    with runner.change():
+                        if self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
+                            runner.add_bot(seat, kind)
+                except (DatabaseBusy, WalletFailed) as error:  # the seat stays empty
+                    _log.warning("bot-%d-%d was not seated: %s", table_id, seat, error)
         self._new_bots.clear()
 
     def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
