@@ -142,15 +142,17 @@ def vector(steps: int) -> str:
     digest = hashlib.sha256()
     generator = np.random.default_rng(14)
     for variant in VARIANTS:
-        for structure, players, actions, hands in (
-            ("fixed-limit", 6, "exact", 1),
-            ("no-limit", 2, "fcpa", 1),
-            ("no-limit", 3, "exact", 5),
-            ("pot-limit", 10, "fcpa", 2),
+        # tables, history: counts that differ, so that an axis taken for the other shows
+        for structure, players, actions, hands, tables, history in (
+            ("fixed-limit", 6, "exact", 1, 7, 8),
+            ("no-limit", 2, "fcpa", 1, 8, 3),
+            ("no-limit", 3, "exact", 5, 5, 8),
+            ("pot-limit", 10, "fcpa", 2, 9, 12),
         ):
             env = rl.VectorEnv(
-                8,
+                tables,
                 seed=5,
+                history=history,
                 variant=variant,
                 structure=structure,
                 players=players,
