@@ -269,24 +269,22 @@ class BettingRound:
         # the seats in the hand with chips: stack * in hand is truthy for exactly those
         # (built-ins, not a loop: every hand starts here)
         self.able = sum(compress(_BITS, map(mul, stacks, in_hand)))
-        self._start(big_blind, self.small_bet, 1)
+        self.next_street(0)  # a round nobody has acted in yet, then pre-flop:
+        self.level = self.full_level = big_blind  # the big blind to match
+        self.bets_made = 1  # and it is the bet (TH-12)
 
-    def _start(self, level: int, bet_size: int, bets_made: int) -> None:
-        """A round nobody has acted in yet, to match ``level``."""
-        self.level = self.full_level = level
-        self.bet_size = bet_size
+    def next_street(self, street: int) -> None:
+        """The round of ``street`` (0 pre-flop, 1 flop, 2 turn, 3 river) over the same
+        hand, the bets back at zero: nothing to match, no bet made, every player in the
+        hand with chips to act (TH-5, TH-10)."""
+        self.level = self.full_level = 0
+        self.bet_size = bet_size = self.small_bet if street < 2 else self.big_bet
         self.full_raise = bet_size if self.limit else self.min_bet
-        self.bets_made = bets_made
+        self.bets_made = 0
         self.capped = False
         self.acted: list[int | None] = [None] * len(self.bets)
         self.last_aggressor: int | None = None
         self.pending = self.able
-
-    def next_street(self, street: int) -> None:
-        """The round of ``street`` (1 flop, 2 turn, 3 river) over the same hand, the bets
-        back at zero: nothing to match, no bet made, every player in the hand with chips
-        to act (TH-5, TH-10)."""
-        self._start(0, self.small_bet if street < 2 else self.big_bet, 0)
 
     # -- who acts -------------------------------------------------------------------
 

@@ -152,12 +152,17 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
             (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
         )
 
-    def board(self, kind: str, cards: tuple[int, ...]) -> None:
-        """:meth:`add` of a ``burn``, ``flop``, ``turn`` or ``river`` event: positional,
-        as every street appends two."""
+    def board(self, burnt: int, kind: str, cards: tuple[int, ...]) -> None:
+        """:meth:`add` of the ``burn`` event of the card ``burnt`` and of the ``flop``,
+        ``turn`` or ``river`` event (``kind``) of the board ``cards`` dealt after it: in
+        one call, as every street deals them."""
         records = self.records
+        seq = len(records)
         records.append(
-            (len(records), kind, None, None, None, cards, False, None, (), None, None, None, ())
+            (seq, "burn", None, None, None, (burnt,), False, None, (), None, None, None, ())
+        )
+        records.append(
+            (seq + 1, kind, None, None, None, cards, False, None, (), None, None, None, ())
         )
 
     def pot(

@@ -387,10 +387,9 @@ class Hand(HandState):
         deck, burn, log = self._deck, self._next_card, self._log
         dealt = burn + 1 + BOARD_CARDS[self._street]
         self._next_card = dealt
-        log.board("burn", (deck[burn],))
         cards = tuple(deck[burn + 1 : dealt])
         self._board += cards
-        log.board(STREETS[self._street], cards)
+        log.board(deck[burn], STREETS[self._street], cards)
         if self._street == 1 and self.config.variant is _DOUBLE:
             self._needs_point = list(self._in_hand)
             self._points_due = self._live
