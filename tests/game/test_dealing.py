@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from doubleholdem.cards import format_card
 from doubleholdem.errors import DuplicateCard, InvalidCard
 from doubleholdem.game import GameConfig, Hand
 from doubleholdem.game.dealing import card_order
@@ -51,3 +52,29 @@ def test_a_shuffled_deck_with_a_bool_is_refused() -> None:
     deck[deck.index(1)] = True
     with pytest.raises(InvalidCard, match="True is not a card"):
         Hand(GameConfig(stacks=(100, 100), small_blind=1, big_blind=2), deck=deck)
+
+
+def test_a_deck_of_card_names_is_dealt_as_their_numbers() -> None:
+    """Names are cards as numbers are (the library's convention): the hand deals the
+    numbers and plays to the showdown (names used to be dealt as strings, failing
+    there)."""
+    config = GameConfig(stacks=(100, 100), small_blind=1, big_blind=2)
+    numbers = list(range(51, -1, -1))
+    named = Hand(config, deck=[format_card(card) for card in numbers])
+    plain = Hand(config, deck=numbers)
+    for hand in (named, plain):
+        while not hand.over:
+            hand.check_or_call()
+    assert named.hole(0) == plain.hole(0) and all(type(c) is int for c in named.hole(0))
+    assert named.board == plain.board and named.stacks == plain.stacks
+
+
+@pytest.mark.parametrize(
+    ("deck", "error", "named"),
+    [(["As", "Kd", "As"], DuplicateCard, "As"), (["As", "Kx"], InvalidCard, "Kx")],
+)
+def test_a_deck_of_bad_names_is_refused_naming_the_card(
+    deck: list[str], error: type[Exception], named: str
+) -> None:
+    with pytest.raises(error, match=named):
+        card_order(deck)

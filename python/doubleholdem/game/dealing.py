@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from doubleholdem.cards import FULL_DECK, CardLike, Deck, parse_cards, shuffled
 from doubleholdem.errors import InvalidConfig
@@ -29,12 +30,12 @@ def hand_deck(
     config: GameConfig,
     seed: int | None,
     rng: random.Random | None,
-    deck: Deck | Sequence[int] | None,
+    deck: Deck | Sequence[CardLike] | None,
     hole_cards_dealt: int,
 ) -> list[int]:
     """The cards a hand of ``config`` deals, in order: shuffled by a strong generator,
     by ``seed`` or ``rng`` (reproducible), or ``deck`` in its order (a
-    :class:`~doubleholdem.cards.Deck`, or distinct card numbers); enough for the
+    :class:`~doubleholdem.cards.Deck`, or distinct cards: numbers or names); enough for the
     ``hole_cards_dealt``, the board and its burns."""
     if rng is not None and not isinstance(rng, random.Random):
         raise InvalidConfig(f"rng: give a random.Random, not {type(rng).__name__}")
@@ -49,16 +50,15 @@ def hand_deck(
     return cards
 
 
-def card_order(cards: Sequence[int]) -> list[int]:
-    """``cards`` as a list, if they are distinct card numbers 0..51; else the error of
-    :func:`~doubleholdem.cards.parse_cards` naming the bad or repeated card."""
-    order = list(cards)
-    if not _card_numbers(order):
-        parse_cards(order)  # names the bad or repeated card
-    return order
+def card_order(cards: Sequence[CardLike]) -> list[int]:
+    """``cards`` as a new list of card numbers: taken as they are if they are distinct
+    numbers 0..51, else read by :func:`~doubleholdem.cards.parse_cards` (names such as
+    ``"As"`` become numbers), whose error names the bad or repeated card."""
+    order: list[Any] = list(cards)
+    return order if _card_numbers(order) else parse_cards(order)
 
 
-def _card_numbers(order: list[int]) -> bool:
+def _card_numbers(order: list[Any]) -> bool:
     """True if ``order`` holds distinct card numbers 0..51, each an ``int`` (no bool):
     the types compared as a list, the numbers read as bytes (built-ins, not a loop, and
     no set: a deck given to a hand is checked at every hand)."""

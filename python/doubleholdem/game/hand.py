@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from doubleholdem import _core
-from doubleholdem.cards import Deck
+from doubleholdem.cards import CardLike, Deck
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import snapshot as _snapshot
 from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
@@ -74,8 +74,8 @@ class Hand(HandState):
 
     ``config`` says the game; the deck is shuffled by a cryptographically strong
     generator unless ``seed`` or ``rng`` (a :class:`random.Random`) is given
-    (reproducible), or ``deck`` is given (dealt in its order: replays and tests; a list
-    of distinct card numbers is dealt as it is). Hole cards are dealt one at a time
+    (reproducible), or ``deck`` is given (dealt in its order: replays and tests; distinct
+    card numbers or names such as ``"As"``). Hole cards are dealt one at a time
     clockwise from the seat left of the button, then a card is burned before each board
     deal (TH-1).
     """
@@ -88,7 +88,7 @@ class Hand(HandState):
         *,
         seed: int | None = None,
         rng: random.Random | None = None,
-        deck: Deck | Sequence[int] | None = None,
+        deck: Deck | Sequence[CardLike] | None = None,
     ) -> None:
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
