@@ -17,8 +17,6 @@ FOLD, CALL, POINT_BASE = 0, 1, 2
 """Action numbers: 0 folds, 1 checks or calls, 2..4 choose point card 0..2 (Double
 Hold'em only); bets and raises follow (:attr:`ActionCodec.raise_base`)."""
 
-_KEPT = 4096  # the most options whose decoding is kept (:meth:`ActionCodec.decode_kept`)
-
 
 class ActionCodec:
     """Action numbers to decisions, and the legal-action mask.
@@ -43,7 +41,6 @@ class ActionCodec:
             for token in self.tokens or ()
         ]
         self._ones: Any = memoryview(np.ones(self.size, np.int8))  # type: ignore[arg-type]
-        self._decoded: dict[tuple[Any, int], dict[int, tuple[str, int | None]]] = {}
 
     def raise_action(self, to: int) -> int:
         """The exact action number of a bet or raise to ``to`` chips."""
@@ -146,34 +143,6 @@ class ActionCodec:
             action=action,
             legal=legal,
         )
-
-    def decode_kept(
-        self, action: int, decision: str | None, legal: LegalActions | None, pot: int
-    ) -> tuple[str, int | None]:
-        """:meth:`decode` with a discrete action set, kept by ``(legal, pot)`` as the
-        same options recur (up to :data:`_KEPT` of them)."""
-        decoded = self._decoded.get((legal, pot)) or self._decoded_of(decision, legal, pot)
-        found = decoded.get(action)
-        if found is None:
-            return self.decode(action, decision, legal, pot)  # raises: not legal now
-        return found
-
-    def _decoded_of(
-        self, decision: str | None, legal: LegalActions | None, pot: int
-    ) -> dict[int, tuple[str, int | None]]:
-        """Each legal action number's :meth:`decode`: those of the mask."""
-        mask = bytearray(self.size)
-        self.fill(mask, decision, legal, pot)
-        decoded = {
-            action: self.decode(action, decision, legal, pot)
-            for action, flag in enumerate(mask)
-            if flag
-        }
-        kept = self._decoded
-        if len(kept) >= _KEPT:
-            kept.clear()
-        kept[legal, pot] = decoded
-        return decoded
 
     def legal_text(self, legal: LegalActions) -> str:
         """The legal action numbers, in words."""

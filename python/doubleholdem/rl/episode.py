@@ -29,9 +29,7 @@ class Game:
 
     def __init__(self, config: EnvConfig) -> None:
         self.config = config
-        self.codec = codec = ActionCodec(config)
-        # a discrete set's options recur: their decoding is kept (any bet size's is not)
-        self._decode = codec.decode if codec.exact else codec.decode_kept
+        self.codec = ActionCodec(config)
         n = config.players
         # a one-hand episode's hand config for each button, made once
         self._configs = [
@@ -148,7 +146,7 @@ class Game:
             if view is None:
                 raise IllegalAction("the episode is over: reset it", action=action)
         decision, legal, _, _, pot, _ = view
-        kind, amount = self._decode(action, decision, legal, pot)
+        kind, amount = self.codec.decode(action, decision, legal, pot)
         if kind == CALL:
             kind = "call" if legal.call_amount else "check"
         elif kind == RAISE:

@@ -113,9 +113,6 @@ class Encoder:
         self._point, self._shown_points = at("point", 0), at("shown_points", 0)
         self._history = at("history", 0)
         self._slab = _Slab(self.size, codec.size)
-        self._scratch = _Slab(self.size, codec.size, 1)  # for :meth:`_options_of`
-        self._options: dict[tuple[LegalActions, int], tuple[int, bytes, Any]] = {}
-        self._exact = codec.exact
         self._shapes = _Shapes(self)
         self._places = _Places(self)
 
@@ -154,16 +151,7 @@ class Encoder:
         public = game.public
         if actor == seat:
             decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
-            if self._exact:  # the options rarely repeat (any bet size): written afresh
-                self._legal(o, raw, at, decision, legal, pot, mask, mask_at)
-            else:  # copied as kept (inline: a call fewer)
-                options = self._options.get((legal, pot)) or self._options_of(decision, legal, pot)
-                o[at + options[0]] = 1.0  # the decision
-                block = options[1]
-                start = (at + self._legal_at) * 4
-                raw[start : start + len(block)] = block
-                flags = options[2]
-                mask[mask_at : mask_at + len(flags)] = flags
+            self._legal(o, raw, at, decision, legal, pot, mask, mask_at)
         else:
             index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
             hole = hand.hole(index) if index >= 0 else ()
@@ -193,30 +181,6 @@ class Encoder:
         if view:
             start = (at + self._history) * 4
             raw[start : start + len(view)] = view
-
-    def _options_of(self, decision: str, legal: LegalActions, pot: int) -> tuple[int, bytes, Any]:
-        """The decision, legal and mask blocks of the seat to act (:meth:`_legal`) as
-        :meth:`write` copies them: the decision one-hot's index, the float32
-        bytes of the legal block and the mask block after it, and the mask (an int8
-        memoryview); kept by ``(legal, pot)`` (all they depend on), up to
-        :data:`_KEPT` of them."""
-        scratch = self._scratch
-        o, raw = scratch.o, scratch.raw
-        self._legal(o, raw, 0, decision, legal, pot, scratch.mask, 0)
-        start = self._legal_at * 4
-        end = (self._mask + self.codec.size) * 4
-        found = (
-            self._decision + (decision == POINT),
-            bytes(raw[start:end]),
-            memoryview(scratch.masks.tobytes()).cast("b"),
-        )
-        scratch.observations[:] = 0.0
-        scratch.masks[:] = 0
-        options = self._options
-        if len(options) >= _KEPT:
-            options.clear()
-        options[legal, pot] = found
-        return found
 
     def write_tables(
         self,
@@ -369,7 +333,8 @@ class _Slab:
     Each slot is written once, before its arrays are handed out, so they stay their
     holder's own; a slab lives as long as any of its arrays is held."""
 
-    def __init__(self, size: int, count: int, slots: int = _SLOTS) -> None:
+    def __init__(self, size: int, count: int) -> None:
+        slots = _SLOTS
         self.observations = np.zeros(slots * size, np.float32)
         self.masks = np.zeros(slots * count, np.int8)
         self.count = count
@@ -408,8 +373,6 @@ class _Places:
         past[:, n] = encoder._seats + 3  # no action: "to act now" of the seat to act
         self.past = past
 
-
-_KEPT = 4096  # the most options kept (:meth:`Encoder._options_of`)
 
 _SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)
 
