@@ -5,6 +5,7 @@ audit of the room's database, a hand played through the runner."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Any
 
 from doubleholdem.accounts import ledger
@@ -92,3 +93,27 @@ def play_hand(runner: TableRunner, *, start: bool = True) -> None:
 def balance(room: Room, name: str) -> int:
     assert room.wallet is not None
     return room.wallet.balance(name)
+
+
+def fail_next_commit(room: Room, write: bool) -> None:
+    """The next commit of ``room`` fails (as on a full disk): a write in it (``write``:
+    its table's row), or its ``COMMIT`` statement, the transaction left open."""
+    store = room.store
+    if write:
+        real = store.put_table
+
+        def failing(table_id: int, snapshot: str) -> None:
+            store.put_table = real  # type: ignore[method-assign]
+            raise sqlite3.OperationalError("disk I/O error")
+
+        store.put_table = failing  # type: ignore[method-assign]
+        return
+    left = [1]
+
+    def authorizer(action: int, arg1: Any, *rest: Any) -> int:
+        if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
+            left[0] -= 1
+            return sqlite3.SQLITE_DENY
+        return sqlite3.SQLITE_OK
+
+    store.db.set_authorizer(authorizer)

@@ -21,7 +21,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_account
 from doubleholdem.server.money import audit_room
 from doubleholdem.server.room import Room
-from money_room import FAST, kinds, money_room, play_hand, send
+from money_room import FAST, fail_next_commit, kinds, money_room, play_hand, send
 
 NAMES = ["ann", "bob", "cy", "dee"]  # signed up first; "eve" when the plan says
 
@@ -139,25 +139,7 @@ class World:
 
     def fail_next_commit(self, write: bool) -> None:
         """The next commit fails: a write in it, or its ``COMMIT``."""
-        store = self.room.store
-        if write:
-            real = store.put_table
-
-            def failing(table_id: int, snapshot: str) -> None:
-                store.put_table = real  # type: ignore[method-assign]
-                raise sqlite3.OperationalError("disk I/O error")
-
-            store.put_table = failing  # type: ignore[method-assign]
-            return
-        left = [1]
-
-        def authorizer(action: int, arg1: Any, *rest: Any) -> int:
-            if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
-                left[0] -= 1
-                return sqlite3.SQLITE_DENY
-            return sqlite3.SQLITE_OK
-
-        self.db.set_authorizer(authorizer)
+        fail_next_commit(self.room, write)
 
     def audit(self) -> None:
         """The audit of the database as committed, read on a connection of its own."""

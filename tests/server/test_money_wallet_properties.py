@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import tempfile
 from typing import Any
 
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from money_room import RAKED, play_hand, send
+from money_room import RAKED, fail_next_commit, play_hand, send
 from wallets import FlakyWallet
 
 NAMES = ["ann", "bob", "cy"]
@@ -75,25 +74,7 @@ class World:
     def fail_next_commit(self, write: bool) -> None:
         """The next commit fails: a write in it, or its ``COMMIT`` (the note of a
         debit's too: then the wallet is not asked)."""
-        store = self.room.store
-        if write:
-            real = store.put_table
-
-            def failing(table_id: int, snapshot: str) -> None:
-                store.put_table = real  # type: ignore[method-assign]
-                raise sqlite3.OperationalError("disk I/O error")
-
-            store.put_table = failing  # type: ignore[method-assign]
-            return
-        left = [1]
-
-        def authorizer(action: int, arg1: Any, *rest: Any) -> int:
-            if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
-                left[0] -= 1
-                return sqlite3.SQLITE_DENY
-            return sqlite3.SQLITE_OK
-
-        store.db.set_authorizer(authorizer)
+        fail_next_commit(self.room, write)
 
     def lose_a_reply(self, buy_in: bool) -> None:
         """The wallet applies the next debit (or credit) and its reply is lost, once."""
