@@ -5,7 +5,6 @@ audit of the room's database, a hand played through the runner."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from doubleholdem.accounts import ledger
@@ -17,6 +16,7 @@ from doubleholdem.server.room import Room
 from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import Decision, TableConfig
+from faults import fail_next_commit_statement, fail_next_write
 
 FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)
 RAKED = TableConfig(
@@ -98,22 +98,4 @@ def balance(room: Room, name: str) -> int:
 def fail_next_commit(room: Room, write: bool) -> None:
     """The next commit of ``room`` fails (as on a full disk): a write in it (``write``:
     its table's row), or its ``COMMIT`` statement, the transaction left open."""
-    store = room.store
-    if write:
-        real = store.put_table
-
-        def failing(table_id: int, snapshot: str) -> None:
-            store.put_table = real  # type: ignore[method-assign]
-            raise sqlite3.OperationalError("disk I/O error")
-
-        store.put_table = failing  # type: ignore[method-assign]
-        return
-    left = [1]
-
-    def authorizer(action: int, arg1: Any, *rest: Any) -> int:
-        if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
-            left[0] -= 1
-            return sqlite3.SQLITE_DENY
-        return sqlite3.SQLITE_OK
-
-    store.db.set_authorizer(authorizer)
+    (fail_next_write if write else fail_next_commit_statement)(room)

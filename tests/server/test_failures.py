@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -30,6 +29,7 @@ from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table import TableConfig
+from faults import fail_next_commit_statement, fail_next_write
 from server_harness import ServerThread, fill, until_hands
 
 HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
@@ -135,42 +135,12 @@ def _survive(tmp_path: Path, inject: Callable[[Room], Callable[[], int]]) -> Non
     asyncio.run(scenario())
 
 
-def _failing_write(room: Room) -> Callable[[], int]:
-    """The next snapshot written fails."""
-    store = room.store
-    real = store.put_table
-    left = [1]
-
-    def put_table(table_id: int, snapshot: str) -> None:
-        if left[0]:
-            left[0] -= 1
-            raise sqlite3.OperationalError("disk I/O error")
-        real(table_id, snapshot)
-
-    store.put_table = put_table  # type: ignore[method-assign]
-    return lambda: left[0]
-
-
-def _failing_commit_statement(room: Room) -> Callable[[], int]:
-    """The next ``COMMIT`` fails (as on a full disk) while the transaction stays open."""
-    left = [1]
-
-    def authorizer(action: int, arg1: Any, *rest: Any) -> int:
-        if action == sqlite3.SQLITE_TRANSACTION and arg1 == "COMMIT" and left[0]:
-            left[0] -= 1
-            return sqlite3.SQLITE_DENY
-        return sqlite3.SQLITE_OK
-
-    room.store._db.set_authorizer(authorizer)
-    return lambda: left[0]
-
-
 def test_a_commit_that_fails_once_is_survived(tmp_path: Path, watchdog: None) -> None:
-    _survive(tmp_path, _failing_write)
+    _survive(tmp_path, fail_next_write)
 
 
 def test_a_failed_commit_statement_is_survived(tmp_path: Path, watchdog: None) -> None:
-    _survive(tmp_path, _failing_commit_statement)
+    _survive(tmp_path, fail_next_commit_statement)
 
 
 HOLDER = """
