@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -242,13 +242,6 @@ class TableMoney:
             note(store, call)
         else:
             finish(self.wallet, call)
-
-    def ended(self) -> Callable[[], None] | None:
-        """What the group commit of a change of the table calls once that commit ended,
-        either way (:meth:`GroupCommit.later
-        <doubleholdem.server.commit.GroupCommit.later>`): for a wallet outside the
-        database, :meth:`finish_noted`; nothing for the ledger's."""
-        return self.finish_noted if self.outside else None
 
     def finish_noted(self) -> None:
         """Finishes what the calls noted for this table still owe

@@ -352,8 +352,9 @@ class Room(RoomTables):
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
             self.commit.instead(connection, _unavailable(None))
-        connection.token = hashed
-        self._watch(connection, runner, seat)
+        if runner.humans.get(seat) == (hashed, name):  # not undone by a commit failed already
+            connection.token = hashed
+            self._watch(connection, runner, seat)
 
     def _resume(self, connection: Connection, token: str) -> None:
         hashed = token_hash(token)

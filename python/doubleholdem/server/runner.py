@@ -21,6 +21,7 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -45,6 +46,18 @@ _log = logging.getLogger("doubleholdem.server")
 
 Emit = Callable[[Connection, "TableRunner", str], None]
 Humans = dict[int, tuple[str, str]]  # seat -> (token hash, player)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What a runner holds besides its table and seats as last committed, to put back
+    if a commit fails (:meth:`TableRunner.reload`): the seat and token each connection
+    held, and who sat and left."""
+
+    bindings: dict[Connection, tuple[int, str]]
+    departing: dict[int, tuple[str, list[Connection]]]
+    sitters: dict[int, tuple[str, str]]
+    departed: dict[str, str]
 
 
 class TableRunner(TableMessages):
@@ -93,6 +106,7 @@ class TableRunner(TableMessages):
         self._departed: dict[str, str] = {}
         self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
         self.bankroll = 0  # chips a new bot gets from the house (with money)
+        self._kept: _Kept | None = None  # as at the last commit, while a change is pending
 
     @property
     def money(self) -> TableMoney | None:
@@ -120,6 +134,7 @@ class TableRunner(TableMessages):
             before = occupancies(table)
         start = self._start = table.log_length
         self._moves.clear()
+        self._keep()
         try:
             yield
         except BaseException:
@@ -157,7 +172,7 @@ class TableRunner(TableMessages):
             steps.append(lambda s: s.put_table(self.id, snapshot))
         self._moves.clear()
         commit = self._commit
-        commit.later(steps, self.reload, None if money is None else money.ended())
+        commit.later(steps, self.reload, self._ended)
         replies, self._replies = self._replies, []
         for connection, text in replies:
             commit.post(connection, text)
@@ -186,9 +201,34 @@ class TableRunner(TableMessages):
         """Sends ``text`` once the change being made is committed, before the states."""
         self._replies.append((connection, text))
 
+    def _keep(self) -> None:
+        """Notes, before the first change after a commit, what :meth:`reload` puts back
+        if that change's commit fails."""
+        if self._kept is None:
+            bindings = {}
+            for connection in self.connections:
+                if connection.seat is not None and connection.token is not None:
+                    bindings[connection] = (connection.seat, connection.token)
+            self._kept = _Kept(
+                bindings,
+                dict(self._departing),
+                dict(self._sitters),
+                dict(self._departed),
+            )
+
+    def _ended(self) -> None:
+        """The commit of the changes made ended, committed or failed (after
+        :meth:`reload`): what was kept for it goes; the money finishes its calls."""
+        self._kept = None
+        money = self.money
+        if money is not None and money.outside:
+            money.finish_noted()
+
     def reload(self) -> None:
-        """Back to the last committed state of the table and its seats (a commit
-        failed): a connection whose seat was not committed holds none."""
+        """Back to the last committed state of the table, its seats and who holds them
+        (a commit failed): a connection whose seat was not committed holds none, and
+        one whose seat's end was not committed (a leave, a removal) holds it again,
+        unless it holds another or a newer connection resumed it."""
         self.table, self.humans, kinds = self._load()
         if kinds != self.bot_kinds:  # a bot that left with the failed commit is back
             old = self.bots
@@ -202,6 +242,21 @@ class TableRunner(TableMessages):
             connection.view = None
             if connection.token is not None and connection.token not in seated:
                 connection.seat = connection.token = None
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            self._put_back(kept)
+
+    def _put_back(self, kept: _Kept) -> None:
+        """What ``kept`` noted, after a failed commit: who sat and left, and the seats
+        whose end was not committed to the connections that held them (still watching,
+        holding no other, not resumed by another)."""
+        self._departing, self._sitters, self._departed = kept.departing, kept.sitters, kept.departed
+        held = {connection.token for connection in self.connections}
+        for connection, (seat, hashed) in kept.bindings.items():
+            back = self.humans.get(seat, ("", ""))[0] == hashed and hashed not in held
+            if back and connection in self.connections and connection.seat is None:
+                connection.seat, connection.token = seat, hashed
+                held.add(hashed)
 
     def say(self, connection: Connection, player: str, text: str) -> None:
         """``player`` (the name of ``connection``'s seat, or a spectator's) says ``text``
