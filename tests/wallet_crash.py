@@ -1,6 +1,6 @@
 """A room paying through a wallet of its own (:class:`wallets.FileWallet`) killed with
 SIGKILL at the bad moments: just before or just after the wallet applies a buy-in, a
-top-up, a cash-out or a hand's rake. Run as a script, it is the child that plays a
+top-up, a cash-out, a hand's rake or the buy-in of a new table's bot. Run as a script, it is the child that plays a
 scenario until the wallet kills it; :func:`killed_at` runs it and returns what the room
 and the wallet hold after a restart."""
 
@@ -21,12 +21,15 @@ from money_room import RAKED
 from wallets import FileWallet
 
 PLAYERS = {"ann": 1000, "bob": 1000}
-SCENARIOS = ("sit", "top_up", "leave", "rake")
+BOTS = {"bot-0-0": 1000, "bot-0-1": 1000}  # the bots of the scenario "bots"
+SCENARIOS = ("sit", "top_up", "leave", "rake", "bots")
 
 
-def settings() -> RoomSettings:
+def settings(scenario: str = "") -> RoomSettings:
+    """The room: one table, with two bots in the scenario ``bots``."""
+    bots = 2 if scenario == "bots" else 0
     return RoomSettings(
-        tables=1, bots=0, pause=0.0, configs=[RAKED], seed=5, guests=False, clock=lambda: 100.0
+        tables=1, bots=bots, pause=0.0, configs=[RAKED], seed=5, guests=False, clock=lambda: 100.0
     )
 
 
@@ -47,8 +50,9 @@ def _play_hand(room: Room) -> None:
 
 def play(path: str, wallet: FileWallet, scenario: str) -> None:
     """The scenario: ann sits (``sit``), then tops up (``top_up``) or leaves
-    (``leave``); or ann and bob sit and play a hand with rake (``rake``)."""
-    room = Room.open(path, settings(), wallet=wallet)
+    (``leave``); or ann and bob sit and play a hand with rake (``rake``); or the room
+    is made, its table's bots buying in from the wallet (``bots``)."""
+    room = Room.open(path, settings(scenario), wallet=wallet)
     ann = room.connect(account="ann")
     _send(room, ann, type="sit", table=0, seat=0, buy_in=300)
     if scenario == "top_up":
@@ -77,7 +81,7 @@ def killed_at(tmp: Path, scenario: str, moment: str, prefix: str) -> AfterRestar
     again on the same database and wallet (twice: a restart after a restart changes
     nothing) and returns what they hold."""
     path, wallet_path = str(tmp / "room.db"), str(tmp / "wallet.db")
-    FileWallet(wallet_path, PLAYERS).db.close()
+    FileWallet(wallet_path, {**PLAYERS, **(BOTS if scenario == "bots" else {})}).db.close()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     child = subprocess.run(
         [sys.executable, __file__, path, wallet_path, scenario, moment, prefix],
@@ -89,7 +93,7 @@ def killed_at(tmp: Path, scenario: str, moment: str, prefix: str) -> AfterRestar
     assert child.returncode in (0, -9), child.stderr.decode()
     for _ in range(2):
         wallet = FileWallet(wallet_path)
-        room = Room.open(path, settings(), wallet=wallet)
+        room = Room.open(path, settings(scenario), wallet=wallet)
         table = room.runners[0].table
         seated = [s["player"] for s in table.seats() if s is not None]
         after = AfterRestart(child.returncode == -9, wallet.total(), table.chips(), seated, [])

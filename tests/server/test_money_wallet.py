@@ -19,7 +19,7 @@ from doubleholdem.server.connection import Connection
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from money_room import RAKED, kinds, play_hand, send
-from wallet_crash import killed_at
+from wallet_crash import BOTS, killed_at
 from wallets import DictWallet, FlakyWallet, TellingWallet
 
 TOTAL = 2000
@@ -290,7 +290,21 @@ def test_bots_paid_by_a_wallet_of_its_own_sit_down_after_the_load(tmp_path: Path
     room.store.close()
     room = Room.open(path, settings, wallet=wallet)  # stored as seated
     assert sorted(room.runners[0].bots) == [0, 1] and _held(room, wallet) == 10000
+    assert room.store.bots_to_seat() == {}  # the third is not tried again
     room.store.close()
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_room_killed_before_its_new_tables_bots_sat_seats_them_at_its_restart(
+    tmp_path: Path, moment: str
+) -> None:
+    """Killed as the first bot of the new table buys in (before or after the wallet
+    applies it), after the table was created: the restart seats the bots as configured
+    (the buy-in the wallet took for no seat given back)."""
+    after = killed_at(tmp_path, "bots", moment, "buyin:")
+    assert after.killed
+    assert after.seated == ["bot-0-0", "bot-0-1"]
+    assert after.wallet + after.tables == TOTAL + sum(BOTS.values()), after
 
 
 def test_rooms_sharing_a_wallet_never_share_a_key(tmp_path: Path) -> None:
@@ -305,11 +319,19 @@ def test_rooms_sharing_a_wallet_never_share_a_key(tmp_path: Path) -> None:
         room.store.close()
 
 
-def test_a_bot_the_wallet_fails_to_pay_for_is_not_seated_and_the_room_opens() -> None:
+def test_a_bot_the_wallet_fails_to_pay_for_is_not_seated_and_the_room_opens(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "room.db")
     wallet = FlakyWallet({"bot-0-0": 5000})
     wallet.down = {"debit"}
     settings = RoomSettings(tables=1, bots=1, configs=[RAKED], seed=5, guests=False)
-    room = Room.open(":memory:", settings, wallet=wallet)
+    room = Room.open(path, settings, wallet=wallet)
     assert room.runners[0].bots == {} and room.runners[0].table.seats()[0] is None
     assert _held(room, wallet) == 5000
+    room.store.close()
+    wallet.down = set()  # the next start seats it
+    room = Room.open(path, settings, wallet=wallet)
+    assert list(room.runners[0].bots) == [0] and _held(room, wallet) == 5000
+    assert room.store.bots_to_seat() == {}
     room.store.close()

@@ -306,6 +306,35 @@ class Storage:
         """Stores the bot seats of a table (seat -> kind): a bot left, or sat down."""
         self._db.execute("UPDATE tables SET bots = ? WHERE id = ?", (json.dumps(bots), table_id))
 
+    def bots_to_seat(self) -> dict[int, dict[int, str]]:
+        """The bots that new tables paid by a wallet outside the database are still to
+        seat: table -> seat -> kind (:meth:`note_bots_to_seat`)."""
+        rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'bots_to_seat:%'")
+        return {
+            int(key.removeprefix("bots_to_seat:")): {int(s): k for s, k in json.loads(v).items()}
+            for key, v in rows
+        }
+
+    def note_bots_to_seat(self, table_id: int, bots: dict[int, str]) -> None:
+        """Notes the bots new table ``table_id`` is to seat (seat -> kind). Paid by a
+        wallet outside the database, they sit down after the table's creation is
+        committed, each in a commit of its own that forgets it (:meth:`bot_seated`), so
+        that a restart seats those a crash or a failure left out."""
+        value = json.dumps({str(s): k for s, k in sorted(bots.items())})
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"bots_to_seat:{table_id}", value)
+        )
+
+    def bot_seated(self, table_id: int, seat: int) -> None:
+        """Table ``table_id`` is no longer to seat a bot in ``seat``: it sat down, or
+        cannot (:meth:`note_bots_to_seat`)."""
+        bots = self.bots_to_seat().get(table_id, {})
+        bots.pop(seat, None)
+        if bots:
+            self.note_bots_to_seat(table_id, bots)
+        else:
+            self._db.execute("DELETE FROM meta WHERE key = ?", (f"bots_to_seat:{table_id}",))
+
     def openings(self) -> list[int]:
         """The tables stored before the ledger (a database upgraded from schema 3),
         whose chips the ledger has not entered yet (:meth:`opened`)."""
@@ -351,7 +380,7 @@ class Storage:
         meta table notes of it, and counts the repair (:meth:`repairs`)."""
         for name, column in TABLE_ROWS:
             self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
-        for key in (f"opening:{table_id}", f"legacy:{table_id}"):
+        for key in (f"opening:{table_id}", f"legacy:{table_id}", f"bots_to_seat:{table_id}"):
             self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
         repairs = (f"repairs:{table_id}", str(self.repairs(table_id) + 1))
         self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", repairs)

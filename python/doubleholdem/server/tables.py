@@ -10,6 +10,7 @@ import asyncio
 import bisect
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from doubleholdem.accounts.accounts import create_bot, get_account
@@ -57,9 +58,6 @@ class RoomTables:
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.repaired: list[str] = []  # what a repair did, table by table
-        # the bots of new tables paid by a wallet outside the database: table -> seat ->
-        # kind, seated after the load (:meth:`_seat_new_bots`)
-        self._new_bots: dict[int, dict[int, str]] = {}
         self._room = ""  # the room's name in the keys of a wallet outside the database
 
     @classmethod
@@ -232,7 +230,7 @@ class RoomTables:
         if runner.money is not None and runner.money.outside:
             # a debit to such a wallet is noted and committed before it is asked, which
             # the load's transaction cannot: the bots sit down after it
-            self._new_bots[table_id] = dict(bots)
+            self.store.note_bots_to_seat(table_id, bots)
             runner.bots.clear()
             runner.bot_kinds.clear()  # the very dict ``bots``: none sits now
         for seat in list(bots):
@@ -243,19 +241,25 @@ class RoomTables:
         self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
 
     def _seat_new_bots(self) -> None:
-        """The bots of the new tables paid by a wallet outside the database sit down,
-        each in a change of its own (:meth:`_seat_bot`)."""
+        """The bots that new tables paid by a wallet outside the database are still to
+        seat (:meth:`Storage.bots_to_seat
+        <doubleholdem.server.storage.Storage.bots_to_seat>`: made at their creation,
+        and by a restart that a crash or a failure left them to) sit down, each in a
+        change of its own that forgets it (:meth:`_seat_bot`; a seat taken meanwhile, or
+        a bot the wallet does not cover, is forgotten too). One whose payment failed (the
+        wallet, a busy database) stays to seat at the next start."""
         now = self.settings.clock()
-        for table_id, bots in self._new_bots.items():
+        for table_id, bots in self.store.bots_to_seat().items():
             runner = self.runners[table_id]
             for seat, kind in bots.items():
                 try:
                     with runner.change():
-                        if self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
+                        empty = runner.table.seats()[seat] is None
+                        if empty and self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
                             runner.add_bot(seat, kind)
+                        runner.later(partial(Storage.bot_seated, table_id=table_id, seat=seat))
                 except (DatabaseBusy, WalletFailed) as error:  # the seat stays empty
                     _log.warning("bot-%d-%d was not seated: %s", table_id, seat, error)
-        self._new_bots.clear()
 
     def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
         """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with
