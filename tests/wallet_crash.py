@@ -1,8 +1,8 @@
 """A room paying through a wallet of its own (:class:`wallets.FileWallet`) killed with
 SIGKILL at the bad moments: just before or just after the wallet applies a buy-in, a
-top-up, a cash-out, a hand's rake or the buy-in of a new table's bot. Run as a script, it is the child that plays a
-scenario until the wallet kills it; :func:`killed_at` runs it and returns what the room
-and the wallet hold after a restart."""
+top-up, a cash-out, a hand's rake or the buy-in of a new table's bot. Run as a script,
+it is the child that plays a scenario until the wallet kills it; :func:`killed_at` runs
+it and returns what the room and the wallet hold after a restart."""
 
 from __future__ import annotations
 
