@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from doubleholdem.server import tables
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.wallet_calls import retry_failed
 from money_room import RAKED, kinds, play_hand, send
 from wallet_crash import BOTS, killed_at
 from wallets import DictWallet, FlakyWallet, TellingWallet
@@ -219,9 +221,13 @@ def test_a_wallet_failing_a_buy_in_is_given_back_what_it_may_have_taken(
     assert room.runners[0].table.seats()[0] is None
     # taken while the wallet failed to answer: owed, given back when it answers again
     assert wallet.balances["ann"] == (700 if lose_replies else 1000)
+    key = f"refund:buyin:{room.store.room_name()}.0:0#1"
+    owed = f"the wallet owes {key}: the give-back of 300 chips debited from ann for no seat"
+    assert (room.health() or "").startswith(owed)
     wallet.down = set()
     assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
     assert _held(room, wallet) == TOTAL and wallet.balances["ann"] == 700
+    assert room.health() is None
     assert kinds(send(room, ann, type="leave")) == ["result"]
     assert wallet.balances["ann"] == 1000
 
@@ -259,6 +265,78 @@ def test_a_cash_out_the_wallet_fails_is_paid_after_the_tables_next_commit() -> N
     wallet.down = set()
     send(room, _player(room, "bob"), type="sit", table=0, buy_in=300)
     assert wallet.balances["ann"] == 1000 and _held(room, wallet) == TOTAL
+
+
+def _owed(room: Room, path: str, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The calls the wallet failed still owed, as the room's health, the database's
+    audit and the command line's audit each tell them."""
+    from doubleholdem.cli import main
+    from doubleholdem.server.money import audit_room
+
+    health = room.health()
+    problems = audit_room(room.store.db)["problems"]
+    capsys.readouterr()
+    main(["accounts", "audit", "--db", path])
+    printed = capsys.readouterr().out.splitlines()
+    told = [
+        [line for line in lines if "the wallet owes" in line]
+        for lines in ((health or "").split("; "), problems, printed)
+    ]
+    assert told[0] == told[1] == told[2], told
+    return told[0]
+
+
+def test_calls_the_wallet_keeps_failing_are_reported_until_a_retry_makes_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(tmp_path / "room.db")
+    wallet = FlakyWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet, path)
+    ann, bob = _player(room, "ann"), _player(room, "bob")
+    assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
+    assert _owed(room, path, capsys) == [] and room.health() is None
+    wallet.down = {"cash_out"}
+    assert kinds(send(room, ann, type="leave")) == ["result"]  # committed; then the credit fails
+    key = f"cashout:{room.store.room_name()}.0:0"
+    owed = f"the wallet owes {key}: a credit of 300 chips to ann, table 1"
+    assert _owed(room, path, capsys) == [
+        f"{owed}, failed once (ConnectionError: the wallet service is unreachable)"
+    ]
+    assert kinds(send(room, bob, type="sit", table=0, buy_in=300)) == ["seated"]  # tried again
+    assert _owed(room, path, capsys) == [
+        f"{owed}, failed 2 times (ConnectionError: the wallet service is unreachable)"
+    ]
+    wallet.down = set()
+    retry_failed(room.store, wallet)  # what a served room does every RETRY_OWED_SECONDS
+    assert _owed(room, path, capsys) == [] and room.health() is None
+    assert wallet.balances["ann"] == 1000 and _held(room, wallet) == TOTAL
+    assert room.store.wallet_calls() == []
+    room.store.close()
+
+
+def test_a_served_room_retries_the_calls_its_wallet_failed_while_its_tables_are_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tables, "RETRY_OWED_SECONDS", 0.01)
+    wallet = FlakyWallet({"ann": 1000})
+    room = _room(wallet)
+    ann = _player(room, "ann")
+    send(room, ann, type="sit", table=0, buy_in=300)
+    wallet.down = {"cash_out"}
+    send(room, ann, type="leave")
+    assert "the wallet owes" in (room.health() or "")
+
+    async def served() -> None:
+        await room.start()
+        wallet.down = set()
+        for _ in range(500):
+            if room.health() is None:
+                break
+            await asyncio.sleep(0.01)
+        await room.stop()
+
+    asyncio.run(served())
+    assert wallet.balances["ann"] == 1000
 
 
 def test_a_buy_in_that_cannot_be_noted_asks_nothing_of_the_wallet() -> None:

@@ -79,12 +79,16 @@ CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 # so that an older server still reads the database: the tables' chat, and the calls to
 # a wallet outside the database not yet known done (doubleholdem.server.wallet_calls;
 # AUTOINCREMENT: a call's number is never given twice, it is part of a debit's key)
+# with the wallet's failures of each
 _ADDED = (
     "CREATE TABLE IF NOT EXISTS chat (number INTEGER PRIMARY KEY, table_id INTEGER NOT NULL,"
     " hand INTEGER NOT NULL, line TEXT NOT NULL)",
     "CREATE INDEX IF NOT EXISTS chat_by_table ON chat (table_id, number)",
     "CREATE TABLE IF NOT EXISTS wallet_calls (number INTEGER PRIMARY KEY AUTOINCREMENT,"
     " table_id INTEGER NOT NULL, call TEXT NOT NULL)",
+    # how often the wallet failed each call still noted, and how it failed last
+    "CREATE TABLE IF NOT EXISTS wallet_failures (number INTEGER PRIMARY KEY,"
+    " attempts INTEGER NOT NULL, error TEXT NOT NULL)",
 )
 
 # the rows of one table, by table and column (what dropping a table forgets)

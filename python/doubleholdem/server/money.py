@@ -44,7 +44,14 @@ from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import survey
-from doubleholdem.server.wallet_calls import WalletCall, finish, finished, note, noted
+from doubleholdem.server.wallet_calls import (
+    WalletCall,
+    finish,
+    finished,
+    note,
+    noted,
+    owed_problems,
+)
 from doubleholdem.table import Table
 
 __all__ = [
@@ -187,7 +194,7 @@ class TableMoney:
     def _give_back_now(self, call: WalletCall) -> None:
         """Gives the debit ``call`` back at once if the wallet can; else its note stays,
         to give back after the next commit (:meth:`finish_noted`) or at a start."""
-        self._settled += finished(self.wallet, [call])
+        self._settled += finished(self.store, self.wallet, [call])
 
     def buy_in(
         self, table: Table, seat: int, owner: str, amount: int, *, now: float | None = None
@@ -255,7 +262,7 @@ class TableMoney:
         except sqlite3.Error:  # the database fails: what is noted is finished at a restart
             _log.exception("the wallet calls of table %d cannot be read", self.table_id + 1)
             return
-        self._settled += finished(self.wallet, calls)
+        self._settled += finished(self.store, self.wallet, calls)
 
     def open_legacy(self, table: Table) -> None:
         """Enters the chips of a table older than the ledger as the house's (inside the
@@ -319,7 +326,9 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     """The ledger's audit (:func:`~doubleholdem.accounts.audit.audit`) of a server
     database, with each stored table's chips (:func:`table_chips`) held against its
     ledger account, all read in one snapshot of the database (a running server may
-    write meanwhile). ``{"ok": bool, "problems": [...]}``, tables and seats numbered
+    write meanwhile), and the calls a wallet outside the database failed and still
+    owes (:func:`~doubleholdem.server.wallet_calls.owed_problems`).
+    ``{"ok": bool, "problems": [...]}``, tables and seats numbered
     from 1 in the problems (an operator reads them: :func:`protocol.for_people
     <doubleholdem.server.protocol.for_people>`)."""
     own = not db.in_transaction
@@ -328,8 +337,10 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     try:
         chips, problems = table_chips(db, key)
         found = audit(db, table_chips=chips)
+        owed = owed_problems(db)
     finally:
         if own:
             db.execute("COMMIT")
     problems += found["problems"]
+    problems += owed
     return {"ok": not problems, "problems": [for_people(problem) for problem in problems]}

@@ -66,10 +66,12 @@ __all__ = [
     "Damage",
     "Storage",
     "StoredTable",
+    "WalletCallRow",
     "hands_of",
     "move_hash",
     "read_tables",
     "token_hash",
+    "wallet_calls",
 ]
 
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
@@ -95,6 +97,31 @@ def hands_of(
         )
         rows = db.execute(query, (table_id, name, last)).fetchall()
     return [json.loads(log) for (log,) in rows]
+
+
+WalletCallRow = tuple[int, int, str, int, str]
+
+
+def wallet_calls(db: sqlite3.Connection, table_id: int | None = None) -> list[WalletCallRow]:
+    """The calls to a wallet outside the database noted (about table ``table_id``, or
+    any) and not forgotten, oldest first: (number, table, JSON text, how often the
+    wallet failed it, how it failed last); ``db`` any connection to the database (the
+    command line's audit reads on its own)."""
+    failures = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wallet_failures'"
+    ).fetchone()
+    if failures is None:  # a database no room of this version has opened
+        query = "SELECT number, table_id, call, 0, '' FROM wallet_calls"
+    else:
+        query = (
+            "SELECT c.number, c.table_id, c.call, COALESCE(f.attempts, 0), COALESCE(f.error, '')"
+            " FROM wallet_calls c LEFT JOIN wallet_failures f ON f.number = c.number"
+        )
+    if table_id is None:
+        rows = db.execute(query + " ORDER BY 1")
+    else:
+        rows = db.execute(query + " WHERE table_id = ? ORDER BY 1", (table_id,))
+    return [(int(n), int(t), str(c), int(a), str(e)) for n, t, c, a, e in rows]
 
 
 def token_hash(token: str) -> str:
@@ -494,19 +521,23 @@ class Storage:
         assert cursor.lastrowid is not None
         return cursor.lastrowid
 
-    def wallet_calls(self, table_id: int | None = None) -> list[tuple[int, int, str]]:
-        """(number, table, JSON text) of the wallet calls noted (about table
-        ``table_id``, or any) and not forgotten, oldest first."""
-        if table_id is None:
-            rows = self._db.execute("SELECT * FROM wallet_calls ORDER BY number")
-        else:
-            query = "SELECT * FROM wallet_calls WHERE table_id = ? ORDER BY number"
-            rows = self._db.execute(query, (table_id,))
-        return [(int(n), int(t), str(c)) for n, t, c in rows]
+    def wallet_calls(self, table_id: int | None = None) -> list[WalletCallRow]:
+        """:func:`wallet_calls` (about table ``table_id``, or any)."""
+        return wallet_calls(self._db, table_id)
+
+    def wallet_call_failed(self, number: int, error: str) -> None:
+        """The wallet failed the call of this number (once more): ``error`` says how."""
+        self._db.execute(
+            "INSERT INTO wallet_failures VALUES (?, 1, ?) ON CONFLICT (number) DO UPDATE"
+            " SET attempts = attempts + 1, error = excluded.error",
+            (number, error),
+        )
 
     def forget_wallet_calls(self, numbers: list[int]) -> None:
         """Forgets the wallet calls of these numbers (known done)."""
-        self._db.executemany("DELETE FROM wallet_calls WHERE number = ?", [(n,) for n in numbers])
+        pairs = [(n,) for n in numbers]
+        self._db.executemany("DELETE FROM wallet_calls WHERE number = ?", pairs)
+        self._db.executemany("DELETE FROM wallet_failures WHERE number = ?", pairs)
 
     # seat tokens
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import logging
+import sqlite3
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
@@ -31,13 +32,14 @@ from doubleholdem.server.money import TableMoney, write_off
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable
-from doubleholdem.server.wallet_calls import finish_noted
+from doubleholdem.server.wallet_calls import finish_noted, owed_problems, retry_failed
 from doubleholdem.table import Table
 
-__all__ = ["BANKROLL_BUY_INS", "RoomTables"]
+__all__ = ["BANKROLL_BUY_INS", "RETRY_OWED_SECONDS", "RoomTables"]
 
 _log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
+RETRY_OWED_SECONDS = 5.0  # how often a serving room tries the calls its wallet failed again
 
 _Tables = TypeVar("_Tables", bound="RoomTables")
 
@@ -294,6 +296,19 @@ class RoomTables:
         for runner in self.runners.values():
             self._mark_away(runner)
             self._tasks.append(asyncio.create_task(runner.run()))
+        if self._wallet_outside:
+            self._tasks.append(asyncio.create_task(self._retry_owed()))
+
+    async def _retry_owed(self) -> None:
+        """Every ``RETRY_OWED_SECONDS``, the calls the wallet outside the database
+        failed are tried again (:func:`~doubleholdem.server.wallet_calls.retry_failed`),
+        an idle table's too."""
+        while True:
+            await asyncio.sleep(RETRY_OWED_SECONDS)
+            try:
+                retry_failed(self.store, self._wallet)
+            except sqlite3.Error:  # the database fails for now: the next turn tries again
+                _log.warning("the wallet calls cannot be read", exc_info=True)
 
     def _mark_away(self, runner: TableRunner) -> None:
         """Tells ``runner``'s table which players are connected (when it can store
@@ -308,8 +323,16 @@ class RoomTables:
 
     def health(self) -> str | None:
         """``None`` while all is well; else what is wrong (the database refuses writes,
-        or a commit has been waiting for its write lock for a second or more)."""
-        return self.commit.health()
+        a commit has been waiting for its write lock for a second or more, or the
+        wallet outside the database failed calls it still owes: one line each, joined
+        by ``; ``)."""
+        problem = self.commit.health()
+        if problem is not None or not self._wallet_outside:
+            return problem
+        try:
+            return protocol.for_people("; ".join(owed_problems(self.store.db))) or None
+        except sqlite3.Error as error:
+            return f"the wallet calls cannot be read: {error}"
 
     def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
         """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the

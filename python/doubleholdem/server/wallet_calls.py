@@ -20,7 +20,11 @@ share the room's transactions, so each call is *noted* in the database (the tabl
 A call the wallet fails (not a refusal: an error of its own) stays noted and is
 finished after the next commit of its table
 (:meth:`TableMoney.finish_noted <doubleholdem.server.money.TableMoney.finish_noted>`),
-or at the next start.
+by a serving room every few seconds (:func:`retry_failed`), or at
+the next start. Each failure is counted with the note (the table ``wallet_failures``):
+the calls the wallet failed and still owes (:func:`owed`) are what the room's health and
+the database's audit report (:func:`owed_problems`), until a try makes them and forgets
+them at once.
 
 The ledger's own wallet (:class:`~doubleholdem.accounts.wallet.LedgerWallet`) needs
 none of this: it writes in the room's transactions."""
@@ -29,16 +33,30 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from typing import Literal
 
 from doubleholdem.accounts.wallet import Reason, Wallet, WritesOff
 from doubleholdem.errors import DoubleHoldemError
-from doubleholdem.server.storage import Storage
+from doubleholdem.server.storage import Storage, WalletCallRow, wallet_calls
 
-__all__ = ["WalletCall", "finish", "finish_noted", "give_back", "note", "noted"]
+__all__ = [
+    "WalletCall",
+    "finish",
+    "finish_noted",
+    "give_back",
+    "note",
+    "noted",
+    "owed",
+    "owed_problems",
+    "retry_failed",
+]
 
 _log = logging.getLogger("doubleholdem.server")
+WRITE_PATIENCE = 0.1  # how long a failure's count waits for the write lock (else not counted)
 Method = Literal["debit", "credit", "rake", "write_off"]
 
 
@@ -47,7 +65,7 @@ class WalletCall:
     """A call to a wallet about table ``table_id`` under ``key``: a ``debit`` (of
     ``amount`` from ``owner``, for ``reason``), a ``credit`` (``amount`` to ``owner``),
     a ``rake`` (``amount``), a ``write_off`` (for ``problem``); ``number`` its note's
-    (0 until noted)."""
+    (0 until noted); ``attempts`` how often the wallet failed it, ``error`` how last."""
 
     method: Method
     table_id: int
@@ -57,6 +75,8 @@ class WalletCall:
     reason: Reason = "buy_in"
     problem: str = ""
     number: int = 0
+    attempts: int = 0
+    error: str = ""
 
     @property
     def wallet_key(self) -> str:
@@ -65,9 +85,10 @@ class WalletCall:
         return f"{self.key}#{self.number}" if self.method == "debit" else self.key
 
     def text(self) -> str:
-        """The call as stored (its table and number are columns of their own)."""
+        """The call as stored (its table, number and failures are stored apart)."""
         fields = asdict(self)
-        del fields["table_id"], fields["number"]
+        for apart in ("table_id", "number", "attempts", "error"):
+            del fields[apart]
         return json.dumps(fields, separators=(",", ":"))
 
 
@@ -78,10 +99,40 @@ def note(store: Storage, call: WalletCall) -> WalletCall:
 
 def noted(store: Storage, table_id: int | None = None) -> list[WalletCall]:
     """The calls noted (about table ``table_id``, or any) and not forgotten."""
+    return _calls(store.wallet_calls(table_id))
+
+
+def _calls(rows: list[WalletCallRow]) -> list[WalletCall]:
     return [
-        WalletCall(table_id=table, number=number, **json.loads(text))
-        for number, table, text in store.wallet_calls(table_id)
+        WalletCall(
+            table_id=table, number=number, attempts=attempts, error=error, **json.loads(text)
+        )
+        for number, table, text, attempts, error in rows
     ]
+
+
+def owed(db: sqlite3.Connection) -> list[WalletCall]:
+    """The calls noted in the database ``db`` (any connection to it) that the wallet
+    failed and that are still to make."""
+    return [call for call in _calls(wallet_calls(db)) if call.attempts]
+
+
+def owed_problems(db: sqlite3.Connection) -> list[str]:
+    """:func:`owed`, each told for an operator (tables numbered from 0, as stored: see
+    :func:`~doubleholdem.server.protocol.for_people`)."""
+    return [_owed_text(call) for call in owed(db)]
+
+
+def _owed_text(call: WalletCall) -> str:
+    what = {
+        "debit": f"the give-back of {call.amount} chips debited from {call.owner} for no seat",
+        "credit": f"a credit of {call.amount} chips to {call.owner}",
+        "rake": f"a rake of {call.amount} chips",
+        "write_off": "a write-off",
+    }[call.method]
+    times = "once" if call.attempts == 1 else f"{call.attempts} times"
+    key = f"refund:{call.wallet_key}" if call.method == "debit" else call.wallet_key
+    return f"the wallet owes {key}: {what}, table {call.table_id}, failed {times} ({call.error})"
 
 
 def give_back(wallet: Wallet, call: WalletCall) -> None:
@@ -112,24 +163,48 @@ def finish(wallet: Wallet, call: WalletCall) -> None:
         wallet.write_off(call.table_id, key=key, problem=call.problem)
 
 
-def finished(wallet: Wallet, calls: list[WalletCall]) -> list[int]:
+def finished(store: Storage, wallet: Wallet, calls: list[WalletCall]) -> list[int]:
     """Finishes each of ``calls`` (:func:`finish`); the numbers of those done. A wallet
-    that fails (unreachable) is logged and its call left noted, to finish later."""
+    that fails (unreachable) is logged and its call left noted, to finish later, with
+    the failure counted; a call done after failures is forgotten at once (it is no
+    longer owed)."""
     done = []
     for call in calls:
         try:
             finish(wallet, call)
-        except Exception:  # the embedding server's code: any failure leaves the note
+        except Exception as error:  # the embedding server's code: any failure leaves the note
             _log.exception("the wallet failed %r; it is tried again", call.wallet_key)
+            how = f"{type(error).__name__}: {error}"
+            _write_now(store, partial(Storage.wallet_call_failed, number=call.number, error=how))
             continue
+        if call.attempts:
+            _write_now(store, partial(Storage.forget_wallet_calls, numbers=[call.number]))
         done.append(call.number)
     return done
+
+
+def _write_now(store: Storage, write: Callable[[Storage], None]) -> None:
+    """``write`` in a transaction committed now; left unwritten if the database cannot
+    take it within ``WRITE_PATIENCE`` (a failure not counted, a call made forgotten at
+    its next try: the wallet applies its key once)."""
+    try:
+        if store.reserve(WRITE_PATIENCE):
+            with store.transaction():
+                write(store)
+    except sqlite3.Error:
+        _log.warning("the wallet calls' failures could not be written", exc_info=True)
+
+
+def retry_failed(store: Storage, wallet: Wallet) -> None:
+    """Tries the calls the wallet failed again (their fate is known: a failure is only
+    counted once it is); those it makes are forgotten."""
+    finished(store, wallet, [call for call in noted(store) if call.attempts])
 
 
 def finish_noted(store: Storage, wallet: Wallet) -> None:
     """Finishes every call noted (the room starts: no change is under way) and forgets
     those done."""
-    done = finished(wallet, noted(store))
+    done = finished(store, wallet, noted(store))
     if done:
         with store.transaction():
             store.forget_wallet_calls(done)
