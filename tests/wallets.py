@@ -1,6 +1,7 @@
 """Wallets of an embedding server, for the tests of a room's money through a wallet
 outside its database: :class:`DictWallet` (the docs' example, typed: balances in a dict,
-each key's request remembered) and :class:`FileWallet` (the same in a SQLite file of
+each key's request remembered), :class:`SeatWallet` (one that keeps seats, and is
+refunded what it took for no seat), :class:`FlakyWallet` (a failing one) and :class:`FileWallet` (the same in a SQLite file of
 its own, which outlives a process killed with SIGKILL, and can kill its process just
 before or just after it applies a call: the bad moments of a crash)."""
 
@@ -13,7 +14,13 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.errors import InsufficientFunds, KeyConflict, UnknownAccount
+from doubleholdem.errors import (
+    AlreadySeated,
+    InsufficientFunds,
+    KeyConflict,
+    NotSeated,
+    UnknownAccount,
+)
 
 HOUSE = "(house)"  # the wallet's own account of the rake and the write-offs
 
@@ -56,15 +63,21 @@ class DictWallet:
                 raise InsufficientFunds(
                     "not enough chips", account=owner, balance=self.balances[owner], amount=amount
                 )
+            self._seat(owner, table_id, reason)
             self.balances[owner] -= amount
 
         return self._once(key, (reason, owner, table_id, amount), take)
 
     def credit(self, owner: str, table_id: int, amount: int, *, key: str) -> str:
         def give() -> None:
+            self._seat(owner, table_id, "cash_out")
             self.balances[owner] = self.balances.get(owner, 0) + amount
 
         return self._once(key, ("cash_out", owner, table_id, amount), give)
+
+    def _seat(self, owner: str, table_id: int, reason: str) -> None:
+        """What a call of ``reason`` does to ``owner``'s seat at ``table_id`` (before
+        its chips move: it may refuse): nothing here, it keeps no seats."""
 
     def rake(self, table_id: int, amount: int, *, key: str) -> str:
         def keep() -> None:
@@ -84,8 +97,40 @@ class TellingWallet(DictWallet):
         return self._once(key, ("write_off", table_id, problem), note)
 
 
-class FlakyWallet(DictWallet):
-    """A :class:`DictWallet` whose service fails: the methods in :attr:`down` raise
+class SeatWallet(DictWallet):
+    """A :class:`DictWallet` that keeps each owner's seats, as the ledger's does: a
+    buy-in opens one (refused if it is open), a top-up needs it, a cash-out closes it;
+    with :meth:`refund` (:class:`~doubleholdem.accounts.wallet.Refunds`), a debit given
+    back closes the seat a buy-in opened and leaves a top-up's open. :attr:`seats`:
+    (owner, table) of the open seats."""
+
+    def __init__(self, balances: dict[str, int]) -> None:
+        super().__init__(balances)
+        self.seats: set[tuple[str, int]] = set()
+
+    def _seat(self, owner: str, table_id: int, reason: str) -> None:
+        seat = (owner, table_id)
+        if (seat in self.seats) != (reason != "buy_in"):
+            error = AlreadySeated if reason == "buy_in" else NotSeated
+            raise error(f"{owner} at table {table_id}", account=owner, table_id=table_id)
+        if reason == "cash_out":
+            self.seats.discard(seat)
+        else:
+            self.seats.add(seat)
+
+    def refund(
+        self, owner: str, table_id: int, amount: int, *, key: str, reason: str = "buy_in"
+    ) -> str:
+        def give() -> None:
+            self.balances[owner] += amount
+            if reason == "buy_in":
+                self.seats.discard((owner, table_id))
+
+        return self._once(key, ("refund", reason, owner, table_id, amount), give)
+
+
+class FlakyWallet(SeatWallet):
+    """A :class:`SeatWallet` whose service fails: the methods in :attr:`down` raise
     ``ConnectionError`` (after applying the call when :attr:`lose_replies`: the reply
     is lost, not the request)."""
 

@@ -22,7 +22,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.wallet_calls import retry_failed
 from money_room import RAKED, kinds, play_hand, send
 from wallet_crash import BOTS, killed_at
-from wallets import DictWallet, FlakyWallet, TellingWallet
+from wallets import DictWallet, FlakyWallet, SeatWallet, TellingWallet
 
 TOTAL = 2000
 
@@ -122,6 +122,36 @@ def test_a_failed_commit_gives_an_external_top_up_back() -> None:
     _mend(room)
     assert kinds(send(room, ann, type="top_up", amount=100)) == ["result"]
     assert (wallet.balances["ann"], room.runners[0].table.stack(0)) == (600, 400)
+    assert _held(room, wallet) == TOTAL
+
+
+@pytest.mark.parametrize("failure", ["refused", "commit"])
+def test_a_wallet_keeping_seats_gets_a_top_up_back_as_a_refund_not_a_cash_out(
+    failure: str,
+) -> None:
+    """A top-up given back (the table refused it, or its commit failed) is a ``refund``
+    of a ``top_up`` to a wallet that has one: its seat stays open, and the seat's
+    cash-out later closes it; a buy-in given back closes the seat it opened."""
+    wallet = SeatWallet({"ann": 1500, "bob": 500})
+    room = _room(wallet)
+    ann, bob = _player(room, "ann"), _player(room, "bob")
+    assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
+    if failure == "refused":  # above the table's maximum (1000)
+        assert kinds(send(room, ann, type="top_up", amount=5000)) == ["insufficient_funds"]
+        assert kinds(send(room, ann, type="top_up", amount=900)) == ["refused"]
+    else:
+        _fail_commits(room)
+        assert kinds(asyncio.run(_in_a_loop(room, ann, type="top_up", amount=100))) == [
+            "unavailable"
+        ]
+        _mend(room)
+    assert [method for method, _ in wallet.calls][-1] == "refund"
+    assert wallet.seats == {("ann", 0)} and wallet.balances["ann"] == 1200
+    assert kinds(send(room, bob, type="sit", table=0, seat=0, buy_in=300)) == ["refused"]
+    assert wallet.seats == {("ann", 0)} and wallet.balances["bob"] == 500
+    assert kinds(send(room, ann, type="leave")) == ["result"]
+    assert wallet.seats == set() and wallet.balances["ann"] == 1500
+    assert room.health() is None  # nothing owed: the cash-out was not refused
     assert _held(room, wallet) == TOTAL
 
 
@@ -302,9 +332,10 @@ def test_calls_the_wallet_keeps_failing_are_reported_until_a_retry_makes_them(
     assert _owed(room, path, capsys) == [
         f"{owed}, failed once (ConnectionError: the wallet service is unreachable)"
     ]
-    assert kinds(send(room, bob, type="sit", table=0, buy_in=300)) == ["seated"]  # tried again
+    # tried again before bob's buy-in is paid, and after its commit
+    assert kinds(send(room, bob, type="sit", table=0, buy_in=300)) == ["seated"]
     assert _owed(room, path, capsys) == [
-        f"{owed}, failed 2 times (ConnectionError: the wallet service is unreachable)"
+        f"{owed}, failed 3 times (ConnectionError: the wallet service is unreachable)"
     ]
     wallet.down = set()
     retry_failed(room.store, wallet)  # what a served room does every RETRY_OWED_SECONDS

@@ -1,10 +1,12 @@
 """The wallet interface: how a table's chips are paid for. A server moves money only
 through a :class:`Wallet`: :meth:`~Wallet.debit` when a player buys in or tops up,
 :meth:`~Wallet.credit` when a seat cashes out, :meth:`~Wallet.rake` when a hand ends
-with rake, each with an idempotency key (a retry with the same key and content changes
-nothing and returns the first result). :class:`LedgerWallet`, over the SQLite ledger
-in the server's own database, is the default; a server embedding the tables in a system
-of its own supplies its own wallet (docs/accounts.md shows one).
+with rake (and, if the wallet has them, :meth:`Refunds.refund` when a debit is given
+back, :meth:`WritesOff.write_off` when a repair drops a table), each with an
+idempotency key (a retry with the same key and content changes nothing and returns the
+first result). :class:`LedgerWallet`, over the SQLite ledger in the server's own
+database, is the default; a server embedding the tables in a system of its own supplies
+its own wallet (docs/accounts.md shows one).
 
 The ledger wallet writes inside the transaction open on its connection (the one that
 also writes the table change) and keeps each account's open seats: one per account per
@@ -43,7 +45,7 @@ from doubleholdem.accounts.accounts import Account, get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
 from doubleholdem.errors import AccountClosed, AccountFrozen, AlreadySeated, NotSeated
 
-__all__ = ["LedgerWallet", "Wallet", "WritesOff"]
+__all__ = ["LedgerWallet", "Refunds", "Wallet", "WritesOff"]
 
 Reason = Literal["buy_in", "top_up"]
 
@@ -79,6 +81,26 @@ class Wallet(Protocol):
 
     def rake(self, table_id: int, amount: int, *, key: str) -> object:
         """Moves a hand's rake from the table to the house."""
+        ...
+
+
+@runtime_checkable
+class Refunds(Protocol):
+    """A wallet that is told when a debit it took is given back because the seat
+    change it paid for was never made (the table refused it, its commit failed, the
+    process died first: a wallet outside the server's database only). Optional: a
+    wallet without it is given the chips back by :meth:`Wallet.credit` (under the same
+    key), which suits a wallet that keeps no seats, but closes a seat a top-up's
+    give-back should leave open."""
+
+    def refund(
+        self, owner: str, table_id: int, amount: int, *, key: str, reason: Reason = "buy_in"
+    ) -> object:
+        """Gives back to ``owner`` the ``amount`` a debit of ``reason`` took for a seat
+        change at ``table_id`` never made (``key``: ``refund:`` and that debit's key):
+        a ``buy_in``'s seat was never taken (a seat it opened is closed), a
+        ``top_up``'s seat is as before it (still open). Never refused for the
+        account's state."""
         ...
 
 

@@ -51,6 +51,7 @@ from doubleholdem.server.wallet_calls import (
     note,
     noted,
     owed_problems,
+    retry_failed,
 )
 from doubleholdem.table import Table
 
@@ -162,7 +163,10 @@ class TableMoney:
         noted and committed first (:meth:`_note_first`), then asked; if the block raises,
         or the wallet fails (:class:`WalletFailed`), given back. Its note goes with the
         commit of the change (:meth:`settle`), or is a debit to give back if that
-        commit fails (:meth:`finish_noted`) or never comes (a restart)."""
+        commit fails (:meth:`finish_noted`) or never comes (a restart). What the wallet
+        failed and still owes about the table is tried first: a wallet that keeps
+        seats refuses a buy-in while a seat given back is still open there."""
+        retry_failed(self.store, self.wallet, self.table_id)
         call = self._note_first(call)
         try:
             self.wallet.debit(

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import partial
 from typing import Literal
 
-from doubleholdem.accounts.wallet import Reason, Wallet, WritesOff
+from doubleholdem.accounts.wallet import Reason, Refunds, Wallet, WritesOff
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server.storage import Storage, WalletCallRow, wallet_calls
 
@@ -138,14 +138,18 @@ def _owed_text(call: WalletCall) -> str:
 def give_back(wallet: Wallet, call: WalletCall) -> None:
     """A debit whose seat was never written goes back: it is asked again under its key
     (which changes nothing if the wallet took it, and is refused if it did not: then
-    there is nothing to give back), then credited under ``refund:KEY``."""
+    there is nothing to give back), then refunded under ``refund:KEY``: by the wallet's
+    :meth:`~doubleholdem.accounts.wallet.Refunds.refund` if it has one, else credited."""
+    owner, table_id, amount = call.owner, call.table_id, call.amount
     try:
-        wallet.debit(
-            call.owner, call.table_id, call.amount, key=call.wallet_key, reason=call.reason
-        )
+        wallet.debit(owner, table_id, amount, key=call.wallet_key, reason=call.reason)
     except DoubleHoldemError:  # refused: it was never taken
         return
-    wallet.credit(call.owner, call.table_id, call.amount, key=f"refund:{call.wallet_key}")
+    key = f"refund:{call.wallet_key}"
+    if isinstance(wallet, Refunds):
+        wallet.refund(owner, table_id, amount, key=key, reason=call.reason)
+    else:
+        wallet.credit(owner, table_id, amount, key=key)
 
 
 def finish(wallet: Wallet, call: WalletCall) -> None:
@@ -195,10 +199,11 @@ def _write_now(store: Storage, write: Callable[[Storage], None]) -> None:
         _log.warning("the wallet calls' failures could not be written", exc_info=True)
 
 
-def retry_failed(store: Storage, wallet: Wallet) -> None:
-    """Tries the calls the wallet failed again (their fate is known: a failure is only
-    counted once it is); those it makes are forgotten."""
-    finished(store, wallet, [call for call in noted(store) if call.attempts])
+def retry_failed(store: Storage, wallet: Wallet, table_id: int | None = None) -> None:
+    """Tries the calls the wallet failed again (about table ``table_id``, or any: their
+    fate is known, a failure is only counted once it is); those it makes are
+    forgotten."""
+    finished(store, wallet, [call for call in noted(store, table_id) if call.attempts])
 
 
 def finish_noted(store: Storage, wallet: Wallet) -> None:
