@@ -1,9 +1,10 @@
 """Wallets of an embedding server, for the tests of a room's money through a wallet
 outside its database: :class:`DictWallet` (the docs' example, typed: balances in a dict,
 each key's request remembered), :class:`SeatWallet` (one that keeps seats, and is
-refunded what it took for no seat), :class:`FlakyWallet` (a failing one) and :class:`FileWallet` (the same in a SQLite file of
-its own, which outlives a process killed with SIGKILL, and can kill its process just
-before or just after it applies a call: the bad moments of a crash)."""
+refunded what it took for no seat), :class:`FlakyWallet` (a failing one) and
+:class:`FileWallet` (a DictWallet in a SQLite file of its own, which outlives a process
+killed with SIGKILL, and can kill its process just before or just after it applies a
+call: the bad moments of a crash)."""
 
 from __future__ import annotations
 
