@@ -105,9 +105,9 @@ def test_tables_written_at_once_equal_the_aec_observations(
     """Every table's observation, written for all tables at once from the kept arrays
     (with the option shapes' rows made again when few are kept), is the AEC
     environment's observation of the same seat."""
-    from doubleholdem.rl import observations
+    from doubleholdem.rl import vector
 
-    monkeypatch.setattr(observations, "_SHAPES", shapes)
+    monkeypatch.setattr(vector, "_SHAPES", shapes)
     tables = rl.VectorEnv(4, seed=[1, 2, 3, 4], **settings)  # type: ignore[arg-type]
     tables.reset()
     singles = [rl.env(seed=s, **settings) for s in (1, 2, 3, 4)]  # type: ignore[arg-type]
@@ -127,3 +127,26 @@ def test_tables_written_at_once_equal_the_aec_observations(
         tables.step(actions)
         for i, env in enumerate(singles):
             env.step(int(actions[i]))
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"players": 6, "structure": "fixed-limit", "stacks": 12},
+        {"players": 3, "structure": "no-limit", "stacks": 30, "hands": 5},
+        {"players": 4, "variant": "double", "structure": "pot-limit", "stacks": 25},
+    ],
+)
+def test_kept_seat_rows_are_those_computed_afresh(settings: dict[str, object]) -> None:
+    """The seats' rows each table keeps in the shared arrays (the seat that acted after
+    each decision; at a new street in Texas Hold'em only the wagers cleared) equal the
+    rows computed from the hand, with short stacks: all-ins, bets returned, run-outs."""
+    env = rl.VectorEnv(6, seed=11, **settings)  # type: ignore[arg-type]
+    env.reset()
+    rng = np.random.default_rng(6)
+    kept = env._kept
+    for _ in range(300):
+        env.step(random_actions(env.action_masks, rng))
+        for i, game in enumerate(env.games):
+            fresh = game.public.rebuilt_seats(game.hand, game.seat_of)
+            assert kept.seats[i].tobytes() == fresh

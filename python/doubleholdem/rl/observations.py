@@ -3,18 +3,15 @@ written straight into a given array, with nothing the seat may not see."""
 
 from __future__ import annotations
 
-import struct
-from itertools import chain
-from operator import itemgetter
 from typing import Any, Protocol
 
 import numpy as np
 
 from doubleholdem.game import Hand, LegalActions
-from doubleholdem.game.words import BET, POINT
+from doubleholdem.game.words import POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
-from doubleholdem.rl.rows import SEAT_BYTES, SEAT_FEATURES, PublicRows, TableArrays
+from doubleholdem.rl.rows import SEAT_BYTES, SEAT_FEATURES, PublicRows
 
 
 class Game(Protocol):
@@ -113,8 +110,6 @@ class Encoder:
         self._point, self._shown_points = at("point", 0), at("shown_points", 0)
         self._history = at("history", 0)
         self._slab = _Slab(self.size, codec.size)
-        self._shapes = _Shapes(self)
-        self._places = _Places(self)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the observation: (name, first index, size, meaning)."""
@@ -182,73 +177,6 @@ class Encoder:
             start = (at + self._history) * 4
             raw[start : start + len(view)] = view
 
-    def write_tables(
-        self,
-        games: list[Any],
-        views: list[Any],
-        kept: TableArrays,
-        observations: Any,
-        masks: Any,
-        flat: Any,
-    ) -> np.ndarray:
-        """The observation of each table's seat to act into row ``i`` of the zeroed
-        arrays ``observations`` and ``masks`` (a vector environment's, ``flat`` their
-        memory as ``(floats, bytes, int8 mask)`` views) from each hand's
-        :meth:`~doubleholdem.game.Hand.actor_view` ``views``; the games keep their rows in
-        ``kept`` (:class:`TableRows`), brought up to date first
-        (:meth:`TableArrays.update`). Returns the seats to act."""
-        n, tables = self.players, len(games)
-        values = kept.record + [game.actor for game in games]
-        values += map(_POT, views)
-        values += map(len, map(_BOARD, views))
-        values += chain.from_iterable(map(_HOLE, views))
-        ints = _integers(values)
-        end = len(kept.record)
-        kept.update(ints[:end])
-        seats, pots, board = ints[end : end + 3 * tables].reshape(3, tables)
-        kept.new_streets(games, board)
-        column = kept.column
-        observations[column, ints[end + 3 * tables :].reshape(tables, -1)] = 1.0  # hole cards
-        observations[:, self._board : self._board + 57] = kept.board
-        places = self._places
-        observations[kept.table, places.position[seats, kept.buttons]] = 1.0
-        start = self._seats
-        turned = kept.seats[column, places.turned[seats]]  # the rows from the observer's on
-        observations[:, start : start + n * self._features] = turned.reshape(tables, -1)
-        acting = start + 3  # to act now: the observer, relative seat 0
-        observations[:, acting] = 1.0
-        observations[:, self._pot] = pots / self.bb
-        window = self.history
-        if window:
-            start = self._history
-            history = observations[:, start : start + window * self.row]
-            history[:] = kept.windows[kept.starts].reshape(tables, -1)
-            past = kept.window_seats[kept.starts]
-            observations[column, places.past[places.slots, past, seats[:, None]]] = 1.0
-        o, raw, mask = flat
-        if self.codec.exact and not self.double:
-            self._legal_tables(observations, masks, [view[1] for view in views])
-        else:
-            size, count = self.size, self.codec.size
-            for i, (decision, legal, _, _, pot, _) in enumerate(views):
-                self._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
-        for i in [i for i, r in enumerate(kept.rows) if r.cards_seen]:
-            self._cards_seen(o, i * self.size, games[i], games[i].actor)
-        return seats
-
-    def _legal_tables(self, observations: Any, masks: Any, legals: list[LegalActions]) -> None:
-        """The decision, legal and mask blocks of every table's seat to act, all at a
-        betting decision with exact actions: rows of :attr:`_shapes`, made once per
-        shape of the options."""
-        shapes = self._shapes
-        if len(shapes) > _SHAPES:
-            shapes.clear()
-        rows = _integers(list(map(shapes.__getitem__, map(_OPTIONS, legals))))
-        observations[:, self._decision] = 1.0
-        start = self._legal_at
-        observations[:, start : start + 7] = shapes.legal[rows]
-        np.take(shapes.masks, rows, axis=0, out=masks)
-
     def _legal(
         self,
         o: Any,
@@ -307,20 +235,6 @@ class Encoder:
                     o[at + self._shown_points + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
 
 
-def _integers(values: list[int]) -> np.ndarray:
-    """``values`` as an int64 array, through :mod:`struct` (about 90 instructions an
-    item, against 250 to 300 for :class:`array.array` or :func:`numpy.array`)."""
-    packer = _PACKERS.get(len(values))
-    if packer is None:
-        packer = _PACKERS[len(values)] = struct.Struct(f"={len(values)}q")
-    return np.frombuffer(packer.pack(*values), np.int64)
-
-
-_PACKERS: dict[int, struct.Struct] = {}  # a struct of int64s, by count
-
-
-_HOLE, _BOARD, _POT = itemgetter(2), itemgetter(3), itemgetter(4)  # of an actor_view
-_OPTIONS = itemgetter(slice(1, 6))  # a betting decision's shape (_Shapes)
 _SLOTS = 32  # observations cut from one slab (:class:`_Slab`)
 
 
@@ -350,63 +264,6 @@ class _Slab:
         self.raw = self.o.cast("B")
         self.mask: Any = memoryview(self.masks)  # type: ignore[arg-type]
         self.taken = 0  # slots written
-
-
-class _Places:
-    """Where :meth:`Encoder.write_tables` writes a 1 or reads a row, looked up for all
-    tables at once (an array operation, not three a step):
-
-    - :attr:`position`: by the seat to act and the button, the index of its position;
-    - :attr:`turned`: by the seat to act, the seats from it on (relative seat -> seat);
-    - :attr:`past`: by the window's slot, the seat that acted there (``players``: none)
-      and the seat to act, the index of the past action's relative seat (none: the
-      seat to act's "to act now", a 1 anyway)."""
-
-    def __init__(self, encoder: Encoder) -> None:
-        n, window, row = encoder.players, encoder.history, encoder.row
-        seat = np.arange(n)
-        self.position = encoder._position + (seat[:, None] - seat) % n
-        self.turned = (seat[:, None] + seat) % n
-        self.slots = np.arange(window)
-        acted = np.arange(n + 1)[:, None]  # the seat that acted, then none
-        past = encoder._history + self.slots[:, None, None] * row + (acted - seat) % n
-        past[:, n] = encoder._seats + 3  # no action: "to act now" of the seat to act
-        self.past = past
-
-
-_SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)
-
-
-class _Shapes(dict[tuple[Any, ...], int]):
-    """The legal block and the mask of a betting decision with exact actions, by its
-    options ``(can_fold, can_check, call_amount, min_raise_to, max_raise_to)``: the row
-    of :attr:`legal` and :attr:`masks` that holds them, written by the encoder's own
-    :meth:`Encoder._legal` the first time the shape is seen."""
-
-    def __init__(self, encoder: Encoder) -> None:
-        super().__init__()
-        self.encoder = encoder
-        self.legal = np.zeros((0, 7), np.float32)
-        self.masks = np.zeros((0, encoder.codec.size), np.int8)
-
-    def __missing__(self, key: tuple[Any, ...]) -> int:
-        encoder = self.encoder
-        row = len(self)
-        if row == len(self.legal):  # room for more rows
-            self.legal = np.concatenate((self.legal, np.zeros((row + 64, 7), np.float32)))
-            masks = np.zeros((row + 64, encoder.codec.size), np.int8)
-            self.masks = np.concatenate((self.masks, masks))
-        observation = np.zeros(encoder.size, np.float32)
-        o: Any = memoryview(observation)  # type: ignore[arg-type]
-        can_fold, can_check, call, low, high = key
-        legal = LegalActions(0, can_fold, can_check, call, low, high, 0, False, 0)
-        self.masks[row] = 0
-        mask: Any = memoryview(self.masks[row])
-        encoder._legal(o, o.cast("B"), 0, BET, legal, 0, mask, 0)
-        start = encoder._legal_at
-        self.legal[row] = observation[start : start + 7]
-        self[key] = row
-        return row
 
 
 class _Floats(dict[bytes, bytes]):

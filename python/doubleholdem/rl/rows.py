@@ -175,8 +175,8 @@ class PublicRows:
 
 class TableArrays:
     """The kept rows of the ``tables`` tables of a vector environment in shared arrays,
-    so that :meth:`Encoder.write_tables` turns them to each table's seat to act with a
-    few array operations for all tables at once:
+    so that the vector environment (:mod:`doubleholdem.rl.vector`) turns them to each
+    table's seat to act with a few array operations for all tables at once:
 
     - :attr:`seats` (tables, players, 7): each seat's row, by seat (:class:`PublicRows`);
     - :attr:`ring` (tables, 2 window, players + 11) and :attr:`ring_seats` (tables,
@@ -198,6 +198,7 @@ class TableArrays:
     def __init__(self, config: EnvConfig, tables: int) -> None:
         n, window = config.players, config.history
         self.window, self.bb, self.tables = window, float(config.big_blind), tables
+        self.double = config.double
         features = len(SEAT_FEATURES)
         self.seats = np.zeros((tables + 1, n, features), np.float32)
         self.ring = np.zeros((tables + 1, 2 * window, n + 11), np.float32)
@@ -205,11 +206,9 @@ class TableArrays:
         self.board = np.zeros((tables, 52 + 5), np.float32)
         self.board_count = np.zeros(tables, np.int64)  # each table's board cards
         self.buttons = np.zeros(tables, np.int64)
-        self.table = np.arange(tables)
-        self.column = self.table[:, None]  # each table's index, down a column
         self.record = [0] * (tables * _RECORD)
         self.starts = np.zeros(tables, np.int64)  # each table's window: its first slot
-        self._seat_rows = self.seats.reshape(-1, features)
+        self.seat_rows = self.seats.reshape(-1, features)
         self._ring_rows = self.ring.reshape(-1, n + 11)
         self._ring_slots = self.ring_seats.reshape(-1)
         self.windows = _windows(self._ring_rows, window)
@@ -247,14 +246,30 @@ class TableArrays:
         features = self._features
         features[:, 1:3] = records[:, 9:11]
         np.divide(records[:, 6:9], bb, out=features[:, 4:], casting="unsafe")
-        self._seat_rows[records[:, 5]] = features
+        self.seat_rows[records[:, 5]] = features
 
     def new_streets(self, games: list[Any], board: np.ndarray) -> None:
         """The rows of the tables whose board grew (a new street: ``board`` the number
-        of board cards of each table now) built again."""
-        for i in np.flatnonzero(board != self.board_count).tolist():
-            game = games[i]
-            self.rows[i].new_street(game.hand, game.seat_of)
+        of board cards of each table now) brought up to date.
+
+        In Texas Hold'em a street that begins with a decision to make moved the bets
+        into the pot and nothing else: had a bet been returned (TH-20) or a hand shown
+        (TH-22) when the betting closed, at most one player would have chips left and
+        nobody would decide before the hand's end. So the wagers go to 0, the rest stays
+        (the tests hold the rows equal to those computed afresh). In Double Hold'em the
+        point cards are chosen after such a close (DH-5): every row afresh."""
+        changed = np.flatnonzero(board != self.board_count).tolist()
+        if not changed:
+            return
+        rows = self.rows
+        if self.double:
+            for i in changed:
+                game = games[i]
+                rows[i].new_street(game.hand, game.seat_of)
+            return
+        self.seats[changed, :, _WAGER] = 0.0
+        for i in changed:
+            rows[i].next_street(games[i].hand)
 
 
 def _windows(rows: np.ndarray, window: int) -> np.ndarray:
@@ -272,6 +287,8 @@ def _bytes_of(array: np.ndarray) -> Any:
     return memoryview(array).cast("B") if array.size else memoryview(bytearray())  # type: ignore[arg-type]
 
 
+_WAGER = SEAT_FEATURES.index("wager this round (bb)")
+_STREET_OF_BOARD = (0, 0, 0, 1, 2, 3)  # a Texas Hold'em street by its board cards
 _RECORD = 12  # a table's row of TableArrays.record (TableRows._record)
 _NO_ACTION = len(KINDS)  # the kind of a record that holds no action
 
@@ -348,6 +365,12 @@ class TableRows(PublicRows):
     def new_street(self, hand: Hand, seat_of: list[int]) -> None:
         """The street changed: every row afresh, and the board block."""
         self._new_street(hand, seat_of, STREET_INDEX[hand.street])
+        self._write_board(hand)
+
+    def next_street(self, hand: Hand) -> None:
+        """The street changed and only the bets went into the pot
+        (:meth:`TableArrays.new_streets`): the street and the board block."""
+        self.street = _STREET_OF_BOARD[len(hand.board)]
         self._write_board(hand)
 
     def _write_board(self, hand: Hand) -> None:
