@@ -206,7 +206,8 @@ class TableArrays:
         self.board = np.zeros((tables, 52 + 5), np.float32)
         self.board_count = np.zeros(tables, np.int64)  # each table's board cards
         self.buttons = np.zeros(tables, np.int64)
-        self.record = [0] * (tables * _RECORD)
+        self.record = bytearray(tables * _RECORD * 8)  # packed by each table (TableRows)
+        self.records = np.frombuffer(self.record, np.int64).reshape(tables, _RECORD)
         self.starts = np.zeros(tables, np.int64)  # each table's window: its first slot
         self.seat_rows = self.seats.reshape(-1, features)
         self._ring_rows = self.ring.reshape(-1, n + 11)
@@ -232,9 +233,9 @@ class TableArrays:
         ]
         self._numbers = [_bytes_of(a).cast("q") for a in (self.board_count, self.buttons)]
 
-    def update(self, ints: np.ndarray) -> None:
-        """Every table's row of :attr:`record` (``ints``, as an array) into the arrays."""
-        records = ints.reshape(self.tables, _RECORD)
+    def update(self) -> None:
+        """Every table's row of :attr:`record` into the arrays."""
+        records = self.records
         bb = self.bb
         if self.window:
             rows = self._kind_street.take(records[:, 0], axis=0)
@@ -289,7 +290,9 @@ def _bytes_of(array: np.ndarray) -> Any:
 
 _WAGER = SEAT_FEATURES.index("wager this round (bb)")
 _STREET_OF_BOARD = (0, 0, 0, 1, 2, 3)  # a Texas Hold'em street by its board cards
-_RECORD = 12  # a table's row of TableArrays.record (TableRows._record)
+_RECORD = 12  # a table's row of TableArrays.record (TableRows.played)
+_PACKED = struct.Struct(f"={_RECORD}q")  # a table's row of TableArrays.record
+_PACK = _PACKED.pack_into
 _NO_ACTION = len(KINDS)  # the kind of a record that holds no action
 
 
@@ -317,7 +320,12 @@ class TableRows(PublicRows):
         self.table = table
         self.seats = seats
         self.record = arrays.record
-        self.at = table * _RECORD
+        self.at = table * _RECORD * 8
+        # the hand's own lists (Hand.seat_lists), taken at each new hand
+        self._stacks: list[int] = []
+        self._bets: list[int] = []
+        self._committed: list[int] = []
+        self._in_hand: list[bool] = []
         self.ring = ring
         self.ring_seats = ring_seats
         self.board_bytes = board
@@ -332,20 +340,10 @@ class TableRows(PublicRows):
         self._no_ring_row = scratch * 2 * window
         self._no_seat_row = scratch * config.players
         self._start = self._ring_base  # the window's first slot, as a flat row
-        self._fresh = (
-            _NO_ACTION * 4,
-            self._no_ring_row,
-            0,
-            0,
-            0,
-            self._no_seat_row,
-            0,
-            0,
-            0,
-            0,
-            0,
+        self._fresh = _PACKED.pack(
+            _NO_ACTION * 4, self._no_ring_row, 0, 0, 0, self._no_seat_row, 0, 0, 0, 0, 0,
             self._ring_base,
-        )
+        )  # fmt: skip
 
     def _lead_rows(self) -> list[list[list[Any]]]:
         return []  # the relative seat is written for all tables at once
@@ -355,7 +353,8 @@ class TableRows(PublicRows):
         self._write_board(hand)
         self._start = self._ring_base
         at = self.at
-        self.record[at : at + _RECORD] = self._fresh
+        self.record[at : at + _RECORD * 8] = self._fresh
+        self._stacks, self._bets, self._committed, self._in_hand = hand.seat_lists()
         self.arrays._numbers[1][self.table] = self.button
 
     def _clear_history(self) -> None:
@@ -390,8 +389,7 @@ class TableRows(PublicRows):
     ) -> None:
         """Writes the table's row of :attr:`TableArrays.record` (``kind``
         ``_NO_ACTION``: a decision that is not an action of the window, a point card)."""
-        stacks, bets, committed, in_hand = hand.seat_lists()
-        stack, alive, seat = stacks[index], in_hand[index], seat_of[index]
+        stack, alive, seat = self._stacks[index], self._in_hand[index], seat_of[index]
         window = self.window
         if kind == _NO_ACTION or not window:
             row = self._no_ring_row
@@ -402,8 +400,9 @@ class TableRows(PublicRows):
             if recorded >= window:
                 self._start = base + recorded % window
             row = base + count % window
-        at = self.at
-        self.record[at : at + _RECORD] = (
+        _PACK(
+            self.record,
+            self.at,
             kind * 4 + self.street,
             row,
             chips,
@@ -411,8 +410,8 @@ class TableRows(PublicRows):
             seat,
             self._seat_base + seat,
             stack,
-            bets[index],
-            committed[index],
+            self._bets[index],
+            self._committed[index],
             alive,
             alive and not stack,
             self._start,

@@ -218,17 +218,16 @@ class _TableWriter:
         first (:meth:`TableArrays.update`). Returns the seats to act."""
         encoder, kept = self.encoder, self.kept
         tables = self.tables
-        values = kept.record + [game.actor for game in games]
+        values = [game.actor for game in games]
         values += map(_POT, views)
         values += map(len, map(_BOARD, views))
         values += chain.from_iterable(map(_HOLE, views))
         ints = _integers(values)
-        end = len(kept.record)
-        kept.update(ints[:end])
-        seats = ints[end : end + tables]
-        kept.new_streets(games, ints[end + 2 * tables : end + 3 * tables])
+        kept.update()
+        seats = ints[:tables]
+        kept.new_streets(games, ints[2 * tables : 3 * tables])
         every: Any = observations.reshape(-1)
-        every[self._hole + ints[end + 3 * tables :]] = 1.0
+        every[self._hole + ints[3 * tables :]] = 1.0
         start = encoder._board
         observations[:, start : start + 57] = kept.board
         every[self._position + (seats - kept.buttons) % self.players] = 1.0
@@ -239,7 +238,7 @@ class _TableWriter:
             turned, axis=0
         ).reshape(tables, -1)
         observations[:, start + 3] = 1.0  # to act now: the observer, relative seat 0
-        observations[:, encoder._pot] = ints[end + tables : end + 2 * tables] / self.bb
+        observations[:, encoder._pot] = ints[tables : 2 * tables] / self.bb
         window = self.window
         if window:
             start = encoder._history
