@@ -249,10 +249,17 @@ class BettingRound:
     )
 
     def __init__(
-        self, rules: RoundRules, bets: list[int], stacks: list[int], in_hand: list[bool]
+        self,
+        rules: RoundRules,
+        bets: list[int],
+        stacks: list[int],
+        in_hand: list[bool],
+        able: int | None = None,
     ) -> None:
         """The pre-flop round of a hand under ``rules``: the big blind is the wager to
-        match and counts as the bet (TH-2, TH-12); :meth:`next_street` starts the next."""
+        match and counts as the bet (TH-2, TH-12); :meth:`next_street` starts the next.
+        ``able``, if given, is the set of seats in the hand with chips (else read off
+        ``stacks`` and ``in_hand``: a hand's opening knows it)."""
         (
             self.limit,
             self.pot_limit,
@@ -266,12 +273,18 @@ class BettingRound:
         self.bets = bets
         self.stacks = stacks
         self.in_hand = in_hand
-        # the seats in the hand with chips: stack * in hand is truthy for exactly those
-        # (built-ins, not a loop: every hand starts here)
-        self.able = sum(compress(_BITS, map(mul, stacks, in_hand)))
-        self.next_street(0)  # a round nobody has acted in yet, then pre-flop:
-        self.level = self.full_level = big_blind  # the big blind to match
-        self.bets_made = 1  # and it is the bet (TH-12)
+        if able is None:  # the seats in the hand with chips: stack * in hand is truthy
+            able = sum(compress(_BITS, map(mul, stacks, in_hand)))
+        self.able = self.pending = able  # nobody has acted: every one of them owes it
+        # :meth:`next_street` of the pre-flop round, then the big blind is the wager to
+        # match and is the bet (TH-2, TH-12): in place, as every hand starts here
+        self.bet_size = bet_size = self.small_bet
+        self.full_raise = bet_size if self.limit else self.min_bet
+        self.capped = False
+        self.acted: list[int | None] = [None] * len(bets)
+        self.last_aggressor: int | None = None
+        self.level = self.full_level = big_blind
+        self.bets_made = 1
 
     def next_street(self, street: int) -> None:
         """The round of ``street`` (0 pre-flop, 1 flop, 2 turn, 3 river) over the same
@@ -282,8 +295,8 @@ class BettingRound:
         self.full_raise = bet_size if self.limit else self.min_bet
         self.bets_made = 0
         self.capped = False
-        self.acted: list[int | None] = [None] * len(self.bets)
-        self.last_aggressor: int | None = None
+        self.acted = [None] * len(self.bets)
+        self.last_aggressor = None
         self.pending = self.able
 
     # -- who acts -------------------------------------------------------------------

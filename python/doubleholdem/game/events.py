@@ -165,15 +165,24 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
             (seq + 1, kind, None, None, None, cards, False, None, (), None, None, None, ())
         )
 
-    def pot(
-        self, kind: str, seat: int | None, pot: int, amount: int, seats: tuple[int, ...]
-    ) -> None:
-        """:meth:`add` of a ``pot``, ``rake`` or ``award`` event: positional, as every
-        hand ends with them."""
+    def settled(self, results: Iterable[tuple[Any, ...]]) -> None:
+        """The events that end a hand, in one call: for each pot's
+        :class:`~doubleholdem.game.pots.PotResult` (side pots first), a ``pot`` event, a
+        ``rake`` event if any was taken and an ``award`` event for each winner's share;
+        then the ``end`` event."""
         records = self.records
-        records.append(
-            (len(records), kind, seat, amount, None, (), False, pot, seats, None, None, None, ())
-        )
+        append = records.append
+        seq = len(records)
+        for pot, amount, rake, eligible, winners, shares in results:
+            append((seq, "pot", None, amount, None, (), False, pot, eligible, None, None, None, ()))
+            seq += 1
+            if rake:
+                append((seq, "rake", None, rake, None, (), False, pot, (), None, None, None, ()))
+                seq += 1
+            for seat, share in zip(winners, shares):
+                append((seq, "award", seat, share, None, (), False, pot, (), None, None, None, ()))
+                seq += 1
+        append((seq, "end", None, None, None, (), False, None, (), None, None, None, ()))
 
     def deals(self, order: Sequence[int], holes: Sequence[tuple[int, ...]]) -> None:
         """A ``deal`` event of each seat's hole cards, the seats in dealing ``order``."""
@@ -183,6 +192,20 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
             append(
                 (seq, "deal", seat, None, None, holes[seat], False, None, (), None, None, None, ())
             )
+
+    @classmethod
+    def dealt(
+        cls,
+        records: Sequence[tuple[Any, ...]],
+        order: Sequence[int],
+        holes: Sequence[tuple[int, ...]],
+    ) -> HandLog:
+        """A log of ``records`` (a hand's posts) then the :meth:`deals` of ``holes`` in
+        dealing ``order``: every hand's log starts so (one call, no ``__init__``)."""
+        log = _new_object(cls)
+        log.records = [*records]
+        log.deals(order, holes)
+        return log
 
     def events(self) -> tuple[Event, ...]:
         """The whole log as :class:`Event` records."""
@@ -201,6 +224,7 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
 
 
 _new_event = tuple.__new__
+_new_object = object.__new__
 _SECRET_FIELDS = ("cards", "point")
 
 

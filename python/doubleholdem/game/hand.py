@@ -93,9 +93,11 @@ class Hand(HandState):
         if not isinstance(config, GameConfig):
             raise InvalidConfig(f"a Hand needs a GameConfig, not {type(config).__name__}")
         start = config.derived("_opening", opening_of)  # posts and deal order: once per config
-        super().__init__(config, hand_deck(config, seed, rng, deck, start.dealt), start)
+        HandState.__init__(self, config, hand_deck(config, seed, rng, deck, start.dealt), start)
         self._cursor = start.big_blind  # left of the big blind acts first (TH-2, TH-3)
-        self._round = BettingRound(start.betting, self._bets, self._stacks, self._in_hand)
+        self._round = BettingRound(
+            start.betting, self._bets, self._stacks, self._in_hand, start.able
+        )
         self._proceed()
 
     def legal_actions(self) -> LegalActions | None:
@@ -454,13 +456,10 @@ class Hand(HandState):
                 self._log_value(seat, value)
             elif not show:
                 log.add("muck", seat)
-        for pot, amount, rake, eligible, winners, shares in results:
-            log.pot("pot", None, pot, amount, eligible)
-            if rake:
-                log.pot("rake", None, pot, rake, ())
-            for seat, share in zip(winners, shares):
+        for result in results:
+            for seat, share in zip(result[4], result[5]):  # winners, shares
                 stacks[seat] += share
-                log.pot("award", seat, pot, share, ())
+        log.settled(results)  # each pot's events, then the end
         zeros = [0] * len(stacks)
         self._bets[:] = zeros  # the same lists: the round and readers hold them
         committed[:] = zeros
@@ -468,7 +467,6 @@ class Hand(HandState):
         self._results = results
         self._actor = self._decision = self._betting_actor = self._legal = None
         self.over = True
-        log.add("end")
 
     def _log_value(self, seat: int, value: HandValue) -> None:
         """The ``hand`` event of a shown hand; in Double Hold'em with the two hole cards

@@ -21,12 +21,11 @@ Post(kind='big_blind', seat=2, chips=20, into='bet', all_in=False)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from doubleholdem.game.betting import CLOCKWISE, RoundRules, round_rules
 from doubleholdem.game.config import AnteType, GameConfig
-from doubleholdem.game.dealing import hole_cards
+from doubleholdem.game.dealing import hole_dealer
 from doubleholdem.game.events import HandLog
 
 __all__ = [
@@ -119,10 +118,12 @@ class Opening(NamedTuple):
     :class:`~doubleholdem.game.events.HandLog` keeps them), the seats in dealing order
     (clockwise from the seat left of the button, TH-1), the big blind's seat (the
     seat left of it acts first pre-flop, TH-2, TH-3), every seat's hole cards as a
-    function of the deck, seat 0's, then seat 1's and so on (``holes``: by
-    :func:`~doubleholdem.game.dealing.hole_cards`), the hole cards of each seat
-    (``rounds``), the number dealt in all, and the rules of its betting rounds
-    (``betting``: :func:`~doubleholdem.game.betting.round_rules`)."""
+    function of the deck, a list by seat (``holes``: a
+    :func:`~doubleholdem.game.dealing.hole_dealer`), the hole cards of each seat
+    (``rounds``), the number dealt in all, the rules of its betting rounds
+    (``betting``: :func:`~doubleholdem.game.betting.round_rules`) and the seats with
+    chips left after the posts (``able``: seat ``s`` is ``1 << s``, as
+    :class:`~doubleholdem.game.betting.BettingRound` keeps them)."""
 
     stacks: tuple[int, ...]
     bets: tuple[int, ...]
@@ -131,10 +132,11 @@ class Opening(NamedTuple):
     records: tuple[tuple[Any, ...], ...]
     order: tuple[int, ...]
     big_blind: int
-    holes: Callable[[Sequence[int]], tuple[int, ...]]
+    holes: Callable[[Sequence[int]], list[tuple[int, ...]]]
     rounds: int
     dealt: int
     betting: RoundRules
+    able: int
 
 
 def opening(config: GameConfig) -> Opening:
@@ -165,7 +167,6 @@ def opening(config: GameConfig) -> Opening:
         log.action(kind, seat, chips, None, all_in)
     order = CLOCKWISE[n][(config.button + 1) % n]
     rounds = config.hole_cards
-    places = hole_cards(range(rounds * n), order, rounds)  # where each seat's cards lie
     return Opening(
         tuple(stacks),
         tuple(bets),
@@ -174,10 +175,11 @@ def opening(config: GameConfig) -> Opening:
         tuple(log.records),
         order,
         blind_seats(config)[1],
-        itemgetter(*[place for cards in places for place in cards]),
+        hole_dealer(order, rounds),
         rounds,
         rounds * n,
         round_rules(config),
+        sum(1 << seat for seat, chips in enumerate(stacks) if chips),
     )
 
 

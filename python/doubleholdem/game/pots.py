@@ -62,10 +62,11 @@ class PotResult(NamedTuple):
 
 def _uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
     # built-ins over the list, not a loop: every betting round ends here
-    top = max(bets)
-    if bets.count(top) > 1:  # the largest bet is matched
+    ordered = sorted(bets)
+    top, second = ordered[-1], ordered[-2]
+    if second == top:  # the largest bet is matched
         return None
-    return bets.index(top), top - sorted(bets)[-2]
+    return bets.index(top), top - second
 
 
 def _unwinnable(committed: Sequence[int], in_hand: Sequence[bool | int]) -> list[int]:

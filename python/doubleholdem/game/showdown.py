@@ -194,7 +194,9 @@ def uncontested(
         committed[seat] -= chips
         returned.append(uncalled)
     winner = in_hand.index(True)
-    returned += _returns(committed, committed[winner], None)  # the only live stake: the top
+    top = committed[winner]  # the only live stake: the top
+    if max(committed) > top:  # (else nothing to return: the common case)
+        returned += _returns(committed, top, None)
     amount = sum(committed) + dead
     taken = (
         0 if rake is None else _rake_amounts([_new(Pot, (amount, (winner,)))], rake, flop_dealt)[0]

@@ -70,8 +70,7 @@ class HandState:
         self.config = config
         self._deck = deck
         n = len(start.stacks)
-        # each seat's cards: every seat's, seat after seat, taken ``rounds`` at a time
-        self._holes: list[tuple[int, ...]] = list(zip(*[iter(start.holes(deck))] * start.rounds))
+        holes = self._holes = start.holes(deck)  # each seat's cards
         self._next_card = start.dealt
         self._stacks = list(start.stacks)
         self._bets = list(start.bets)
@@ -84,8 +83,7 @@ class HandState:
         self._points_due = 0
         self._board: tuple[int, ...] = ()
         self._street = 0
-        log = self._log = HandLog(start.records)
-        log.deals(start.order, self._holes)
+        self._log = HandLog.dealt(start.records, start.order, holes)
         self._shown = [False] * n
         self._runout = False
         self._results: list[PotResult] = []
