@@ -30,7 +30,7 @@ python-checks:
 	$(PYTHON) -m ruff check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m ruff format --check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m mypy
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q --durations=15
 
 # The documentation site into site/, warnings as errors (mkdocs.yml).
 docs:
