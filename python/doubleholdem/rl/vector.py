@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import struct
 from collections.abc import Sequence
-from itertools import chain, compress
+from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, cast
 
@@ -65,6 +65,8 @@ class VectorEnv:
         self.dones = np.zeros(num_envs, bool)
         self.phh: list[str | None] = [None] * num_envs
         self._views: list[Any] = []  # each hand's actor_view: what the actions answer
+        self._cells: Any = memoryview(cast(Any, self.rewards)).cast("B").cast("f")
+        self._done_cells: Any = memoryview(cast(Any, self.dones)).cast("B")
         self._rngs = self._generators(seed)
         self._rows = np.arange(num_envs)
         # the arrays' memory as flat views: each table's observation written in place
@@ -102,10 +104,12 @@ class VectorEnv:
 
     def _write_all(self) -> None:
         """Every table's seat to act and its observation, into the zeroed arrays."""
-        games = self.games
-        self._views = views = [game.hand.actor_view() for game in games]
+        self._views = [game.hand.actor_view() for game in self.games]
+        self._write()
+
+    def _write(self) -> None:
         self.agents[:] = self._writer.write(
-            games, views, self.observations, self.action_masks, self._flat
+            self.games, self._views, self.observations, self.action_masks, self._flat
         )
 
     def step(
@@ -134,21 +138,28 @@ class VectorEnv:
             masks.fill(0)
         rewards.fill(0)
         dones.fill(False)
-        bb = float(self.config.big_blind)
-        tables = zip(self.games, chosen.tolist(), self._views, self._rngs)
-        for i, (game, action, view, rng) in enumerate(tables):
+        tables = zip(self._rows.tolist(), self.games, chosen.tolist(), self._views, self._rngs)
+        self._views = views = []
+        for i, game, action, view, rng in tables:
             if game.step(action, rng, view):
-                row = rewards[i]
-                for seat, chips in enumerate(game.payoffs):
-                    if chips:
-                        row[seat] = chips / bb
-                if game.phh is not None:
-                    self.phh[i] = game.phh
-                if game.episode_over:
-                    dones[i] = True
-                    game.reset(rng)
-        self._write_all()
+                self._hand_ended(i, game, rng)
+            views.append(game.hand.actor_view())  # what the next decision answers
+        self._write()
         return observations, masks, self.agents, rewards, dones
+
+    def _hand_ended(self, table: int, game: Game, rng: random.Random) -> None:
+        """Table ``table``'s hand ended in this step: its rewards, its hand history, and a
+        new episode if this one is over."""
+        cells, bb = self._cells, float(self.config.big_blind)
+        first = table * self.config.players
+        for seat, chips in enumerate(game.payoffs):
+            if chips:
+                cells[first + seat] = chips / bb
+        if game.phh is not None:
+            self.phh[table] = game.phh
+        if game.episode_over:
+            self._done_cells[table] = 1
+            game.reset(rng)
 
     def _refuse(self, chosen: np.ndarray, inside: np.ndarray) -> None:
         """Raises the game's refusal of the first action that is not legal."""
@@ -206,7 +217,6 @@ class _TableWriter:
         past[:, :, n] = encoder._seats + 3  # no action: "to act now" of the seat to act
         self._past = past.reshape(-1)  # by (seat * window + slot) * (n + 1) + acted
         self._past_key = (seat[:, None] * window + slots) * (n + 1)
-        self._all = range(tables)
 
     def write(
         self, games: list[Any], views: list[Any], observations: Any, masks: Any, flat: Any
@@ -214,11 +224,12 @@ class _TableWriter:
         """The observation of each table's seat to act into row ``i`` of the zeroed
         arrays ``observations`` and ``masks`` (``flat`` their memory as ``(floats,
         bytes, int8 mask)`` views; ``masks`` need not be zeroed if :attr:`masks_whole`)
-        from each hand's ``actor_view`` ``views``; the kept rows are brought up to date
-        first (:meth:`TableArrays.update`). Returns the seats to act."""
+        from each hand's ``actor_view`` ``views`` (read through C-level ``map``: a
+        field read in a Python loop costs twice as much); the kept rows are brought up
+        to date first (:meth:`TableArrays.update`). Returns the seats to act."""
         encoder, kept = self.encoder, self.kept
         tables = self.tables
-        values = [game.actor for game in games]
+        values = list(map(_ACTOR, games))
         values += map(_POT, views)
         values += map(len, map(_BOARD, views))
         values += chain.from_iterable(map(_HOLE, views))
@@ -248,23 +259,26 @@ class _TableWriter:
             every[self._past_base + self._past.take(key)] = 1.0
         o, raw, mask = flat
         if self.masks_whole:
-            self._legal_tables(observations, masks, [view[1] for view in views])
+            self._legal_tables(observations, masks, views)
         else:
             size, count = encoder.size, encoder.codec.size
             for i, (decision, legal, _, _, pot, _) in enumerate(views):
                 encoder._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
-        for i in compress(self._all, map(_CARDS_SEEN, kept.rows)):
-            encoder._cards_seen(o, i * encoder.size, games[i], games[i].actor)
+        if encoder.double:
+            # point cards; in Texas Hold'em no hand is shown before a decision (TH-22:
+            # a hand is shown only at a run-out, where nobody decides, or at the end)
+            for i, game in enumerate(games):
+                encoder._cards_seen(o, i * encoder.size, game, game.actor)
         return seats
 
-    def _legal_tables(self, observations: Any, masks: Any, legals: list[LegalActions]) -> None:
+    def _legal_tables(self, observations: Any, masks: Any, views: list[Any]) -> None:
         """The decision, legal and mask blocks of every table's seat to act, all at a
         betting decision with exact actions: rows of :attr:`_shapes`, made once per
         shape of the options."""
         shapes = self._shapes
         if len(shapes) > _SHAPES:
             shapes.clear()
-        rows = _integers(list(map(shapes.__getitem__, map(_OPTIONS, legals))))
+        rows = _integers(list(map(shapes.__getitem__, map(_OPTIONS, map(_LEGAL, views)))))
         encoder = self.encoder
         observations[:, encoder._decision] = 1.0
         start = encoder._legal_at
@@ -282,9 +296,9 @@ def _integers(values: list[int]) -> np.ndarray:
 
 
 _PACKERS: dict[int, struct.Struct] = {}  # a struct of int64s, by count
-_HOLE, _BOARD, _POT = itemgetter(2), itemgetter(3), itemgetter(4)  # of an actor_view
+_LEGAL, _HOLE, _BOARD, _POT = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
+_ACTOR = attrgetter("actor")  # of a Game
 _OPTIONS = itemgetter(slice(1, 6))  # a betting decision's shape (_Shapes)
-_CARDS_SEEN = attrgetter("cards_seen")
 _SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)
 
 
