@@ -69,6 +69,8 @@ class VectorEnv:
         self._done_cells: Any = memoryview(cast(Any, self.dones)).cast("B")
         self._rngs = self._generators(seed)
         self._rows = np.arange(num_envs)
+        self._mask_cells = self.action_masks.reshape(-1)
+        self._mask_rows = self._rows * self.action_count  # each table's first mask cell
         # the arrays' memory as flat views: each table's observation written in place
         observations, masks = cast(Any, self.observations), cast(Any, self.action_masks)
         raw: Any = memoryview(observations).cast("B")
@@ -95,6 +97,7 @@ class VectorEnv:
             self._rngs = self._generators(seed)
         self.observations.fill(0)
         self.action_masks.fill(0)
+        self._writer.written = ()
         self.rewards.fill(0)
         self.dones.fill(False)
         for game, rng in zip(self.games, self._rngs):
@@ -124,18 +127,18 @@ class VectorEnv:
                 f"actions: give {self.num_envs} action numbers, not an array of shape "
                 f"{chosen.shape} and type {chosen.dtype}"
             )
-        inside = (chosen >= 0) & (chosen < self.action_count)
-        if not inside.all() or not self.action_masks[self._rows, chosen].all():
-            self._refuse(chosen, inside)
+        if (
+            not 0 <= chosen.min() <= chosen.max() < self.action_count
+            or not self._mask_cells.take(self._mask_rows + chosen).all()
+        ):
+            self._refuse(chosen)
         observations, masks, rewards, dones = (
             self.observations,
             self.action_masks,
             self.rewards,
             self.dones,
         )
-        observations.fill(0)
-        if not self._writer.masks_whole:
-            masks.fill(0)
+        self._writer.clear(observations, masks)
         rewards.fill(0)
         dones.fill(False)
         tables = zip(self._rows.tolist(), self.games, chosen.tolist(), self._views, self._rngs)
@@ -161,8 +164,9 @@ class VectorEnv:
             self._done_cells[table] = 1
             game.reset(rng)
 
-    def _refuse(self, chosen: np.ndarray, inside: np.ndarray) -> None:
+    def _refuse(self, chosen: np.ndarray) -> None:
         """Raises the game's refusal of the first action that is not legal."""
+        inside = (chosen >= 0) & (chosen < self.action_count)
         legal = self.action_masks[self._rows, np.where(inside, chosen, 0)].astype(bool)
         table = int(np.flatnonzero(~(inside & legal))[0])
         game = self.games[table]
@@ -217,6 +221,24 @@ class _TableWriter:
         past[:, :, n] = encoder._seats + 3  # no action: "to act now" of the seat to act
         self._past = past.reshape(-1)  # by (seat * window + slot) * (n + 1) + acted
         self._past_key = (seat[:, None] * window + slots) * (n + 1)
+        # the ones scattered by the last write that the next does not write over (hole
+        # cards, position), when only they need clearing (:meth:`clear`)
+        self.written: tuple[np.ndarray, ...] = ()
+        self._clears_own = self.masks_whole
+
+    def clear(self, observations: Any, masks: Any) -> None:
+        """Zeroes what the next :meth:`write` needs zeroed: with exact actions in Texas
+        Hold'em the last write's hole card and position ones (every other block is
+        written whole, the shown cards' never, the decision's and "to act now" are the
+        same 1), else all of ``observations`` and ``masks``."""
+        if self._clears_own and self.written:
+            every: Any = observations.reshape(-1)
+            for ones in self.written:
+                every[ones] = 0.0
+            return
+        observations.fill(0)
+        if not self.masks_whole:
+            masks.fill(0)
 
     def write(
         self, games: list[Any], views: list[Any], observations: Any, masks: Any, flat: Any
@@ -238,10 +260,13 @@ class _TableWriter:
         seats = ints[:tables]
         kept.new_streets(games, ints[2 * tables : 3 * tables])
         every: Any = observations.reshape(-1)
-        every[self._hole + ints[3 * tables :]] = 1.0
+        holes = self._hole + ints[3 * tables :]
+        every[holes] = 1.0
         start = encoder._board
         observations[:, start : start + 57] = kept.board
-        every[self._position + (seats - kept.buttons) % self.players] = 1.0
+        position = self._position + (seats - kept.buttons) % self.players
+        every[position] = 1.0
+        self.written = (holes, position)
         # the seats' rows from the seat to act's on
         turned = self._turn_base + self._turn.take(seats, axis=0).reshape(-1)
         start = encoder._seats
