@@ -7,6 +7,7 @@ observation instead of encoding them again."""
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -249,9 +250,10 @@ class TableArrays:
         np.divide(records[:, 6:9], bb, out=features[:, 4:], casting="unsafe")
         self.seat_rows[records[:, 5]] = features
 
-    def new_streets(self, games: list[Any], board: np.ndarray) -> None:
+    def new_streets(self, games: list[Any], views: list[Any], board: np.ndarray) -> None:
         """The rows of the tables whose board grew (a new street: ``board`` the number
-        of board cards of each table now) brought up to date.
+        of board cards of each table now, ``views`` each hand's
+        :meth:`~doubleholdem.game.Hand.actor_view`) brought up to date.
 
         In Texas Hold'em a street that begins with a decision to make moved the bets
         into the pot and nothing else: had a bet been returned (TH-20) or a hand shown
@@ -270,7 +272,7 @@ class TableArrays:
             return
         self.seats[changed, :, _WAGER] = 0.0
         for i in changed:
-            rows[i].next_street(games[i].hand)
+            rows[i].next_street(views[i][3])  # the board
 
 
 def _windows(rows: np.ndarray, window: int) -> np.ndarray:
@@ -350,7 +352,7 @@ class TableRows(PublicRows):
 
     def new_hand(self, hand: Hand, seat_of: list[int], rows: bytes | None = None) -> None:
         super().new_hand(hand, seat_of, rows)
-        self._write_board(hand)
+        self._write_board(hand.board)
         self._start = self._ring_base
         at = self.at
         self.record[at : at + _RECORD * 8] = self._fresh
@@ -364,18 +366,18 @@ class TableRows(PublicRows):
     def new_street(self, hand: Hand, seat_of: list[int]) -> None:
         """The street changed: every row afresh, and the board block."""
         self._new_street(hand, seat_of, STREET_INDEX[hand.street])
-        self._write_board(hand)
+        self._write_board(hand.board)
 
-    def next_street(self, hand: Hand) -> None:
+    def next_street(self, board: Sequence[int]) -> None:
         """The street changed and only the bets went into the pot
-        (:meth:`TableArrays.new_streets`): the street and the board block."""
-        self.street = _STREET_OF_BOARD[len(hand.board)]
-        self._write_board(hand)
+        (:meth:`TableArrays.new_streets`): the street and the board block (``board``
+        the hand's cards)."""
+        self.street = _STREET_OF_BOARD[len(board)]
+        self._write_board(board)
 
-    def _write_board(self, hand: Hand) -> None:
+    def _write_board(self, board: Sequence[int]) -> None:
         self.board_bytes[:] = self._no_board
         block = self.board_block
-        board = hand.board
         for card in board:
             block[card] = 1.0
         block[52 + self.street] = 1.0

@@ -258,7 +258,7 @@ class _TableWriter:
         ints = _integers(values)
         kept.update()
         seats = ints[:tables]
-        kept.new_streets(games, ints[2 * tables : 3 * tables])
+        kept.new_streets(games, views, ints[2 * tables : 3 * tables])
         every: Any = observations.reshape(-1)
         holes = self._hole + ints[3 * tables :]
         every[holes] = 1.0
