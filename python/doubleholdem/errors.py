@@ -44,6 +44,20 @@ class InvalidConfig(DoubleHoldemError, ValueError):
         self.field = field
 
 
+class MoneyKindMismatch(InvalidConfig):
+    """A room refused a database whose tables hold chips of another kind of money than
+    the room pays with (cashed out, they would be paid from one to the other): ``stored``
+    the database's kind, ``serving`` the room's (``"guests"``, ``"ledger"`` or
+    ``"wallet"``), ``chips`` at its tables."""
+
+    def __init__(self, message: str, *, stored: str, serving: str, chips: int) -> None:
+        field = "guests" if "guests" in (stored, serving) else "wallet"
+        super().__init__(message, field=field)
+        self.stored = stored
+        self.serving = serving
+        self.chips = chips
+
+
 class IllegalAction(DoubleHoldemError, ValueError):
     """An action the rules do not allow now. The hand is left exactly as it was.
 

@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
+from doubleholdem.errors import MoneyKindMismatch
 from doubleholdem.server import tables
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.wallet_calls import retry_failed
-from money_room import RAKED, kinds, play_hand, send
+from money_room import RAKED, kinds, play_hand, send, sign_up
 from wallet_crash import BOTS, killed_at
 from wallets import DictWallet, FlakyWallet, SeatWallet, TellingWallet
 
@@ -444,3 +445,112 @@ def test_a_bot_the_wallet_fails_to_pay_for_is_not_seated_and_the_room_opens(
     assert list(room.runners[0].bots) == [0] and _held(room, wallet) == 5000
     assert room.store.bots_to_seat() == {}
     room.store.close()
+
+
+def test_the_audit_of_a_room_paid_through_its_own_wallet_holds_no_table_to_the_ledger(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tables' chips of such a room are the wallet's, never in the ledger: the audit
+    says plainly it cannot check them (the notes of calls made are forgotten), and
+    reports no problem for them; the calls the wallet still owes stay reported."""
+    from doubleholdem.cli import main
+
+    path = str(tmp_path / "room.db")
+    wallet = FlakyWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet, path)
+    ann = _player(room, "ann")
+    assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
+    capsys.readouterr()
+    assert main(["accounts", "audit", "--db", path, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["problems"] == []
+    assert found["unchecked"] == [
+        "the tables' chips (300 at table 1) are paid through the embedding server's own "
+        "wallet: the room keeps no record of the calls made to it, so this audit cannot "
+        "check them (the wallet's own books can)"
+    ]
+    assert main(["accounts", "audit", "--db", path]) == 0
+    assert "cannot check them" in capsys.readouterr().out
+    wallet.down = {"cash_out"}
+    assert kinds(send(room, ann, type="leave")) == ["result"]  # the credit is owed
+    assert main(["accounts", "audit", "--db", path, "--json"]) == 1
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert len(problems) == 1 and problems[0].startswith("the wallet owes cashout:")
+    room.store.close()
+
+
+def _wallet_room_seated(path: str) -> DictWallet:
+    """A room at ``path`` paid through its own wallet, ann seated with 300 chips."""
+    wallet = DictWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet, path)
+    assert kinds(send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)) == ["seated"]
+    room.store.close()
+    return wallet
+
+
+def _ledger_settings() -> RoomSettings:
+    return RoomSettings(tables=1, bots=0, configs=[RAKED], guests=False)
+
+
+def test_a_wallet_rooms_chips_are_never_served_from_the_ledger_nor_the_other_way(
+    tmp_path: Path,
+) -> None:
+    """The chips at the tables of a room paid through an embedding server's own wallet
+    would be cashed out to the ledger (money from nothing) by a room of the built-in
+    ledger, and a ledger room's to the wallet: refused while a table holds chips, naming
+    both kinds; empty tables may change kind."""
+    path = str(tmp_path / "wallet.db")
+    wallet = _wallet_room_seated(path)
+    with pytest.raises(MoneyKindMismatch, match="paid through an embedding") as raised:
+        Room.open(path, _ledger_settings())
+    assert (raised.value.stored, raised.value.serving, raised.value.chips) == (
+        "wallet",
+        "ledger",
+        300,
+    )
+    assert raised.value.field == "wallet" and "money kind 'ledger'" in str(raised.value)
+    _room(wallet, path).store.close()  # its own kind again: served
+
+    ledger_path = str(tmp_path / "ledger.db")
+    room = Room.open(ledger_path, _ledger_settings())
+    ann = sign_up(room, "ann", 1000)
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
+    room.store.close()
+    with pytest.raises(MoneyKindMismatch, match="holds an account room, with 400 chips") as told:
+        _room(DictWallet({"ann": 1000}), ledger_path)
+    assert (told.value.stored, told.value.serving) == ("ledger", "wallet")
+
+    empty = str(tmp_path / "empty.db")
+    _room(DictWallet({}), empty).store.close()  # no chips at any table: it changes kind
+    Room.open(empty, _ledger_settings()).store.close()
+
+
+def test_the_command_line_refuses_a_wallet_rooms_database_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doubleholdem.cli import main
+
+    path = str(tmp_path / "wallet.db")
+    _wallet_room_seated(path)
+    capsys.readouterr()
+    assert main(["serve", "--db", path, "--tables", "1", "--bots", "0"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "money kind 'wallet'" in error
+    assert "money kind 'ledger'" in error
+
+
+def test_a_wallet_room_noted_ledger_by_an_older_version_is_told_apart(tmp_path: Path) -> None:
+    """Before the kinds were told apart such a room was noted ``ledger``: opened, it is
+    told by its name among rooms sharing a wallet and its chips in no ledger table."""
+    path = str(tmp_path / "wallet.db")
+    _wallet_room_seated(path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = 'ledger' WHERE key = 'money'")
+    db.execute("DELETE FROM meta WHERE key = 'money_wallet_told'")
+    db.commit()
+    db.close()
+    with pytest.raises(MoneyKindMismatch, match="money kind 'wallet'"):
+        Room.open(path, _ledger_settings())
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT value FROM meta WHERE key = 'money'").fetchone() == ("wallet",)
+    db.close()

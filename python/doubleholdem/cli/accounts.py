@@ -156,10 +156,13 @@ def _audit_database(args: argparse.Namespace, bank: Bank) -> dict[str, Any]:
 def _audit(args: argparse.Namespace, result: dict[str, Any]) -> int:
     if args.json:
         print(json.dumps(result))
-    elif result["ok"]:
+        return 0 if result["ok"] else 1
+    if result["ok"]:
         print("the ledger holds together")
     else:
         print("\n".join(["the ledger does not hold together:", *result["problems"]]))
+    for text in result.get("unchecked", []):
+        print(f"not checked: {text}")
     return 0 if result["ok"] else 1
 
 

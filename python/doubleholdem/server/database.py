@@ -23,11 +23,13 @@ from doubleholdem.errors import DamagedDatabase, SchemaMismatch
 
 __all__ = [
     "CHECKPOINT_SECONDS",
+    "MONEY_KINDS",
     "SCHEMA_VERSION",
     "TABLE_ROWS",
     "UPGRADES_FROM",
     "WAL_LIMIT",
     "checkpoints",
+    "money_kind",
     "open_database",
 ]
 
@@ -35,6 +37,12 @@ SCHEMA_VERSION = 4  # 4: the accounts' tables (doubleholdem.accounts) in the sam
 UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
 CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
 WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
+# whose chips the tables hold (``meta`` key ``money``): play chips of a guest room, the
+# built-in ledger's, or an embedding server's own wallet's (outside the database)
+MONEY_KINDS = ("guests", "ledger", "wallet")
+# the ``meta`` key of a database that tells ``wallet`` apart (before, such a room was
+# noted ``ledger`` too: :func:`money_kind` tells it by what it left)
+_WALLET_TOLD = "money_wallet_told"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -124,6 +132,7 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
             db.executescript(_SCHEMA)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT INTO meta VALUES ('tables', '0')")
+            db.execute("INSERT INTO meta VALUES (?, '1')", (_WALLET_TOLD,))
             ensure_schema(db)
         elif version is None:
             found = ", ".join(sorted(names))
@@ -142,6 +151,7 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
             ensure_schema(db)  # refuses another accounts schema, naming both versions
         for statement in _ADDED:
             db.execute(statement)
+        _tell_wallet_rooms(db)
     except sqlite3.DatabaseError as error:
         db.close()
         raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
@@ -166,6 +176,40 @@ def _empty(path: str) -> bool:
 def _meta_text(db: sqlite3.Connection, key: str) -> str | None:
     row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
+
+
+def money_kind(db: sqlite3.Connection) -> str | None:
+    """Whose chips the tables of the database ``db`` (any connection to it) hold: one of
+    :data:`MONEY_KINDS`, or ``None`` before a room first said. A database written before
+    ``wallet`` was told apart noted such a room ``ledger``: it is told by its name among
+    rooms sharing a wallet (``meta`` key ``room``, made for such a wallet only) with no
+    chips at the ledger's tables (an account room's chips at its tables are there)."""
+    stored = _meta_text(db, "money")
+    if stored != "ledger" or _meta_text(db, _WALLET_TOLD) is not None:
+        return stored
+    named = _meta_text(db, "room") is not None
+    (held,) = db.execute(
+        "SELECT COUNT(*) FROM ledger_accounts WHERE kind = 'table' AND balance != 0"
+    ).fetchone()
+    return "wallet" if named and not held else "ledger"
+
+
+def _tell_wallet_rooms(db: sqlite3.Connection) -> None:
+    """Notes ``wallet`` where a database written before it was told apart holds such a
+    room (:func:`money_kind`), once, in one transaction (rooms may open it at once)."""
+    if _meta_text(db, _WALLET_TOLD) is not None:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if _meta_text(db, _WALLET_TOLD) is None:
+            kind = money_kind(db)
+            if kind is not None:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('money', ?)", (kind,))
+            db.execute("INSERT INTO meta VALUES (?, '1')", (_WALLET_TOLD,))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:

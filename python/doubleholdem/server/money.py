@@ -40,6 +40,7 @@ from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet, WritesOff
 from doubleholdem.errors import DatabaseBusy, DoubleHoldemError, TamperedSnapshot, WalletFailed
 from doubleholdem.server.commit import Step
+from doubleholdem.server.database import money_kind
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
@@ -62,6 +63,7 @@ __all__ = [
     "occupancies",
     "paying",
     "table_chips",
+    "unchecked_tables",
     "write_off",
 ]
 
@@ -328,23 +330,46 @@ def table_chips(
 
 def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, Any]:
     """The ledger's audit (:func:`~doubleholdem.accounts.audit.audit`) of a server
-    database, with each stored table's chips (:func:`table_chips`) held against its
-    ledger account, all read in one snapshot of the database (a running server may
-    write meanwhile), and the calls a wallet outside the database failed and still
-    owes (:func:`~doubleholdem.server.wallet_calls.owed_problems`).
-    ``{"ok": bool, "problems": [...]}``, tables and seats numbered
-    from 1 in the problems (an operator reads them: :func:`protocol.for_people
+    database, all read in one snapshot of the database (a running server may write
+    meanwhile): each stored table's chips (:func:`table_chips`) held against its ledger
+    account when the ledger pays for the seats, and the calls a wallet outside the
+    database failed and still owes (:func:`~doubleholdem.server.wallet_calls.owed_problems`).
+    ``{"ok": bool, "problems": [...], "unchecked": [...]}``: ``unchecked`` says what it
+    cannot check (the chips of a guest room, or of a room paid through an embedding
+    server's own wallet: :func:`unchecked_tables`), which is no problem. Tables and seats
+    are numbered from 1 (an operator reads them: :func:`protocol.for_people
     <doubleholdem.server.protocol.for_people>`)."""
     own = not db.in_transaction
     if own:
         db.execute("BEGIN")  # a read transaction: one consistent snapshot of the file
     try:
         chips, problems = table_chips(db, key)
-        found = audit(db, table_chips=chips)
+        kind = money_kind(db)
+        found = audit(db, table_chips=chips if kind in (None, "ledger") else None)
         owed = owed_problems(db)
     finally:
         if own:
             db.execute("COMMIT")
     problems += found["problems"]
     problems += owed
-    return {"ok": not problems, "problems": [for_people(problem) for problem in problems]}
+    unchecked = unchecked_tables(kind, chips)
+    return {
+        "ok": not problems,
+        "problems": [for_people(problem) for problem in problems],
+        "unchecked": [for_people(text) for text in unchecked],
+    }
+
+
+def unchecked_tables(kind: str | None, chips: dict[int, int]) -> list[str]:
+    """What the audit of a room of money kind ``kind`` cannot hold its tables' ``chips``
+    (table id -> chips) against: nothing for the ledger's."""
+    held = ", ".join(f"{count} at table {table}" for table, count in sorted(chips.items()) if count)
+    if kind == "wallet" and held:
+        return [
+            f"the tables' chips ({held}) are paid through the embedding server's own wallet: "
+            "the room keeps no record of the calls made to it, so this audit cannot check "
+            "them (the wallet's own books can)"
+        ]
+    if kind == "guests" and held:
+        return [f"the tables' chips ({held}) are a guest room's play chips, in no ledger"]
+    return []

@@ -47,7 +47,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server.database import TABLE_ROWS, checkpoints, open_database
+from doubleholdem.server.database import TABLE_ROWS, checkpoints, money_kind, open_database
 from doubleholdem.server.lock import DatabaseLock
 from doubleholdem.server.survey import (
     Damage,
@@ -393,10 +393,10 @@ class Storage:
 
     def money_kind(self) -> str | None:
         """Whose chips the tables hold: ``"guests"`` (play chips, outside the ledger),
-        ``"ledger"`` (accounts' money), or ``None`` before a room first said
-        (:meth:`set_money_kind`)."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'money'").fetchone()
-        return None if row is None else str(row[0])
+        ``"ledger"`` (accounts' money), ``"wallet"`` (an embedding server's own
+        wallet's), or ``None`` before a room first said (:meth:`set_money_kind`;
+        :func:`~doubleholdem.server.database.money_kind`)."""
+        return money_kind(self._db)
 
     def set_money_kind(self, kind: str) -> None:
         """Notes whose chips the tables hold (:meth:`money_kind`)."""

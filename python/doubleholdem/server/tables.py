@@ -19,7 +19,7 @@ from doubleholdem.accounts.wallet import LedgerWallet, Wallet
 from doubleholdem.errors import (
     DamagedDatabase,
     DatabaseBusy,
-    InvalidConfig,
+    MoneyKindMismatch,
     TamperedSnapshot,
     UnknownAccount,
     WalletFailed,
@@ -40,6 +40,23 @@ __all__ = ["BANKROLL_BUY_INS", "RETRY_OWED_SECONDS", "RoomTables"]
 _log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
 RETRY_OWED_SECONDS = 5.0  # how often a serving room tries the calls its wallet failed again
+
+# each kind of money: the room a database of that kind holds, what pays, how to serve it
+_ROOMS = {
+    "guests": "a guest room",
+    "ledger": "an account room",
+    "wallet": "a room paid through an embedding server's own wallet",
+}
+_PAID = {
+    "guests": "play chips",
+    "ledger": "the built-in ledger",
+    "wallet": "an embedding server's own wallet",
+}
+_SERVE = {
+    "guests": "serve it with --guests",
+    "ledger": "serve it without --guests, with the built-in ledger",
+    "wallet": "serve it from the embedding server, with its wallet",
+}
 
 _Tables = TypeVar("_Tables", bound="RoomTables")
 
@@ -175,24 +192,34 @@ class RoomTables:
             self._seat_new_bots()
 
     def _check_money_kind(self) -> None:
-        """Refuses to serve a guest room's chips as accounts' money, or the other way
-        round: chips a guest sat down with would be cashed out to an account (money
-        made from nothing), and an account's seat in a guest room never cashed out. A
-        room whose tables hold no chips may change kind."""
-        kind = "guests" if self.settings.guests else "ledger"
+        """Refuses to serve a database whose tables hold chips of another kind of money
+        than this room's (:data:`~doubleholdem.server.database.MONEY_KINDS`): a guest's
+        play chips cashed out to an account, or an account's chips to an embedding
+        server's wallet, would be money made from nothing; a seat of the other kind
+        never cashed out, money lost. A room whose tables hold no chips may change
+        kind."""
+        kind = self._money_kind
         stored = self.store.money_kind()
         if stored not in (None, kind):
             chips = sum(runner.table.chips() for runner in self.runners.values())
             if chips:
-                was = "a guest room" if stored == "guests" else "an account room"
-                flag = "with" if stored == "guests" else "without"
-                raise InvalidConfig(
-                    f"{self.store.path} holds {was}, with {chips} chips at its tables: "
-                    f"serve it {flag} --guests, or serve another database",
-                    field="guests",
+                raise MoneyKindMismatch(
+                    f"{self.store.path} holds {_ROOMS[stored]}, with {chips} chips at its "
+                    f"tables (money kind {stored!r}); this room pays with money kind "
+                    f"{kind!r} ({_PAID[kind]}): {_SERVE[stored]}, or serve another database",
+                    stored=stored,
+                    serving=kind,
+                    chips=chips,
                 )
         if stored != kind:
             self.store.set_money_kind(kind)
+
+    @property
+    def _money_kind(self) -> str:
+        """This room's kind of money (:data:`~doubleholdem.server.database.MONEY_KINDS`)."""
+        if self.wallet is None:
+            return "guests"
+        return "wallet" if self._wallet_outside else "ledger"
 
     def _restore(self, stored: StoredTable) -> str | None:
         """Takes on a stored table: ``None``, or what is wrong with it."""
