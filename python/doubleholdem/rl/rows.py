@@ -342,6 +342,8 @@ class TableRows(PublicRows):
         self._no_ring_row = scratch * 2 * window
         self._no_seat_row = scratch * config.players
         self._start = self._ring_base  # the window's first slot, as a flat row
+        self._slots = _ring_slots(self._ring_base, window)
+        self._slot = 0  # where the hand's next action goes in _slots
         self._fresh = _PACKED.pack(
             _NO_ACTION * 4, self._no_ring_row, 0, 0, 0, self._no_seat_row, 0, 0, 0, 0, 0,
             self._ring_base,
@@ -354,6 +356,7 @@ class TableRows(PublicRows):
         super().new_hand(hand, seat_of, rows)
         self._write_board(hand.board)
         self._start = self._ring_base
+        self._slot = 0
         at = self.at
         self.record[at : at + _RECORD * 8] = self._fresh
         self._stacks, self._bets, self._committed, self._in_hand = hand.seat_lists()
@@ -392,16 +395,11 @@ class TableRows(PublicRows):
         """Writes the table's row of :attr:`TableArrays.record` (``kind``
         ``_NO_ACTION``: a decision that is not an action of the window, a point card)."""
         stack, alive, seat = self._stacks[index], self._in_hand[index], seat_of[index]
-        window = self.window
-        if kind == _NO_ACTION or not window:
+        if kind == _NO_ACTION or not self.window:
             row = self._no_ring_row
         else:
-            count = self.count
-            self.count = recorded = count + 1
-            base = self._ring_base
-            if recorded >= window:
-                self._start = base + recorded % window
-            row = base + count % window
+            row, self._start, self._slot = self._slots[self._slot]
+            self.count += 1
         _PACK(
             self.record,
             self.at,
@@ -418,6 +416,20 @@ class TableRows(PublicRows):
             alive and not stack,
             self._start,
         )
+
+
+def _ring_slots(base: int, window: int) -> list[tuple[int, int, int]]:
+    """The ring's slots of a hand's actions, worked out once: for the hand's action
+    ``j`` (at ``j`` below ``2 window``, then at ``window + j % window``), its flat row
+    ``base + j % window``, the window's first slot after it, and where action ``j + 1``
+    is."""
+    slots = []
+    for j in range(2 * window):
+        recorded = j + 1
+        start = base + recorded % window if recorded >= window else base
+        following = recorded if recorded < 2 * window else window
+        slots.append((base + j % window, start, following))
+    return slots
 
 
 def _seat_hot(n: int) -> list[bytes]:
