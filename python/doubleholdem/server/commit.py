@@ -98,6 +98,17 @@ class GroupCommit:
             self._ended[ended] = None
         self._flush_soon()
 
+    def after(self, then: Callable[[], None]) -> None:
+        """Calls ``then`` once the changes handed in are committed or failed: at once if
+        none is pending; else the commit is tried now (if it must wait for the write
+        lock, ``then`` waits with it), and ``then`` called when it ended, after the
+        undos and what else waited for it."""
+        if not self._steps and not self._undo:
+            then()
+            return
+        self._ended[then] = None
+        self.flush()
+
     def post(self, recipient: Recipient, text: str) -> None:
         """Sends ``text`` to ``recipient`` after the next :meth:`flush`'s commit (in the
         order posted)."""

@@ -410,7 +410,9 @@ class TableRunner(TableMessages):
     async def run(self) -> None:
         """Plays the table until cancelled: starts hands, lets bots act, and applies
         deadlines. An unexpected error is logged and the table goes on from its last
-        committed state."""
+        committed state, reloaded once the commit still pending for its changes ended
+        (reloaded before, the table would lose in memory what that commit then
+        stores)."""
         while True:
             try:
                 await self._run()
@@ -418,7 +420,7 @@ class TableRunner(TableMessages):
                 raise
             except Exception:
                 _log.exception("table %d stopped on an error; restoring it", self.id + 1)
-                self.reload()
+                self._commit.after(self.reload)
                 await asyncio.sleep(1.0)
 
     async def _run(self) -> None:

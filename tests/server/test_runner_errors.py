@@ -1,0 +1,67 @@
+"""A table's task that stops on an unexpected error goes on from the table's last
+committed state: reloaded only once the commit still pending for it has ended, so
+that what the table holds in memory and in the database stay one (and no chip paid
+in that commit is lost from memory while the database keeps it)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.journal import restore
+from doubleholdem.server.room import Room
+from money_room import audit_ok, balance, fail_next_commit, money_room, sign_up
+
+
+def _stored_table(room: Room, table_id: int) -> str:
+    return restore(room.store.table(table_id), room.settings.snapshot_key).to_json()
+
+
+def _sits_then_fails(room: Room, failing_commit: bool) -> Connection:
+    """ann (1000 chips) asks to sit at table 0 with 400 in a served room, and right
+    after, before the loop's next turn commits it, the table's task fails on a defect
+    (with ``failing_commit``, that commit fails too); ann's connection."""
+    ann = sign_up(room, "ann", 1000)
+    runner = room.runners[0]
+    sit = json.dumps({"v": 2, "type": "sit", "table": 0, "name": "ann", "buy_in": 400})
+
+    async def sits_then_fails() -> None:
+        if failing_commit:
+            fail_next_commit(room, write=True)
+        room.handle(ann, sit)  # paid and seated; committed at the loop's next turn
+        raise RuntimeError("a defect of the table's task")
+
+    async def serve_briefly() -> None:
+        runner._run = sits_then_fails  # type: ignore[method-assign]
+        task = asyncio.create_task(runner.run())
+        await asyncio.sleep(0.1)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(serve_briefly())
+    return ann
+
+
+def test_an_unexpected_error_reloads_the_table_only_after_its_pending_commit() -> None:
+    room = money_room()
+    ann = _sits_then_fails(room, failing_commit=False)
+    runner = room.runners[0]
+    assert runner.table.to_json() == _stored_table(room, 0)
+    assert runner.table.seats()[0] is not None and ann.seat == 0
+    assert balance(room, "ann") == 600
+    audit_ok(room)
+    room.store.close()
+
+
+def test_an_unexpected_error_with_a_failing_pending_commit_reloads_what_was_before() -> None:
+    room = money_room()
+    ann = _sits_then_fails(room, failing_commit=True)
+    runner = room.runners[0]
+    assert runner.table.to_json() == _stored_table(room, 0)
+    assert runner.table.seats()[0] is None and ann.seat is None
+    assert balance(room, "ann") == 1000
+    audit_ok(room)
+    room.store.close()
