@@ -149,4 +149,4 @@ def test_kept_seat_rows_are_those_computed_afresh(settings: dict[str, object]) -
         env.step(random_actions(env.action_masks, rng))
         for i, game in enumerate(env.games):
             fresh = game.public.rebuilt_seats(game.hand, game.seat_of)
-            assert kept.seats[i].tobytes() == fresh
+            assert kept.seats[i, :-1].tobytes() == fresh  # the last row: scratch

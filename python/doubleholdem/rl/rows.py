@@ -179,7 +179,8 @@ class TableArrays:
     so that the vector environment (:mod:`doubleholdem.rl.vector`) turns them to each
     table's seat to act with a few array operations for all tables at once:
 
-    - :attr:`seats` (tables, players, 7): each seat's row, by seat (:class:`PublicRows`);
+    - :attr:`seats` (tables, players + 1, 7): each seat's row, by seat
+      (:class:`PublicRows`), then a scratch row;
     - :attr:`ring` (tables, 2 window, players + 11) and :attr:`ring_seats` (tables,
       2 window): the window of past actions, each one's row of the history block but
       its relative seat (left 0) and the seat that acted (``players`` where there is
@@ -191,9 +192,9 @@ class TableArrays:
     A decision writes only its table's row of whole numbers in :attr:`record`
     (:class:`TableRows`); :meth:`update` turns all of them into the arrays with a few
     array operations a step, and :meth:`new_streets` builds again the rows of the tables
-    whose street changed. Table ``tables`` of :attr:`seats` and :attr:`ring` is scratch:
-    a table with nothing to write there writes into it. :attr:`rows` holds each table's
-    :class:`TableRows`.
+    whose street changed. Table ``tables`` of :attr:`ring` is scratch: a table with
+    nothing to write there writes into it (into :attr:`seats`, its own last row).
+    :attr:`rows` holds each table's :class:`TableRows`.
     """
 
     def __init__(self, config: EnvConfig, tables: int) -> None:
@@ -201,7 +202,9 @@ class TableArrays:
         self.window, self.bb, self.tables = window, float(config.big_blind), tables
         self.double = config.double
         features = len(SEAT_FEATURES)
-        self.seats = np.zeros((tables + 1, n, features), np.float32)
+        # each table's seats, then a row a record with no seat's row writes (scratch)
+        self.seats = np.zeros((tables, n + 1, features), np.float32)
+        self._seat_first = np.arange(tables) * (n + 1)  # each table's first row
         self.ring = np.zeros((tables + 1, 2 * window, n + 11), np.float32)
         self.ring_seats = np.full((tables + 1, 2 * window), n, np.int64)
         self.board = np.zeros((tables, 52 + 5), np.float32)
@@ -228,7 +231,8 @@ class TableArrays:
                 config,
                 self,
                 i,
-                *(_bytes_of(a[i]) for a in (self.seats, self.ring, self.ring_seats, self.board)),
+                _bytes_of(self.seats[i, :n]),
+                *(_bytes_of(a[i]) for a in (self.ring, self.ring_seats, self.board)),
             )
             for i in range(tables)
         ]
@@ -244,11 +248,11 @@ class TableArrays:
             at = records[:, 1] + self._both
             self._ring_rows[at] = rows
             self._ring_slots[at] = records[:, 4]
-            self.starts = records[:, 11]
+            self.starts = records[:, 10]
         features = self._features
-        features[:, 1:3] = records[:, 9:11]
-        np.divide(records[:, 6:9], bb, out=features[:, 4:], casting="unsafe")
-        self.seat_rows[records[:, 5]] = features
+        features[:, 1:3] = records[:, 8:10]
+        np.divide(records[:, 5:8], bb, out=features[:, 4:], casting="unsafe")
+        self.seat_rows[self._seat_first + records[:, 4]] = features
 
     def new_streets(self, games: list[Any], views: list[Any], board: np.ndarray) -> None:
         """The rows of the tables whose board grew (a new street: ``board`` the number
@@ -292,7 +296,7 @@ def _bytes_of(array: np.ndarray) -> Any:
 
 _WAGER = SEAT_FEATURES.index("wager this round (bb)")
 _STREET_OF_BOARD = (0, 0, 0, 1, 2, 3)  # a Texas Hold'em street by its board cards
-_RECORD = 12  # a table's row of TableArrays.record (TableRows.played)
+_RECORD = 11  # a table's row of TableArrays.record (TableRows.played)
 _PACKED = struct.Struct(f"={_RECORD}q")  # a table's row of TableArrays.record
 _PACK = _PACKED.pack_into
 _NO_ACTION = len(KINDS)  # the kind of a record that holds no action
@@ -303,8 +307,8 @@ class TableRows(PublicRows):
     the :class:`TableArrays` (byte views). A decision writes its table's row of
     :attr:`TableArrays.record`: its kind and street (``kind * 4 + street``), the
     ring's flat row for it, the chips put in and the wager after it, the seat that
-    acted, the flat row of that seat's row and its stack, bet, chips in the hand, still
-    in and all-in, and the flat row of the window's first slot; a new hand and a new
+    acted (``players``: none, its row the scratch one) and its stack, bet, chips in the
+    hand, still in and all-in, and the flat row of the window's first slot; a new hand and a new
     street write this table's rows here."""
 
     def __init__(
@@ -337,15 +341,13 @@ class TableRows(PublicRows):
         self._no_board = bytes(len(board))
         window = config.history
         self._ring_base = table * 2 * window
-        self._seat_base = table * config.players
         scratch = arrays.tables
         self._no_ring_row = scratch * 2 * window
-        self._no_seat_row = scratch * config.players
         self._start = self._ring_base  # the window's first slot, as a flat row
         self._slots = _ring_slots(self._ring_base, window)
         self._slot = 0  # where the hand's next action goes in _slots
         self._fresh = _PACKED.pack(
-            _NO_ACTION * 4, self._no_ring_row, 0, 0, 0, self._no_seat_row, 0, 0, 0, 0, 0,
+            _NO_ACTION * 4, self._no_ring_row, 0, 0, config.players, 0, 0, 0, 0, 0,
             self._ring_base,
         )  # fmt: skip
 
@@ -408,7 +410,6 @@ class TableRows(PublicRows):
             chips,
             after,
             seat,
-            self._seat_base + seat,
             stack,
             self._bets[index],
             self._committed[index],

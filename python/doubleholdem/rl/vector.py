@@ -209,7 +209,7 @@ class _TableWriter:
         holes = 3 if encoder.double else 2
         self._hole = np.repeat(starts, holes)
         self._position = starts + encoder._position
-        self._turn_base = np.repeat(np.arange(tables) * n, n)
+        self._turn_base = np.repeat(np.arange(tables) * (n + 1), n)  # kept.seat_rows
         seat = np.arange(n)
         self._turn = (seat[:, None] + seat) % n
         self._features = n * len(encoder.SEAT_FEATURES)
