@@ -152,6 +152,44 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
             (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
         )
 
+    def cards(self, kind: str, seat: int, cards: tuple[int, ...], point: int | None) -> None:
+        """:meth:`add` of an event of a seat's ``cards`` and point index (``point`` or
+        ``show``): positional, as every Double Hold'em flop and every showdown logs
+        them."""
+        records = self.records
+        records.append(
+            (len(records), kind, seat, None, None, cards, False, None, (), point, None, None, ())
+        )
+
+    def hand(
+        self,
+        seat: int,
+        cards: tuple[int, ...],
+        value: int,
+        hand: int | None,
+        played: tuple[int, ...],
+    ) -> None:
+        """:meth:`add` of the ``hand`` event of a shown hand: positional, as every
+        showdown logs them."""
+        records = self.records
+        records.append(
+            (
+                len(records),
+                "hand",
+                seat,
+                None,
+                None,
+                cards,
+                False,
+                None,
+                (),
+                None,
+                value,
+                hand,
+                played,
+            )
+        )
+
     def board(self, burnt: int, kind: str, cards: tuple[int, ...]) -> None:
         """:meth:`add` of the ``burn`` event of the card ``burnt`` and of the ``flop``,
         ``turn`` or ``river`` event (``kind``) of the board ``cards`` dealt after it: in

@@ -271,7 +271,7 @@ class Hand(HandState):
         self._points[seat] = index
         self._needs_point[seat] = False
         self._points_due -= 1
-        self._log.add(POINT, seat, cards=(card,), point=index)
+        self._log.cards(POINT, seat, (card,), index)
         if seat != self._betting_actor:
             self._cursor = seat
         self._proceed()
@@ -400,7 +400,7 @@ class Hand(HandState):
 
     def _show(self, seat: int) -> None:
         self._shown[seat] = True
-        self._log.add("show", seat, cards=self._holes[seat], point=self._points[seat])
+        self._log.cards("show", seat, self._holes[seat], self._points[seat])
 
     def _end(self) -> None:
         """The end of the hand: the last player left wins without showing (TH-5), else
@@ -471,15 +471,14 @@ class Hand(HandState):
     def _log_value(self, seat: int, value: HandValue) -> None:
         """The ``hand`` event of a shown hand; in Double Hold'em with the two hole cards
         of the hand that played: the point card and its partner (DH-3, DH-4)."""
+        worth, which, cards = value
         played: tuple[int, ...] = ()
-        if value.hand is not None:
+        if which is not None:
             hole, point = self._holes[seat], self._points[seat]
             assert point is not None  # DH-5: chosen on the flop
-            others = [card for index, card in enumerate(hole) if index != point]
-            played = (hole[point], others[value.hand - 1])
-        self._log.add(
-            "hand", seat, cards=value.cards, value=value.value, hand=value.hand, played=played
-        )
+            others = hole[:point] + hole[point + 1 :]  # the other two, in dealing order
+            played = (hole[point], others[which - 1])
+        self._log.hand(seat, cards, worth, which, played)
 
     # ------------------------------------------------------------------ log and views
 

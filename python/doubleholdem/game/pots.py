@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
+from operator import not_
 from typing import NamedTuple
 
 from doubleholdem.game.config import MAX_PLAYERS, MIN_PLAYERS, Rake
@@ -59,6 +60,8 @@ class PotResult(NamedTuple):
 
 # ---------------------------------------------------------------------- the rules
 
+_new = tuple.__new__  # a named tuple made without its __new__: every showdown makes them
+
 
 def _uncalled_bet(bets: Sequence[int]) -> tuple[int, int] | None:
     # built-ins over the list, not a loop: every betting round ends here
@@ -78,20 +81,29 @@ def _live_top(committed: Sequence[int], in_hand: Sequence[bool | int]) -> int:
     """The most any seat still in the hand put in: only folded seats can be above it
     (after TH-20, an over-large uniform ante, TH-19); nobody can win those chips, so
     they go back to whoever put them in."""
-    return max(compress(committed, in_hand), default=0)  # built-ins, not a loop
+    top = 0
+    for seat, chips in enumerate(committed):  # a loop: cheaper than max over a compress
+        if chips > top and in_hand[seat]:
+            top = chips
+    return top
 
 
 def _side_pots(
     committed: Sequence[int],
     in_hand: Sequence[bool | int],
-    all_in: Sequence[bool | int],
+    behind: Sequence[int],
     dead: int,
 ) -> list[Pot]:
+    """:func:`side_pots`, a player in the hand being all-in when it has nothing
+    ``behind`` (its stack, or 0 for all-in and 1 for not)."""
     top = max(committed)
-    # the stakes of the players in the hand who are all-in (built-ins: every showdown)
-    closing = set(compress(compress(committed, in_hand), compress(all_in, in_hand)))
-    if not closing or closing == {top}:  # one pot: every chip up to the top (nobody is above)
-        return [Pot(sum(committed) + dead, _at_least(top, committed, in_hand))]
+    for seat, chips in enumerate(committed):
+        if chips < top and not behind[seat] and in_hand[seat]:
+            break  # a player in the hand is all-in below the top: side pots
+    else:  # one pot: every chip up to the top (nobody is above)
+        return [_new(Pot, (sum(committed) + dead, _at_least(top, committed, in_hand)))]
+    # the stakes of the players in the hand who are all-in
+    closing = set(compress(compress(committed, in_hand), compress(map(not_, behind), in_hand)))
     levels = sorted(closing | {top})
     pots: list[Pot] = []
     previous = 0
@@ -103,9 +115,9 @@ def _side_pots(
         if not pots:
             amount += dead
         if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)  # adjacent equal pots merge
+            pots[-1] = _new(Pot, (pots[-1].amount + amount, eligible))  # equal pots merge
         elif amount or not pots:
-            pots.append(Pot(amount, eligible))
+            pots.append(_new(Pot, (amount, eligible)))
         previous = level
     return pots
 
@@ -172,10 +184,13 @@ def _award(
         amount, eligible = pots[index]
         rake = rakes[index]
         winners = _best(eligible, values)
-        shares = _split(amount - rake, winners, button, players)
-        results.append(
-            PotResult(index, amount, rake, eligible, tuple(shares), tuple(shares.values()))
-        )
+        result: tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+        if len(winners) == 1:  # the pot whole (as _split gives it, without its dict)
+            result = (index, amount, rake, eligible, (winners[0],), (amount - rake,))
+        else:
+            shares = _split(amount - rake, winners, button, players)
+            result = (index, amount, rake, eligible, tuple(shares), tuple(shares.values()))
+        results.append(_new(PotResult, result))
     return results
 
 
@@ -222,7 +237,7 @@ def side_pots(
         raise ValueError("side_pots: no seat is in the hand")
     if any(_unwinnable(committed, in_hand)):
         raise ValueError("side_pots: return the chips no live seat can win first (unwinnable)")
-    return _side_pots(committed, in_hand, all_in, dead)
+    return _side_pots(committed, in_hand, [0 if flag else 1 for flag in all_in], dead)
 
 
 def rake_amounts(pots: Sequence[Pot], rake: Rake | None, *, flop_dealt: bool) -> list[int]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
-from operator import itemgetter, not_
+from operator import itemgetter
 from typing import NamedTuple
 
 from doubleholdem import _core
@@ -153,7 +153,7 @@ def showdown(
     committed = list(committed)
     stacks = list(stacks)
     returned = _returns(committed, _live_top(committed, in_hand), stacks)
-    pots = _side_pots(committed, in_hand, list(map(not_, stacks)), dead)  # all-in: no chips
+    pots = _side_pots(committed, in_hand, stacks, dead)  # all-in: nothing behind
     best: dict[int, int] = {}
     showings = []
     for seat in order:
