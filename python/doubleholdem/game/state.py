@@ -208,6 +208,15 @@ class HandState:
         decision (the learning environments' encoding). Read them, never change them."""
         return self._stacks, self._bets, self._committed, self._in_hand
 
+    def card_lists(
+        self,
+    ) -> tuple[list[tuple[int, ...]], tuple[int, ...], list[bool], list[int | None]]:
+        """The hand's own hole cards of each seat, board, :attr:`shown` and
+        :attr:`points`, not copies, in one call: for code that encodes what a seat may
+        see at every decision (the learning environments). Read them, never change
+        them (server side: no secrecy here)."""
+        return self._holes, self._board, self._shown, self._points
+
     def hole(self, seat: int) -> list[int]:
         """The hole cards of ``seat`` in dealing order (server side: no secrecy here)."""
         check_seat(seat, len(self._stacks))

@@ -34,13 +34,18 @@ class ActionCodec:
         self.exact = self.tokens is None
         self.max_to = config.max_to
         self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
-        self._sized: tuple[LegalActions | None, list[int | None]] = (None, [])
+        self._sized: tuple[LegalActions | None, list[int | None], tuple[Any, bytes]] = (
+            None,
+            [],
+            (memoryview(b""), b""),
+        )
         # each discrete size as (0: the minimum, 1: a pot fraction, 2: all-in; fraction)
         self._sizes = [
             (0, 0.0) if token == "min" else (2, 0.0) if token == "all-in" else (1, float(token))
             for token in self.tokens or ()
         ]
         self._ones: Any = memoryview(np.ones(self.size, np.int8))  # type: ignore[arg-type]
+        self._patterns = _Patterns(self.size)
 
     def raise_action(self, to: int) -> int:
         """The exact action number of a bet or raise to ``to`` chips."""
@@ -50,33 +55,53 @@ class ActionCodec:
 
     def amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
         """The total of each discrete bet or raise now (``None``: not legal)."""
-        if legal is self._sized[0]:  # asked again for the same decision (mask, decode)
-            return self._sized[1]
-        found = self._amounts(legal, pot)
-        self._sized = (legal, found)
-        return found
+        return self._sized_now(legal, pot)[1]
 
-    def _amounts(self, legal: LegalActions, pot: int) -> list[int | None]:
-        low, high = legal.min_raise_to, legal.max_raise_to
+    def mask_bytes(self, legal: LegalActions, pot: int) -> tuple[Any, bytes]:
+        """A betting decision's legal-action mask with a discrete set of sizes, as an
+        int8 memoryview and as float32 bytes (what the observation's mask block
+        holds)."""
+        return self._sized_now(legal, pot)[2]
+
+    def _sized_now(
+        self, legal: LegalActions, pot: int
+    ) -> tuple[LegalActions | None, list[int | None], tuple[Any, bytes]]:
+        """The discrete sizes of the decision ``legal`` and their mask, computed once a
+        decision (the mask, the observation and the decoding ask for them)."""
+        sized = self._sized
+        if legal is not sized[0]:
+            found, bits = self._amounts(legal, pot)
+            if legal.can_fold:
+                bits |= 1
+            sized = self._sized = (legal, found, self._patterns[bits])
+        return sized
+
+    def _amounts(self, legal: LegalActions, pot: int) -> tuple[list[int | None], int]:
+        """The discrete sizes' totals (``None``: not legal) and the mask's bits (bit
+        ``j`` set: action number ``j`` legal) of a check or call and those sizes."""
+        _, _, _, call, low, high, _, _, bet, _, _ = legal
         if low is None or high is None:
-            return [None] * len(self._sizes)
-        call = legal.call_amount
-        base = legal.bet + call
+            return [None] * len(self._sizes), 2
+        base = bet + call
         after_call = pot + call
         found: list[int | None] = []
-        seen = set()
+        bits, bit = 2, 1 << self.raise_base
         for code, fraction in self._sizes:
             if code == 1:
                 to = base + int(fraction * after_call)
-                to = low if to < low else high if to > high else to
+                if to < low:
+                    to = low
+                elif to > high:
+                    to = high
             else:
                 to = low if code == 0 else high
-            if to in seen:
+            if to in found:  # a size equal to an earlier one
                 found.append(None)
             else:
-                seen.add(to)
                 found.append(to)
-        return found
+                bits |= bit
+            bit <<= 1
+        return found, bits
 
     def fill(
         self, mask: Any, decision: str | None, legal: LegalActions | None, pot: int, at: int = 0
@@ -100,9 +125,7 @@ class ActionCodec:
             assert high is not None
             mask[base + low - 1 : base + high] = self._ones[: high - low + 1]
             return
-        for i, to in enumerate(self.amounts(legal, pot)):
-            if to is not None:
-                mask[base + i] = 1
+        mask[at : at + self.size] = self.mask_bytes(legal, pot)[0]
 
     def decode(
         self, action: int, decision: str | None, legal: LegalActions | None, pot: int
@@ -158,3 +181,19 @@ class ActionCodec:
             else:
                 parts.append(f"{self.raise_base}.. the bets and raises the mask allows")
         return ", ".join(parts)
+
+
+class _Patterns(dict[int, tuple[Any, bytes]]):
+    """A legal-action mask of ``size`` action numbers by its bits (bit ``j`` set: number
+    ``j`` legal), as an int8 memoryview and as float32 bytes, made the first time it is seen
+    (at most two to the number of discrete sizes plus two)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __missing__(self, bits: int) -> tuple[Any, bytes]:
+        mask = np.array([(bits >> j) & 1 for j in range(self.size)], np.int8)
+        ints = memoryview(mask.tobytes()).cast("b")
+        value = self[bits] = (ints, mask.astype(np.float32).tobytes())
+        return value

@@ -3,6 +3,7 @@ written straight into a given array, with nothing the seat may not see."""
 
 from __future__ import annotations
 
+import struct
 from typing import Any, Protocol
 
 import numpy as np
@@ -109,6 +110,8 @@ class Encoder:
         self._legal_at, self._mask, self._shown = at("legal", 0), at("mask", 0), at("shown", 0)
         self._point, self._shown_points = at("point", 0), at("shown_points", 0)
         self._history = at("history", 0)
+        self._reveal = config.reveal_point
+        self._ended: tuple[Hand | None, int] = (None, 0)  # a hand over and its pot
         self._slab = _Slab(self.size, codec.size)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
@@ -148,9 +151,16 @@ class Encoder:
             decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
             self._legal(o, raw, at, decision, legal, pot, mask, mask_at)
         else:
+            holes, board, _, _ = hand.card_lists()
             index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
-            hole = hand.hole(index) if index >= 0 else ()
-            board, pot = hand.board, hand.pot
+            hole = holes[index] if index >= 0 else ()
+            if actor is None:  # the hand is over: its pot, read once for every seat
+                ended = self._ended
+                if ended[0] is not hand:
+                    ended = self._ended = (hand, hand.pot)
+                pot = ended[1]
+            else:
+                pot = hand.pot
         for card in hole:
             o[at + card] = 1.0
         base = at + self._board
@@ -189,52 +199,64 @@ class Encoder:
         mask_at: int,
     ) -> None:
         """The decision, legal and mask blocks of the seat to act."""
+        codec = self.codec
         if decision == POINT:
             o[at + self._decision + 1] = 1.0
+            codec.fill(mask, decision, legal, pot, mask_at)
+            if not codec.exact:
+                size = codec.size
+                start = (at + self._mask) * 4
+                raw[start : start + size * 4] = _FLOATS[mask[mask_at : mask_at + size].tobytes()]
+            return
+        o[at + self._decision] = 1.0
+        _, can_fold, _, call, low, high, _, _, _, _, _ = legal
+        bb = self.bb
+        if low is None:
+            block = _LEGAL.pack(
+                1.0 if can_fold else 0.0, 0.0 if call else 1.0, 1.0 if call else 0.0, call / bb,
+                0.0, 0.0, 0.0,
+            )  # fmt: skip
         else:
-            bb = self.bb
-            o[at + self._decision] = 1.0
-            base = at + self._legal_at
-            call = legal.call_amount
-            if legal.can_fold:
-                o[base] = 1.0
-            if call:
-                o[base + 2] = 1.0
-                o[base + 3] = call / bb
-            else:
-                o[base + 1] = 1.0
-            low = legal.min_raise_to
-            if low is not None:
-                o[base + 4] = 1.0
-                o[base + 5] = low / bb
-                o[base + 6] = legal.max_raise_to / bb  # type: ignore[operator]
-        codec = self.codec
-        codec.fill(mask, decision, legal, pot, mask_at)
-        if not codec.exact:
-            size = codec.size
-            start = (at + self._mask) * 4
-            raw[start : start + size * 4] = _FLOATS[mask[mask_at : mask_at + size].tobytes()]
+            block = _LEGAL.pack(
+                1.0 if can_fold else 0.0, 0.0 if call else 1.0, 1.0 if call else 0.0, call / bb,
+                1.0, low / bb, high / bb,  # type: ignore[operator]
+            )  # fmt: skip
+        start = (at + self._legal_at) * 4
+        if codec.exact:
+            raw[start : start + _LEGAL.size] = block
+            codec.fill(mask, decision, legal, pot, mask_at)
+        else:  # the mask block follows the legal block
+            ints, floats = codec.mask_bytes(legal, pot)
+            mask[mask_at : mask_at + codec.size] = ints
+            raw[start : start + _LEGAL.size + len(floats)] = block + floats
 
     def _cards_seen(self, o: Any, at: int, game: Game, seat: int) -> None:
-        """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8)."""
-        hand = game.hand
+        """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8): its
+        own point card, and the others' only once shown (or revealed, DH-8)."""
+        holes, _, shown, points = game.hand.card_lists()
+        index = game.index_of[seat]
+        if index >= 0:
+            point = points[index]
+            if point is not None:
+                o[at + self._point + holes[index][point]] = 1.0
+        reveal = self._reveal
+        if not reveal and True not in shown:
+            return
         n = self.players
-        shown, points = hand.shown, hand.points
-        reveal = game.config.reveal_point
         for i, s in enumerate(game.seat_of):
             k = (s - seat) % n
-            if k and shown[i]:
+            if not k:
+                continue
+            if shown[i]:
                 base = at + self._shown + (k - 1) * 52
-                for card in hand.hole(i):
+                for card in holes[i]:
                     o[base + card] = 1.0
             point = points[i]
-            if point is not None:
-                if not k:
-                    o[at + self._point + hand.hole(i)[point]] = 1.0
-                elif shown[i] or reveal:
-                    o[at + self._shown_points + (k - 1) * 52 + hand.hole(i)[point]] = 1.0
+            if point is not None and (reveal or shown[i]):
+                o[at + self._shown_points + (k - 1) * 52 + holes[i][point]] = 1.0
 
 
+_LEGAL = struct.Struct(f"={len(Encoder.LEGAL_FEATURES)}f")  # the legal block
 _SLOTS = 32  # observations cut from one slab (:class:`_Slab`)
 
 
