@@ -171,3 +171,49 @@ def test_observations_handed_out_stay_their_holders_own() -> None:
         assert observation["observation"].tobytes() == floats
         assert observation["action_mask"].tobytes() == mask
         assert observation["observation"].flags.writeable
+
+
+def test_observations_nobody_holds_are_written_again_and_only_those() -> None:
+    """The usual loop drops each observation at the next step: their arrays are then
+    written again (two slabs of them take turns), while whatever is still held (the
+    dict, one of its arrays, or a view of either) is never written into."""
+    env = rl.env(players=3, actions="fcpa", hands=None, stacks=40)
+    rng = random.Random(5)
+    slabs: list[Any] = []  # every slab handed out of (kept: their arrays stay unheld)
+    held: list[tuple[Any, bytes]] = []
+    holds = (
+        lambda o: o,  # the dict
+        lambda o: o["observation"],
+        lambda o: o["action_mask"],
+        lambda o: o["observation"][3:40],  # a view of the slab's memory
+        lambda o: np.frombuffer(o["action_mask"], np.uint8),
+    )
+    count = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            assert observation is not None
+            if all(slab is not env.encoder._slab for slab in slabs):
+                slabs.append(env.encoder._slab)
+            count += 1
+            if seed < 10 and count % 7 == 0:
+                kept = holds[count // 7 % len(holds)](observation)
+                held.append((kept, _bytes(kept)))
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+    assert len(held) > 20
+    for kept, before in held:
+        assert _bytes(kept) == before
+    # every slab holding a kept array was left alone; once none is kept, two take turns
+    assert count > 20 * 32
+    assert len(slabs) < count // 32 - 10
+
+
+def _bytes(kept: Any) -> bytes:
+    if isinstance(kept, dict):
+        return kept["observation"].tobytes() + kept["action_mask"].tobytes()
+    return bytes(kept.tobytes())

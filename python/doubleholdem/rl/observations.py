@@ -4,6 +4,7 @@ written straight into a given array, with nothing the seat may not see."""
 from __future__ import annotations
 
 import struct
+from sys import getrefcount
 from typing import Any, Protocol
 
 import numpy as np
@@ -113,6 +114,7 @@ class Encoder:
         self._reveal = config.reveal_point
         self._ended: tuple[Hand | None, int] = (None, 0)  # a hand over and its pot
         self._slab = _Slab(self.size, codec.size)
+        self._spare = _Slab(self.size, codec.size)  # the slab before (:meth:`_next_slab`)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the observation: (name, first index, size, meaning)."""
@@ -125,11 +127,21 @@ class Encoder:
         slab = self._slab
         slot = slab.taken
         if slot == _SLOTS:
-            slab = self._slab = _Slab(self.size, self.codec.size)
+            slab = self._next_slab()
             slot = 0
         slab.taken = slot + 1
         self.write(game, seat, slab.o, slab.raw, slot * self.size, slab.mask, slot * slab.count)
         return slab.handed[slot]
+
+    def _next_slab(self) -> _Slab:
+        """The slab to hand observations out of when the one in use is full: the one
+        before it, zeroed, if nothing outside holds any of its arrays any more (the
+        usual loop drops each observation at the next step), else a new one."""
+        spare, self._spare = self._spare, self._slab
+        if not spare.recycled():
+            spare = _Slab(self.size, self.codec.size)
+        self._slab = spare
+        return spare
 
     def encode(self, game: Game, seat: int, out: Any, mask: Any) -> None:
         """Writes seat ``seat``'s observation into the zeroed float32 array ``out`` and
@@ -286,6 +298,25 @@ class _Slab:
         self.raw = self.o.cast("B")
         self.mask: Any = memoryview(self.masks)  # type: ignore[arg-type]
         self.taken = 0  # slots written
+        # what may be held outside (the dicts, the arrays in them, any view of the
+        # memory holds its base), and their reference counts when none is
+        self._held = [*self.handed, *self.observations_rows(), self.observations, self.masks]
+        self._free = sum(map(getrefcount, self._held))
+
+    def observations_rows(self) -> list[np.ndarray]:
+        """Every array handed out: each slot's observation and mask."""
+        return [array for handed in self.handed for array in handed.values()]
+
+    def recycled(self) -> bool:
+        """True if nothing outside holds anything of this slab (no reference to any of
+        its dicts or arrays, nor any view of its memory): then it is zeroed and every
+        slot may be written and handed out again."""
+        if sum(map(getrefcount, self._held)) != self._free:
+            return False
+        self.observations.fill(0)
+        self.masks.fill(0)
+        self.taken = 0
+        return True
 
 
 class _Floats(dict[bytes, bytes]):
