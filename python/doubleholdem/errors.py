@@ -45,17 +45,20 @@ class InvalidConfig(DoubleHoldemError, ValueError):
 
 
 class MoneyKindMismatch(InvalidConfig):
-    """A room refused a database whose tables hold chips of another kind of money than
-    the room pays with (cashed out, they would be paid from one to the other): ``stored``
-    the database's kind, ``serving`` the room's (``"guests"``, ``"ledger"`` or
-    ``"wallet"``), ``chips`` at its tables."""
+    """A room refused a database whose tables hold seats of another kind of money than
+    the room pays with (cashed out, their chips would be paid from one to the other):
+    ``stored`` the database's kind, ``serving`` the room's (``"guests"``, ``"ledger"`` or
+    ``"wallet"``), ``chips`` at its tables, in ``seats`` seats taken."""
 
-    def __init__(self, message: str, *, stored: str, serving: str, chips: int) -> None:
+    def __init__(
+        self, message: str, *, stored: str, serving: str, chips: int, seats: int = 0
+    ) -> None:
         field = "guests" if "guests" in (stored, serving) else "wallet"
         super().__init__(message, field=field)
         self.stored = stored
         self.serving = serving
         self.chips = chips
+        self.seats = seats
 
 
 class IllegalAction(DoubleHoldemError, ValueError):

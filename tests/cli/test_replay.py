@@ -99,3 +99,30 @@ def test_stacks_agree_allows_a_split_chip_only() -> None:
     assert not stacks_agree((50.5, 50.5, 99), [52, 49, 99])
     assert not stacks_agree((100, 99), [101, 98])
     assert not stacks_agree((100, 99), [100, 99, 0])
+
+
+@pytest.mark.parametrize(
+    ("recorded", "shown"),
+    [
+        ("[7340000, 3775000, 5110000, nan, 4545000]", "nan"),
+        ("[7340000, 3775000, 5110000, inf, 4545000]", "inf"),
+        ("[7340000, 3775000, 5110000, -inf, 4545000]", "-inf"),
+        ("[7340000, 3775000, 5110000, -1, 4545000]", "-1"),
+        ("[7340000, 3775000, 5110000, true, 4545000]", "True"),
+    ],
+)
+def test_a_finishing_stack_that_is_no_chip_count_names_the_file_and_the_field(
+    recorded: str, shown: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: ``nan`` (or an infinity, a negative count, a boolean) among the
+    recorded finishing stacks is refused as the file is read, with the file, the
+    field and the value named in one line (exit status 2), with or without the check."""
+    edited = _edited(tmp_path, recorded)
+    for options in ([], ["--no-check"], ["--json"]):
+        assert main(["replay", *options, str(edited)]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.splitlines() == [
+            f"doubleholdem: error: {edited}: finishing_stacks must be a list of chip counts "
+            f"(finite numbers, 0 or more), not {shown}"
+        ]

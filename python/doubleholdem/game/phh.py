@@ -44,6 +44,7 @@ cards (``????``) are allowed for players who never need to show them.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from itertools import chain
@@ -195,9 +196,23 @@ def _finishing(fields: dict[str, Any]) -> tuple[float, ...] | None:
     values = fields.get("finishing_stacks")
     if values is None:
         return None
-    if not isinstance(values, list) or not all(isinstance(v, (int, float)) for v in values):
-        raise InvalidHandHistory("finishing_stacks must be a list of numbers")
+    if not isinstance(values, list):
+        raise InvalidHandHistory(f"finishing_stacks must be a list of numbers, not {values!r}")
+    for value in values:
+        if not _chip_count(value):
+            raise InvalidHandHistory(
+                "finishing_stacks must be a list of chip counts (finite numbers, 0 or more), "
+                f"not {value!r}"
+            )
     return tuple(values)
+
+
+def _chip_count(value: object) -> bool:
+    """Whether ``value`` is a stack PHH may record: a whole or fractional number (a
+    split pot's share), finite and not negative; never a boolean."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return math.isfinite(value) and value >= 0
 
 
 _CONFIG_FIELDS = (

@@ -228,7 +228,8 @@ class TableRunner(TableMessages):
         """Back to the last committed state of the table, its seats and who holds them
         (a commit failed): a connection whose seat was not committed holds none, and
         one whose seat's end was not committed (a leave, a removal) holds it again,
-        unless it holds another or a newer connection resumed it."""
+        unless it holds another or a newer connection resumed it. The table's task is
+        woken: it makes its own changes again once the database takes writes."""
         self.table, self.humans, kinds = self._load()
         if kinds != self.bot_kinds:  # a bot that left with the failed commit is back
             old = self.bots
@@ -245,6 +246,9 @@ class TableRunner(TableMessages):
         kept, self._kept = self._kept, None
         if kept is not None:
             self._put_back(kept)
+        # what the table did by itself (a removal from the clock) is to do again: its
+        # task wakes, and waits for the database to take writes again before it does
+        self.wake.set()
 
     def _put_back(self, kept: _Kept) -> None:
         """What ``kept`` noted, after a failed commit: who sat and left, and the seats

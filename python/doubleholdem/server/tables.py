@@ -196,20 +196,26 @@ class RoomTables:
         than this room's (:data:`~doubleholdem.server.database.MONEY_KINDS`): a guest's
         play chips cashed out to an account, or an account's chips to an embedding
         server's wallet, would be money made from nothing; a seat of the other kind
-        never cashed out, money lost. A room whose tables hold no chips may change
-        kind."""
+        never cashed out, money lost; a seat with no chips left (a busted guest) would
+        be cashed out to an account with no seat there. A room whose tables hold no
+        seat may change kind."""
         kind = self._money_kind
         stored = self.store.money_kind()
         if stored not in (None, kind):
-            chips = sum(runner.table.chips() for runner in self.runners.values())
-            if chips:
+            tables = [runner.table for runner in self.runners.values()]
+            chips = sum(table.chips() for table in tables)
+            seats = sum(seat is not None for table in tables for seat in table.seats())
+            if seats:
+                taken = "1 seat taken" if seats == 1 else f"{seats} seats taken"
                 raise MoneyKindMismatch(
                     f"{self.store.path} holds {_ROOMS[stored]}, with {chips} chips at its "
-                    f"tables (money kind {stored!r}); this room pays with money kind "
-                    f"{kind!r} ({_PAID[kind]}): {_SERVE[stored]}, or serve another database",
+                    f"tables and {taken} (money kind {stored!r}); this room pays with money "
+                    f"kind {kind!r} ({_PAID[kind]}): {_SERVE[stored]}, or serve another "
+                    "database",
                     stored=stored,
                     serving=kind,
                     chips=chips,
+                    seats=seats,
                 )
         if stored != kind:
             self.store.set_money_kind(kind)
