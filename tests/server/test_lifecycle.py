@@ -7,6 +7,7 @@ blinds; the sit-out button and coming back."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -125,6 +126,31 @@ class _Autoplay:
         await asyncio.gather(self.task, return_exceptions=True)
 
 
+class _HeldBots:
+    """Holds the bots of ``runner``'s table at the first bot's turn of a hand ann is
+    dealt in (the table waits, the loop goes on), until :meth:`release`: a moment of
+    another's turn the test cannot miss, however fast the bots play. ``holding`` is set
+    (from the server's thread) once the table waits there."""
+
+    def __init__(self, runner: TableRunner) -> None:
+        self.runner = runner
+        self.holding = threading.Event()
+        self._released = False
+        self._bot_turn = runner.bot_turn
+        runner.bot_turn = self._turn  # type: ignore[method-assign]
+
+    def _turn(self, seat: int) -> None:
+        table = self.runner.table
+        if not self._released and table.in_hand and ANN in table.dealt:
+            self.holding.set()
+            return  # not acted: the table's task comes back to this turn
+        self._bot_turn(seat)
+
+    def release(self) -> None:
+        """The bots play again (the table's task, going round at the held turn, sees it)."""
+        self._released = True
+
+
 async def _missing_the_big_blind(
     server: ServerThread, runner: TableRunner
 ) -> tuple[Client, _Autoplay]:
@@ -153,8 +179,9 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
             await ann.state_where(lambda m: m["view"]["to_act"] == ANN and m["view"]["hand"])
         elif point == "other_turn":  # she calls along, and goes at another's turn
             player = _Autoplay(ann, "call")
-            table = runner.table
-            await _until(lambda: table.in_hand and ANN in table.dealt and table.to_act != ANN)
+            bots = _HeldBots(runner)
+            await _until(bots.holding.is_set)
+            assert runner.table.to_act in runner.bots and ANN in runner.table.dealt
             await player.stop()
         elif point == "after_showdown":  # she plays a hand to its end, then goes
             player = _Autoplay(ann)
@@ -164,6 +191,8 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
             await player.stop()
         await ann.close()
         await _until(lambda: (_seat(runner) or {}).get("away", False))
+        if point == "other_turn":
+            bots.release()
         cost = 0.0
         hands = runner.table.hand_number
         while not (_seat(runner) or {}).get("sitting_out") or runner.table.hand_number < hands + 3:

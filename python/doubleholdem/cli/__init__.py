@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -123,8 +124,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    """The console script: exits with :func:`main`'s status."""
-    sys.exit(main())
+    """The console script: exits with :func:`main`'s status. After a Ctrl-C (130) the
+    process ends ignoring further ones: a second Ctrl-C while the first is reported, or
+    while the interpreter shuts down (threads, the progress bar, the core's pool), would
+    otherwise end it by the signal instead of with status 130."""
+    try:
+        status = main()
+    except KeyboardInterrupt:  # a second Ctrl-C while main reported the first
+        status = 130
+    if status == 130:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)
 
 
 if __name__ == "__main__":
