@@ -3,6 +3,26 @@ never a default)."""
 
 from __future__ import annotations
 
+import io
+import sys
+
+import pytest
+
 from doubleholdem.accounts.accounts import Passwords
+from doubleholdem.cli import main
 
 FAST = Passwords(time_cost=1, memory_cost=8, parallelism=1, insecure=True)
+
+
+def run_accounts(
+    capsys: pytest.CaptureFixture[str], *args: str, stdin: str = ""
+) -> tuple[int, str, str]:
+    """``doubleholdem accounts ARGS`` with ``stdin`` as its standard input: the exit
+    status, standard output and standard error."""
+    sys.stdin = io.StringIO(stdin)
+    try:
+        status = main(["accounts", *args])
+    finally:
+        sys.stdin = sys.__stdin__
+    out, err = capsys.readouterr()
+    return status, out, err

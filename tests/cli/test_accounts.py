@@ -4,7 +4,6 @@ or 1), shared-addresses; typed errors are one line and exit status 2."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sqlite3
@@ -15,21 +14,11 @@ from pathlib import Path
 import pytest
 
 from accounts_harness import FAST
+from accounts_harness import run_accounts as _run
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.accounts.schema import APPEND_ONLY_TRIGGERS
-from doubleholdem.cli import main
 
 PASSWORD = "a long pass phrase"
-
-
-def _run(capsys: pytest.CaptureFixture[str], *args: str, stdin: str = "") -> tuple[int, str, str]:
-    sys.stdin = io.StringIO(stdin)
-    try:
-        status = main(["accounts", *args])
-    finally:
-        sys.stdin = sys.__stdin__
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -15,7 +15,11 @@ It checks that
   the cashier's balance is minus that;
 - when the caller passes ``table_chips`` (table id -> the chips on that table, pots included, as the
   server counts them), each table's ledger account equals its chips (a table in the
-  ledger with chips but missing from the mapping is a problem too).
+  ledger with chips but missing from the mapping is a problem too);
+- when the caller passes ``seated`` (table id -> the names of the accounts seated there
+  through the ledger, as the server's tables say), each of them has exactly one open
+  seat there (``account_seats``), and every open seat is of an account seated there
+  (an open seat deleted strands its chips; one invented would let a credit through).
 
 >>> import sqlite3
 >>> from doubleholdem.accounts import ledger
@@ -36,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from doubleholdem.accounts.ledger import GENESIS, KINDS, MAX_AMOUNT, digest, head
@@ -49,7 +53,10 @@ _HOLDERS = frozenset({"player", "bot", "table", "house"})
 
 
 def audit(
-    db: sqlite3.Connection, *, table_chips: Mapping[int, int] | None = None
+    db: sqlite3.Connection,
+    *,
+    table_chips: Mapping[int, int] | None = None,
+    seated: Mapping[int, Collection[str]] | None = None,
 ) -> dict[str, Any]:
     """``{"ok": bool, "problems": [text, ...]}``: every problem found, each named
     (the transaction number, the account, the figures). It reads the ledger in one
@@ -69,6 +76,8 @@ def audit(
     problems += _balances(accounts, sums)
     problems += _totals(accounts, moved)
     problems += _tables(accounts, table_chips)
+    if seated is not None:
+        problems += _seats(db, seated)
     return {"ok": not problems, "problems": problems}
 
 
@@ -233,3 +242,29 @@ def _tables(
                 f"table {table_id}: the ledger holds {held} chips, the table holds {chips}"
             )
     return problems
+
+
+def _seats(db: sqlite3.Connection, seated: Mapping[int, Collection[str]]) -> list[str]:
+    """The open seats (``account_seats``) held against who is ``seated`` at each table
+    (names without regard to case, as accounts are)."""
+    rows = db.execute(
+        "SELECT s.table_id, s.account_id, a.name FROM account_seats s "
+        "LEFT JOIN accounts a ON a.id = s.account_id"
+    )
+    open_seats = {
+        (int(table_id), str(name).lower() if name is not None else f"#{account_id}"): (
+            str(name) if name is not None else f"account {account_id} (no such account)"
+        )
+        for table_id, account_id, name in rows
+    }
+    found = []
+    for table_id, names in seated.items():
+        for name in names:
+            if (table_id, name.lower()) not in open_seats:
+                text = f"{name} is seated there but has no open seat there in the ledger"
+                found.append((table_id, name.lower(), text))
+    for (table_id, lowered), name in open_seats.items():
+        if lowered not in {n.lower() for n in seated.get(table_id, ())}:
+            text = f"{name} has an open seat there in the ledger but is not seated there"
+            found.append((table_id, lowered, text))
+    return [f"table {table_id}: {text}" for table_id, _, text in sorted(found)]

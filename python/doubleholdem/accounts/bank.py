@@ -20,6 +20,7 @@ import contextlib
 import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -27,14 +28,44 @@ from doubleholdem.accounts import accounts, cashier, households, ledger, session
 from doubleholdem.accounts.accounts import Account, Passwords
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.ledger import Posted
-from doubleholdem.accounts.schema import ensure_schema
+from doubleholdem.accounts.schema import check_schema, ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
-from doubleholdem.errors import BadCredentials, SignInThrottled
+from doubleholdem.errors import (
+    BadCredentials,
+    DamagedDatabase,
+    DatabaseBusy,
+    DoubleHoldemError,
+    SignInThrottled,
+)
 
-__all__ = ["BUSY_SECONDS", "Bank", "Receipt"]
+__all__ = ["BUSY_SECONDS", "Bank", "Receipt", "database_error"]
 
 BUSY_SECONDS = 5.0  # how long a transaction waits for another writer (the server)
+
+
+def _connect(path: str, mode: str) -> sqlite3.Connection:
+    """A connection to the database at ``path`` in SQLite's ``mode`` (``ro``, ``rw``,
+    ``rwc``: read only, read and write, created if missing)."""
+    if path == ":memory:":
+        return sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
+    return sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+
+
+def database_error(path: str, error: sqlite3.Error) -> DoubleHoldemError:
+    """SQLite's ``error`` about the database at ``path`` as a typed error naming both:
+    :class:`~doubleholdem.errors.DatabaseBusy` while another process holds its lock,
+    else :class:`~doubleholdem.errors.DamagedDatabase` (not a database, damaged,
+    unreadable)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return DatabaseBusy(
+            f"{path}: the database is locked by another process (SQLite: {error}): try again"
+        )
+    if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+        return DamagedDatabase(f"{path}: not a doubleholdem room database (SQLite: {error})")
+    return DamagedDatabase(f"{path}: the database cannot be used (SQLite: {error})")
 
 
 class Receipt(NamedTuple):
@@ -48,19 +79,37 @@ class Receipt(NamedTuple):
 
 class Bank:
     """The accounts in the database at ``path``. It must exist unless ``create``
-    (``FileNotFoundError`` otherwise, so that a mistyped path creates nothing).
-    ``passwords`` hashes and verifies passwords (OWASP's Argon2id by default)."""
+    (``FileNotFoundError`` otherwise, so that a mistyped path creates nothing). Only
+    ``create`` writes the accounts' tables (and the WAL mode) into a file: without it,
+    a file that is not a doubleholdem room database is refused
+    (:class:`~doubleholdem.errors.DamagedDatabase`) before anything is written, and
+    ``read_only`` opens it so that nothing can be (SQLite's ``mode=ro``: the audit's
+    evidence stays as found). ``passwords`` hashes and verifies passwords (OWASP's
+    Argon2id by default). SQLite's own errors are :class:`sqlite3.Error`;
+    :func:`database_error` tells them."""
 
     def __init__(
-        self, path: str, *, passwords: Passwords | None = None, create: bool = False
+        self,
+        path: str,
+        *,
+        passwords: Passwords | None = None,
+        create: bool = False,
+        read_only: bool = False,
     ) -> None:
         if path != ":memory:" and not create and not os.path.isfile(path):
             raise FileNotFoundError(2, "no such database", path)
         self._passwords = passwords
-        self.db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-        if path != ":memory:":
-            self.db.execute("PRAGMA journal_mode=WAL")
-        ensure_schema(self.db)
+        self.db = _connect(path, "rwc" if create else "ro" if read_only else "rw")
+        try:
+            if create:
+                if path != ":memory:":
+                    self.db.execute("PRAGMA journal_mode=WAL")
+                ensure_schema(self.db)
+            else:
+                check_schema(self.db, path)
+        except BaseException:
+            self.db.close()
+            raise
 
     def __enter__(self) -> Bank:
         return self

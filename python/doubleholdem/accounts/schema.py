@@ -20,9 +20,15 @@ from __future__ import annotations
 
 import sqlite3
 
-from doubleholdem.errors import SchemaMismatch
+from doubleholdem.errors import DamagedDatabase, SchemaMismatch
 
-__all__ = ["APPEND_ONLY_TRIGGERS", "SCHEMA_VERSION", "ensure_schema", "schema_version"]
+__all__ = [
+    "APPEND_ONLY_TRIGGERS",
+    "SCHEMA_VERSION",
+    "check_schema",
+    "ensure_schema",
+    "schema_version",
+]
 
 SCHEMA_VERSION = 1
 _VERSION_KEY = "schema"
@@ -134,8 +140,19 @@ def ensure_schema(db: sqlite3.Connection) -> None:
         db.execute("COMMIT")
 
 
-def _create(db: sqlite3.Connection) -> None:
+def check_schema(db: sqlite3.Connection, path: str) -> None:
+    """Refuses, reading only, a database ``db`` (the file at ``path``) that holds no
+    accounts' tables (:class:`~doubleholdem.errors.DamagedDatabase`: not a doubleholdem
+    room database) or those of another version (:class:`SchemaMismatch`)."""
     found = schema_version(db)
+    if found is None:
+        raise DamagedDatabase(
+            f"{path}: not a doubleholdem room database (it has no accounts tables)"
+        )
+    _same_version(found)
+
+
+def _same_version(found: str | None) -> None:
     if found is not None and found != str(SCHEMA_VERSION):
         raise SchemaMismatch(
             f"the database's accounts schema is version {found}, this doubleholdem reads "
@@ -143,6 +160,10 @@ def _create(db: sqlite3.Connection) -> None:
             found=found,
             expected=SCHEMA_VERSION,
         )
+
+
+def _create(db: sqlite3.Connection) -> None:
+    _same_version(schema_version(db))
     for statement in (*_TABLES, *APPEND_ONLY_TRIGGERS.values()):
         db.execute(statement)
     db.execute(

@@ -1,6 +1,8 @@
 """``doubleholdem accounts ...``: a room's accounts and cashier from the command line
 (:mod:`doubleholdem.accounts`). Every subcommand takes ``--db PATH``, the server's
-database (only ``create`` makes a new file).
+database (only ``create`` makes a new file, or writes the accounts' tables into one;
+the others refuse a file that is not a room database, and ``show``, ``audit`` and
+``shared-addresses`` open it read-only).
 
 - ``create NAME [--admin] [--welcome N]``: the password is read from standard input
   (its first line) or, on a terminal, asked twice; never an argument;
@@ -18,11 +20,12 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+import sqlite3
 import sys
 from typing import Any
 
 from doubleholdem.accounts.accounts import MAX_PASSWORD
-from doubleholdem.accounts.bank import Bank, Receipt
+from doubleholdem.accounts.bank import Bank, Receipt, database_error
 from doubleholdem.accounts.ledger import MAX_AMOUNT
 from doubleholdem.cli.base import Parser, UsageError, bounded
 
@@ -76,9 +79,23 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
+_READ_ONLY = frozenset({"show", "audit", "shared-addresses"})
+
+
 def run(args: argparse.Namespace) -> int:
-    """Runs the subcommand; the exit status."""
-    with Bank(args.db, create=args.subcommand == "create") as bank:
+    """Runs the subcommand; the exit status. Only ``create`` writes into a file that
+    is not a room database yet; ``show``, ``audit`` and ``shared-addresses`` open the
+    database read-only. SQLite's errors are typed errors naming the file (one line and
+    exit status 2: :func:`~doubleholdem.accounts.bank.database_error`)."""
+    try:
+        return _run(args)
+    except sqlite3.Error as error:
+        raise database_error(args.db, error) from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    create, read_only = args.subcommand == "create", args.subcommand in _READ_ONLY
+    with Bank(args.db, create=create, read_only=read_only) as bank:
         if args.subcommand == "create":
             account = bank.create(args.name, _password(), admin=args.admin, welcome=args.welcome)
             print(f"created {account.role} {account.name}")

@@ -44,7 +44,7 @@ from doubleholdem.server.database import money_kind
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage import Storage
-from doubleholdem.server.survey import survey
+from doubleholdem.server.survey import meta_int, survey
 from doubleholdem.server.wallet_calls import (
     WalletCall,
     finish,
@@ -311,21 +311,42 @@ def table_chips(
     room's snapshot key, if it has one), and the problems of the tables that cannot be
     read. Tables stored before the ledger whose chips it has not entered yet (a
     database upgraded, the room not started since) are left out."""
+    tables, problems = _stored_tables(db, key)
+    return {table_id: table.chips() for table_id, table in tables.items()}, problems
+
+
+def _stored_tables(db: sqlite3.Connection, key: bytes | None) -> tuple[dict[int, Table], list[str]]:
+    """The tables stored in ``db`` that the ledger pays for, by id, as replayed (see
+    :func:`table_chips`), and the problems of those that cannot be read."""
     tables, damage = survey(db)
     problems = [str(found) for found in damage]
     pending = {
         int(k.removeprefix("opening:"))
         for (k,) in db.execute("SELECT key FROM meta WHERE key LIKE 'opening:%'")
     }
-    chips = {}
+    replayed = {}
     for stored in tables:
         if stored.id in pending:
             continue
         try:
-            chips[stored.id] = restore(stored, key).chips()
+            replayed[stored.id] = restore(stored, key)
         except TamperedSnapshot as error:
             problems.append(str(error))
-    return chips, problems
+    return replayed, problems
+
+
+def _ledger_seated(db: sqlite3.Connection, tables: dict[int, Table]) -> dict[int, list[str]]:
+    """Who sits at each of ``tables`` through the ledger: every seat but those of the
+    occupancies seated before the ledger (:meth:`Storage.legacy_below
+    <doubleholdem.server.storage.Storage.legacy_below>`)."""
+    seated = {}
+    for table_id, table in tables.items():
+        legacy_below = meta_int(db, f"legacy:{table_id}") or 0
+        seats = occupancies(table)
+        seated[table_id] = [
+            table.player(seat) for seat, occupancy in seats.items() if occupancy >= legacy_below
+        ]
+    return seated
 
 
 def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, Any]:
@@ -343,9 +364,15 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     if own:
         db.execute("BEGIN")  # a read transaction: one consistent snapshot of the file
     try:
-        chips, problems = table_chips(db, key)
+        tables, problems = _stored_tables(db, key)
+        chips = {table_id: table.chips() for table_id, table in tables.items()}
         kind = money_kind(db)
-        found = audit(db, table_chips=chips if kind in (None, "ledger") else None)
+        ledger_pays = kind in (None, "ledger")
+        found = audit(
+            db,
+            table_chips=chips if ledger_pays else None,
+            seated=_ledger_seated(db, tables) if ledger_pays else None,
+        )
         owed = owed_problems(db)
     finally:
         if own:
