@@ -106,8 +106,8 @@ def hole_dealer(
 ) -> Callable[[Sequence[int]], list[tuple[int, ...]]]:
     """:func:`hole_cards` of a deck dealt from its top to the seats in ``order``,
     ``rounds`` cards each, as a function of the deck alone, made once for each dealing
-    order: one ``itemgetter`` takes every seat's cards by their places, seat after seat,
-    and they are cut into each seat's tuple (no loop and no slices at every hand).
+    order: each seat's cards are taken by one ``itemgetter`` of their places (no loop
+    over the cards and no slices at every hand).
 
     No code is generated at run time: a Ctrl-C that lands while ``eval`` runs a string
     makes CPython end the process by the signal, whatever status the program chose.
@@ -117,11 +117,10 @@ def hole_dealer(
     """
     dealer = _DEALERS.get((order, rounds))
     if dealer is None:
-        places = hole_cards(range(rounds * len(order)), order, rounds)
-        take = itemgetter(*[place for cards in places for place in cards])
+        seats = tuple(itemgetter(*cards) for cards in hole_cards(range(52), order, rounds))
 
         def dealer(deck: Sequence[int]) -> list[tuple[int, ...]]:
-            return list(zip(*[iter(take(deck))] * rounds))
+            return [cards(deck) for cards in seats]
 
         _DEALERS[(order, rounds)] = dealer
     return dealer
