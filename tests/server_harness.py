@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import http.client
 import importlib.util
 import json
 import os
@@ -84,6 +85,45 @@ async def until_hands(room: Room, hands: int) -> None:
         if all(r.table.hand_number > hands for r in room.runners.values()):
             return
         await asyncio.sleep(0.01)
+
+
+def get_json(port: int, path: str, token: str | None) -> tuple[int, Any]:
+    """``GET path`` from the server on 127.0.0.1:``port`` (with the session cookie of
+    ``token`` if any): the status and the JSON body."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {} if token is None else {"Cookie": f"dh_session={token}"}
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
+
+
+async def play_seat(client: Client, seat: int, hands: int) -> None:
+    """Plays ``seat`` through ``client`` (checks or calls, point card 0) until hand
+    number ``hands`` is over."""
+    count = 0
+    while True:
+        message = await client.next(None, timeout=30)
+        if message["type"] not in ("state", "update"):
+            continue
+        view = message["view"]
+        hand = view["hand"]
+        if hand is None:
+            continue
+        if hand["over"] and view["hand_number"] >= hands:
+            return
+        legal = hand["legal"]
+        if legal is None or view["to_act"] != seat:
+            continue
+        count += 1
+        number = view["hand_number"]
+        if legal["decision"] == "point":
+            act = {"action": "point", "amount": 0}
+        else:
+            act = {"action": "check" if legal["can_check"] else "call"}
+        await client.send(type="act", id=f"s{seat}-{count}", hand=number, **act)
 
 
 def leaks(

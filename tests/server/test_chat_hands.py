@@ -5,7 +5,6 @@ player's hidden cards) and tables of EquityBot bots, over real WebSockets."""
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
 import sqlite3
 from pathlib import Path
@@ -24,7 +23,7 @@ from doubleholdem.server.settings import RoomSettings, load_room, load_tables
 from doubleholdem.table import Table, TableConfig
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record
-from server_harness import DOUBLE_THREE, Client, ServerThread
+from server_harness import DOUBLE_THREE, Client, ServerThread, get_json, play_seat
 
 FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 PASSWORD = "correct horse battery"
@@ -130,31 +129,6 @@ def test_chat_survives_a_restart(tmp_path: Path) -> None:
     assert [(c["player"], c["text"]) for c in chat] == [("ann", "second"), ("ann", "third")]
 
 
-async def _play(client: Client, seat: int, hands: int) -> None:
-    """Plays ``seat`` (checks or calls, point card 0) until hand ``hands`` is over."""
-    count = 0
-    while True:
-        message = await client.next(None, timeout=30)
-        if message["type"] not in ("state", "update"):
-            continue
-        view = message["view"]
-        hand = view["hand"]
-        if hand is None:
-            continue
-        if hand["over"] and view["hand_number"] >= hands:
-            return
-        legal = hand["legal"]
-        if legal is None or view["to_act"] != seat:
-            continue
-        count += 1
-        number = view["hand_number"]
-        if legal["decision"] == "point":
-            act = {"action": "point", "amount": 0}
-        else:
-            act = {"action": "check" if legal["can_check"] else "call"}
-        await client.send(type="act", id=f"s{seat}-{count}", hand=number, **act)
-
-
 def _hidden_cards(full: str, seen: str, me: str) -> list[str]:
     """The hole cards of players other than ``me`` in the full PHH that ``seen`` (the
     seat's PHH) shows although they were never shown."""
@@ -174,7 +148,7 @@ def test_a_seat_sees_its_own_hands_only(tmp_path: Path) -> None:
         ann = await _sit(server, 0, "ann")
         bob = await _sit(server, 1, "bob")
         eve = await _watch(server)
-        await asyncio.gather(_play(ann, 0, 3), _play(bob, 1, 3))
+        await asyncio.gather(play_seat(ann, 0, 3), play_seat(bob, 1, 3))
         await ann.send(type="hands")
         ann_hands = await ann.next("hands", timeout=30)
         await bob.send(type="hands", last=1)
@@ -228,17 +202,6 @@ def test_equity_bots_play_a_table(tmp_path: Path) -> None:
     assert played >= 3
 
 
-def _get_json(port: int, path: str, token: str | None) -> tuple[int, Any]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {} if token is None else {"Cookie": f"dh_session={token}"}
-    try:
-        connection.request("GET", path, headers=headers)
-        response = connection.getresponse()
-        return response.status, json.loads(response.read())
-    finally:
-        connection.close()
-
-
 def test_api_me_hands_gives_an_account_its_own_hands_only(tmp_path: Path) -> None:
     settings = RoomSettings(tables=1, bots=0, pause=600.0, configs=[DOUBLE_THREE])
     room = Room.open(str(tmp_path / "tables.db"), settings)
@@ -259,9 +222,9 @@ def test_api_me_hands_gives_an_account_its_own_hands_only(tmp_path: Path) -> Non
             room.store.put_hand(0, number, log)
         full[number] = log[-1]["text"]
     with ServerThread(room, desk=desk) as server:
-        mine = {name: _get_json(server.port, "/api/me/hands", tokens[name]) for name in NAMES}
-        nobody = _get_json(server.port, "/api/me/hands", None)
-        other = _get_json(server.port, "/api/me/hands?name=bob", tokens["ann"])
+        mine = {name: get_json(server.port, "/api/me/hands", tokens[name]) for name in NAMES}
+        nobody = get_json(server.port, "/api/me/hands", None)
+        other = get_json(server.port, "/api/me/hands?name=bob", tokens["ann"])
     assert nobody[0] == 401
     assert other == mine["ann"]  # no request names another account
     for name in NAMES:

@@ -57,13 +57,21 @@ def test_a_bad_room_table_is_named(tmp_path: Path, text: str, says: str) -> None
 
 def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
     settings = RoomSettings()
-    load_room(_file(tmp_path, '[room]\nsignup = "open"\nwelcome_chips = 5\n'), settings)
+    text = '[room]\nsignup = "open"\nwelcome_chips = 5\nkeep_hands = 9\nkeep_hands_days = 2\n'
+    load_room(_file(tmp_path, text), settings)
     args = argparse.Namespace(
-        guests=None, signup="closed", welcome_chips=None, households=None, signups_per_address=0
+        guests=None,
+        signup="closed",
+        welcome_chips=None,
+        households=None,
+        signups_per_address=0,
+        keep_hands=None,
+        keep_hands_days=0.5,
     )
     _room_options(args, settings)
     assert (settings.signup, settings.welcome_chips, settings.guests) == (False, 5, False)
     assert settings.signups_per_address == 0
+    assert (settings.keep_hands, settings.keep_hands_days) == (9, 0.5)
 
 
 def test_the_seat_lifecycle_times_default_and_are_read(tmp_path: Path) -> None:

@@ -20,7 +20,13 @@ from typing import Any
 
 from doubleholdem.cli.base import UsageError, bounded
 from doubleholdem.server.process import quiet_collector, raise_file_limit
-from doubleholdem.server.settings import MAX_WELCOME, RoomSettings, load_room, load_tables
+from doubleholdem.server.settings import (
+    MAX_KEEP_DAYS,
+    MAX_WELCOME,
+    RoomSettings,
+    load_room,
+    load_tables,
+)
 from doubleholdem.textfile import read_text
 
 __all__ = ["add_parser", "run"]
@@ -76,6 +82,11 @@ def add_parser(subparsers: Any) -> None:
         "--keep-hands",
         type=bounded(int, 0, 10**9, "a number of hands"),
         help="finished hands each table keeps in the database (default: every hand)",
+    )
+    p.add_argument(
+        "--keep-hands-days",
+        type=bounded(float, 0.001, MAX_KEEP_DAYS, "a number of days"),
+        help="days a finished hand is kept in the database (default: for ever)",
     )
     p.add_argument(
         "--header-timeout",
@@ -155,7 +166,6 @@ def run(args: argparse.Namespace) -> int:
         tables=args.tables, bots=args.bots, bot_delay=args.bot_delay, pause=args.pause
     )
     settings.seed = args.seed
-    settings.keep_hands = args.keep_hands
     if args.snapshot_key:
         settings.snapshot_key = read_key(args.snapshot_key)
     if args.config:
@@ -202,7 +212,8 @@ def _who_sits(settings: RoomSettings, db: str) -> str:
 
 
 def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:
-    """The room's account options given on the command line, over the settings file's."""
+    """The room's account and retention options given on the command line, over the
+    settings file's."""
     if args.guests is not None:
         settings.guests = args.guests
     if args.signup is not None:
@@ -213,6 +224,10 @@ def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:
         settings.signups_per_address = args.signups_per_address
     if args.households is not None:
         settings.households = args.households
+    if args.keep_hands is not None:
+        settings.keep_hands = args.keep_hands
+    if args.keep_hands_days is not None:
+        settings.keep_hands_days = args.keep_hands_days
 
 
 MIN_KEY_CHARACTERS = 32

@@ -1,25 +1,30 @@
 """The server's database file: made new, or checked and upgraded in place when opened
-(:func:`open_database`). Schema 4 holds the server's tables (its tables' snapshots, moves
-and heads, finished hands, seat tokens, client action ids, chat) beside the accounts'
-tables and ledger (:mod:`doubleholdem.accounts.schema`). A database of the previous
-schemas (2 and 3) is upgraded in place; an empty or foreign file, or another schema, is
-refused (:class:`~doubleholdem.errors.DamagedDatabase`). While a server holds it, its
+(:func:`open_database`). Schema 5 holds the server's tables (its tables' snapshots, moves
+and heads, finished hands with the index of who played them: :mod:`doubleholdem.server.hands`,
+seat tokens, client action ids, chat) beside the accounts' tables and ledger
+(:mod:`doubleholdem.accounts.schema`). A database of the previous schemas (2, 3 and 4) is
+upgraded in place, in one transaction (from 4: the hand index built from the stored
+hands); an empty or foreign file, or another schema, is refused
+(:class:`~doubleholdem.errors.DamagedDatabase`). While a server holds it, its
 write-ahead log is checkpointed in a thread of its own (:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
 >>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-('4',)
+('5',)
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sqlite3
 import threading
 
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.errors import DamagedDatabase, SchemaMismatch
+from doubleholdem.server.hands import SCHEMA as HANDS_SCHEMA
+from doubleholdem.server.hands import build_index
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -28,13 +33,15 @@ __all__ = [
     "TABLE_ROWS",
     "UPGRADES_FROM",
     "WAL_LIMIT",
+    "ThreadConnections",
     "checkpoints",
     "money_kind",
     "open_database",
 ]
 
-SCHEMA_VERSION = 4  # 4: the accounts' tables (doubleholdem.accounts) in the same file
-UPGRADES_FROM = (2, 3)  # the schemas upgraded in place
+# 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index
+SCHEMA_VERSION = 5
+UPGRADES_FROM = (2, 3, 4)  # the schemas upgraded in place
 CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
 WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
 # whose chips the tables hold (``meta`` key ``money``): play chips of a guest room, the
@@ -43,6 +50,7 @@ MONEY_KINDS = ("guests", "ledger", "wallet")
 # the ``meta`` key of a database that tells ``wallet`` apart (before, such a room was
 # noted ``ledger`` too: :func:`money_kind` tells it by what it left)
 _WALLET_TOLD = "money_wallet_told"
+_log = logging.getLogger("doubleholdem.server")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -105,6 +113,8 @@ TABLE_ROWS = (
     ("heads", "table_id"),
     ("moves", "table_id"),
     ("hands", "table_id"),
+    ("hand_index", "table_id"),
+    ("hand_players", "table_id"),
     ("tokens", "table_id"),
     ("actions", "table_id"),
     ("chat", "table_id"),
@@ -130,6 +140,8 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
         version = _meta_text(db, "schema") if "meta" in names else None
         if not names:
             db.executescript(_SCHEMA)
+            for statement in HANDS_SCHEMA:
+                db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT INTO meta VALUES ('tables', '0')")
             db.execute("INSERT INTO meta VALUES (?, '1')", (_WALLET_TOLD,))
@@ -142,7 +154,7 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
         elif version in {str(v) for v in UPGRADES_FROM}:
             _upgrade(db, int(version))
         elif version != str(SCHEMA_VERSION):
-            older = " and ".join(str(v) for v in UPGRADES_FROM)
+            older = ", ".join(str(v) for v in UPGRADES_FROM)
             raise DamagedDatabase(
                 f"{path}: written with schema version {version}; this version of doubleholdem "
                 f"reads version {SCHEMA_VERSION} and upgrades versions {older}"
@@ -155,13 +167,49 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
     except sqlite3.DatabaseError as error:
         db.close()
         raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
-    except SchemaMismatch as error:
+    except (SchemaMismatch, ValueError) as error:
         db.close()
         raise DamagedDatabase(f"{path}: {error}") from None
     except BaseException:
         db.close()
         raise
     return db
+
+
+class ThreadConnections:
+    """One connection to the database at ``path`` per thread, made on first use (WAL; a
+    writer waits ``busy_seconds`` for the write lock; ``read_only``: ``query_only``), all
+    closed by :meth:`close`: connections of their own for work off the event loop."""
+
+    def __init__(self, path: str, *, busy_seconds: float, read_only: bool = False) -> None:
+        self.path = path
+        self._busy = busy_seconds
+        self._read_only = read_only
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._open: list[sqlite3.Connection] = []
+
+    def get(self) -> sqlite3.Connection:
+        """This thread's connection."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(
+                self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
+            )
+            db.execute("PRAGMA journal_mode=WAL")
+            if self._read_only:
+                db.execute("PRAGMA query_only = ON")
+            self._local.db = db
+            with self._lock:
+                self._open.append(db)
+        return db
+
+    def close(self) -> None:
+        """Closes every connection (call it once no thread uses them)."""
+        with self._lock:
+            for db in self._open:
+                db.close()
+            self._open.clear()
 
 
 def _empty(path: str) -> bool:
@@ -213,30 +261,44 @@ def _tell_wallet_rooms(db: sqlite3.Connection) -> None:
 
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
-    """Schema 2 or 3 to 4, in one transaction. From 2: each table's head is its moves as
-    stored, and the tables created are those stored (schema 2 could not tell more). From
-    3 (and 2): the accounts' tables; each stored table is noted as *to open* (``meta``
-    key ``opening:ID``): its chips came from nowhere, and the room enters them in the
-    ledger when it first loads it (:meth:`~doubleholdem.server.storage.Storage.openings`)."""
+    """Schema 2, 3 or 4 to 5, in one transaction. From 2: each table's head is its moves
+    as stored, and the tables created are those stored (schema 2 could not tell more).
+    From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
+    (``meta`` key ``opening:ID``): its chips came from nowhere, and the room enters them
+    in the ledger when it first loads it
+    (:meth:`~doubleholdem.server.storage.Storage.openings`). From every one: the hand
+    index, built from the stored hands (:func:`~doubleholdem.server.hands.build_index`;
+    a stored log that is not a hand's refuses the upgrade, naming it)."""
     db.execute("BEGIN IMMEDIATE")
     try:
-        for statement in _SCHEMA.split(";"):  # executescript would commit first
-            if statement.strip():
-                db.execute(statement)
-        if version == 2:
-            db.execute(
-                "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
-                "FROM tables"
-            )
-            (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
-        ensure_schema(db)
-        db.execute("INSERT INTO meta SELECT 'opening:' || id, '' FROM tables")
+        if version < 4:
+            _upgrade_to_4(db, version)
+        else:
+            ensure_schema(db)  # refuses another accounts schema, naming both versions
+        (stored,) = db.execute("SELECT COUNT(*) FROM hands").fetchone()
+        _log.info("building the hand index of %d stored hands (schema 5)", stored)
+        build_index(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _upgrade_to_4(db: sqlite3.Connection, version: int) -> None:
+    """Schema 2 or 3 to 4 (:func:`_upgrade`), in its transaction."""
+    for statement in _SCHEMA.split(";"):  # executescript would commit first
+        if statement.strip():
+            db.execute(statement)
+    if version == 2:
+        db.execute(
+            "INSERT INTO heads SELECT id, (SELECT COUNT(*) FROM moves WHERE table_id = id) "
+            "FROM tables"
+        )
+        (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
+    ensure_schema(db)
+    db.execute("INSERT INTO meta SELECT 'opening:' || id, '' FROM tables")
 
 
 def checkpoints(path: str, stop: threading.Event) -> None:

@@ -35,8 +35,9 @@ from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import BadCredentials, SignInThrottled
+from doubleholdem.server.database import ThreadConnections
+from doubleholdem.server.hands import player_logs
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import hands_of
 from doubleholdem.table.history import seat_hands
 
 __all__ = ["BUSY_SECONDS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
@@ -70,9 +71,8 @@ class Desk:
         self.throttle = Throttle(clock=time.monotonic) if throttle is None else throttle
         per_hour = (max(1, settings.signups_per_address), SIGNUP_WINDOW)
         self.signups = Throttle(clock=time.monotonic, per_account=per_hour, per_address=per_hour)
-        self._lock = threading.Lock()  # the throttle, the connections list, the hasher
-        self._local = threading.local()
-        self._open: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()  # the throttle, the hasher
+        self._connections = ThreadConnections(path, busy_seconds=BUSY_SECONDS)
         with self._transaction() as db:
             ensure_schema(db)
 
@@ -86,16 +86,7 @@ class Desk:
 
     def _db(self) -> sqlite3.Connection:
         """This thread's connection."""
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(
-                self.path, timeout=BUSY_SECONDS, isolation_level=None, check_same_thread=False
-            )
-            db.execute("PRAGMA journal_mode=WAL")
-            self._local.db = db
-            with self._lock:
-                self._open.append(db)
-        return db
+        return self._connections.get()
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -120,10 +111,7 @@ class Desk:
 
     def close(self) -> None:
         """Closes every connection (call it once no thread uses the desk)."""
-        with self._lock:
-            for db in self._open:
-                db.close()
-            self._open.clear()
+        self._connections.close()
 
     # ------------------------------------------------------------------ sessions
 
@@ -229,9 +217,10 @@ class Desk:
     def hands(self, name: str) -> dict[str, Any]:
         """The account's last :data:`MY_HANDS` hands, newest first, each as its seat saw
         it (:func:`~doubleholdem.table.history.seat_hands`): ``table`` (one-based, as
-        the page and PHH number it), ``number`` and ``phh``."""
+        the page and PHH number it), ``number`` and ``phh``; found through the hand index
+        (:func:`~doubleholdem.server.hands.player_logs`)."""
         with self._snapshot() as db:
-            logs = hands_of(db, name, last=MY_HANDS * 2)
+            logs = player_logs(db, name, last=MY_HANDS)
         found = [
             {"table": hand.table + 1, "number": hand.number, "phh": hand.phh}
             for hand in seat_hands(logs, player=name)

@@ -11,6 +11,8 @@ import secrets
 import sqlite3
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
 from doubleholdem.accounts.accounts import inactive
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
@@ -21,6 +23,7 @@ from doubleholdem.errors import (
     WalletFailed,
 )
 from doubleholdem.server import protocol
+from doubleholdem.server.commit import running_loop
 from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.runner import TableRunner
@@ -30,9 +33,9 @@ from doubleholdem.server.tables import RoomTables
 from doubleholdem.table import Decision
 from doubleholdem.table.history import seat_hands
 
-__all__ = ["HANDS_SEARCHED", "MAX_ADDRESSES", "UNAVAILABLE", "Room"]
+__all__ = ["MAX_ADDRESSES", "RETENTION_SECONDS", "UNAVAILABLE", "Room"]
 
-HANDS_SEARCHED = 2 * protocol.MAX_HANDS  # a table's last hands naming the player, read
+RETENTION_SECONDS = 10.0  # how often tables without a hand ended meanwhile forget old hands
 
 MAX_ADDRESSES = 64  # addresses remembered per account, for households
 ACCOUNTS_CHECK_SECONDS = 0.5  # how often the room looks for accounts frozen elsewhere
@@ -51,12 +54,13 @@ class Room(RoomTables):
         # households: the addresses each account (lower case) connected from since start
         self.addresses: dict[str, set[str]] = {}
         self._connected = 0  # connections so far (a spectator's name in the chat)
+        self._reading: set[asyncio.Task[None]] = set()  # hands replies being read
 
     async def stop(self) -> None:
         """Stops the tables and closes the database."""
-        for task in self._tasks:
+        for task in [*self._tasks, *self._reading]:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks, *self._reading, return_exceptions=True)
         self._tasks.clear()
         self.commit.stopping = True
         self.commit.flush()
@@ -100,6 +104,19 @@ class Room(RoomTables):
         await super().start()
         if not self.settings.guests:
             self._tasks.append(asyncio.create_task(self._watch_accounts()))
+        if self.settings.keep_hands_days is not None:
+            self._tasks.append(asyncio.create_task(self._forget_old_hands()))
+
+    async def _forget_old_hands(self) -> None:
+        """Every ``RETENTION_SECONDS``: the retention at each table that ended no hand
+        meanwhile (a table forgets as its hands end; hands age at idle tables too)."""
+        while True:
+            now = self.settings.clock()
+            for runner in list(self.runners.values()):
+                step = runner.retention(runner.table.hand_number)
+                if step is not None and runner.next_start < now - RETENTION_SECONDS:
+                    self.commit.later([step], _nothing)
+            await asyncio.sleep(RETENTION_SECONDS)
 
     async def _watch_accounts(self) -> None:
         """Every ``ACCOUNTS_CHECK_SECONDS``: if another connection committed to the
@@ -236,8 +253,9 @@ class Room(RoomTables):
 
     def _hands(self, connection: Connection, last: int) -> None:
         """The last hands ``connection``'s seat played, as it saw them (a reply of at
-        most ``last`` hands, looked for among the table's last ``HANDS_SEARCHED`` that name
-        its player). It spends from the chat's bucket: reading hands costs the server."""
+        most ``last`` hands, found through the hand index and read off the event loop,
+        :meth:`_send_hands`). It spends from the chat's bucket: reading hands costs the
+        server."""
         seat, table_id = connection.seat, connection.table
         if seat is None or table_id is None:
             connection.error("unauthorised", "hands: take a seat or resume with its token first")
@@ -250,10 +268,34 @@ class Room(RoomTables):
             )
             return
         player = self.runners[table_id].humans[seat][1]
-        logs = self.store.hands_of(table_id, player, last=HANDS_SEARCHED)[::-1]
-        found = seat_hands(logs, seat=seat, player=player)[-last:]
-        hands = [hand.to_dict() for hand in found]
-        connection.send(encode("hands", table=table_id, seat=seat, hands=hands))
+        reply = self._send_hands(connection, table_id, seat, player, last)
+        if running_loop() is None:  # a script or a test without an event loop
+            reply.close()
+            connection.send(self._read_hands(table_id, seat, player, last))
+            return
+        task = asyncio.create_task(reply)
+        self._reading.add(task)
+        task.add_done_callback(self._reading.discard)
+
+    async def _send_hands(
+        self, connection: Connection, table_id: int, seat: int, player: str, last: int
+    ) -> None:
+        """Reads the hands of :meth:`_hands` in a worker thread (as the server runs its
+        other blocking work) and sends them; a database that fails the read is an error
+        reply."""
+        try:
+            text = await run_in_threadpool(self._read_hands, table_id, seat, player, last)
+        except sqlite3.Error:
+            _log.warning("could not read the hands of table %d", table_id + 1, exc_info=True)
+            connection.error("unavailable", "hands: the database cannot be read now; try again")
+            return
+        connection.send(text)
+
+    def _read_hands(self, table_id: int, seat: int, player: str, last: int) -> str:
+        """The ``hands`` reply: the last ``last`` hands ``player`` played in ``seat``."""
+        logs = self.store.seat_hands(table_id, player, seat, last=last)[::-1]
+        hands = [hand.to_dict() for hand in seat_hands(logs, seat=seat, player=player)]
+        return encode("hands", table=table_id, seat=seat, hands=hands)
 
     def _unavailable(self, connection: Connection, ident: str | None) -> None:
         """Says that a change cannot be made now: the database refuses writes."""
@@ -439,6 +481,10 @@ class Room(RoomTables):
             self.commit.instead(connection, _unavailable(None))
             if isinstance(message, protocol.Leave):  # its token stops now, not at the hand's end
                 runner.release(seat)
+
+
+def _nothing() -> None:
+    """The undo of a change that changed no table (the retention's)."""
 
 
 def _unavailable(ident: str | None) -> str:

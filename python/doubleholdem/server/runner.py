@@ -31,8 +31,8 @@ from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.messages import TableMessages
 from doubleholdem.server.money import TableMoney, occupancies
-from doubleholdem.server.protocol import encode
-from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.protocol import MAX_HANDS, encode
+from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import Storage
 from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
@@ -159,9 +159,9 @@ class TableRunner(TableMessages):
                 lambda s: s.put_hand(self.id, number, history),
                 lambda s: s.forget_actions(self.id, number),
             ]
-            keep = self.settings.keep_hands
-            if keep is not None:
-                steps.insert(2, lambda s: s.forget_hands(self.id, number, keep))
+            retention = self.retention(number)
+            if retention is not None:
+                steps.insert(2, retention)
             for connection in self.connections:
                 connection.since = 0
             self.next_start = self.now() + self.settings.pause
@@ -179,6 +179,26 @@ class TableRunner(TableMessages):
         for connection, text in messages:
             self._emit(connection, self, text)
         self.wake.set()
+
+    def retention(self, last: int) -> Step | None:
+        """The step of the retention of the table's finished hands (``last`` the newest
+        one's number), or ``None`` when the room keeps every hand: the settings'
+        ``keep_hands`` and ``keep_hands_days``, sparing the last ``MAX_HANDS`` hands of
+        each seat a person holds now (those its ``hands`` request may still ask for)."""
+        keep, days = self.settings.keep_hands, self.settings.keep_hands_days
+        if keep is None and days is None:
+            return None
+        older_than = None if days is None else self.now() - days * DAY
+        people = [(player, seat) for seat, (_, player) in self.humans.items()]
+        return partial(
+            Storage.forget_hands,
+            table_id=self.id,
+            last=last,
+            keep=keep,
+            older_than=older_than,
+            people=people,
+            protect=MAX_HANDS,
+        )
 
     def advance(self, now: float) -> list[dict[str, Any]]:
         """:meth:`Table.advance`, noted as a move when it changed anything but the time

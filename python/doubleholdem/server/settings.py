@@ -16,8 +16,10 @@ from doubleholdem.table import TableConfig
 from doubleholdem.textfile import read_text
 
 __all__ = [
+    "DAY",
     "DEFAULT_BOTS",
     "MAX_CONFIG_BYTES",
+    "MAX_KEEP_DAYS",
     "MAX_SEAT_TIME",
     "MAX_WELCOME",
     "ROOM_OPTIONS",
@@ -36,6 +38,12 @@ DEFAULT_BOTS = ("random", "station")
 
 MAX_SEAT_TIME = 86_400.0
 """The longest ``remove_after`` and ``busted_after`` (a day, in seconds)."""
+
+DAY = 86_400.0
+"""A day in seconds: the unit of ``keep_hands_days``."""
+
+MAX_KEEP_DAYS = 36_500.0
+"""The longest ``keep_hands_days`` (a hundred years)."""
 
 
 def default_configs() -> list[TableConfig]:
@@ -62,7 +70,11 @@ class RoomSettings:
     missing entry: :data:`DEFAULT_BOTS`); ``clock`` the server's clock (seconds, wall time
     so that deadlines survive a restart); ``seed`` seeded deals (``None``: strong);
     ``keep_hands`` the finished hands each table keeps in the database (``None``: all;
-    else the last ``keep_hands``, older ones forgotten in small steps as hands end);
+    else the last ``keep_hands``, older ones forgotten in small steps as hands end) and
+    ``keep_hands_days`` for how long (``None``: for ever; else hands that ended longer
+    ago are forgotten likewise, and every ``RETENTION_SECONDS`` at tables without hands);
+    neither forgets the last hands a seat held by a person may ask for (docs/server.md,
+    "Retention");
     ``snapshot_key`` a secret under which the tables' snapshots carry an HMAC instead of a
     checksum (:meth:`~doubleholdem.table.Table.to_json`), so that whoever can write the
     database but lacks the key cannot forge a table (``None``: checksums);
@@ -96,6 +108,7 @@ class RoomSettings:
     clock: Callable[[], float] = time.time
     seed: int | None = None
     keep_hands: int | None = None
+    keep_hands_days: float | None = None
     spectator_chat: bool = True
     chat_lines: int = 50
     snapshot_key: bytes | None = None
@@ -203,6 +216,8 @@ ROOM_OPTIONS: dict[str, type] = {
     "bot_bankroll": int,
     "remove_after": float,
     "busted_after": float,
+    "keep_hands": int,
+    "keep_hands_days": float,
 }
 """The keys of a settings file's ``[room]`` table and their types."""
 
@@ -220,13 +235,28 @@ def _seconds(path: str, key: str, value: object) -> float:
     return float(value)  # type: ignore[arg-type]
 
 
+def _days(path: str, value: object) -> float:
+    """``keep_hands_days``: a number of days in (0, :data:`MAX_KEEP_DAYS`], else
+    InvalidConfig."""
+    from doubleholdem.errors import InvalidConfig
+
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 < value <= MAX_KEEP_DAYS:  # type: ignore[operator]
+        raise InvalidConfig(
+            f"{path}: [room] keep_hands_days must be a number of days in (0, "
+            f"{MAX_KEEP_DAYS:.0f}], not {value!r}"
+        )
+    return float(value)  # type: ignore[arg-type]
+
+
 def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
     ``"closed"``), ``welcome_chips`` and ``bot_bankroll`` (0 to 10**12), ``households``
     (true: one account per address at a table), ``spectator_chat`` (false: spectators
     read the chat but may not write in it), ``remove_after`` and ``busted_after``
-    (seconds, 1 to a day: the seat lifecycle). A missing table changes nothing; an unknown
+    (seconds, 1 to a day: the seat lifecycle), ``keep_hands`` (0 to 10**12 hands) and
+    ``keep_hands_days`` (days: the retention). A missing table changes nothing; an unknown
     key or a value of the wrong kind is :class:`~doubleholdem.errors.InvalidConfig`.
 
     >>> import tempfile, os
@@ -253,6 +283,9 @@ def load_room(path: str, settings: RoomSettings) -> None:
             raise InvalidConfig(
                 f"{path}: [room] has no option {key!r} (it has {list(ROOM_OPTIONS)})"
             )
+        if key == "keep_hands_days":
+            settings.keep_hands_days = _days(path, value)
+            continue
         if kind is float:  # a number of seconds
             setattr(settings, key, _seconds(path, key, value))
             continue
@@ -262,7 +295,7 @@ def load_room(path: str, settings: RoomSettings) -> None:
             if value not in ("open", "closed"):
                 raise InvalidConfig(f'{path}: [room] signup is "open" or "closed"')
             settings.signup = value == "open"
-        elif key in ("welcome_chips", "signups_per_address", "bot_bankroll"):
+        elif key in ("welcome_chips", "signups_per_address", "bot_bankroll", "keep_hands"):
             assert isinstance(value, int)
             if not 0 <= value <= MAX_WELCOME:
                 raise InvalidConfig(f"{path}: [room] {key} must be in 0..{MAX_WELCOME}")

@@ -47,7 +47,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server.database import TABLE_ROWS, checkpoints, money_kind, open_database
+from doubleholdem.server import hands
+from doubleholdem.server.database import (
+    TABLE_ROWS,
+    ThreadConnections,
+    checkpoints,
+    money_kind,
+    open_database,
+)
+from doubleholdem.server.hands import FORGET_BATCH
 from doubleholdem.server.lock import DatabaseLock
 from doubleholdem.server.survey import (
     Damage,
@@ -67,7 +75,6 @@ __all__ = [
     "Storage",
     "StoredTable",
     "WalletCallRow",
-    "hands_of",
     "move_hash",
     "read_tables",
     "token_hash",
@@ -75,28 +82,6 @@ __all__ = [
 ]
 
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
-FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
-
-
-def hands_of(
-    db: sqlite3.Connection, player: str, *, last: int, table_id: int | None = None
-) -> list[list[dict[str, Any]]]:
-    """The logs of at most ``last`` finished hands (of table ``table_id``, or of any),
-    newest first, whose log names ``player`` (a quick filter by the text:
-    :func:`doubleholdem.table.history.seat_hands` then keeps the hands the player was
-    dealt into); ``db`` any connection to the database (the accounts' desk reads on its
-    own, off the event loop)."""
-    name = json.dumps(player)
-    if table_id is None:
-        query = "SELECT log FROM hands WHERE instr(log, ?) > 0 ORDER BY rowid DESC LIMIT ?"
-        rows = db.execute(query, (name, last)).fetchall()
-    else:
-        query = (
-            "SELECT log FROM hands WHERE table_id = ? AND instr(log, ?) > 0"
-            " ORDER BY number DESC LIMIT ?"
-        )
-        rows = db.execute(query, (table_id, name, last)).fetchall()
-    return [json.loads(log) for (log,) in rows]
 
 
 WalletCallRow = tuple[int, int, str, int, str]
@@ -145,6 +130,8 @@ class Storage:
             raise
         self._depth = 0
         self._reserved = False  # reserve() began the next transaction
+        # each thread's connection for reads (reader())
+        self._readers = ThreadConnections(path, busy_seconds=BUSY_SECONDS, read_only=True)
         self._stop = threading.Event()
         # per table: the checksum of its snapshot and its number of moves (forgotten on
         # a rollback, then read again), and the tables whose head the transaction moved
@@ -168,6 +155,7 @@ class Storage:
         self._stop.set()
         if self._checkpoints is not None:
             self._checkpoints.join()
+        self._readers.close()
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA busy_timeout = 0")  # another process may hold it
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -457,27 +445,17 @@ class Storage:
     # finished hands
 
     def put_hand(self, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
-        """Stores the log of a finished hand (the server's record: every card)."""
-        self._db.execute(
-            "INSERT OR REPLACE INTO hands VALUES (?, ?, ?)",
-            (table_id, number, json.dumps(log, separators=(",", ":"))),
-        )
+        """Stores the log of a finished hand (the server's record: every card) with the
+        index of who played it (:func:`doubleholdem.server.hands.put`)."""
+        hands.put(self._db, table_id, number, log)
 
-    def forget_hands(self, table_id: int, last: int, keep: int) -> None:
-        """The retention of finished hands: forgets the hands of a table numbered up to
-        ``last - keep`` (``last`` the hand just stored: the ``keep`` last are kept), at
-        most ``FORGET_BATCH`` of the oldest at a time, so that no commit is long (a
-        backlog, e.g. after lowering the setting, goes in steps, one per hand)."""
-        self._db.execute(
-            "DELETE FROM hands WHERE table_id = ? AND number IN (SELECT number FROM hands"
-            " WHERE table_id = ? AND number <= ? ORDER BY number LIMIT ?)",
-            (table_id, table_id, last - keep, FORGET_BATCH),
-        )
-        self._db.execute(
-            "DELETE FROM chat WHERE number IN (SELECT number FROM chat WHERE table_id = ?"
-            " AND hand <= ? ORDER BY number LIMIT ?)",
-            (table_id, last - keep, FORGET_BATCH * 20),
-        )
+    def forget_hands(self, table_id: int, last: int, keep: int | None, **rule: Any) -> None:
+        """The retention of finished hands, one step of at most ``FORGET_BATCH``: forgets
+        the hands of a table numbered up to ``last - keep`` (``last`` the hand just
+        stored) and, by ``rule``, those ended before ``older_than``, sparing the last
+        ``protect`` of each (player, seat) of ``people``
+        (:func:`doubleholdem.server.hands.forget`)."""
+        hands.forget(self._db, table_id, last=last, keep=keep, **rule)
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
         """The ``last`` finished hands of a table as (number, log), oldest first."""
@@ -487,9 +465,25 @@ class Storage:
         ).fetchall()
         return [(number, json.loads(log)) for number, log in reversed(rows)]
 
-    def hands_of(self, table_id: int, player: str, *, last: int) -> list[list[dict[str, Any]]]:
-        """:func:`hands_of` at table ``table_id``."""
-        return hands_of(self._db, player, last=last, table_id=table_id)
+    def seat_hands(
+        self, table_id: int, player: str, seat: int, *, last: int
+    ) -> list[list[dict[str, Any]]]:
+        """The logs of the last ``last`` hands ``player`` played in ``seat`` of table
+        ``table_id``, newest first (:func:`doubleholdem.server.hands.seat_logs`), read on
+        this thread's own connection (:meth:`reader`): call it off the event loop."""
+        return hands.seat_logs(self.reader(), table_id, player, seat, last=last)
+
+    def player_hands(self, player: str, *, last: int) -> list[list[dict[str, Any]]]:
+        """The logs of the last ``last`` hands ``player`` played at any table, newest
+        first (:func:`doubleholdem.server.hands.player_logs`), like :meth:`seat_hands`."""
+        return hands.player_logs(self.reader(), player, last=last)
+
+    def reader(self) -> sqlite3.Connection:
+        """This thread's connection for reads off the event loop (read-only, made on
+        first use, closed with the storage): it sees what is committed, never the
+        event loop's transaction in progress. An in-memory database (tests) has no other
+        connection: its reads share the storage's."""
+        return self._db if self.path == ":memory:" else self._readers.get()
 
     # chat
 

@@ -1,0 +1,223 @@
+"""Finished hands in the server's database, and the index of who played each: a stored
+hand (``hands``: its log, every card) gets, in the same transaction, a row of
+``hand_index`` (its table, number, the time it ended and its place in the order stored)
+and a row of ``hand_players`` for each seat dealt in (the player and the seat). A
+player's hands are then found through ``hand_players``' indexes, reading only that
+player's rows and at most the hands asked for, whatever the others stored
+(:func:`seat_logs`, :func:`player_logs`). The retention forgets by count and by age in
+bounded steps, never the last hands of a seat a person holds (:func:`forget`).
+
+>>> db = sqlite3.connect(":memory:", isolation_level=None)
+>>> _ = db.execute("CREATE TABLE hands (table_id, number, log, PRIMARY KEY (table_id, number))")
+>>> for statement in SCHEMA:
+...     _ = db.execute(statement)
+>>> record = {"kind": "phh", "hand_number": 1, "table": 0, "seats": [2, 1],
+...           "players": ["ann", "bob"], "text": ""}
+>>> put(db, 0, 1, [{"kind": "hand_end", "at": 60.0}, record])
+>>> [log[-1]["players"] for log in seat_logs(db, 0, "bob", 0, last=5)]
+[['ann', 'bob']]
+>>> seat_logs(db, 0, "bob", 1, last=5), len(player_logs(db, "ann", last=5))
+([], 1)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = [
+    "FORGET_BATCH",
+    "SCHEMA",
+    "build_index",
+    "forget",
+    "hand_time",
+    "player_logs",
+    "put",
+    "seat_logs",
+]
+
+FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
+RECORD = "phh"  # the kind of a log's last entry: its PHH record (table.history.RECORD)
+
+SCHEMA = (
+    # one row a stored hand: ``seq`` its place in the order stored (the newest first is
+    # an account's order across tables), ``ended`` the time it ended (the retention by age)
+    "CREATE TABLE IF NOT EXISTS hand_index (seq INTEGER PRIMARY KEY, table_id INTEGER NOT"
+    " NULL, number INTEGER NOT NULL, ended REAL NOT NULL, UNIQUE (table_id, number))",
+    "CREATE INDEX IF NOT EXISTS hand_index_by_time ON hand_index (table_id, ended)",
+    # one row a seat dealt into a stored hand (seats zero-based, as the tables number them)
+    "CREATE TABLE IF NOT EXISTS hand_players (seq INTEGER NOT NULL, seat INTEGER NOT NULL,"
+    " table_id INTEGER NOT NULL, player TEXT NOT NULL, PRIMARY KEY (seq, seat)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS hand_players_by_player ON hand_players (player, seq)",
+    "CREATE INDEX IF NOT EXISTS hand_players_by_seat ON hand_players (player, table_id, seat, seq)",
+)
+
+_SEAT_LOGS = (
+    "SELECT h.log FROM hand_players p INDEXED BY hand_players_by_seat"
+    " JOIN hand_index i ON i.seq = p.seq"
+    " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
+    " WHERE p.player = ? AND p.table_id = ? AND p.seat = ? ORDER BY p.seq DESC LIMIT ?"
+)
+_PLAYER_LOGS = (
+    "SELECT h.log FROM hand_players p INDEXED BY hand_players_by_player"
+    " JOIN hand_index i ON i.seq = p.seq"
+    " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
+    " WHERE p.player = ? ORDER BY p.seq DESC LIMIT ?"
+)
+
+
+def hand_time(log: list[dict[str, Any]]) -> float:
+    """When the hand of ``log`` ended: its ``hand_end`` entry's time (else the latest
+    time in the log, else 0: a log without times is the oldest there is)."""
+    times = [e["at"] for e in log if e.get("kind") == "hand_end" and "at" in e]
+    if not times:
+        times = [e["at"] for e in log if isinstance(e.get("at"), (int, float))]
+    return float(max(times, default=0.0))
+
+
+def _seats(log: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """(seat, player) of every seat dealt into the hand of ``log`` (its PHH record,
+    the log's last entry of its kind; none without one)."""
+    record = next((e for e in reversed(log) if e.get("kind") == RECORD), None)
+    if record is None:
+        return []
+    return [(int(s) - 1, str(p)) for s, p in zip(record["seats"], record["players"], strict=True)]
+
+
+def put(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
+    """Stores the log of hand ``number`` of table ``table_id`` with its index rows
+    (in the caller's transaction); a hand stored again replaces the old one whole."""
+    _drop(db, table_id, [number])
+    db.execute(
+        "INSERT INTO hands VALUES (?, ?, ?)",
+        (table_id, number, json.dumps(log, separators=(",", ":"))),
+    )
+    _index(db, table_id, number, log)
+
+
+def _index(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
+    cursor = db.execute(
+        "INSERT INTO hand_index (table_id, number, ended) VALUES (?, ?, ?)",
+        (table_id, number, hand_time(log)),
+    )
+    seq = cursor.lastrowid
+    db.executemany(
+        "INSERT INTO hand_players VALUES (?, ?, ?, ?)",
+        [(seq, seat, table_id, player) for seat, player in _seats(log)],
+    )
+
+
+def _drop(db: sqlite3.Connection, table_id: int, numbers: list[int]) -> None:
+    """Forgets hands ``numbers`` of table ``table_id`` and their index rows."""
+    seqs = [
+        (seq,)
+        for number in numbers
+        for (seq,) in db.execute(
+            "SELECT seq FROM hand_index WHERE table_id = ? AND number = ?", (table_id, number)
+        )
+    ]
+    db.executemany("DELETE FROM hand_players WHERE seq = ?", seqs)
+    db.executemany("DELETE FROM hand_index WHERE seq = ?", seqs)
+    db.executemany(
+        "DELETE FROM hands WHERE table_id = ? AND number = ?", [(table_id, n) for n in numbers]
+    )
+
+
+def _logs(rows: Iterable[tuple[str]]) -> list[list[dict[str, Any]]]:
+    return [json.loads(log) for (log,) in rows]
+
+
+def seat_logs(
+    db: sqlite3.Connection, table_id: int, player: str, seat: int, *, last: int
+) -> list[list[dict[str, Any]]]:
+    """The logs of the last ``last`` hands ``player`` was dealt into in ``seat`` of table
+    ``table_id``, newest first (``db`` any connection to the database)."""
+    return _logs(db.execute(_SEAT_LOGS, (player, table_id, seat, last)))
+
+
+def player_logs(db: sqlite3.Connection, player: str, *, last: int) -> list[list[dict[str, Any]]]:
+    """The logs of the last ``last`` hands ``player`` was dealt into at any table, the
+    last stored first (``db`` any connection to the database)."""
+    return _logs(db.execute(_PLAYER_LOGS, (player, last)))
+
+
+def _protected(
+    db: sqlite3.Connection, table_id: int, people: Iterable[tuple[str, int]], protect: int
+) -> set[int]:
+    """The ``seq`` of the last ``protect`` hands of each (player, seat) of ``people`` at
+    table ``table_id``."""
+    found: set[int] = set()
+    for player, seat in people:
+        rows = db.execute(
+            "SELECT seq FROM hand_players INDEXED BY hand_players_by_seat WHERE player = ?"
+            " AND table_id = ? AND seat = ? ORDER BY seq DESC LIMIT ?",
+            (player, table_id, seat, protect),
+        )
+        found.update(seq for (seq,) in rows)
+    return found
+
+
+def forget(
+    db: sqlite3.Connection,
+    table_id: int,
+    *,
+    last: int,
+    keep: int | None,
+    older_than: float | None = None,
+    people: Iterable[tuple[str, int]] = (),
+    protect: int = 0,
+) -> None:
+    """The retention of table ``table_id``'s finished hands, one bounded step (in the
+    caller's transaction): forgets at most ``FORGET_BATCH`` of the oldest hands that are
+    older than its last ``keep`` (``last`` the newest hand's number) or that ended before
+    ``older_than``, but none of the last ``protect`` hands of each (player, seat) of
+    ``people`` (the seats persons hold now: the hands they may still ask for), with the
+    chat lines said up to the newest hand forgotten. A backlog goes in such steps."""
+    spared = _protected(db, table_id, people, protect)
+    limit = FORGET_BATCH + len(spared)
+    found: dict[int, int] = {}  # seq -> number
+    if keep is not None:
+        rows = db.execute(
+            "SELECT seq, number FROM hand_index WHERE table_id = ? AND number <= ?"
+            " ORDER BY number LIMIT ?",
+            (table_id, last - keep, limit),
+        )
+        found.update(rows)
+    if older_than is not None:
+        rows = db.execute(
+            "SELECT seq, number FROM hand_index WHERE table_id = ? AND ended < ?"
+            " ORDER BY ended LIMIT ?",
+            (table_id, older_than, limit),
+        )
+        found.update(rows)
+    numbers = sorted(n for seq, n in found.items() if seq not in spared)[:FORGET_BATCH]
+    if not numbers:
+        return
+    _drop(db, table_id, numbers)
+    db.execute(
+        "DELETE FROM chat WHERE number IN (SELECT number FROM chat WHERE table_id = ?"
+        " AND hand <= ? ORDER BY number LIMIT ?)",
+        (table_id, numbers[-1], FORGET_BATCH * 20),
+    )
+
+
+def build_index(db: sqlite3.Connection) -> int:
+    """Makes the index tables and indexes every stored hand, in the order stored (in the
+    caller's transaction: an upgrade); returns how many. A log that is not a hand's
+    raises :class:`ValueError` naming its table and hand."""
+    for statement in SCHEMA:
+        db.execute(statement)
+    count = 0
+    for table_id, number, text in db.execute(
+        "SELECT table_id, number, log FROM hands ORDER BY rowid"
+    ):
+        try:
+            _index(db, table_id, number, json.loads(text))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise ValueError(
+                f"table {table_id + 1}, hand {number}: its stored log is not a hand's"
+            ) from None
+        count += 1
+    return count
