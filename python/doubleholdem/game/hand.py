@@ -419,12 +419,9 @@ class Hand(HandState):
                 config.show_uncontested,
             )
         else:
-            holes, points, double = self._holes, self._points, config.variant is _DOUBLE
             last_bettor = self._round.last_aggressor
             order = show_order(self._in_hand, config.button, last_bettor, self._runout)
-            values = {}  # a loop, not a comprehension: every showdown
-            for s in order:
-                values[s] = hand_value(holes[s], points[s], board, double)
+            values = self._values(order)
             ending = showdown(
                 self._committed,
                 self._in_hand,
@@ -438,6 +435,16 @@ class Hand(HandState):
                 config.muck_losing,
             )
         self._settle(ending)
+
+    def _values(self, order: list[int]) -> dict[int, HandValue | None]:
+        """The value of each hand at the showdown (of the seats in show ``order``); a
+        replayed hand history gives ``None`` for a hand that forfeits (mucked)."""
+        holes, points, board = self._holes, self._points, self._board
+        double = self.config.variant is _DOUBLE
+        values: dict[int, HandValue | None] = {}  # a loop, not a comprehension: every showdown
+        for s in order:
+            values[s] = hand_value(holes[s], points[s], board, double)
+        return values
 
     def _settle(self, ending: Settlement) -> None:
         """Applies the end of the hand: the chips that go back, each showing, then each

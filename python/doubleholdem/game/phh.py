@@ -22,8 +22,14 @@ The Double Hold'em dialect:
   shows it;
 - the optional field ``_reveal_point = true`` records the DH-8 setting (default false).
 
-Everything else (``d db``, ``f``, ``cc``, ``cbr``, ``sm``) is as in PHH. Unknown hole
-cards (``????``) are allowed for players who never need to show them.
+Everything else (``d db``, ``f``, ``cc``, ``cbr``, ``sm``) is as in PHH, and so are
+unknown hole cards (``????``, a player's own history of a hand): a card dealt unknown
+becomes known when its player shows it (``p2 sm KcKd``) or, in Double Hold'em, reveals
+it as a point card. A hand mucked at the showdown (``p2 sm``, no cards) forfeits: it
+wins nothing, whatever it held, and so does a hand whose cards the file never gives. A
+pot contested only by such hands, or a showdown of a hand shown without its cards
+(``sm -``) or its point card (``pc ??``), is refused with the reason: the file does not
+say who wins, and placeholder cards never decide it.
 
 >>> text = '''
 ... variant = "NT"
@@ -45,18 +51,17 @@ cards (``????``) are allowed for players who never need to show them.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import rtoml
 
-from doubleholdem.cards import CARD_NAMES, parse_card
+from doubleholdem.cards import CARD_NAMES
 from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
 from doubleholdem.game.config import AnteType, GameConfig, Structure
 from doubleholdem.game.hand import Hand
+from doubleholdem.game.phh_cards import ReplayHand, check_decided, dealt_cards, is_number, player
 from doubleholdem.game.phh_writer import VARIANTS, dumps
 from doubleholdem.game.words import BET, POINT
 from doubleholdem.textfile import read_text
@@ -70,8 +75,6 @@ __all__ = [
     "replay",
     "stacks_agree",
 ]
-
-UNKNOWN = -1
 
 
 @dataclass(frozen=True)
@@ -303,108 +306,14 @@ def _antes(antes: list[int], trimming: object) -> tuple[int, AnteType]:
 # ---------------------------------------------------------------------------- replay
 
 
-def _is_number(text: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes '²' (which ``int`` refuses) and
-    other scripts' digits (which ``int`` reads), neither of them PHH."""
-    return text.isascii() and text.isdigit()
-
-
-def _player(token: str, n: int, number: int) -> int:
-    seat = _SEATS.get(token, n)
-    if seat < n:
-        return seat
-    if token.startswith("p") and _is_number(token[1:]) and 1 <= int(token[1:]) <= n:
-        return int(token[1:]) - 1
-    raise InvalidHandHistory(f"{token!r} is not a player (p1..p{n})", action_number=number)
-
-
-_SEATS = {f"p{i + 1}": i for i in range(10)}
-_DECK = frozenset(range(52))
-_CARD_NUMBERS = {name: number for number, name in enumerate(CARD_NAMES)}
-_CARD_NUMBERS["??"] = UNKNOWN
-_TWO_CHARACTERS = re.compile("..", re.DOTALL).findall
-
-
-def _cards(text: str, number: int) -> list[int]:
-    if len(text) % 2:
-        raise InvalidHandHistory(f"{text!r} is not a list of cards", action_number=number)
-    try:
-        return list(map(_CARD_NUMBERS.__getitem__, _TWO_CHARACTERS(text)))
-    except KeyError:
-        pass
-    cards = []
-    for i in range(0, len(text), 2):
-        token = text[i : i + 2]
-        try:
-            cards.append(UNKNOWN if token == "??" else parse_card(token))
-        except DoubleHoldemError:
-            raise InvalidHandHistory(f"{token!r} is not a card", action_number=number) from None
-    return cards
-
-
-def _deck_order(history: HandHistory, split: list[list[str]]) -> tuple[list[int], set[int]]:
-    """The deck that deals the file's cards (``split``: the words of each action): hole
-    cards one at a time from p1, a burn before each board deal; unknown and burned cards
-    are the lowest unused ones. And the players who show their cards (``sm``)."""
-    config = history.config
-    n, k = config.players, config.hole_cards
-    holes: list[list[int]] = [[UNKNOWN] * k for _ in range(n)]
-    board: list[int] = []
-    showers: set[int] = set()
-    for number, words in enumerate(split, 1):
-        size = len(words)
-        if size == 4 and words[0] == "d" and words[1] == "dh":
-            seat = _player(words[2], n, number)
-            cards = _cards(words[3], number)
-            if len(cards) != k:
-                raise InvalidHandHistory(
-                    f"{words[2]} is dealt {len(cards)} cards, not {k}", action_number=number
-                )
-            if UNKNOWN in cards:
-                cards = [c if c != UNKNOWN else holes[seat][i] for i, c in enumerate(cards)]
-            holes[seat] = cards
-        elif size != 3:
-            continue
-        elif words[1] == "db" and words[0] == "d":
-            board.extend(_cards(words[2], number))
-        elif words[1] == "pc" and words[2] != "??":  # a revealed point card (DH-8)
-            seat = _player(words[0], n, number)
-            chosen, hole = _cards(words[2], number), holes[seat]
-            if len(chosen) == 1 and chosen[0] not in hole and UNKNOWN in hole:
-                hole[hole.index(UNKNOWN)] = chosen[0]
-        elif words[1] == "sm":
-            seat = _player(words[0], n, number)
-            showers.add(seat)
-            shown = _cards(words[2], number)
-            if len(shown) == k:
-                if any(h not in (UNKNOWN, c) for h, c in zip(holes[seat], shown)):
-                    raise InvalidHandHistory(
-                        f"{words[0]} shows cards it was not dealt", action_number=number
-                    )
-                holes[seat] = [h if h != UNKNOWN else c for h, c in zip(holes[seat], shown)]
-    if len(board) > 5:
-        raise InvalidHandHistory(f"{len(board)} board cards dealt, at most 5")
-    known = [*chain.from_iterable(holes), *board]
-    known_set = set(known)
-    known_set.discard(UNKNOWN)
-    if len(known_set) != len(known) - known.count(UNKNOWN):
-        twice = next(c for c in known if c != UNKNOWN and known.count(c) > 1)
-        raise InvalidHandHistory(f"the card {CARD_NAMES[twice]} is dealt twice")
-    spare = iter(sorted(_DECK.difference(known_set)))
-    order = list(chain.from_iterable(zip(*holes)))  # the first card of each seat, ...
-    board += [UNKNOWN] * (5 - len(board))
-    order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
-    return [c if c != UNKNOWN else next(spare) for c in order] + list(spare), showers
-
-
 def replay(history: HandHistory) -> ReplayResult:
     """Plays the file's actions through the engine; :class:`InvalidHandHistory` names the
     first action that breaks the rules (1-based) and why."""
     actions = history.actions
     # each action's words, without its comment
     split = [a.split() if "#" not in a else a.split("#", 1)[0].split() for a in actions]
-    order, showers = _deck_order(history, split)
-    hand = Hand(_showing(history.config, showers), deck=order)
+    dealt = dealt_cards(history.config, split)
+    hand = ReplayHand(_showing(history.config, dealt.showers), dealt)
     n = history.config.players
     names = _PLAYERS[:n]
     board_seen = 0
@@ -425,7 +334,7 @@ def replay(history: HandHistory) -> ReplayResult:
                 and words[1] == "cbr"
                 and hand.decision == BET
                 and words[0] == names[hand.actor or 0]
-                and _is_number(words[2])
+                and is_number(words[2])
             ):
                 hand.bet_or_raise_to(int(words[2]))  # likewise
             elif size == 4 and words[1] == "dh" and words[0] == "d":
@@ -446,6 +355,7 @@ def replay(history: HandHistory) -> ReplayResult:
             action_number=len(history.actions),
         )
     pots = sorted(hand.results, key=lambda r: r.pot)
+    check_decided(pots, dealt.forfeits)
     return ReplayResult(
         finishing_stacks=hand.stacks,
         pots=[(r.amount, sorted(r.winners)) for r in pots],
@@ -495,7 +405,7 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
         elif words[1] != "dh":
             raise _reject(number, text, f"unknown dealer action {words[1]!r}")
         return board_seen
-    seat = _player(words[0], n, number)
+    seat = player(words[0], n, number)
     verb = words[1]
     if verb == "sm":
         return board_seen
@@ -513,7 +423,7 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
         hand.fold()
     elif verb == "cc" and len(words) == 2:
         hand.check_or_call()
-    elif verb == "cbr" and len(words) == 3 and _is_number(words[2]):
+    elif verb == "cbr" and len(words) == 3 and is_number(words[2]):
         hand.bet_or_raise_to(int(words[2]))
     else:
         raise _reject(number, text, f"unknown or malformed player action {verb!r}")

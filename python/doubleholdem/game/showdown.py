@@ -132,7 +132,7 @@ def showdown(
     stacks: Sequence[int],
     dead: int,
     order: Sequence[int],
-    values: Mapping[int, HandValue],
+    values: Mapping[int, HandValue | None],
     shown: Sequence[bool],
     rake: Rake | None,
     button: int,
@@ -141,7 +141,8 @@ def showdown(
     """The end of a hand that reaches the showdown: each seat's chips in the middle
     (``committed``), who is in the hand and the stacks behind, ``dead`` money for the
     main pot, the players in show ``order`` (:func:`show_order`) with their ``values``
-    and whether they are face up already (``shown``), the ``rake``, the ``button`` and
+    (``None``: a hand that forfeits, a replayed history's mucked hand: it mucks and wins
+    nothing) and whether they are face up already (``shown``), the ``rake``, the ``button`` and
     each seat's preference to muck a hand that cannot win (``muck_losing``; empty: all
     do).
 
@@ -158,7 +159,9 @@ def showdown(
     showings = []
     for seat in order:
         value = values[seat]
-        if (
+        if value is None:  # a hand that forfeits: mucked, it wins nothing
+            showings.append(_new(Showing, (seat, False, None)))
+        elif (
             shown[seat]
             or can_win(seat, value.value, best, pots)
             or (muck_losing and not muck_losing[seat])
