@@ -6,7 +6,7 @@ NEWEST_PYTHON ?= $(lastword $(wildcard /root/.pyenv/versions/3.13.*/bin/python3)
 # Seconds of coverage-guided fuzzing per target (fuzz/README.md).
 FUZZ_SECONDS ?= 8
 
-.PHONY: test install rust-checks python-checks docs fuzz pythons bench dist
+.PHONY: test install rust-checks python-checks random docs fuzz pythons bench dist
 
 test: rust-checks install python-checks docs fuzz pythons
 
@@ -30,7 +30,12 @@ python-checks:
 	$(PYTHON) -m ruff check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m ruff format --check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m mypy
-	$(PYTHON) -m pytest -q --durations=15
+	$(PYTHON) -m pytest -q -p no:randomly --durations=15
+
+# The suite in a random order (pytest-randomly, SEED or a new seed each run) on two
+# workers (pytest-xdist): a test that depends on order or timing fails here first.
+random:
+	$(PYTHON) -m pytest -q -n 2 $(if $(SEED),--randomly-seed=$(SEED))
 
 # The documentation site into site/, warnings as errors (mkdocs.yml).
 docs:
