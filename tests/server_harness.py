@@ -184,10 +184,16 @@ class ServerThread:
     ``update`` applied to the view its connection holds must give the table's view of
     the seat exactly (mismatches into ``self.mismatches``). Without a ``desk`` the room
     takes guests (anyone sits under a chosen name: what most tests rely on); with one,
-    only its signed-in accounts sit."""
+    only its signed-in accounts sit. ``options``: more of
+    :func:`~doubleholdem.server.limits.uvicorn_config`'s (``forwarded_allow_ips``)."""
 
     def __init__(
-        self, room: Room, limits: Limits | None = None, *, desk: Desk | None = None
+        self,
+        room: Room,
+        limits: Limits | None = None,
+        *,
+        desk: Desk | None = None,
+        **options: Any,
     ) -> None:
         if desk is None:
             room.settings.guests = True
@@ -198,7 +204,9 @@ class ServerThread:
         self.audited = 0
         self.views: dict[Connection, Any] = {}
         room.audit = self._audit
-        config = uvicorn_config(create_app(room, desk), self.limits, host="127.0.0.1", port=0)
+        config = uvicorn_config(
+            create_app(room, desk), self.limits, host="127.0.0.1", port=0, **options
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

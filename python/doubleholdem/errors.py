@@ -339,6 +339,13 @@ class SignInThrottled(AccountError):
         self.retry_after = retry_after
 
 
+class HashingBusy(SignInThrottled):
+    """Every password-hashing slot of the server is taken: nothing was tried or
+    counted; retry after ``retry_after`` seconds."""
+
+    code = "busy"
+
+
 class InvalidAmount(AccountError):
     """An amount of chips that is not a whole number in ``low``..``high`` (the ledger's
     amounts and balances fit SQLite's 64-bit integers), or a movement that would take

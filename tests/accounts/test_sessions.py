@@ -1,5 +1,5 @@
 """Session tokens (random, stored as SHA-256 only, with expiry and revocation), the
-sign-in throttle per name and per address, and households."""
+sign-in throttle per address and name and per address, and households."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from doubleholdem.accounts.sessions import (
     start_session,
     token_hash,
 )
+from doubleholdem.errors import BadCredentials, SignInThrottled
 
 
 @pytest.fixture
@@ -76,49 +77,83 @@ class Clock:
         return self.now
 
 
-def test_the_throttle_counts_a_name_over_every_address() -> None:
+def _fail(throttle: Throttle, name: str | None, address: str) -> None:
+    """A guess that fails (counted, and kept)."""
+    with pytest.raises(BadCredentials), throttle.guess(name, address):
+        raise BadCredentials("wrong name or password")
+
+
+def test_the_throttle_counts_a_name_per_address() -> None:
     clock = Clock()
     throttle = Throttle(clock=clock, per_account=(3, 60.0), per_address=(100, 60.0))
-    for i in range(3):
-        assert throttle.retry_after("Ann", f"10.0.0.{i}") == 0
-        throttle.failed("Ann", f"10.0.0.{i}")
+    for _ in range(3):
+        assert throttle.retry_after("Ann", "10.0.0.1") == 0
+        _fail(throttle, "Ann", "10.0.0.1")
         clock.now += 10
-    assert throttle.retry_after("ann", "10.9.9.9") == 30  # the first failure + 60 s
-    assert throttle.retry_after("bob", "10.9.9.9") == 0
+    assert throttle.retry_after("ann", "10.0.0.1") == 30  # the first failure + 60 s
+    with pytest.raises(SignInThrottled) as refused, throttle.guess("ann", "10.0.0.1"):
+        pytest.fail("a refused guess never runs")
+    assert refused.value.retry_after == 30
+    assert throttle.retry_after("ann", "10.9.9.9") == 0  # the owner elsewhere is not locked out
+    assert throttle.retry_after("bob", "10.0.0.1") == 0
     clock.now += 29.5
-    assert throttle.retry_after("ann", "10.9.9.9") == 1
+    assert throttle.retry_after("ann", "10.0.0.1") == 1
     clock.now += 0.5
-    assert throttle.retry_after("ann", "10.9.9.9") == 0
+    assert throttle.retry_after("ann", "10.0.0.1") == 0
 
 
 def test_the_throttle_counts_an_address_over_every_name() -> None:
     clock = Clock()
     throttle = Throttle(clock=clock, per_account=(100, 60.0), per_address=(4, 30.0))
     for i in range(4):
-        throttle.failed(f"name{i}", "203.0.113.5")
+        _fail(throttle, f"name{i}", "203.0.113.5")
     assert throttle.retry_after("someone", "203.0.113.5") == 30
+    assert throttle.retry_after(None, "203.0.113.5") == 30  # a sign-up's check too
     assert throttle.retry_after("someone", "203.0.113.6") == 0
-    throttle.succeeded("someone")  # a success elsewhere does not clear the address
+    with throttle.guess("someone", "203.0.113.6"):  # a success elsewhere clears nothing
+        pass
     assert throttle.retry_after("name0", "203.0.113.5") == 30
 
 
-def test_success_clears_the_names_count() -> None:
-    clock = Clock()
-    throttle = Throttle(clock=clock, per_account=(2, 60.0))
-    throttle.failed("ann", "a")
-    throttle.failed("ann", "b")
-    assert throttle.retry_after("ann", "c") == 60
-    throttle.succeeded("ANN")
-    assert throttle.retry_after("ann", "c") == 0
+def test_an_ipv6_host_counts_as_its_64() -> None:
+    throttle = Throttle(clock=Clock(), per_address=(2, 60.0))
+    _fail(throttle, "a", "2001:db8:1:2::1")
+    _fail(throttle, "b", "2001:db8:1:2:ffff::9")
+    assert throttle.retry_after("c", "2001:db8:1:2:1234::1") == 60
+    assert throttle.retry_after("c", "2001:db8:1:3::1") == 0
+
+
+def test_a_success_and_a_refusal_inside_take_the_guess_back() -> None:
+    throttle = Throttle(clock=Clock(), per_account=(1, 60.0))
+    for _ in range(3):
+        with throttle.guess("ann", "a"):
+            pass
+    with pytest.raises(SignInThrottled), throttle.guess("ann", "a"):
+        raise SignInThrottled("busy", retry_after=1)
+    assert throttle.retry_after("ann", "a") == 0
+    _fail(throttle, "ann", "a")
+    assert throttle.retry_after("ann", "a") == 60
+
+
+def test_a_spent_allowance_is_kept_and_a_failed_one_taken_back() -> None:
+    throttle = Throttle(clock=Clock(), per_address=(2, 3600.0), refusal="too many sign-ups")
+    with pytest.raises(ValueError), throttle.spend("a"):
+        raise ValueError("the name is taken")
+    for _ in range(2):
+        with throttle.spend("a"):
+            pass
+    refused = pytest.raises(SignInThrottled, match="too many sign-ups: retry in 3600 s")
+    with refused, throttle.spend("a"):
+        pytest.fail("a refused sign-up never runs")
 
 
 def test_the_throttle_remembers_a_bounded_number_of_keys() -> None:
     clock = Clock()
     throttle = Throttle(clock=clock, per_account=(1, 60.0), per_address=(1, 60.0), max_keys=10)
     for i in range(1000):
-        throttle.failed(f"n{i}", f"a{i}")
+        _fail(throttle, f"n{i}", f"a{i}")
     assert len(throttle._failures) == 10
-    assert throttle.retry_after("n999", "x") == 60
+    assert throttle.retry_after("n999", "a999") == 60
 
 
 @pytest.mark.parametrize("bad", [(0, 60.0), (3, 0.0), (3, -1.0)])

@@ -4,6 +4,7 @@ exit status 2."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,6 +123,69 @@ def test_serve_opens_sign_up_with_welcome_chips(tmp_path: Path) -> None:
         with urllib.request.urlopen(request, timeout=30) as reply:
             assert reply.status == 201
             assert json.loads(reply.read())["balance"] == 250
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+def _served(tmp_path: Path, *words: str) -> Any:
+    """``serve`` in a process of its own on a free port (one table, sign-up open): the
+    process and its page's URL."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(tmp_path / "t.db")]
+    command += ["--port", "0", "--tables", "1", "--signup", "open", *words]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert "open http://127.0.0.1:" in line, line
+    return process, line.split("open ", 1)[1].strip()
+
+
+def _sign_up(url: str, name: str, forwarded_for: str) -> int:
+    import json
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"name": name, "password": "correct horse"}).encode()
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": forwarded_for}
+    request = urllib.request.Request(url + "api/signup", body, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return int(reply.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+@pytest.mark.parametrize(
+    ("words", "recorded"),
+    [([], "127.0.0.1"), (["--forwarded-allow-ips", "127.0.0.1"], "198.51.100.7")],
+)
+def test_serve_believes_forwarded_addresses_only_when_told(
+    tmp_path: Path, words: list[str], recorded: str
+) -> None:
+    """``X-Forwarded-For`` from the server's own machine is not believed by default
+    (uvicorn's default would), only from ``--forwarded-allow-ips``."""
+    import sqlite3
+
+    process, url = _served(tmp_path, *words)
+    try:
+        assert _sign_up(url, "ann", "198.51.100.7") == 201
+    finally:
+        process.terminate()
+        process.wait(30)
+    db = sqlite3.connect(tmp_path / "t.db")
+    assert db.execute("SELECT address FROM account_addresses").fetchall() == [(recorded,)]
+
+
+def test_serve_takes_signups_per_address_from_the_config(tmp_path: Path) -> None:
+    config = tmp_path / "room.toml"
+    config.write_text('[room]\nsignup = "open"\nsignups_per_address = 1\n')
+    process, url = _served(tmp_path, "--config", str(config))
+    try:
+        assert _sign_up(url, "ann", "") == 201
+        assert _sign_up(url, "bob", "") == 429
     finally:
         process.terminate()
         process.wait(30)

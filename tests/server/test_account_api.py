@@ -19,77 +19,14 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.cli import main
 from doubleholdem.server.desk import STATEMENT_PAGE, Desk
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from http_harness import PASSWORD, Browser, CountingPasswords
 from server_harness import ServerThread
-
-PASSWORD = "correct horse battery"
-
-
-class CountingPasswords(Passwords):
-    """Fast Argon2id (tests only) that counts its verifications."""
-
-    def __init__(self) -> None:
-        super().__init__(time_cost=1, memory_cost=8, insecure=True)
-        self.verified = 0
-
-    def verify(self, hashed: str, password: str) -> bool:
-        self.verified += 1
-        return super().verify(hashed, password)
-
-
-class Reply:
-    def __init__(self, response: http.client.HTTPResponse) -> None:
-        self.status = response.status
-        self.headers = response.headers
-        body = response.read()
-        self.body: Any = json.loads(body) if body else None
-
-    @property
-    def token(self) -> str:
-        cookie = self.headers["set-cookie"]
-        return str(cookie.split(";")[0].split("=", 1)[1])
-
-
-class Browser:
-    """Requests to the server at ``port`` from its own page (``Origin``), keeping no
-    cookie of its own: each call says which session it carries."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.origin = f"http://127.0.0.1:{port}"
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        body: object = None,
-        *,
-        token: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> Reply:
-        sent = {"Origin": self.origin, "Content-Type": "application/json"}
-        if token is not None:
-            sent["Cookie"] = f"dh_session={token}"
-        sent.update(headers or {})
-        data = body if isinstance(body, bytes) else None if body is None else json.dumps(body)
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            connection.request(method, path, body=data, headers=sent)
-            return Reply(connection.getresponse())
-        finally:
-            connection.close()
-
-    def sign_up(self, name: str, password: str = PASSWORD) -> Reply:
-        return self.request("POST", "/api/signup", {"name": name, "password": password})
-
-    def sign_in(self, name: str, password: str = PASSWORD, **options: Any) -> Reply:
-        return self.request("POST", "/api/signin", {"name": name, "password": password}, **options)
 
 
 class Served:
@@ -99,13 +36,13 @@ class Served:
         self.path = desk.path
 
 
-def _serve(tmp_path: Path, **options: Any) -> Iterator[Served]:
+def _serve(tmp_path: Path, *, trust: str = "", **options: Any) -> Iterator[Served]:
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=600.0, **options)
     room = Room.open(str(tmp_path / "tables.db"), settings)
     clock = [0.0]
     throttle = Throttle(clock=lambda: clock[0], per_account=(3, 60.0), per_address=(6, 60.0))
     desk = Desk(room.store.path, settings, passwords=CountingPasswords(), throttle=throttle)
-    with ServerThread(room, desk=desk) as server:
+    with ServerThread(room, desk=desk, forwarded_allow_ips=trust) as server:
         yield Served(server, desk, clock)
 
 
@@ -151,10 +88,19 @@ def test_the_cookie_is_http_only_strict_and_expires(served: Served) -> None:
         assert attribute in cookie
     assert "secure" not in cookie  # plain HTTP: a Secure cookie would never come back
     proxy = {"X-Forwarded-Proto": "https", "Origin": f"https://127.0.0.1:{served.server.port}"}
-    over_tls = served.browser.sign_in("ann", headers=proxy)
-    assert "; secure" in over_tls.headers["set-cookie"].lower()
-    gone = served.browser.request("POST", "/api/signout", token=over_tls.token)
-    assert "max-age=0" in gone.headers["set-cookie"].lower()
+    untrusted = served.browser.sign_in("ann", headers=proxy)  # a proxy nobody trusts
+    assert (untrusted.status, untrusted.body["error"]) == (403, "cross_origin")
+
+
+def test_a_trusted_proxys_tls_makes_the_cookie_secure(tmp_path: Path) -> None:
+    for served in _serve(tmp_path, trust="127.0.0.1", signup=True):
+        assert served.browser.sign_up("ann").status == 201
+        origin = f"https://127.0.0.1:{served.server.port}"
+        proxy = {"X-Forwarded-Proto": "https", "Origin": origin}
+        over_tls = served.browser.sign_in("ann", headers=proxy)
+        assert "; secure" in over_tls.headers["set-cookie"].lower()
+        gone = served.browser.request("POST", "/api/signout", token=over_tls.token)
+        assert "max-age=0" in gone.headers["set-cookie"].lower()
 
 
 def test_a_wrong_name_and_a_wrong_password_get_one_answer(served: Served) -> None:

@@ -143,6 +143,31 @@ def test_households_refuse_a_second_account_from_one_address(tmp_path: Path) -> 
     assert [s and s["player"] for s in room.runners[0].table.seats()] == ["ann", "cid", None]
 
 
+def test_households_remember_the_addresses_the_database_keeps(tmp_path: Path) -> None:
+    """After a restart the room still knows that ann and bob signed in from one address
+    (the database keeps it): bob is refused a seat at ann's table."""
+    options: dict[str, Any] = {"households": True, "welcome_chips": 2000}
+    room = _room(tmp_path, **options)
+    desk = Desk(room.store.path, room.settings, passwords=FAST)
+    tokens = {n: desk.sign_up(n, PASSWORD, address="127.0.0.1")[1] for n in ("ann", "bob")}
+
+    async def sit(server: ServerThread, name: str) -> dict[str, Any]:
+        client = await Client.connect(server.ws_url, **_cookie(tokens[name]))
+        await client.send(type="sit", table=0, buy_in=1000)
+        reply: dict[str, Any] = await client.next()
+        await client.close()
+        return reply
+
+    with ServerThread(room, desk=desk) as server:
+        assert asyncio.run(sit(server, "ann"))["type"] == "seated"
+    room = _room(tmp_path, **options)  # the restart: ann's seat is restored
+    desk = Desk(room.store.path, room.settings, passwords=FAST)
+    with ServerThread(room, desk=desk) as server:
+        refused = asyncio.run(sit(server, "bob"))
+        assert (refused["type"], refused["code"]) == ("error", "household")
+    assert [s["player"] for s in room.runners[0].table.seats() if s] == ["ann"]
+
+
 def test_signing_out_closes_the_sessions_sockets(served: tuple[ServerThread, Desk]) -> None:
     server, desk = served
     _, token = desk.sign_up("ann", PASSWORD, address="127.0.0.1")

@@ -64,6 +64,7 @@ __all__ = [
     "Account",
     "Passwords",
     "check_name",
+    "check_name_free",
     "check_password",
     "create_account",
     "create_bot",
@@ -184,12 +185,18 @@ def _row(row: tuple[object, ...]) -> Account:
     return Account(int(str(id_)), str(name), str(role), str(state), float(str(created)))
 
 
+def check_name_free(db: sqlite3.Connection, name: str) -> None:
+    """Nothing if no account holds ``name`` (any case), else
+    :class:`~doubleholdem.errors.AccountExists`: a sign-up checks it before hashing."""
+    if db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() is not None:
+        raise AccountExists(f"the name {name} is taken", account=name)
+
+
 def _insert(
     db: sqlite3.Connection, name: str, role: str, hashed: str | None, now: float | None
 ) -> Account:
     _need_transaction(db)
-    if db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() is not None:
-        raise AccountExists(f"the name {name} is taken", account=name)
+    check_name_free(db, name)
     created = time.time() if now is None else float(now)
     cursor = db.execute(
         "INSERT INTO accounts (name, role, state, password_hash, created) "

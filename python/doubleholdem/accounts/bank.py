@@ -32,11 +32,9 @@ from doubleholdem.accounts.schema import check_schema, ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import (
-    BadCredentials,
     DamagedDatabase,
     DatabaseBusy,
     DoubleHoldemError,
-    SignInThrottled,
 )
 
 __all__ = ["BUSY_SECONDS", "Bank", "Receipt", "database_error"]
@@ -219,26 +217,15 @@ class Bank:
     ) -> tuple[Account, str]:
         """Signs ``name`` in from ``address``: the account and a new session token.
         With a ``throttle``, refused with
-        :class:`~doubleholdem.errors.SignInThrottled` while it says to wait, and a
-        failure counts against the name and the address."""
+        :class:`~doubleholdem.errors.SignInThrottled` while it says to wait; each try
+        is counted against the address and the name before it is checked, and taken
+        back if it succeeds."""
         moment = time.time() if now is None else now
-        if throttle is not None:
-            wait = throttle.retry_after(name, address)
-            if wait:
-                raise SignInThrottled(
-                    f"too many failed sign-ins: retry in {wait} s", retry_after=wait
-                )
-        with self.transaction() as db:
-            try:
-                account = accounts.sign_in(db, name, password, passwords=self.passwords)
-            except BadCredentials:
-                if throttle is not None:
-                    throttle.failed(name, address)
-                raise
+        guess = contextlib.nullcontext() if throttle is None else throttle.guess(name, address)
+        with guess, self.transaction() as db:
+            account = accounts.sign_in(db, name, password, passwords=self.passwords)
             households.record_address(db, account, address, now=moment)
             token = sessions.start_session(db, account, now=moment)
-        if throttle is not None:
-            throttle.succeeded(name)
         return account, token
 
     def session(self, token: str, *, now: float | None = None) -> Account | None:

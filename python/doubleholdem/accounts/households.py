@@ -17,6 +17,8 @@ accounts that share one.
 [SharedAddress(address='203.0.113.7', names=('ann', 'bob'))]
 >>> household(db, "ann")
 ('ann', 'bob')
+>>> signed_in_from(db, "198.51.100.1")
+('bob',)
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ from typing import NamedTuple
 from doubleholdem.accounts.accounts import Account
 from doubleholdem.errors import NotInTransaction
 
-__all__ = ["MAX_ADDRESS", "SharedAddress", "household", "record_address", "shared_addresses"]
+__all__ = [
+    "MAX_ADDRESS",
+    "SharedAddress",
+    "household",
+    "record_address",
+    "shared_addresses",
+    "signed_in_from",
+]
 
 MAX_ADDRESS = 100  # characters of an address worth keeping (IPv6 with a zone fits)
 
@@ -75,3 +84,13 @@ def household(db: sqlite3.Connection, name: str) -> tuple[str, ...]:
         (name,),
     ).fetchall()
     return tuple(str(row[0]) for row in rows) or (name,)
+
+
+def signed_in_from(db: sqlite3.Connection, address: str) -> tuple[str, ...]:
+    """The names of the accounts that signed in from ``address`` (sorted)."""
+    rows = db.execute(
+        "SELECT a.name FROM account_addresses x JOIN accounts a ON a.id = x.account_id "
+        "WHERE x.address = ? ORDER BY a.name",
+        (str(address)[:MAX_ADDRESS],),
+    ).fetchall()
+    return tuple(str(row[0]) for row in rows)

@@ -5,9 +5,10 @@ client once; the database keeps only its SHA-256, with an expiry and, after sign
 the time it was revoked. A token the server did not issue, an expired or revoked one,
 or one of a closed account finds no account.
 
-:class:`Throttle` counts failed sign-ins per account name and per address over a
-sliding window and answers how many seconds to wait before the next try (a server turns
-that into HTTP 429 with ``Retry-After``). It keeps its counts in memory, bounded.
+:class:`Throttle` counts failed sign-ins per address and account name, and per address,
+over a sliding window; each guess is counted before its hash and taken back only if it
+succeeds, and a guess beyond the bound is refused with the seconds to wait (a server
+turns that into HTTP 429 with ``Retry-After``). It keeps its counts in memory, bounded.
 
 >>> import sqlite3
 >>> from doubleholdem.accounts.schema import ensure_schema
@@ -26,29 +27,38 @@ True
 >>> db.execute("COMMIT").close()
 >>> clock = [0.0]
 >>> throttle = Throttle(clock=lambda: clock[0], per_account=(2, 60.0))
->>> throttle.failed("ann", "10.0.0.1"); throttle.failed("ann", "10.0.0.2")
->>> throttle.retry_after("ann", "10.0.0.3")
-60
+>>> for _ in range(2):
+...     try:
+...         with throttle.guess("ann", "10.0.0.1"):
+...             raise ValueError("a wrong password")
+...     except ValueError:
+...         pass
+>>> throttle.retry_after("ann", "10.0.0.1"), throttle.retry_after("ann", "10.0.0.2")
+(60, 0)
 >>> clock[0] = 59.5
->>> throttle.retry_after("ann", "10.0.0.3")
+>>> throttle.retry_after("ANN", "10.0.0.1")
 1
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import ipaddress
 import math
 import secrets
 import sqlite3
+import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from doubleholdem.accounts.accounts import Account
-from doubleholdem.errors import NotInTransaction
+from doubleholdem.errors import NotInTransaction, SignInThrottled
 
 __all__ = [
     "SESSION_SECONDS",
     "Throttle",
+    "address_key",
     "end_all_sessions",
     "end_session",
     "purge_sessions",
@@ -135,12 +145,18 @@ def purge_sessions(db: sqlite3.Connection, *, now: float) -> int:
 
 
 class Throttle:
-    """Failed sign-ins counted per account name (without case) and per address: at
-    most ``per_account[0]`` failures per ``per_account[1]`` seconds for a name, and
-    likewise ``per_address`` for an address. Names that do not exist are counted like
-    the others (the answer tells nothing about which names exist). ``clock`` gives the
-    time in seconds (``time.monotonic`` in a server). At most ``max_keys`` names and
-    addresses are remembered; the least recently failed are forgotten first."""
+    """Attempts counted over a sliding window, per address and account name (without
+    case): at most ``per_account[0]`` failed sign-ins of one name from one address per
+    ``per_account[1]`` seconds, and ``per_address`` likewise for an address whatever the
+    names. An attempt is counted (reserved) before its work, under a lock, so that
+    attempts at once cannot all pass the check before any is counted. Counting a name
+    per address means that guesses from elsewhere never lock its owner out: an attacker
+    locks out only the addresses it guesses from. An IPv6 address counts as its /64 (a
+    single host usually holds a whole /64). Names that do not exist are counted like the
+    others (the answer tells nothing about which names exist). ``clock`` gives the time
+    in seconds (``time.monotonic`` in a server); ``refusal`` begins the message of the
+    :class:`~doubleholdem.errors.SignInThrottled` raised. At most ``max_keys`` keys are
+    remembered; the least recently counted are forgotten first."""
 
     def __init__(
         self,
@@ -149,19 +165,26 @@ class Throttle:
         per_account: tuple[int, float] = (5, 300.0),
         per_address: tuple[int, float] = (20, 300.0),
         max_keys: int = 100_000,
+        refusal: str = "too many failed sign-ins",
     ) -> None:
         for limit, window in (per_account, per_address):
             if limit < 1 or not window > 0:
                 raise ValueError("a throttle allows at least 1 failure over a positive window")
         self._clock = clock
-        self._limits = {"name": per_account, "address": per_address}
-        self._failures: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
+        self._limits = {"account": per_account, "address": per_address}
+        self._failures: OrderedDict[tuple[str, ...], deque[float]] = OrderedDict()
         self._max_keys = max_keys
+        self._refusal = refusal
+        self._lock = threading.Lock()
 
-    def _keys(self, name: str, address: str) -> list[tuple[str, str]]:
-        return [("name", name.lower()), ("address", address)]
+    def _keys(self, name: str | None, address: str) -> list[tuple[str, ...]]:
+        where = address_key(address)
+        keys: list[tuple[str, ...]] = [("address", where)]
+        if name is not None:
+            keys.append(("account", where, name.lower()))
+        return keys
 
-    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
+    def _recent(self, key: tuple[str, ...], now: float) -> deque[float]:
         times = self._failures.get(key)
         if times is None:
             return deque()
@@ -172,33 +195,90 @@ class Throttle:
             del self._failures[key]
         return times
 
-    def retry_after(self, name: str, address: str) -> int:
-        """0 if a sign-in of ``name`` from ``address`` may be tried now, else the
-        whole number of seconds (at least 1) until it may."""
-        now = self._clock()
+    def _wait(self, keys: list[tuple[str, ...]], now: float) -> int:
         wait = 0.0
-        for key in self._keys(name, address):
+        for key in keys:
             times = self._recent(key, now)
             limit, window = self._limits[key[0]]
             if len(times) >= limit:
                 wait = max(wait, times[len(times) - limit] + window - now)
         return max(1, math.ceil(wait)) if wait > 0 else 0
 
-    def failed(self, name: str, address: str) -> None:
-        """Counts a failed sign-in of ``name`` from ``address``."""
-        now = self._clock()
-        for key in self._keys(name, address):
-            times = self._recent(key, now)
-            times.append(now)
-            self._failures[key] = times
-            self._failures.move_to_end(key)
-            limit = self._limits[key[0]][0]
-            while len(times) > limit:
-                times.popleft()
-        while len(self._failures) > self._max_keys:
-            self._failures.popitem(last=False)
+    def retry_after(self, name: str | None, address: str) -> int:
+        """0 if an attempt at ``name`` (``None``: no name, only the address counts) from
+        ``address`` may be made now, else the whole number of seconds (at least 1) until
+        it may."""
+        with self._lock:
+            return self._wait(self._keys(name, address), self._clock())
 
-    def succeeded(self, name: str) -> None:
-        """Forgets the failures of ``name`` after it signed in (the address keeps its
-        count: one address guessing many names stays throttled)."""
-        self._failures.pop(self._keys(name, "")[0], None)
+    def _reserve(self, name: str | None, address: str) -> tuple[list[tuple[str, ...]], float]:
+        """Counts an attempt now, or raises SignInThrottled (counting nothing)."""
+        keys = self._keys(name, address)
+        with self._lock:
+            now = self._clock()
+            wait = self._wait(keys, now)
+            if wait:
+                raise SignInThrottled(f"{self._refusal}: retry in {wait} s", retry_after=wait)
+            for key in keys:
+                times = self._recent(key, now)
+                times.append(now)
+                self._failures[key] = times
+                self._failures.move_to_end(key)
+            while len(self._failures) > self._max_keys:
+                self._failures.popitem(last=False)
+        return keys, now
+
+    def _release(self, keys: list[tuple[str, ...]], at: float) -> None:
+        """Takes back an attempt counted at ``at``."""
+        with self._lock:
+            for key in keys:
+                times = self._failures.get(key)
+                if times is not None and at in times:
+                    times.remove(at)
+                    if not times:
+                        del self._failures[key]
+
+    @contextlib.contextmanager
+    def guess(self, name: str | None, address: str) -> Iterator[None]:
+        """A guess at ``name``'s password from ``address`` (``None``: a guess at a name
+        free for sign-up, counted for the address alone), counted before the block
+        runs, or :class:`~doubleholdem.errors.SignInThrottled` while the throttle says
+        to wait. A block that ends well takes it back, and so does one that raises
+        :class:`~doubleholdem.errors.SignInThrottled` (nothing was tried); any other
+        error leaves it counted (the name's earlier failures stay counted after a
+        success too: guesses in flight at once keep theirs)."""
+        keys, at = self._reserve(name, address)
+        try:
+            yield
+        except SignInThrottled:
+            self._release(keys, at)
+            raise
+        self._release(keys, at)
+
+    @contextlib.contextmanager
+    def spend(self, address: str) -> Iterator[None]:
+        """One use of a bounded allowance by ``address`` (a sign-up), counted before the
+        block runs, or :class:`~doubleholdem.errors.SignInThrottled` while the
+        allowance is spent; taken back if the block raises, kept if it ends well."""
+        keys, at = self._reserve(None, address)
+        try:
+            yield
+        except BaseException:
+            self._release(keys, at)
+            raise
+
+
+def address_key(address: str) -> str:
+    """What the throttle counts of ``address``: an IPv6 address's /64, any other
+    address (IPv4, or text that is not an IP address) as given.
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("203.0.113.7")
+    ('2001:db8:1:2::/64', '203.0.113.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)

@@ -101,6 +101,14 @@ def add_parser(subparsers: Any) -> None:
         help="connections open at once from one address (64; 0: no cap)",
     )
     p.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help="addresses of reverse proxies (comma-separated, '*' for any) whose "
+        "X-Forwarded-For and X-Forwarded-Proto are believed (default: none; uvicorn's "
+        "option)",
+    )
+    p.add_argument(
         "--guests",
         action="store_true",
         default=None,
@@ -180,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
     quiet_collector()
     limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
-    config = uvicorn_config(create_app(room), limits)
+    config = uvicorn_config(create_app(room), limits, forwarded_allow_ips=args.forwarded_allow_ips)
     server = uvicorn.Server(config)
 
     async def serve() -> None:

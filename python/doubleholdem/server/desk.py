@@ -34,25 +34,30 @@ from doubleholdem.accounts.accounts import Account, Passwords
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
-from doubleholdem.errors import BadCredentials, SignInThrottled
+from doubleholdem.errors import HashingBusy
 from doubleholdem.server.database import ThreadConnections
 from doubleholdem.server.hands import player_logs
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table.history import seat_hands
 
-__all__ = ["BUSY_SECONDS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
+__all__ = ["BUSY_SECONDS", "HASH_SLOTS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
 
 BUSY_SECONDS = 5.0  # how long a change waits for the group commit's write lock
 STATEMENT_PAGE = 50  # the most statement lines in one answer
 SIGNUP_WINDOW = 3600.0  # seconds over which sign-ups from one address are counted
 MY_HANDS = 20  # the most hands in one answer of ``GET /api/me/hands``
+HASH_SLOTS = 4  # Argon2 hashes at once (19 MiB each at OWASP's parameters)
 
 
 class Desk:
     """The accounts of the room whose database is at ``path``, as ``settings`` say
-    (``welcome_chips``). ``passwords`` hashes (OWASP's Argon2id by default); ``clock``
-    the wall time of sessions; ``throttle`` counts failed sign-ins (5 per account and 20
-    per address in 5 minutes by default). Thread-safe: each thread gets its own
+    (``welcome_chips``, ``signups_per_address``). ``passwords`` hashes (OWASP's
+    Argon2id by default), in at most ``hash_slots`` threads at once (one more is
+    refused at once with :class:`~doubleholdem.errors.HashingBusy`: hashing never
+    takes the server's thread pool); ``clock`` the wall time of sessions;
+    ``throttle`` counts failed sign-ins (5 per address and account and 20 per address
+    in 5 minutes by default; :class:`~doubleholdem.accounts.sessions.Throttle`), and
+    sign-ups of taken names with them. Thread-safe: each thread gets its own
     connection."""
 
     def __init__(
@@ -63,15 +68,23 @@ class Desk:
         passwords: Passwords | None = None,
         clock: Callable[[], float] = time.time,
         throttle: Throttle | None = None,
+        hash_slots: int = HASH_SLOTS,
     ) -> None:
+        if hash_slots < 1:
+            raise ValueError(f"a desk hashes in at least 1 slot, not {hash_slots}")
         self.path = path
         self.settings = settings
         self._passwords = passwords
         self._clock = clock
         self.throttle = Throttle(clock=time.monotonic) if throttle is None else throttle
         per_hour = (max(1, settings.signups_per_address), SIGNUP_WINDOW)
-        self.signups = Throttle(clock=time.monotonic, per_account=per_hour, per_address=per_hour)
-        self._lock = threading.Lock()  # the throttle, the hasher
+        self.signups = Throttle(
+            clock=time.monotonic,
+            per_address=per_hour,
+            refusal="too many sign-ups from your address",
+        )
+        self._slots = threading.BoundedSemaphore(hash_slots)
+        self._lock = threading.Lock()  # the hasher
         self._connections = ThreadConnections(path, busy_seconds=BUSY_SECONDS)
         with self._transaction() as db:
             ensure_schema(db)
@@ -124,60 +137,67 @@ class Desk:
         in from ``address``: the account and its session token. Raises
         :class:`~doubleholdem.errors.InvalidAccountName`,
         :class:`~doubleholdem.errors.InvalidPassword` or
-        :class:`~doubleholdem.errors.AccountExists`, or
+        :class:`~doubleholdem.errors.AccountExists` (before any hash, and counted
+        against the address like a failed sign-in), or
         :class:`~doubleholdem.errors.SignInThrottled` beyond the room's
-        ``signups_per_address`` an hour; nothing is written then."""
+        ``signups_per_address`` an hour (reserved before the hash, taken back if the
+        sign-up fails) or the address's failures; nothing is written then."""
         accounts.check_name(name)
         accounts.check_password(password)
-        bounded = self.settings.signups_per_address > 0
-        with self._lock:
-            wait = self.signups.retry_after(name, address) if bounded else 0
-        if wait:
-            raise SignInThrottled(
-                f"too many sign-ups from your address: retry in {wait} s", retry_after=wait
-            )
-        hashed = self.passwords.hash(password)  # off the write lock
-        now = self._clock()
-        with self._transaction() as db:
-            account = accounts.create_account(
-                db,
-                name,
-                password,
-                passwords=self.passwords,
-                welcome=self.settings.welcome_chips,
-                now=now,
-                password_hash=hashed,
-            )
-            token = self._start(db, account, address, now)
-        with self._lock:
-            self.signups.failed(name, address)  # counted: each sign-up spends one
+        with self.throttle.guess(None, address), self._signup_allowance(address):
+            with self._snapshot() as db:
+                accounts.check_name_free(db, name)
+            with self._hashing():
+                hashed = self.passwords.hash(password)  # off the write lock
+            now = self._clock()
+            with self._transaction() as db:
+                account = accounts.create_account(
+                    db,
+                    name,
+                    password,
+                    passwords=self.passwords,
+                    welcome=self.settings.welcome_chips,
+                    now=now,
+                    password_hash=hashed,
+                )
+                token = self._start(db, account, address, now)
         return account, token
+
+    def _signup_allowance(self, address: str) -> contextlib.AbstractContextManager[None]:
+        """The room's sign-ups from ``address`` in an hour, one reserved for the block
+        (none counted when the room sets no bound)."""
+        if self.settings.signups_per_address <= 0:
+            return contextlib.nullcontext()
+        return self.signups.spend(address)
+
+    @contextlib.contextmanager
+    def _hashing(self) -> Iterator[None]:
+        """One of the desk's hash slots for the block, or
+        :class:`~doubleholdem.errors.HashingBusy` at once when all are taken."""
+        if not self._slots.acquire(blocking=False):
+            raise HashingBusy("the server is busy checking passwords: retry in 1 s", retry_after=1)
+        try:
+            yield
+        finally:
+            self._slots.release()
 
     def sign_in(self, name: str, password: str, *, address: str) -> tuple[Account, str]:
         """Signs ``name`` in from ``address``: the account and a new session token.
         :class:`~doubleholdem.errors.SignInThrottled` while the throttle says to wait;
         :class:`~doubleholdem.errors.BadCredentials` for an unknown name and a wrong
-        password alike, after the same work (and counted by the throttle)."""
-        with self._lock:
-            wait = self.throttle.retry_after(name, address)
-        if wait:
-            raise SignInThrottled(f"too many failed sign-ins: retry in {wait} s", retry_after=wait)
-        try:  # verified outside any transaction: the hash holds no lock
-            account = accounts.sign_in(self._db(), name, password, passwords=self.passwords)
-        except BadCredentials:
-            with self._lock:
-                self.throttle.failed(name, address)
-            raise
-        rehashed = self._rehash(account, password)
-        now = self._clock()
-        with self._transaction() as db:
-            if rehashed is not None:
-                db.execute(
-                    "UPDATE accounts SET password_hash = ? WHERE id = ?", (rehashed, account.id)
-                )
-            token = self._start(db, account, address, now)
-        with self._lock:
-            self.throttle.succeeded(name)
+        password alike, after the same work (counted by the throttle before it)."""
+        with self.throttle.guess(name, address):
+            with self._hashing():  # verified outside any transaction: the hash holds no lock
+                account = accounts.sign_in(self._db(), name, password, passwords=self.passwords)
+                rehashed = self._rehash(account, password)
+            now = self._clock()
+            with self._transaction() as db:
+                if rehashed is not None:
+                    db.execute(
+                        "UPDATE accounts SET password_hash = ? WHERE id = ?",
+                        (rehashed, account.id),
+                    )
+                token = self._start(db, account, address, now)
         return account, token
 
     def _rehash(self, account: Account, password: str) -> str | None:

@@ -177,11 +177,18 @@ def bounded_ws(limits: Limits) -> type[asyncio.Protocol]:
     return BoundedWebSocketProtocol
 
 
-def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
+def uvicorn_config(
+    app: Any, limits: Limits, *, forwarded_allow_ips: str = "", **options: Any
+) -> Any:
     """The uvicorn configuration of the server's ``app``, held to ``limits``
-    (``options``: more :class:`uvicorn.Config` arguments, e.g. ``host`` and ``port``)."""
+    (``options``: more :class:`uvicorn.Config` arguments, e.g. ``host`` and ``port``).
+    ``forwarded_allow_ips``: the addresses (comma-separated; ``*`` for any) whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed; empty, the default,
+    believes nobody's (uvicorn's own default, 127.0.0.1 or ``$FORWARDED_ALLOW_IPS``,
+    would let any local process pick its address)."""
     import uvicorn
 
+    trusted = forwarded_allow_ips.strip()
     return uvicorn.Config(
         app,
         http=bounded_http(limits),
@@ -190,5 +197,7 @@ def uvicorn_config(app: Any, limits: Limits, **options: Any) -> Any:
         ws_max_size=MAX_WS_BYTES,
         ws_per_message_deflate=False,
         lifespan="on",
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
         **options,
     )

@@ -75,7 +75,17 @@ class Signed:
         self.prefix = "ld" + secrets.token_hex(3)  # one run's accounts: ld1a2b3c-17
 
     def _post(self, path: str, body: dict[str, str]) -> tuple[int, Any, str]:
-        """POSTs ``body`` as JSON: the status, the JSON answer and the session cookie."""
+        """POSTs ``body`` as JSON: the status, the JSON answer and the session cookie;
+        while every hash slot of the server is taken (429 ``busy``), tries again after
+        the second it asks for (a minute at most)."""
+        for _ in range(60):
+            status, answer, cookie = self._post_once(path, body)
+            if status != 429 or not answer or answer.get("error") != "busy":
+                break
+            time.sleep(1.0)
+        return status, answer, cookie
+
+    def _post_once(self, path: str, body: dict[str, str]) -> tuple[int, Any, str]:
         request = urllib.request.Request(
             self.base + path,
             json.dumps(body).encode(),

@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
+from doubleholdem.accounts import households
 from doubleholdem.accounts.accounts import inactive
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
@@ -354,13 +355,19 @@ class Room(RoomTables):
         return account
 
     def _household_at(self, connection: Connection, table_id: int) -> bool:
-        """True if another account seated at ``table_id`` has connected from
-        ``connection``'s address since the server started."""
+        """True if another account seated at ``table_id`` shares an address with
+        ``connection``'s account: one its WebSockets came from since the server started,
+        or one the database keeps of its sign-ins (``account_addresses``: across
+        restarts), ``connection``'s own address among them."""
         runner = self.runners.get(table_id)
         me = (connection.account or "").lower()
-        return runner is not None and any(
-            player.lower() != me and connection.address in self.addresses.get(player.lower(), ())
-            for _, player in runner.humans.values()
+        others = {p.lower() for _, p in runner.humans.values()} - {me} if runner else set()
+        if not others:
+            return False
+        db = self.store.db
+        kept = households.household(db, me) + households.signed_in_from(db, connection.address)
+        return bool(others & {name.lower() for name in kept}) or any(
+            connection.address in self.addresses.get(player, ()) for player in others
         )
 
     def _sit(self, connection: Connection, message: protocol.Sit) -> None:

@@ -211,6 +211,7 @@ ROOM_OPTIONS: dict[str, type] = {
     "guests": bool,
     "signup": str,
     "welcome_chips": int,
+    "signups_per_address": int,
     "households": bool,
     "spectator_chat": bool,
     "bot_bankroll": int,
@@ -252,7 +253,8 @@ def _days(path: str, value: object) -> float:
 def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
-    ``"closed"``), ``welcome_chips`` and ``bot_bankroll`` (0 to 10**12), ``households``
+    ``"closed"``), ``welcome_chips``, ``signups_per_address`` (a sign-up bound, 0: none)
+    and ``bot_bankroll`` (0 to 10**12), ``households``
     (true: one account per address at a table), ``spectator_chat`` (false: spectators
     read the chat but may not write in it), ``remove_after`` and ``busted_after``
     (seconds, 1 to a day: the seat lifecycle), ``keep_hands`` (0 to 10**12 hands) and
