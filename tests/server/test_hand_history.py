@@ -416,7 +416,7 @@ def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) 
     room = _room(tmp_path, tables=2, guests=True)
     try:
         for name in players:
-            logs = room.store.player_hands(name, last=1000)
+            logs = [[record] for record in room.store.player_hands(name, last=1000)]
             found = [(h.table, h.number, h.phh) for h in seat_hands(logs, player=name)]
             assert found == before[name] and found
     finally:

@@ -36,7 +36,7 @@ from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import HashingBusy
 from doubleholdem.server.database import ThreadConnections
-from doubleholdem.server.hands import player_logs
+from doubleholdem.server.hands import player_records
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.table.history import seat_hands
 
@@ -238,9 +238,10 @@ class Desk:
         """The account's last :data:`MY_HANDS` hands, newest first, each as its seat saw
         it (:func:`~doubleholdem.table.history.seat_hands`): ``table`` (one-based, as
         the page and PHH number it), ``number`` and ``phh``; found through the hand index
-        (:func:`~doubleholdem.server.hands.player_logs`)."""
+        (:func:`~doubleholdem.server.hands.player_records`: each hand's record, which
+        holds its PHH)."""
         with self._snapshot() as db:
-            logs = player_logs(db, name, last=MY_HANDS)
+            logs = [[record] for record in player_records(db, name, last=MY_HANDS)]
         found = [
             {"table": hand.table + 1, "number": hand.number, "phh": hand.phh}
             for hand in seat_hands(logs, player=name)

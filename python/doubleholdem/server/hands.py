@@ -4,7 +4,7 @@ hand (``hands``: its log, every card) gets, in the same transaction, a row of
 and a row of ``hand_players`` for each seat dealt in (the player and the seat). A
 player's hands are then found through ``hand_players``' indexes, reading only that
 player's rows and at most the hands asked for, whatever the others stored
-(:func:`seat_logs`, :func:`player_logs`). The retention forgets by count and by age in
+(:func:`seat_logs`, :func:`player_records`). The retention forgets by count and by age in
 bounded steps, never the last hands of a seat a person holds (:func:`forget`).
 
 >>> db = sqlite3.connect(":memory:", isolation_level=None)
@@ -16,8 +16,8 @@ bounded steps, never the last hands of a seat a person holds (:func:`forget`).
 >>> put(db, 0, 1, [{"kind": "hand_end", "at": 60.0}, record])
 >>> [log[-1]["players"] for log in seat_logs(db, 0, "bob", 0, last=5)]
 [['ann', 'bob']]
->>> seat_logs(db, 0, "bob", 1, last=5), len(player_logs(db, "ann", last=5))
-([], 1)
+>>> seat_logs(db, 0, "bob", 1, last=5), player_records(db, "ann", last=5)[0]["players"]
+([], ['ann', 'bob'])
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ __all__ = [
     "build_index",
     "forget",
     "hand_time",
-    "player_logs",
+    "player_records",
     "put",
     "seat_logs",
 ]
@@ -60,8 +60,9 @@ _SEAT_LOGS = (
     " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
     " WHERE p.player = ? AND p.table_id = ? AND p.seat = ? ORDER BY p.seq DESC LIMIT ?"
 )
-_PLAYER_LOGS = (
-    "SELECT h.log FROM hand_players p INDEXED BY hand_players_by_player"
+# the last entry of each log only (its PHH record, as stored by the room), parsed by SQLite
+_PLAYER_RECORDS = (
+    "SELECT json_extract(h.log, '$[#-1]') FROM hand_players p INDEXED BY hand_players_by_player"
     " JOIN hand_index i ON i.seq = p.seq"
     " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
     " WHERE p.player = ? ORDER BY p.seq DESC LIMIT ?"
@@ -125,22 +126,20 @@ def _drop(db: sqlite3.Connection, table_id: int, numbers: list[int]) -> None:
     )
 
 
-def _logs(rows: Iterable[tuple[str]]) -> list[list[dict[str, Any]]]:
-    return [json.loads(log) for (log,) in rows]
-
-
 def seat_logs(
     db: sqlite3.Connection, table_id: int, player: str, seat: int, *, last: int
 ) -> list[list[dict[str, Any]]]:
     """The logs of the last ``last`` hands ``player`` was dealt into in ``seat`` of table
     ``table_id``, newest first (``db`` any connection to the database)."""
-    return _logs(db.execute(_SEAT_LOGS, (player, table_id, seat, last)))
+    return [json.loads(log) for (log,) in db.execute(_SEAT_LOGS, (player, table_id, seat, last))]
 
 
-def player_logs(db: sqlite3.Connection, player: str, *, last: int) -> list[list[dict[str, Any]]]:
-    """The logs of the last ``last`` hands ``player`` was dealt into at any table, the
-    last stored first (``db`` any connection to the database)."""
-    return _logs(db.execute(_PLAYER_LOGS, (player, last)))
+def player_records(db: sqlite3.Connection, player: str, *, last: int) -> list[dict[str, Any]]:
+    """The PHH records (:func:`doubleholdem.table.history.hand_record`) of the last
+    ``last`` hands ``player`` was dealt into at any table, the last stored first (``db``
+    any connection to the database): each log's last entry, read without the rest."""
+    rows = db.execute(_PLAYER_RECORDS, (player, last))
+    return [record for (text,) in rows if (record := json.loads(text)).get("kind") == RECORD]
 
 
 def _protected(

@@ -473,10 +473,11 @@ class Storage:
         this thread's own connection (:meth:`reader`): call it off the event loop."""
         return hands.seat_logs(self.reader(), table_id, player, seat, last=last)
 
-    def player_hands(self, player: str, *, last: int) -> list[list[dict[str, Any]]]:
-        """The logs of the last ``last`` hands ``player`` played at any table, newest
-        first (:func:`doubleholdem.server.hands.player_logs`), like :meth:`seat_hands`."""
-        return hands.player_logs(self.reader(), player, last=last)
+    def player_hands(self, player: str, *, last: int) -> list[dict[str, Any]]:
+        """The PHH records of the last ``last`` hands ``player`` played at any table,
+        newest first (:func:`doubleholdem.server.hands.player_records`), like
+        :meth:`seat_hands`."""
+        return hands.player_records(self.reader(), player, last=last)
 
     def reader(self) -> sqlite3.Connection:
         """This thread's connection for reads off the event loop (read-only, made on
