@@ -4,10 +4,12 @@
 Table 0 is a bots' table (two bots); at table 1 four players with accounts sit (and sit
 out) among two bots. Each phase lasts ``--seconds`` (15): a spectator pings every 50 ms
 throughout; in the *quiet* phase nothing else happens, in the *loaded* phase each player
-asks for its seat's hands over its WebSocket (``hands``, 20) and for its account's hands
-(``GET /api/me/hands``) once every 2 seconds each, the allowed rate. Printed: the ping's
-p50 and p99, the bots' table's hands a second in both phases and their ratio, the
-``hands`` replies' and ``/api/me/hands``' latencies (p50, p99, max).
+asks for its seat's hands over its WebSocket (``hands``, 20), for its account's hands
+(``GET /api/me/hands``) and for its account (``GET /api/me``, the floor of an HTTP
+request here: a session and a balance read) once every 2 seconds each, the allowed rate.
+Printed: the ping's p50, p99 and max, the bots' table's hands a second in both phases and
+their ratio, the latencies of the ``hands`` replies and of both HTTP requests (p50, p99,
+max; measured from this client, which shares the machine).
 
 The database is written directly (the hands from real hands' logs, renumbered, one every
 10 s of the past; each player was dealt into one hand in 10,000 at table 1, the bots into
@@ -182,20 +184,22 @@ async def _player(base: str, k: int, cookie: str, load: asyncio.Event, out: dict
                 if message["type"] == "error":
                     out["errors"].append(message["code"])
                     break
-            await asyncio.sleep(EVERY / 2)
-            sent = time.perf_counter()
-            status, _ = await asyncio.to_thread(_get, base + "/api/me/hands", cookie)
-            out["http"].append(1000 * (time.perf_counter() - sent))
-            if status != 200:
-                out["errors"].append(status)
-            await asyncio.sleep(EVERY / 2)
+            for path, key in (("/api/me/hands", "http"), ("/api/me", "me")):
+                await asyncio.sleep(EVERY / 3)
+                sent = time.perf_counter()
+                status, _ = await asyncio.to_thread(_get, base + path, cookie)
+                out[key].append(1000 * (time.perf_counter() - sent))
+                if status != 200:
+                    out["errors"].append(status)
+            await asyncio.sleep(EVERY / 3)
 
 
 async def _measure(base: str, seconds: float) -> dict[str, Any]:
     cookies = [await asyncio.to_thread(_sign_in, base, name) for name in PLAYERS]
     stop, load = asyncio.Event(), asyncio.Event()
     pings: list[float] = []
-    out: dict[str, Any] = {"stop": asyncio.Event(), "ws": [], "http": [], "found": [], "errors": []}
+    out: dict[str, Any] = {"stop": asyncio.Event(), "errors": []}
+    out.update(ws=[], http=[], me=[], found=[])
     tasks = [asyncio.create_task(_pinger(base, stop, pings))]
     tasks += [
         asyncio.create_task(_player(base, k, cookie, load, out)) for k, cookie in enumerate(cookies)
@@ -215,6 +219,7 @@ async def _measure(base: str, seconds: float) -> dict[str, Any]:
     await asyncio.gather(*tasks, return_exceptions=True)
     result["hands_ws"] = _percentiles(out["ws"])
     result["me_hands_http"] = _percentiles(out["http"])
+    result["me_http"] = _percentiles(out["me"])  # the floor: a session and a balance read
     result["hands_found"] = sorted(set(out["found"]))
     result["errors"] = out["errors"]
     quiet, loaded = result["quiet"]["bots_hands_per_s"], result["loaded"]["bots_hands_per_s"]
@@ -260,7 +265,9 @@ def _summary(name: str, run: dict[str, Any]) -> str:
         f"(x{run['bots_loaded_over_quiet'] or 0:.3f}); hands p50/p99 "
         f"{run['hands_ws'].get('p50_ms', 0):.1f}/{run['hands_ws'].get('p99_ms', 0):.1f} ms; "
         f"/api/me/hands p50/p99 {run['me_hands_http'].get('p50_ms', 0):.1f}/"
-        f"{run['me_hands_http'].get('p99_ms', 0):.1f} ms; errors {run['errors']}"
+        f"{run['me_hands_http'].get('p99_ms', 0):.1f} ms (/api/me "
+        f"{run['me_http'].get('p50_ms', 0):.1f}/{run['me_http'].get('p99_ms', 0):.1f} ms); "
+        f"ping max {loaded['ping'].get('max_ms', 0):.0f} ms; errors {run['errors']}"
     )
 
 

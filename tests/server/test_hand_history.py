@@ -271,8 +271,10 @@ def test_retention_by_count_keeps_the_hands_a_seated_person_can_ask_for(tmp_path
     mine = [h["number"] for h in reply["hands"]]
     assert len(mine) >= 4 and mine == list(range(mine[0], mine[-1] + 1))
     stored = _stored(tmp_path)
-    assert set(mine) <= set(stored)
-    assert stored == sorted(set(mine) | set(stored[-2:]))  # the rest: the last 2
+    anns = {n for n, players in _players(tmp_path / "tables.db", 0) if "ann" in players}
+    assert set(mine) <= anns <= set(stored)  # every hand of ann's kept (fewer than 20)
+    assert all(n > stored[-1] - 2 for n in set(stored) - anns)  # the others: the last 2
+    assert 1 not in stored  # the bots' hands before ann sat down are forgotten
     assert len(_stored(tmp_path, 1)) == 2  # bots only: nobody's hands are kept
     hands, index = _indexed(tmp_path)
     assert hands == index
@@ -401,16 +403,19 @@ def _scanned(path: Path, player: str) -> list[tuple[int, int, str]]:
     return [(h.table, h.number, h.phh) for h in found]
 
 
-def _players(path: Path) -> Iterator[str]:
+def _players(path: Path, table: int | None = None) -> Iterator[tuple[int, list[str]]]:
+    """(number, players) of each stored hand (at ``table``, or any)."""
     with sqlite3.connect(path) as db:
-        for (log,) in db.execute("SELECT log FROM hands"):
-            yield from json.loads(log)[-1]["players"]
+        for number, log in db.execute(
+            "SELECT number, log FROM hands WHERE table_id = ? OR ? IS NULL", (table, table)
+        ):
+            yield number, json.loads(log)[-1]["players"]
 
 
 def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) -> None:
     path = tmp_path / "tables.db"
     shutil.copy(DATA / "schema4.db", path)  # written by main's code (make_schema4.py)
-    players = sorted(set(_players(path)))
+    players = sorted({name for _, names in _players(path) for name in names})
     assert {"ann", "bob", "cy", "bot-0-0", "bot-1-1"} <= set(players)
     before = {name: _scanned(path, name) for name in players}
     room = _room(tmp_path, tables=2, guests=True)
