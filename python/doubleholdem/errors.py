@@ -395,3 +395,28 @@ class SchemaMismatch(AccountError):
         super().__init__(message)
         self.found = found
         self.expected = expected
+
+
+class TournamentError(DoubleHoldemError, ValueError):
+    """A tournament refused a request (RULES.md TRN): ``player`` names the player
+    concerned (``None`` when the request is about the whole tournament). A refused
+    request changes nothing."""
+
+    def __init__(self, message: str, *, player: str | None = None) -> None:
+        super().__init__(message)
+        self.player = player
+
+
+class RegistrationRefused(TournamentError):
+    """An entry, re-entry or unregistration the tournament does not allow now (TRN-2,
+    TRN-4, TRN-5): full, closed, already registered, or not registered."""
+
+
+class RebuyRefused(TournamentError):
+    """A rebuy or add-on the tournament does not allow now (TRN-6)."""
+
+
+class TournamentStateError(TournamentError):
+    """A step asked for at the wrong moment: starting a hand at a table that may not
+    start one (TRN-8, TRN-15, TRN-16), finishing one that is still played, or playing
+    before the start or after the end."""

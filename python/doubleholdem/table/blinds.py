@@ -1,6 +1,7 @@
 """Where the button and the blinds go and who is dealt in (RULES.md TH-3, TH-35 to
-TH-38), as a pure plan: :func:`plan_blinds` takes what it needs to know of the seats and
-of the last hand and returns a :class:`BlindPlan`; the table applies it.
+TH-38; TRN-12 at a tournament table), as a pure plan: :func:`plan_blinds` takes what it
+needs to know of the seats and of the last hand and returns a :class:`BlindPlan`; the
+table applies it.
 
 >>> seats = [Debts(0), None, Debts(1), Debts(2)]
 >>> plan = plan_blinds(seats, [0, 2, 3], Positions(), ButtonRule.MOVING, 5, 10)
@@ -84,10 +85,22 @@ def plan_blinds(
     rule: ButtonRule,
     small_blind: int,
     big_blind: int,
+    *,
+    new_player_posts: bool = True,
 ) -> BlindPlan:
     """The plan of the next hand at a table whose seats hold ``seats`` (``None``: empty),
-    ``able`` of them able to play (at least two), after a hand placed as ``last``."""
-    return _Planner(seats, last).plan(able, rule, small_blind, big_blind)
+    ``able`` of them able to play (at least two), after a hand placed as ``last``.
+    ``new_player_posts=False`` (a tournament table, TRN-12): a new player posts nothing
+    and is dealt in at once, except in a seat between the button and the small blind.
+
+    >>> seats = [Debts(0), Debts(1), Debts(2, new=True), Debts(3), Debts(4, new=True)]
+    >>> last = Positions(0, 1, 3, (3, 3))
+    >>> plan = plan_blinds(seats, range(5), last, ButtonRule.DEAD, 5, 10, new_player_posts=False)
+    >>> plan.button, plan.small, plan.big, plan.dealt, plan.live
+    (1, 3, 4, (0, 1, 3, 4), {})
+    """
+    planner = _Planner(seats, last, free=not new_player_posts)
+    return planner.plan(able, rule, small_blind, big_blind)
 
 
 class _Plan(NamedTuple):
@@ -102,8 +115,9 @@ class _Planner:
     """One planning: the seats' debts as they settle along the way (``owing``: whether
     each seat owes, kept with them)."""
 
-    def __init__(self, seats: Sequence[Debts | None], last: Positions) -> None:
+    def __init__(self, seats: Sequence[Debts | None], last: Positions, *, free: bool) -> None:
         self.seats = list(seats)
+        self.free = free  # new players post nothing (TRN-12)
         self.owing = [seat is not None and seat.owes for seat in seats]
         self.count = len(seats)
         self.last = last
@@ -163,7 +177,7 @@ class _Planner:
         big = self.next(small, able)
         if big == button:  # nobody else between: heads-up (TH-3)
             return _Plan(button, small, big, sorted({button, small}), small)
-        return _Plan(button, small, big, self.dealt_in(able, button, big), small)
+        return _Plan(button, small, big, self.dealt_in(able, button, big, small), small)
 
     def dead_button(self, ready: list[int], able: Sequence[int]) -> _Plan:
         """TH-38 dead button: the big blind to the player due (next after the last big
@@ -175,21 +189,24 @@ class _Planner:
         button = last_small
         if big == button:  # the big blind went round to the button: heads-up
             return self.moving(ready, able)
-        dealt = self.dealt_in(able, button, big)
+        dealt = self.dealt_in(able, button, big, last_big)
         small = last_big if last_big in dealt else None
         return _Plan(button, small, big, dealt, last_big)
 
-    def dealt_in(self, able: Sequence[int], button: int, big: int) -> list[int]:
+    def dealt_in(self, able: Sequence[int], button: int, big: int, small: int) -> list[int]:
         """Who plays: everyone able who owes nothing, the big blind, and those who owe
-        and post, except between the button and the big blind (TH-36, TH-37)."""
+        and post, except between the button and the big blind (TH-36, TH-37); at a
+        tournament table a new player, except between the button and the small blind
+        position ``small`` (TRN-12)."""
         dealt = []
         owing = self.owing
         for s in able:
-            if (
-                s == big
-                or not owing[s]
-                or (self.at(s).post and not self.between(button, s, big, include_start=True))
-            ):
+            if s == big or not owing[s]:
+                dealt.append(s)
+            elif self.free and self.at(s).new:
+                if not self.between(button, s, small):
+                    dealt.append(s)
+            elif self.at(s).post and not self.between(button, s, big, include_start=True):
                 dealt.append(s)
         return dealt
 
@@ -250,6 +267,8 @@ class _Planner:
             if s == plan.big or s == plan.small or not owing[s]:
                 continue
             seat = self.at(s)
+            if seat.new and self.free:  # TRN-12: dealt in as it is
+                continue
             if seat.new or seat.missed_big:
                 live[s] = big_blind
             if seat.missed_small and not seat.new:

@@ -40,6 +40,9 @@ class TableConfig(GameRules):
     - ``min_buy_in``, ``max_buy_in``: the buy-in range (TH-36); default 20 and 100 big
       blinds. A top-up may bring a stack up to the maximum.
     - ``button_rule``: moving (default) or dead button (TH-38).
+    - ``new_player_posts``: a new player posts a big blind or waits for it (TH-36,
+      default); ``False`` at a tournament table: posts nothing and is dealt in at once,
+      except between the button and the small blind (TRN-12).
     - ``action_time``: seconds for each decision; ``time_bank``: extra seconds for a
       betting decision when they run out (TH-40, 30 by default, restored after each
       use); ``point_time``: seconds to choose a point card, no bank (DH-7).
@@ -49,6 +52,7 @@ class TableConfig(GameRules):
     min_buy_in: int | None = None
     max_buy_in: int | None = None
     button_rule: ButtonRule = ButtonRule.MOVING
+    new_player_posts: bool = True
     action_time: float = 15.0
     time_bank: float = 30.0
     point_time: float = 15.0
@@ -62,6 +66,11 @@ class TableConfig(GameRules):
             raise InvalidConfig(
                 f"button_rule: {self.button_rule!r} is not moving or dead", field="button_rule"
             ) from None
+        _require(
+            isinstance(self.new_player_posts, bool),
+            "new_player_posts",
+            f"{self.new_player_posts!r} is not true or false",
+        )
         _require(
             is_int(self.seats) and 2 <= self.seats <= MAX_SEATS,
             "seats",

@@ -209,6 +209,26 @@ class Seating:
         occupant.busted_at = None
         self.brought += amount
 
+    def adjust(self, seat: int, amount: int) -> None:
+        """Adds ``amount`` chips to ``seat`` (fewer when negative), leaving it at least
+        one: a tournament's chip race (TRN-10)."""
+        occupant = self.at(seat)
+        low = 1 - occupant.stack
+        if not is_int(amount) or amount < low:
+            raise BuyInOutOfRange(
+                f"seat {seat} cannot change its {occupant.stack} chips by {amount!r}",
+                seat=seat,
+                amount=amount,
+                low=low,
+                high=self.buy_in_range[1] - occupant.stack,
+            )
+        occupant.stack += amount
+        occupant.bought_in += amount
+        if amount > 0:
+            self.brought += amount
+        else:
+            self.taken -= amount
+
     def remove(self, seat: int, *, now: float) -> Seat:
         """Empties ``seat`` at time ``now``; its occupant takes their chips (returned with
         them) and is remembered with the blinds it owes."""

@@ -207,6 +207,16 @@ class Table(TableViews):
         self._seating.top_up(seat, amount)
         self._record("top_up", seat, amount=amount)
 
+    def adjust_stack(self, seat: int, amount: int, *, now: float | None = None) -> None:
+        """Adds ``amount`` chips to ``seat`` between its hands, or takes them away when
+        negative (never its last chip): the chip race of a tournament's colour-up
+        (RULES.md TRN-10), recorded as ``chip_race``."""
+        self._clock.tick(now)
+        self._seating.occupant(seat)
+        self._require_between_hands(seat, "race chips")
+        self._seating.adjust(seat, amount)
+        self._record("chip_race", seat, amount=amount)
+
     # ------------------------------------------------------------------ hands
 
     def able(self) -> list[int]:
@@ -234,7 +244,13 @@ class Table(TableViews):
             )
         debts = seating.debts()
         plan = plan_blinds(
-            debts, able, self._positions, config.button_rule, config.small_blind, config.big_blind
+            debts,
+            able,
+            self._positions,
+            config.button_rule,
+            config.small_blind,
+            config.big_blind,
+            new_player_posts=config.new_player_posts,
         )
         if self._configs.config is not config:  # the settings were replaced
             self._configs = HandConfigs(config)

@@ -1,0 +1,55 @@
+"""Places and their prizes (RULES.md TRN-17, TRN-19): the entries eliminated by one hand
+ranked by the chips they started it with, ties sharing their places' prizes.
+
+>>> rank_eliminations([(0, 300), (1, 500), (2, 300)], remaining=7)
+[(1, 5, (5,)), (0, 6, (6, 7)), (2, 6, (6, 7))]
+>>> award([(1, 5, (5,)), (0, 6, (6, 7)), (2, 6, (6, 7))], [50, 30, 20, 10, 9, 8, 5])
+{1: 9, 0: 7, 2: 6}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from doubleholdem.tournament.payouts import split_tie
+
+__all__ = ["Placing", "award", "rank_eliminations"]
+
+Placing = tuple[int, int, tuple[int, ...]]
+"""An entry (its number), the place it takes, and every place its tie shares (its own
+alone if none)."""
+
+
+def rank_eliminations(eliminated: Sequence[tuple[int, int]], remaining: int) -> list[Placing]:
+    """TRN-17: the places of the entries ``eliminated`` by one hand (each with the chips
+    it started the hand with, in order of entry) when ``remaining`` entries were still in
+    before it: places ``remaining`` down to ``remaining - len + 1``, more chips higher;
+    equal chips tie, each taking the best of their places."""
+    ranked = sorted(eliminated, key=lambda item: -item[1])  # stable: order of entry kept
+    placings: list[Placing] = []
+    place = remaining - len(eliminated) + 1
+    index = 0
+    while index < len(ranked):
+        chips = ranked[index][1]
+        tied = [entry for entry, start in ranked[index:] if start == chips]
+        shared = tuple(range(place, place + len(tied)))
+        placings.extend((entry, place, shared) for entry in tied)
+        place += len(tied)
+        index += len(tied)
+    return placings
+
+
+def award(placings: Sequence[Placing], prizes: Sequence[int]) -> dict[int, int]:
+    """TRN-19: each placed entry's prize (``prizes[i]`` is place i + 1's; places past
+    them pay nothing); tied entries split their places' prizes equally, the odd chips
+    one each to the first of them in order of entry."""
+    won: dict[int, int] = {}
+    done: set[tuple[int, ...]] = set()
+    for _, _, shared in placings:
+        if shared in done:
+            continue
+        done.add(shared)
+        tied = [entry for entry, _, places in placings if places == shared]
+        amounts = [prizes[p - 1] if p <= len(prizes) else 0 for p in shared]
+        won.update(zip(tied, split_tie(amounts, len(tied))))
+    return won

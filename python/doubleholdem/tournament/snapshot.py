@@ -1,0 +1,114 @@
+"""A tournament as JSON text that survives a restart (RULES.md TRN-20): its settings,
+its random generator, its entries and places, and every table's own snapshot
+(:meth:`Table.to_json <doubleholdem.table.Table.to_json>`), under a checksum.
+
+>>> from doubleholdem.tournament import Tournament, TournamentConfig
+>>> tournament = Tournament(TournamentConfig(kind="sit-and-go", capacity=2), seed=4)
+>>> _ = tournament.register("ann"); _ = tournament.register("bob")
+>>> copy = Tournament.from_json(tournament.to_json())
+>>> copy.to_json() == tournament.to_json()
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+from typing import Any, TypeVar
+
+from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
+from doubleholdem.table.table import Table
+from doubleholdem.tournament.config import TournamentConfig
+from doubleholdem.tournament.records import Entry
+
+__all__ = ["VERSION", "dump", "load"]
+
+T = TypeVar("T")
+
+VERSION = 1
+_PLAIN = ("state", "started_at", "hands", "most_hands", "issued", "pool", "fees",
+          "remaining", "hand_for_hand", "level")  # fmt: skip
+
+
+def dump(tournament: Any) -> str:
+    """The text of a :class:`~doubleholdem.tournament.Tournament`:
+    ``{"version":1,"sha256":...,"tournament":{...}}``."""
+    t = tournament
+    version, inner, gauss = t.rng.getstate()
+    body: dict[str, Any] = {name: getattr(t, name) for name in _PLAIN}
+    body.update(
+        config=t.config.to_dict(),
+        rng=[version, list(inner), gauss],
+        entries=[[e.number, e.player, e.table, e.seat, e.place, list(e.shared), e.prize,
+                  e.rebuys, e.add_on] for e in t.entries],
+        tables={str(n): table.to_json() for n, table in t.tables.items()},
+        seats={str(n): {str(s): e for s, e in seats.items()} for n, seats in t.seats.items()},
+        table_levels={str(n): level for n, level in t.table_levels.items()},
+        start_chips={str(n): {str(e): c for e, c in chips.items()}
+                     for n, chips in t.start_chips.items()},
+        placings=[[e, place, list(shared)] for e, place, shared in t.placings],
+        pending=[[list(pair) for pair in group] for group in t.pending],
+        round_played=sorted(t.round_played),
+        round_out=[list(pair) for pair in t.round_out],
+    )  # fmt: skip
+    text = _text(body)
+    return f'{{"version":{VERSION},"sha256":"{_digest(text)}","tournament":{text}}}'
+
+
+def load(cls: type[T], text: str | bytes) -> T:
+    """The tournament :func:`dump` wrote; :class:`~doubleholdem.errors.InvalidSnapshot`
+    (:class:`~doubleholdem.errors.TamperedSnapshot` if its checksum or its chips do not
+    add up) if it is not one."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError, RecursionError) as error:
+        raise InvalidSnapshot(f"a tournament snapshot is JSON text: {error}") from None
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        raise InvalidSnapshot(f"not a version {VERSION} tournament snapshot")
+    body = data.get("tournament")
+    digest = data.get("sha256")
+    if not isinstance(body, dict) or not isinstance(digest, str):
+        raise InvalidSnapshot("tournament snapshot: not in the form to_json writes")
+    if not hmac.compare_digest(_digest(_text(body)), digest):
+        raise TamperedSnapshot("tournament snapshot: the checksum does not match")
+    try:
+        tournament = _restore(cls, body)
+    except DoubleHoldemError as error:
+        raise TamperedSnapshot(f"tournament snapshot: {error}") from None
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+        raise TamperedSnapshot(f"tournament snapshot: {type(error).__name__}: {error}") from None
+    tables = tournament.tables.values()  # type: ignore[attr-defined]
+    if sum(table.bought_in for table in tables) != tournament.issued:  # type: ignore[attr-defined]
+        raise TamperedSnapshot("tournament snapshot: the chips do not add up")
+    return tournament
+
+
+def _restore(cls: type[T], body: dict[str, Any]) -> T:
+    rng = random.Random()
+    version, inner, gauss = body["rng"]
+    rng.setstate((version, tuple(inner), gauss))
+    t: Any = cls(TournamentConfig.from_dict(body["config"]), rng=rng)  # type: ignore[call-arg]
+    for name in _PLAIN:
+        setattr(t, name, body[name])
+    t.entries = [Entry(n, p, tb, st, pl, tuple(sh), pr, rb, ad)
+                 for n, p, tb, st, pl, sh, pr, rb, ad in body["entries"]]  # fmt: skip
+    t.tables = {int(n): Table.from_json(text) for n, text in body["tables"].items()}
+    t.seats = {int(n): {int(s): e for s, e in seats.items()} for n, seats in body["seats"].items()}
+    t.table_levels = {int(n): level for n, level in body["table_levels"].items()}
+    t.start_chips = {int(n): {int(e): c for e, c in chips.items()}
+                     for n, chips in body["start_chips"].items()}  # fmt: skip
+    t.placings = [(e, place, tuple(shared)) for e, place, shared in body["placings"]]
+    t.pending = [[(e, c) for e, c in group] for group in body["pending"]]
+    t.round_played = set(body["round_played"])
+    t.round_out = [(e, c) for e, c in body["round_out"]]
+    return t  # type: ignore[no-any-return]
+
+
+def _text(body: dict[str, Any]) -> str:
+    return json.dumps(body, separators=(",", ":"), sort_keys=True)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

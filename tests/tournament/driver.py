@@ -1,0 +1,109 @@
+"""Plays tournaments of bots for the tests, checking the TDA rules at every step from
+outside the tournament (RULES.md TRN-12 to TRN-17): its own counts of players, chips and
+rounds, never the tournament's word for them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from doubleholdem.table.bots import Bot, make_bot
+from doubleholdem.tournament import Tournament
+from doubleholdem.tournament.records import HandReport
+
+
+class Checked:
+    """Drives ``tournament`` with bots (``names`` cycled over the players, made as they
+    are first seen) and checks every step."""
+
+    def __init__(self, tournament: Tournament, names: Sequence[str] = ("random", "station")):
+        self.tournament = tournament
+        self.names = names
+        self.bots: dict[str, Bot] = {}
+        self.start: dict[int, int] = {}  # each entry's chips at its last hand's start
+        self.round: set[int] = set()  # tables done in this hand-for-hand round
+        self.reports: list[HandReport] = []
+        self.most_behind = 0  # the most players a table that started was behind
+
+    def bot(self, player: str) -> Bot:
+        if player not in self.bots:
+            name = self.names[len(self.bots) % len(self.names)]
+            self.bots[player] = make_bot(name, seed=len(self.bots))
+        return self.bots[player]
+
+    def play(self, hands: int | None = None) -> None:
+        """Plays to the end (or ``hands`` more hands)."""
+        t = self.tournament
+        played = 0
+        while t.state == "running" and (hands is None or played < hands):
+            ready = t.ready_tables()
+            assert ready, "no table can start a hand"
+            for number in ready:
+                if t.state != "running" or number not in t.ready_tables():
+                    continue
+                self.hand(number)
+                played += 1
+                if hands is not None and played >= hands:
+                    return
+
+    def hand(self, number: int) -> HandReport:
+        t = self.tournament
+        counts = {n: len(seats) for n, seats in t.seats.items()}
+        assert counts[number] >= 2 and max(counts.values()) - counts[number] < 3  # TRN-15
+        if t.hand_for_hand:  # TRN-16: once a round
+            assert number not in self.round
+            self.round.add(number)
+        else:
+            self.round = set()
+        table = t.tables[number]
+        before = {seat: table.stack(seat) for seat in t.seats[number]}
+        since = table.log_length
+        t.start_hand(number)
+        for item in table.seating_entries(since):  # TRN-10: a colour-up before the deal
+            if item["kind"] == "chip_race":
+                before[item["seat"]] += item["amount"]
+        for seat, entry in t.seats[number].items():
+            self.start[entry] = before[seat]
+        while table.in_hand:
+            seat = table.to_act
+            assert seat is not None
+            table.decide(seat, self.bot(table.player(seat)).choose(table.observe(seat)))
+        report = t.finish_hand(number)
+        self.reports.append(report)
+        self.check(report)
+        if t.hand_for_hand and not any(n not in self.round for n in t.ready_tables()):
+            self.round = set()
+        return report
+
+    def check(self, report: HandReport) -> None:
+        t = self.tournament
+        stacks = [t.tables[n].stack(s) for n, seats in t.seats.items() for s in seats]
+        assert sum(stacks) == t.issued  # chips conserved between hands
+        assert all(stack > 0 for stack in stacks)  # nobody busted stays seated
+        if report.table in t.tables and t.state == "running":  # TRN-13: balanced after
+            counts = [len(seats) for seats in t.seats.values()]
+            assert len(t.seats[report.table]) - min(counts) <= 1
+        out = [p for p in report.eliminated if p.place > 1]
+        for a in out:  # TRN-17: more chips at the hand's start finishes higher
+            for b in out:
+                if self.start[a.entry] > self.start[b.entry]:
+                    assert a.place < b.place
+                elif self.start[a.entry] == self.start[b.entry]:
+                    assert a.place == b.place and a.shared == b.shared
+        for move in report.moves:  # the mover sits where the move says
+            entry = t.entries[[e.player for e in t.entries].index(move.player)]
+            assert (entry.table, entry.seat) in ((move.to_table, move.to_seat), (None, None)) or (
+                any(m.player == move.player for m in report.moves if m is not move)
+            )
+
+    def check_result(self) -> None:
+        """TRN-17 to TRN-20: every entry placed once, places covering 1..N with ties
+        sharing, prizes adding up to the pool."""
+        t = self.tournament
+        result = t.result()
+        entries = len(t.entries)
+        assert sorted(p.entry for p in result.places) == list(range(entries))
+        covered = sorted({p.shared for p in result.places})
+        assert [place for shared in covered for place in shared] == list(range(1, entries + 1))
+        assert sum(result.prizes.values()) == result.pool == t.pool
+        assert [p.place for p in result.places if p.place == 1] == [1]
+        assert t.chips_in_play() == t.issued
