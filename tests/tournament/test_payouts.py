@@ -20,7 +20,9 @@ def test_default_table_for_small_fields(entries: int, shares: tuple[int, ...]) -
     assert DEFAULT_PAYOUTS.shares(entries) == shares
 
 
-@pytest.mark.parametrize(("entries", "paid"), [(11, 2), (20, 3), (100, 15), (1000, 150), (1001, 151)])
+@pytest.mark.parametrize(
+    ("entries", "paid"), [(11, 2), (20, 3), (100, 15), (1000, 150), (1001, 151)]
+)
 def test_default_table_pays_fifteen_percent_by_one_over_place(entries: int, paid: int) -> None:
     """TRN-18: from 11 entries, ceil(15%) places in proportion to 1 / place."""
     shares = DEFAULT_PAYOUTS.shares(entries)
@@ -59,7 +61,14 @@ def test_custom_tables() -> None:
 
 @pytest.mark.parametrize(
     "bands",
-    [(), ((6, (30, 70)),), ((6, (0,)),), ((6, (50,)), (5, (50,))), ((2, (50, 30, 20)),), ((6, ("1",)),)],
+    [
+        (),
+        ((6, (30, 70)),),
+        ((6, (0,)),),
+        ((6, (50,)), (5, (50,))),
+        ((2, (50, 30, 20)),),
+        ((6, ("1",)),),
+    ],
 )
 def test_bad_tables_are_refused(bands: tuple) -> None:  # type: ignore[type-arg]
     """A table that cannot pay (rising shares, zero, falling bands, more places than
@@ -88,7 +97,9 @@ def test_bad_pools_and_entries_are_refused() -> None:
     ],
 )
 def test_same_hand_eliminations(
-    eliminated: list[tuple[int, int]], remaining: int, expected: list[tuple[int, int, tuple[int, ...]]]
+    eliminated: list[tuple[int, int]],
+    remaining: int,
+    expected: list[tuple[int, int, tuple[int, ...]]],
 ) -> None:
     """TRN-17: players out on the same hand ranked by their chips at its start."""
     assert rank_eliminations(eliminated, remaining) == expected

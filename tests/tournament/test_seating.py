@@ -14,7 +14,9 @@ from doubleholdem.tournament import seating
 
 @given(st.integers(2, 400), st.integers(2, 10), st.integers(0, 2**32))
 @settings(max_examples=60, deadline=None)
-def test_draw_seats_everyone_once_in_tables_of_even_size(players: int, seats: int, seed: int) -> None:
+def test_draw_seats_everyone_once_in_tables_of_even_size(
+    players: int, seats: int, seed: int
+) -> None:
     """TRN-3: ceil(n / seats) tables whose sizes differ by at most one; every player in
     exactly one seat, seats within a table distinct."""
     names = [f"p{n}" for n in range(players)]

@@ -32,6 +32,7 @@ COMMANDS = {
         ("point", "point"),
         ("replay", "replay"),
         ("simulate", "simulate"),
+        ("tournament", "tournament"),
         ("casino", "casino"),
         ("stats", "stats"),
         ("serve", "serve"),

@@ -4,16 +4,14 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import json
-from collections.abc import Iterator
 from typing import Any
 
 from doubleholdem.cli.base import (
     add_seed_option,
     add_structure_option,
     add_variant_option,
+    no_collections,
     seed_of,
 )
 from doubleholdem.errors import DoubleHoldemError
@@ -49,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
     bar = ProgressBar(f"simulate: {args.hands:,} hands")
     try:
-        with _no_collections():
+        with no_collections():
             result = simulate(
                 players=args.players,
                 hands=args.hands,
@@ -70,19 +68,3 @@ def run(args: argparse.Namespace) -> int:
         print(f"{seat.seat:>4}  {seat.bot:8} {seat.net:>12,} {seat.bb_per_100:>9.2f}")
     print(f"hands played {result.hands:,}, {result.hands_per_second:,.0f} hands/s")
     return 0
-
-
-@contextlib.contextmanager
-def _no_collections() -> Iterator[None]:
-    """Switches the cyclic garbage collector off for the run. Play makes millions of
-    short-lived objects and no reference cycles (a simulation collects none: reference
-    counting frees everything), and the collector's passes over the table's growing
-    log cost several percent of the run for nothing. The command does this for its own
-    process; :func:`simulate` leaves the collector alone."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from doubleholdem.errors import InvalidConfig
@@ -70,6 +71,9 @@ class PayoutTable:
     def shares(self, entries: int) -> tuple[int, ...]:
         """The shares of the places paid with ``entries`` entries (at least 2): never
         more places than entries."""
+        return _shares(self, entries)
+
+    def _shares(self, entries: int) -> tuple[int, ...]:
         if not is_int(entries) or entries < 2:
             raise InvalidConfig(f"payouts: entries must be 2 or more, not {entries!r}")
         for most, shares in self.bands:
@@ -93,6 +97,11 @@ class PayoutTable:
                        data["harmonic"])  # fmt: skip
         except (KeyError, TypeError, ValueError) as error:
             raise InvalidConfig(f"payouts: not a payout table ({error})") from None
+
+
+@lru_cache(maxsize=1024)
+def _shares(table: PayoutTable, entries: int) -> tuple[int, ...]:
+    return table._shares(entries)
 
 
 def prizes(pool: int, shares: Sequence[int]) -> tuple[int, ...]:

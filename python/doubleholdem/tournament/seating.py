@@ -124,8 +124,10 @@ def place_arrivals(
     return placed
 
 
-def halted(counts: Mapping[int, int], table: int) -> bool:
+def halted(counts: Mapping[int, int], table: int, fullest: int | None = None) -> bool:
     """TRN-15: ``table`` starts no hand while it has three or more players fewer than
-    the fullest table, or fewer than two."""
+    the fullest table (``fullest`` players, if known), or fewer than two."""
     count = counts[table]
-    return count < 2 or max(counts.values()) - count >= 3
+    if fullest is None:
+        fullest = max(counts.values())
+    return count < 2 or fullest - count >= 3

@@ -90,6 +90,8 @@ def simulate_tournament(
         for number, (name, bot) in enumerate(names.items())
     }
     started = time.perf_counter()
+    if progress is not None:
+        progress(0, players)
     for name in names:
         tournament.register(name)
     opened = len(tournament.tables)
@@ -104,9 +106,9 @@ def simulate_tournament(
             _play(table, seated)
             tournament.finish_hand(number)
             table.release_history(read=False)
+            if progress is not None:
+                progress(players - tournament.remaining, players)
         opened = max(opened, max(tournament.tables, default=0))
-        if progress is not None:
-            progress(players - tournament.remaining, players)
     return TournamentRun(
         tournament.result(),
         names,

@@ -49,6 +49,7 @@ def dump(tournament: Any) -> str:
         start_chips={str(n): {str(e): c for e, c in chips.items()}
                      for n, chips in t.start_chips.items()},
         placings=[[e, place, list(shared)] for e, place, shared in t.placings],
+        entrants_then=t.entrants_then,
         pending=[[list(pair) for pair in group] for group in t.pending],
         round_played=sorted(t.round_played),
         round_out=[list(pair) for pair in t.round_out],
@@ -94,16 +95,24 @@ def _restore(cls: type[T], body: dict[str, Any]) -> T:
         setattr(t, name, body[name])
     t.entries = [Entry(n, p, tb, st, pl, tuple(sh), pr, rb, ad)
                  for n, p, tb, st, pl, sh, pr, rb, ad in body["entries"]]  # fmt: skip
-    t.tables = {int(n): Table.from_json(text) for n, text in body["tables"].items()}
-    t.seats = {int(n): {int(s): e for s, e in seats.items()} for n, seats in body["seats"].items()}
-    t.table_levels = {int(n): level for n, level in body["table_levels"].items()}
+    t.tables = {int(n): Table.from_json(text) for n, text in _by_number(body["tables"])}
+    t.seats = {int(n): {int(s): e for s, e in _by_number(seats)}
+               for n, seats in _by_number(body["seats"])}  # fmt: skip
+    t.table_levels = {int(n): level for n, level in _by_number(body["table_levels"])}
     t.start_chips = {int(n): {int(e): c for e, c in chips.items()}
                      for n, chips in body["start_chips"].items()}  # fmt: skip
     t.placings = [(e, place, tuple(shared)) for e, place, shared in body["placings"]]
+    t.entrants_then = list(body["entrants_then"])
     t.pending = [[(e, c) for e, c in group] for group in body["pending"]]
     t.round_played = set(body["round_played"])
     t.round_out = [(e, c) for e, c in body["round_out"]]
     return t  # type: ignore[no-any-return]
+
+
+def _by_number(items: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The items of a JSON object whose keys are numbers, in the numbers' order (the
+    order the tournament made them in)."""
+    return sorted(items.items(), key=lambda item: int(item[0]))
 
 
 def _text(body: dict[str, Any]) -> str:

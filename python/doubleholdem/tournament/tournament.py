@@ -81,11 +81,14 @@ class Tournament:
         self.fees = 0
         self.remaining = 0  # entries not yet placed
         self.placings: list[Placing] = []
+        self.entrants_then: list[int] = []  # the entries when each placing was made
         self.pending: list[list[tuple[int, int]]] = []  # busted, may rebuy (TRN-6)
         self.hand_for_hand = False
         self.round_played: set[int] = set()  # tables done this hand-for-hand round
         self.round_out: list[tuple[int, int]] = []  # eliminated this round
         self.level = 0
+        self._by_player: dict[str, list[Entry]] = {}  # entries_of's index
+        self._indexed = 0  # of the first entries
 
     # ------------------------------------------------------------------ entries
 
@@ -94,13 +97,13 @@ class Tournament:
         (TRN-4), when it is seated at once. A sit-and-go starts when this fills it
         (TRN-2). Returns the entry's number."""
         self._check_name(player)
-        if any(e.player == player for e in self.entries):
+        if self.entries_of(player):
             raise RegistrationRefused(f"{player} is already registered", player=player)
         return self._enter(player, now)
 
     def re_enter(self, player: str, *, now: float = 0.0) -> int:
         """A new entry for ``player``, all of whose entries are out (TRN-5)."""
-        own = [e for e in self.entries if e.player == player]
+        own = self.entries_of(player)
         if not own:
             raise RegistrationRefused(f"{player} never entered", player=player)
         if any(e.place is None for e in own):
@@ -120,6 +123,7 @@ class Tournament:
                 del self.entries[index]
                 for number, kept in enumerate(self.entries):
                     kept.number = number
+                self._by_player, self._indexed = {}, 0
                 self.pool -= self.config.buy_in
                 self.fees -= self.config.fee
                 self.remaining -= 1
@@ -231,19 +235,28 @@ class Tournament:
         if self.state != RUNNING or self.on_break(now):
             return []
         counts = self.counts()
-        played = self.round_played if self.hand_for_hand else ()
-        return [
-            number
-            for number, table in self.tables.items()
-            if not table.in_hand and number not in played and not seating.halted(counts, number)
-        ]
+        fullest = max(counts.values())
+        return [number for number in self.tables if self._may_start(number, counts, fullest)]
+
+    def _may_start(self, number: int, counts: dict[int, int], fullest: int) -> bool:
+        return (
+            not self.tables[number].in_hand
+            and not (self.hand_for_hand and number in self.round_played)
+            and not seating.halted(counts, number, fullest)
+        )
 
     def start_hand(self, number: int, *, now: float | None = None) -> Table:
         """Starts the next hand at table ``number`` (one of :meth:`ready_tables`): its
         level's blinds and ante (TRN-7, TRN-9), a chip race at a colour-up (TRN-10).
         Returns the table, whose players then act on it."""
         when = 0.0 if now is None else now
-        if number not in self.ready_tables(when):
+        counts = self.counts()
+        if (
+            self.state != RUNNING
+            or number not in self.tables
+            or self.on_break(when)
+            or not self._may_start(number, counts, max(counts.values()))
+        ):
             raise TournamentStateError(f"table {number} may not start a hand now")
         self._settle_pending()
         table = self.tables[number]
@@ -269,8 +282,8 @@ class Tournament:
         eliminated: list[Placement] = self._settle_pending()
         start = self.start_chips.pop(number)
         self.most_hands = max(self.most_hands, table.hand_number)
-        busted = [(e, start[e]) for seat, e in list(self.seats[number].items())
-                  if table.stack(seat) == 0]  # fmt: skip
+        busted = sorted((e, start[e]) for seat, e in self.seats[number].items()
+                        if table.stack(seat) == 0)  # fmt: skip
         for entry, _ in busted:
             self._unseat(entry, now)
         rebuying = self._may_rebuy(busted, 0.0 if now is None else now)
@@ -414,6 +427,7 @@ class Tournament:
         placings = rank_eliminations(group, self.remaining)
         self.remaining -= len(group)
         self.placings.extend(placings)
+        self.entrants_then.extend(len(self.entries) for _ in placings)
         placed = []
         for entry, place, shared in placings:
             record = self.entries[entry]
@@ -428,10 +442,23 @@ class Tournament:
         (winner,) = [e for e in self.entries if e.place is None]
         placed = self._place([(winner.number, 0)])
         self.state = FINISHED
+        self._final_places()
         won = award(self.placings, self.prizes())
         for entry in self.entries:
             entry.prize = won.get(entry.number, 0)
         return placed
+
+    def _final_places(self) -> None:
+        """TRN-17 counts the entries at the end: a place given while late entries were
+        still coming moves down by the entries that came after it."""
+        total = len(self.entries)
+        final = []
+        for (entry, place, shared), then in zip(self.placings, self.entrants_then):
+            shift = total - then
+            final.append((entry, place + shift, tuple(p + shift for p in shared)))
+            record = self.entries[entry]
+            record.place, record.shared = final[-1][1], final[-1][2]
+        self.placings, self.entrants_then = final, [total] * len(final)
 
     def _break_tables(self, moves: list[Move]) -> list[int]:
         """TRN-14: the highest numbered table breaks once the players fit in one table
@@ -442,7 +469,9 @@ class Tournament:
             if number is None or self.tables[number].in_hand:
                 return broken
             table = self.tables[number]
-            leaving = {e: (seat, table.stack(seat)) for seat, e in self.seats[number].items()}
+            leaving = {
+                e: (seat, table.stack(seat)) for seat, e in sorted(self.seats[number].items())
+            }
             for entry in leaving:
                 self._unseat(entry, None)
             del self.tables[number], self.seats[number], self.table_levels[number]
@@ -511,12 +540,18 @@ class Tournament:
         record.table = record.seat = None
         return self.tables[number].leave(seat, now=now)
 
+    def entries_of(self, player: str) -> list[Entry]:
+        """The entries of ``player``, in order."""
+        index = self._by_player
+        for entry in self.entries[self._indexed :]:  # entries not yet in the index
+            index.setdefault(entry.player, []).append(entry)
+        self._indexed = len(self.entries)
+        return index.get(player, [])
+
     def _live_entry(self, player: str) -> Entry:
-        for entry in reversed(self.entries):
-            if entry.player == player:
-                if entry.place is not None or self.state != RUNNING:
-                    break
-                return entry
+        own = self.entries_of(player)
+        if own and own[-1].place is None and self.state == RUNNING:
+            return own[-1]
         raise RebuyRefused(f"{player} has no entry in play", player=player)
 
     def _idle_table(self, entry: Entry) -> Table:

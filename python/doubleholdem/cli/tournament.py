@@ -1,0 +1,93 @@
+"""``doubleholdem tournament simulate``: a whole tournament of bots
+(:mod:`doubleholdem.tournament.simulate`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from doubleholdem.cli.base import (
+    Parser,
+    add_seed_option,
+    add_structure_option,
+    add_variant_option,
+    bounded,
+    no_collections,
+    seed_of,
+)
+from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.progress import ProgressBar
+from doubleholdem.table.bots import BOTS
+from doubleholdem.tournament.simulate import DEFAULT_BOTS, MOST_PLAYERS, simulate_tournament
+
+__all__ = ["add_parser", "run"]
+
+SHOWN = 10  # places printed as text (the JSON has them all)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Registers ``doubleholdem tournament``."""
+    parser = subparsers.add_parser("tournament", help="tournaments by the TDA rules")
+    commands = parser.add_subparsers(dest="tournament_command", required=True, parser_class=Parser)
+    p = commands.add_parser("simulate", help="a whole tournament of bots, to the last chip")
+    p.add_argument("--players", type=bounded(int, 2, MOST_PLAYERS, "a number of players"),
+                   default=1000, help="entrants")  # fmt: skip
+    p.add_argument("--seats", type=bounded(int, 2, 10, "a number of seats"), default=9,
+                   help="seats a table")  # fmt: skip
+    p.add_argument("--stack", type=bounded(int, 1, 10**12, "a stack"), default=10_000,
+                   help="starting stack")  # fmt: skip
+    p.add_argument("--hands-per-level", type=bounded(int, 1, 10**6, "a number of hands"),
+                   default=10, help="hands a level (the standard structure)")  # fmt: skip
+    p.add_argument("--buy-in", type=bounded(int, 0, 10**12, "a buy-in"), default=100,
+                   help="each entry's buy-in into the prize pool")  # fmt: skip
+    add_variant_option(p, default="texas")
+    add_structure_option(p, default="no-limit")
+    add_seed_option(p, "the draw, the deals and the bots")
+    p.add_argument(
+        "--bots",
+        default=",".join(DEFAULT_BOTS),
+        help=f"bot names cycled over the entrants, from {', '.join(sorted(BOTS))}",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``doubleholdem tournament simulate``."""
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    if not bots:
+        raise DoubleHoldemError("--bots: give at least one bot")
+    for name in bots:
+        if name not in BOTS:
+            raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
+    bar = ProgressBar(f"tournament: {args.players:,} players")
+    try:
+        with no_collections():
+            run_ = simulate_tournament(
+                players=args.players,
+                seed=seed_of(args),
+                variant=args.variant,
+                betting=args.structure,
+                bots=bots,
+                seats=args.seats,
+                starting_stack=args.stack,
+                hands_per_level=args.hands_per_level,
+                buy_in=args.buy_in,
+                progress=bar,
+            )
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(run_.to_dict()))
+        return 0
+    result = run_.result
+    print(f"{run_.variant} {run_.betting}: {result.entrants:,} players at {run_.tables:,} tables, "
+          f"seed {run_.seed}")  # fmt: skip
+    print(f"{'place':>5}  {'player':16} {'prize':>12}")
+    for place in result.places[:SHOWN]:
+        print(f"{place.place:>5}  {place.player:16} {result.prizes.get(place.entry, 0):>12,}")
+    paid = sum(1 for prize in result.prizes.values() if prize)
+    print(f"pool {result.pool:,} over {paid:,} places; {result.hands:,} hands, "
+          f"level {result.level}; {run_.seconds:.1f} s")  # fmt: skip
+    return 0

@@ -1,0 +1,72 @@
+"""TRN-11, TRN-12 at a table: a tournament table plays the dead button and deals a player
+who arrives in at once without a post, except between the button and the small blind."""
+
+from __future__ import annotations
+
+from doubleholdem.table.table import Table
+from doubleholdem.tournament import TournamentConfig
+
+
+def _table(players: dict[int, str]) -> Table:
+    table = Table(TournamentConfig().table_config(0), seed=1)
+    for seat, name in players.items():
+        table.join(seat, name, 1000)
+    return table
+
+
+def _fold_around(table: Table) -> None:
+    while table.in_hand:
+        seat = table.to_act
+        assert seat is not None
+        legal = table.legal_actions()
+        assert legal is not None
+        table.act(seat, "check" if legal.can_check else "fold")
+
+
+def test_arrival_on_the_big_blind_is_dealt_without_a_post() -> None:
+    """TRN-12: the arrival takes the big blind it sits in, posting nothing else."""
+    table = _table({0: "a", 2: "b", 4: "c", 6: "d"})
+    table.start_hand()  # button 0, blinds 2 and 4
+    assert (table.button, table.blinds) == (0, (2, 4))
+    _fold_around(table)
+    table.join(5, "new", 1000)  # between the last big blind (4) and the next player (6)
+    table.start_hand()
+    assert table.blinds == (4, 5) and 5 in table.dealt
+    assert table.stack(5) == 1000 - 20  # the big blind only
+
+
+def test_arrival_between_the_button_and_the_small_blind_waits() -> None:
+    """TRN-12: a seat between the button and the small blind is dealt in once the
+    button has passed it; no post is asked for then either."""
+    table = _table({0: "a", 2: "b", 4: "c", 6: "d"})
+    table.start_hand()
+    _fold_around(table)
+    table.join(3, "new", 1000)  # the next button is 2, the small blind 4: seat 3 waits
+    table.start_hand()
+    assert (table.button, table.blinds) == (2, (4, 6)) and 3 not in table.dealt
+    _fold_around(table)
+    table.start_hand()  # button 4: seat 3 plays, on the button's right
+    assert 3 in table.dealt and table.stack(3) == 1000
+
+
+def test_arrival_anywhere_else_is_dealt_at_once() -> None:
+    """TRN-12: on the button side of the table, the arrival plays the next hand."""
+    table = _table({0: "a", 2: "b", 4: "c", 6: "d"})
+    table.start_hand()
+    _fold_around(table)
+    table.join(8, "new", 1000)
+    table.start_hand()
+    assert 8 in table.dealt and table.stack(8) == 1000
+
+
+def test_dead_button_and_heads_up() -> None:
+    """TRN-11: the dead button (TH-38) when the small blind busts; heads-up the button
+    posts the small blind (TH-3)."""
+    table = _table({0: "a", 1: "b", 2: "c"})
+    assert table.config.button_rule.value == "dead"
+    table.start_hand()
+    assert (table.button, table.blinds) == (0, (1, 2))
+    _fold_around(table)
+    table.leave(1)  # the next small blind's player is gone
+    table.start_hand()  # heads-up now: the button posts the small blind
+    assert table.button in table.dealt and table.blinds[0] == table.button
