@@ -93,9 +93,11 @@ class Sit(NamedTuple):
 
 
 class Resume(NamedTuple):
-    """Takes back the seat that ``token`` was given for."""
+    """Takes back the seat that ``token`` was given for or, in a room with accounts, the
+    signed-in account's own seat at ``table`` (one of the two is given)."""
 
-    token: str
+    token: str | None
+    table: int | None = None
 
 
 class Watch(NamedTuple):
@@ -353,6 +355,14 @@ def _act(f: _Fields) -> Act:
     return Act(ident, hand, str(action), amount)
 
 
+def _resume(f: _Fields) -> Resume:
+    if "table" not in f.data:
+        return Resume(f.text("token", "_-", 128))
+    if "token" in f.data:
+        raise f.error("give a token or a table, not both")
+    return Resume(None, f.integer("table", 0, 100_000))
+
+
 def _watch(f: _Fields) -> Watch:
     table = f.integer("table", 0, 100_000)
     assert table is not None
@@ -382,7 +392,7 @@ def _hands(f: _Fields) -> Hands:
 _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "lobby": lambda f: Lobby(f.integer("from", 0, 100_000, optional=True) or 0),
     "sit": _sit,
-    "resume": lambda f: Resume(f.text("token", "_-", 128)),
+    "resume": lambda f: _resume(f),
     "watch": _watch,
     "act": _act,
     "top_up": _top_up,

@@ -215,9 +215,11 @@ class Room(RoomTables):
         elif isinstance(message, protocol.Sit):
             self._sit(connection, message)
         elif isinstance(message, protocol.Resume):
-            self._resume(connection, message.token)
+            self._resume(connection, message)
         elif isinstance(message, protocol.Chat):
             self._chat(connection, message.text)
+        elif not self._owns(connection):
+            connection.error("not_your_seat", "this seat belongs to another account")
         elif connection.seat is None or connection.table is None:
             connection.error(
                 "unauthorised",
@@ -236,6 +238,9 @@ class Room(RoomTables):
             return
         runner = self.runners[connection.table]
         seat = connection.seat
+        if not self._owns(connection):
+            connection.error("not_your_seat", "chat: this seat belongs to another account")
+            return
         if seat is None and not self.settings.spectator_chat:
             connection.error(
                 "read_only", "chat: spectators read this table's chat but may not write in it"
@@ -405,16 +410,67 @@ class Room(RoomTables):
             connection.token = hashed
             self._watch(connection, runner, seat)
 
-    def _resume(self, connection: Connection, token: str) -> None:
-        hashed = token_hash(token)
-        found = self.store.token(hashed)
-        runner = None if found is None else self.runners.get(found[0])
-        if found is None or runner is None or runner.humans.get(found[1]) != (hashed, found[2]):
+    def _resume(self, connection: Connection, message: protocol.Resume) -> None:
+        """Binds ``connection`` to the seat of ``message``'s token or, signed in, to its
+        account's own seat at ``message``'s table. In a room with accounts only the
+        seat's own account resumes it (a token alone is not enough)."""
+        account = connection.account
+        if not self.settings.guests and account is None:
+            connection.error("not_signed_in", "resume: sign in first (POST /api/signin)")
+            return
+        found = self._seat_of(connection, message)
+        if found is None:
             connection.error("bad_token", "this token holds no seat")
+            return
+        runner, seat, hashed = found
+        owner = runner.humans[seat][1]
+        if account is not None and not self.settings.guests and owner.lower() != account.lower():
+            connection.error("not_your_seat", f"resume: this seat is not {account}'s")
             return
         if self._seated_elsewhere(connection, hashed):
             return
-        seat = found[1]
+        self._bind_seat(connection, runner, seat, hashed, message.token)
+
+    def _seat_of(
+        self, connection: Connection, message: protocol.Resume
+    ) -> tuple[TableRunner, int, str] | None:
+        """The table, seat and token hash ``message`` names: by its token, or the seat
+        of ``connection``'s account at its table (in a room with accounts)."""
+        if message.token is not None:
+            hashed = token_hash(message.token)
+            found = self.store.token(hashed)
+            runner = None if found is None else self.runners.get(found[0])
+            if found is None or runner is None or runner.humans.get(found[1]) != (hashed, found[2]):
+                return None
+            return runner, found[1], hashed
+        runner = self.runners.get(message.table or 0)
+        account = (connection.account or "").lower()
+        if runner is None or self.settings.guests or not account:
+            return None
+        for seat, (hashed, player) in runner.humans.items():
+            if player.lower() == account:
+                return runner, seat, hashed
+        return None
+
+    def _owns(self, connection: Connection) -> bool:
+        """True unless, in a room with accounts, ``connection``'s seat belongs to another
+        account than the one it is signed in as (or it is signed in as none)."""
+        if self.settings.guests or connection.seat is None or connection.table is None:
+            return True
+        held = self.runners[connection.table].humans.get(connection.seat)
+        account = connection.account
+        return held is not None and account is not None and held[1].lower() == account.lower()
+
+    def _bind_seat(
+        self,
+        connection: Connection,
+        runner: TableRunner,
+        seat: int,
+        hashed: str,
+        token: str | None,
+    ) -> None:
+        """``connection`` takes over ``runner``'s ``seat`` (token hash ``hashed``; the
+        token itself, when the client gave it, goes back in ``seated``)."""
         for other in list(runner.connections):  # the seat's older connection
             if other is not connection and other.token == hashed:
                 other.send(encode("replaced", table=runner.id, seat=seat))

@@ -97,9 +97,16 @@ function signedIn(me) {
     location.reload();
   };
   const state = me.state === "active" ? "" : ` (${me.state})`;
+  // the account's seats, taken back from this window without their tokens (resume by table)
+  const back = me.seats.map((table) => {
+    const again = element("button", { type: "button", "data-back": String(table) },
+      `Back to my table ${table + 1}`);
+    again.onclick = () => { if (window.dh && window.dh.seat === null) window.dh.send({ type: "resume", table }); };
+    return again;
+  });
   box.replaceChildren(
     element("span", { id: "account-who" }, `${me.name}${state}`), " · balance ",
-    balance, " ", out, statementBox(), element("span", { id: "account-message", role: "status" }));
+    balance, " ", out, ...back, statementBox(), element("span", { id: "account-message", role: "status" }));
   async function refresh() {
     const reply = await call("GET", "/api/me");
     if (reply.status === 200) balance.textContent = String(reply.data.balance);

@@ -54,8 +54,8 @@
         break;
       }
       case "lobby": renderLobby(m.tables); break;
-      case "seated":
-        store.setItem("dh-token", m.token);
+      case "seated": // a resume by table (from another window) comes without a token
+        if (m.token) store.setItem("dh-token", m.token);
         seat = m.seat; tableId = m.table;
         status(`seat ${m.seat + 1} at table ${m.table + 1}`);
         if (pending) send(pending); // a decision sent before the connection broke: applied once
