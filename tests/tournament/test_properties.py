@@ -84,8 +84,9 @@ def test_entries_rebuys_and_add_ons_keep_the_rules(
     and every entry, re-entries included, is placed once."""
     rebuys = None
     if rebuy_until:
+        price, chips = (5, 500) if add_on else (0, 0)
         rebuys = Rebuys(until_level=rebuy_until, price=5, chips=300, most=2,
-                        add_on_price=5 if add_on else 0, add_on_chips=500 if add_on else 0)  # fmt: skip
+                        add_on_price=price, add_on_chips=chips)  # fmt: skip
     config = TournamentConfig(
         capacity=200,
         seats=seats,

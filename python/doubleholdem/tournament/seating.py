@@ -19,9 +19,11 @@ use) in, the decision out; randomness comes from the ``rng`` handed in.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = [
+    "Sizes",
     "draw",
     "halted",
     "next_big_blind",
@@ -124,10 +126,43 @@ def place_arrivals(
     return placed
 
 
-def halted(counts: Mapping[int, int], table: int, fullest: int | None = None) -> bool:
-    """TRN-15: ``table`` starts no hand while it has three or more players fewer than
-    the fullest table (``fullest`` players, if known), or fewer than two."""
-    count = counts[table]
-    if fullest is None:
-        fullest = max(counts.values())
+def halted(count: int, fullest: int) -> bool:
+    """TRN-15: a table of ``count`` players starts no hand while it has three or more
+    players fewer than the fullest table (``fullest`` players), or fewer than two."""
     return count < 2 or fullest - count >= 3
+
+
+class Sizes:
+    """How many tables have each number of players, kept as players come and go, so
+    that the fullest and the shortest table and the players in all are known at once,
+    whatever the number of tables.
+
+    >>> sizes = Sizes([9, 8, 9])
+    >>> sizes.resized(9, 7); sizes.fullest(), sizes.fewest(), sizes.players()
+    (9, 7, 24)
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self, sizes: Iterable[int] = ()) -> None:
+        self.counts = Counter(sizes)
+
+    def resized(self, before: int | None, after: int | None) -> None:
+        """A table went from ``before`` players to ``after`` (``None``: it was opened,
+        or it is gone)."""
+        counts = self.counts
+        if before is not None:
+            counts[before] -= 1
+            if not counts[before]:
+                del counts[before]
+        if after is not None:
+            counts[after] += 1
+
+    def fullest(self) -> int:
+        return max(self.counts, default=0)
+
+    def fewest(self) -> int:
+        return min(self.counts, default=0)
+
+    def players(self) -> int:
+        return sum(size * tables for size, tables in self.counts.items())

@@ -89,6 +89,7 @@ class Tournament:
         self.level = 0
         self._by_player: dict[str, list[Entry]] = {}  # entries_of's index
         self._indexed = 0  # of the first entries
+        self._sizes: seating.Sizes | None = None
 
     # ------------------------------------------------------------------ entries
 
@@ -234,15 +235,14 @@ class Tournament:
         (TRN-16)."""
         if self.state != RUNNING or self.on_break(now):
             return []
-        counts = self.counts()
-        fullest = max(counts.values())
-        return [number for number in self.tables if self._may_start(number, counts, fullest)]
+        fullest = self.sizes().fullest()
+        return [number for number in self.tables if self._may_start(number, fullest)]
 
-    def _may_start(self, number: int, counts: dict[int, int], fullest: int) -> bool:
+    def _may_start(self, number: int, fullest: int) -> bool:
         return (
             not self.tables[number].in_hand
             and not (self.hand_for_hand and number in self.round_played)
-            and not seating.halted(counts, number, fullest)
+            and not seating.halted(len(self.seats[number]), fullest)
         )
 
     def start_hand(self, number: int, *, now: float | None = None) -> Table:
@@ -250,12 +250,11 @@ class Tournament:
         level's blinds and ante (TRN-7, TRN-9), a chip race at a colour-up (TRN-10).
         Returns the table, whose players then act on it."""
         when = 0.0 if now is None else now
-        counts = self.counts()
         if (
             self.state != RUNNING
             or number not in self.tables
             or self.on_break(when)
-            or not self._may_start(number, counts, max(counts.values()))
+            or not self._may_start(number, self.sizes().fullest())
         ):
             raise TournamentStateError(f"table {number} may not start a hand now")
         self._settle_pending()
@@ -313,6 +312,16 @@ class Tournament:
         )
 
     # ------------------------------------------------------------------ views
+
+    def sizes(self) -> seating.Sizes:
+        """How many tables have each number of players (kept as they change)."""
+        if self._sizes is None:  # new, or restored from a snapshot
+            self._sizes = seating.Sizes(len(seats) for seats in self.seats.values())
+        return self._sizes
+
+    def _resized(self, before: int | None, after: int | None) -> None:
+        if self._sizes is not None:  # else built afresh when next asked for
+            self._sizes.resized(before, after)
 
     def counts(self) -> dict[int, int]:
         """The number of players at each table."""
@@ -382,7 +391,7 @@ class Tournament:
             return False
         if self.current_level(now) >= rules.until_level:
             return False
-        return sum(self.counts().values()) >= 2
+        return self.sizes().players() >= 2
 
     def _settle_pending(self) -> list[Placement]:
         """TRN-6: busted entries that did not rebuy before this step are out."""
@@ -396,10 +405,10 @@ class Tournament:
     def _close_round(self) -> list[Placement]:
         """TRN-16: once every table that can has played this hand-for-hand hand, its
         eliminations are placed together (TRN-17) and the next round begins."""
-        counts = self.counts()
+        fullest = self.sizes().fullest()
         waiting = [
             n for n in self.tables
-            if n not in self.round_played and not seating.halted(counts, n)
+            if n not in self.round_played and not seating.halted(len(self.seats[n]), fullest)
         ]  # fmt: skip
         if waiting or any(table.in_hand for table in self.tables.values()):
             return []
@@ -464,7 +473,7 @@ class Tournament:
         """TRN-14: the highest numbered table breaks once the players fit in one table
         fewer and it is between hands; its players are seated by draw."""
         broken: list[int] = []
-        while True:
+        while self.sizes().players() <= self.config.seats * (len(self.tables) - 1):
             number = seating.table_to_break(self.counts(), self.config.seats)
             if number is None or self.tables[number].in_hand:
                 return broken
@@ -475,6 +484,7 @@ class Tournament:
             for entry in leaving:
                 self._unseat(entry, None)
             del self.tables[number], self.seats[number], self.table_levels[number]
+            self._resized(0, None)
             self.start_chips.pop(number, None)
             self.round_played.discard(number)
             stacks = {e: stack for e, (_, stack) in leaving.items()}
@@ -482,12 +492,13 @@ class Tournament:
                 player = self.entries[entry].player
                 moves.append(Move(player, number, leaving[entry][0], to_table, to_seat))
             broken.append(number)
+        return broken
 
     def _balance(self, number: int, moves: list[Move]) -> None:
         """TRN-13: while table ``number`` has two players more than the shortest, the
         player due the big blind next moves to the worst seat there."""
         table = self.tables[number]
-        while True:
+        while len(self.seats[number]) - self.sizes().fewest() >= 2:
             short = seating.short_table(self.counts(), number)
             if short is None:
                 return
@@ -525,11 +536,13 @@ class Tournament:
         self.tables[number] = Table(self.config.table_config(level), seed=seed)
         self.seats[number] = {}
         self.table_levels[number] = level
+        self._resized(None, 0)
 
     def _join(self, number: int, seat: int, entry: int, stack: int) -> None:
         record = self.entries[entry]
         self.tables[number].join(seat, record.player, stack, stranger=True)
         self.seats[number][seat] = entry
+        self._resized(len(self.seats[number]) - 1, len(self.seats[number]))
         record.table, record.seat = number, seat
 
     def _unseat(self, entry: int, now: float | None) -> int:
@@ -537,6 +550,7 @@ class Tournament:
         number, seat = record.table, record.seat
         assert number is not None and seat is not None
         del self.seats[number][seat]
+        self._resized(len(self.seats[number]) + 1, len(self.seats[number]))
         record.table = record.seat = None
         return self.tables[number].leave(seat, now=now)
 
