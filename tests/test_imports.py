@@ -92,3 +92,65 @@ def test_nothing_below_the_command_line_imports_it() -> None:
         if target.startswith("doubleholdem.cli")
     )
     assert upward == []
+
+
+# -- LegalActions is read by name (issue 31 item 3) -------------------------------------
+
+LEGAL_OWNER = "doubleholdem.game.betting"  # defines LegalActions and its fast accessors
+_OPTION_NAMES = ("legal", "options")  # what the package calls a LegalActions
+
+
+def _names_options(node: ast.AST) -> bool:
+    """True if ``node`` is a name or attribute that holds a :class:`LegalActions` by the
+    package's naming (``legal``, ``options``, ``self._legal``, ``error.legal``...)."""
+    name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+    return isinstance(name, str) and name.lstrip("_").lower() in _OPTION_NAMES
+
+
+def positional_reads(source: str) -> list[str]:
+    """The places in ``source`` that read a LegalActions by position: ``legal[3]``,
+    ``legal[:9]``, ``_, fold, *_ = legal``, ``for x in legal`` targets, and
+    ``itemgetter(slice(...))`` (a multi-field read by position, wherever it is used)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Subscript) and _names_options(node.value):
+            index = node.slice
+            if isinstance(index, ast.Slice) or (
+                isinstance(index, ast.Constant) and isinstance(index.value, int)
+            ):
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if _names_options(node.value) and any(
+                isinstance(t, (ast.Tuple, ast.List)) for t in targets
+            ):
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) == "itemgetter"
+            and any(
+                isinstance(a, ast.Call) and getattr(a.func, "id", "") == "slice" for a in node.args
+            )
+        ):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_positional_reads_are_found() -> None:
+    """The check sees each form of a positional read (so an empty answer means none)."""
+    assert positional_reads("chips = legal[3]")
+    assert positional_reads("shape = self._legal[1:6]")
+    assert positional_reads("_, can_fold, _, call, low, high, _, _, _, _, _ = legal")
+    assert positional_reads("_OPTIONS = itemgetter(slice(1, 6))")
+    assert not positional_reads("chips = legal.call_amount; first = hands[0]; a, b = pair")
+
+
+def test_no_module_but_betting_reads_legal_actions_by_position() -> None:
+    """A field added to LegalActions shifts nothing silently: outside its module it is
+    read by name (or through a named accessor betting.py owns, as ``options_shape``)."""
+    found = {
+        module: reads
+        for module, path in MODULES.items()
+        if module != LEGAL_OWNER and (reads := positional_reads(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}

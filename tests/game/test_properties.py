@@ -7,6 +7,7 @@ continue plays identically, and views never leak hidden cards (DH-8)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.errors import IllegalAction
-from doubleholdem.game import Action, AnteType, GameConfig, Hand, Rake, Structure, Variant
+from doubleholdem.game import Action, AnteType, Event, GameConfig, Hand, Rake, Structure, Variant
 
 MAX_DECISIONS = 400
 
@@ -38,13 +39,12 @@ def configs(draw: Any) -> GameConfig:
     )
 
 
-def decide(hand: Hand, choice: int) -> None:
-    """A legal decision picked by ``choice``."""
+def decide(hand: Hand, choice: int) -> Event:
+    """A legal decision picked by ``choice``; the event the hand hands back."""
     legal = hand.legal_actions()
     assert legal is not None
     if legal.decision == "point":
-        hand.choose_point(legal.seat, choice % 3)
-        return
+        return hand.choose_point(legal.seat, choice % 3)
     options: list[tuple[str, int | None]] = []
     if legal.can_fold:
         options.append(("fold", None))
@@ -56,7 +56,7 @@ def decide(hand: Hand, choice: int) -> None:
     if legal.can_all_in:
         options.append(("all_in", None))
     action, amount = options[choice % len(options)]
-    hand.act(action, amount)
+    return hand.act(action, amount)
 
 
 def illegal_attempts(hand: Hand) -> list[tuple[str, int | None, int | None]]:
@@ -170,6 +170,19 @@ def test_snapshot_restore_continue_is_identical(
     assert copy.stacks == hand.stacks
 
 
+def random_play(test: Callable[..., None]) -> Callable[..., None]:
+    """``test`` run on random play: a game, a seed and a choice per decision."""
+    return settings(max_examples=40, deadline=None)(
+        given(
+            config=configs(),
+            seed=st.integers(0, 2**32),
+            choices=st.lists(
+                st.integers(0, 10_000), min_size=MAX_DECISIONS, max_size=MAX_DECISIONS
+            ),
+        )(test)
+    )
+
+
 def attempt(hand: Hand, action: str, amount: int | None) -> tuple[str, Any] | None:
     """``hand.act(action, amount)``: ``None`` if taken, else the refusal and its options."""
     try:
@@ -179,12 +192,7 @@ def attempt(hand: Hand, action: str, amount: int | None) -> tuple[str, Any] | No
     return None
 
 
-@settings(max_examples=40, deadline=None)
-@given(
-    config=configs(),
-    seed=st.integers(0, 2**32),
-    choices=st.lists(st.integers(0, 10_000), min_size=MAX_DECISIONS, max_size=MAX_DECISIONS),
-)
+@random_play
 def test_plain_decisions_without_asking_are_taken_or_refused_alike(
     config: GameConfig, seed: int, choices: list[int]
 ) -> None:
@@ -210,3 +218,43 @@ def test_plain_decisions_without_asking_are_taken_or_refused_alike(
             assert attempt(asked, action, amount) == attempt(unasked, action, amount)
             assert asked.log_json() == unasked.log_json()
         decide(hand, choice)
+
+
+@random_play
+def test_each_decision_hands_back_the_event_it_recorded(
+    config: GameConfig, seed: int, choices: list[int]
+) -> None:
+    """Issue 31 item 1: ``act``, ``choose_point`` and ``timeout`` return the events they
+    recorded, equal to the log's entries of the same numbers; a betting event's
+    ``amount`` is the chips that left the seat's stack (an all-in as the call, bet or
+    raise it is), its ``to`` the wager after a bet or raise."""
+    hand = Hand(config, seed=seed)
+    for choice in choices:
+        if hand.over:
+            break
+        legal = hand.legal_actions()
+        assert legal is not None
+        seat, stack = legal.seat, hand.stacks[legal.seat]
+        if choice % 5 == 0:
+            returned: tuple[Any, ...] = hand.timeout(seat)
+            assert returned[0].kind == "timeout"
+        else:
+            before = hand.event_count
+            returned = (decide(hand, choice),)
+            assert returned[0].seq == before  # the decision's own event, first of the new
+        log = hand.events
+        for event in returned:
+            assert log[event.seq] == event
+        last = returned[-1]
+        assert last.seat == seat
+        if last.kind in ("call", "bet", "raise"):
+            spent = last.amount
+            assert spent is not None and spent > 0
+            returned_chips = sum(
+                e.amount or 0 for e in log[last.seq + 1 :] if e.kind == "return" and e.seat == seat
+            )
+            if not hand.over:
+                assert stack - spent + returned_chips == hand.stacks[seat]
+            assert last.all_in == (spent == stack)
+            if last.kind != "call":
+                assert last.to == legal.bet + spent

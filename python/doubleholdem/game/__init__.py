@@ -6,6 +6,7 @@ values come from the Rust core.
 >>> from doubleholdem.game import GameConfig, Hand
 >>> hand = Hand(GameConfig(stacks=(200, 200), small_blind=1, big_blind=2), seed=3)
 >>> hand.act("fold")
+Event(seq=4, kind='fold', seat=0)
 >>> hand.stacks
 [199, 201]
 """

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import enum
 from itertools import compress
-from operator import mul
+from operator import itemgetter, mul
 from typing import Any, NamedTuple
 
 from doubleholdem.game import words
@@ -42,7 +42,9 @@ __all__ = [
     "LegalActions",
     "RoundRules",
     "bet_presets",
+    "options_shape",
     "point_choice",
+    "pot_fraction_to",
     "round_rules",
 ]
 
@@ -167,21 +169,42 @@ def bet_presets(legal: LegalActions, pot: int, structure: Structure) -> dict[str
     low, high = legal.min_raise_to, legal.max_raise_to
     if structure is _FIXED_LIMIT or low is None or high is None:
         return {}
-    level = legal.bet + legal.call_amount
-    after_call = pot + legal.call_amount
     sizes = {
         "min": low,
-        "half_pot": level + after_call // 2,
-        "pot": level + after_call,
+        "half_pot": pot_fraction_to(legal, pot, 0.5),
+        "pot": pot_fraction_to(legal, pot, 1.0),
     }
     if high == legal.all_in_to:
         sizes["all_in"] = high
     found: dict[str, int] = {}
     for name, total in sizes.items():
-        total = min(max(total, low), high)
         if total not in found.values():
             found[name] = total
     return found
+
+
+def pot_fraction_to(legal: LegalActions, pot: int, fraction: float) -> int:
+    """The total a bet or raise of ``fraction`` of the pot makes (``pot``: every chip
+    in the middle, this round's bets included): the call, then ``fraction`` of the pot
+    after the call (rounded down) on top, kept within the legal range. Pot-sized
+    (1.0) is the pot-limit maximum (TH-16). Only for a decision that allows a bet or
+    raise (``min_raise_to`` set).
+
+    >>> legal = LegalActions(0, True, False, 10, 20, 990, 990, False, 0)
+    >>> pot_fraction_to(legal, 15, 0.5), pot_fraction_to(legal, 15, 1.0)
+    (22, 35)
+    """
+    call, low, high = legal.call_amount, legal.min_raise_to, legal.max_raise_to
+    to = legal.bet + call + int(fraction * (pot + call))
+    if to < low:  # type: ignore[operator]
+        return low  # type: ignore[return-value]
+    return to if to < high else high  # type: ignore[operator,return-value]
+
+
+options_shape = itemgetter(slice(1, 6))
+"""``options_shape(legal)``: the tuple ``(can_fold, can_check, call_amount,
+min_raise_to, max_raise_to)`` of a :class:`LegalActions`, by one C-level call (what a
+betting decision's options look like, for code that keys on it at every decision)."""
 
 
 def point_choice(seat: int, bet: int, stack: int) -> LegalActions:
@@ -317,15 +340,38 @@ class BettingRound:
 
     # -- what the actor may do ------------------------------------------------------
 
+    def call_amount(self, seat: int) -> int:
+        """What ``seat`` owes: the chips a call puts in, the level above its wager or
+        its whole stack if less (TH-18); 0 when nothing is owed. Facing a wager (more
+        than 0) a seat may fold or call, else it may check (TH-4): :meth:`legal` and
+        :meth:`plain` read their fold, check and call options here."""
+        owed = self.level - self.bets[seat]
+        if owed <= 0:
+            return 0
+        stack = self.stacks[seat]
+        return owed if owed < stack else stack
+
+    def plain(self, seat: int, kind: Action, amount: object) -> int | None:
+        """The chips a fold, check or call (``kind``) of ``seat`` puts in if it may
+        take it now, else ``None``: :meth:`legal`'s options without making them, for a
+        hand applying a plain decision (a fold or check puts in 0; only a call takes an
+        amount, and only its own)."""
+        call = self.call_amount(seat)
+        if kind is _CALL:
+            return call if call > 0 and (amount is None or amount == call) else None
+        if amount is not None or (call > 0) is (kind is _CHECK):
+            return None  # a fold facing no wager, a check facing one
+        return 0
+
     def legal(self, seat: int, pot: int, players_in_hand: int) -> LegalActions:
         """The options of ``seat``; ``pot`` is every chip already in the middle, this
         round's bets included (read for the pot-limit maximum only, TH-16)."""
         bet, stack, level = self.bets[seat], self.stacks[seat], self.level
-        to_call = level - bet if level > bet else 0
+        call = self.call_amount(seat)  # what it owes: its fold, check and call options
         all_in_to = bet + stack
         low: int | None = None
         high: int | None = None
-        if stack > to_call and self._may_raise(seat, players_in_hand):
+        if stack > call and self._may_raise(seat, players_in_hand):
             # the totals a bet or raise may go to (TH-10, TH-14 to TH-16), all-in at most
             if self.limit:  # one size: a full bet above the last full level (TH-14)
                 target = self.full_level + self.bet_size
@@ -338,7 +384,7 @@ class BettingRound:
                     low = all_in_to
                 high = all_in_to
                 if self.pot_limit:  # at most the pot after the call (TH-16)
-                    high = level + pot + to_call
+                    high = level + pot + call
                     if high > all_in_to:
                         high = all_in_to
                     if high < low:
@@ -347,9 +393,9 @@ class BettingRound:
             LegalActions,
             (
                 seat,
-                to_call > 0,  # can_fold
-                to_call == 0,  # can_check
-                to_call if to_call < stack else stack,  # call_amount
+                call > 0,  # can_fold: facing a wager (TH-4)
+                call == 0,  # can_check: nothing owed
+                call,  # call_amount
                 low,
                 high,
                 all_in_to,
@@ -370,14 +416,7 @@ class BettingRound:
             and (self.limit or self.level - acted < self.full_raise)
         ):
             return False
-        if self.capped:  # TH-12
-            return False
-        if (
-            self.limit
-            and self.cap is not None
-            and self.bets_made >= self.cap
-            and not (self.heads_up_uncapped and players_in_hand == 2)
-        ):  # TH-12, unless heads-up uncapped (TH-13)
+        if self.capped or (self.limit and self._at_cap(players_in_hand)):  # TH-12, TH-13
             return False
         # somebody else in the hand must be able to answer: more than the level in
         # chips and wagers; the others with chips first, lowest seat first
@@ -391,6 +430,15 @@ class BettingRound:
         # an all-in player is above the level only after a live post above it (TH-36)
         in_hand = self.in_hand
         return any(wager > level and in_hand[s] and s != seat for s, wager in enumerate(bets))
+
+    def _at_cap(self, players_in_hand: int) -> bool:
+        """The fixed-limit cap: the bet and full raises made reach it (TH-12), unless
+        the game is uncapped heads-up and two players are left (TH-13)."""
+        return (
+            self.cap is not None
+            and self.bets_made >= self.cap
+            and not (self.heads_up_uncapped and players_in_hand == 2)
+        )
 
     # -- applying a decision --------------------------------------------------------
 
@@ -406,12 +454,7 @@ class BettingRound:
             if not self.limit:
                 self.full_raise = increment
             self.bets_made += 1
-            if (
-                self.limit
-                and self.cap is not None
-                and self.bets_made >= self.cap
-                and not (self.heads_up_uncapped and players_in_hand == 2)
-            ):
+            if self.limit and self._at_cap(players_in_hand):
                 self.capped = True
         self.level = to
         self.acted[seat] = to

@@ -62,6 +62,15 @@ class Event(NamedTuple):
     hand: int | None = None
     played: tuple[int, ...] = ()
 
+    def __repr__(self) -> str:
+        """The fields that apply (those not at their defaults), in order."""
+        shown = [f"seq={self.seq!r}", f"kind={self.kind!r}"]
+        for name, default in _DEFAULTS:
+            value = getattr(self, name)
+            if value != default:
+                shown.append(f"{name}={value!r}")
+        return f"Event({', '.join(shown)})"
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict without the fields that do not apply; cards as text."""
         data: dict[str, Any] = {"seq": self.seq, "kind": self.kind}
@@ -86,16 +95,19 @@ class Event(NamedTuple):
         return data
 
 
+_DEFAULTS = tuple(Event._field_defaults.items())  # left out of a repr at these
+
+
 class HandLog:
     """The event log of one hand, in order: :class:`Event` fields kept as plain tuples
     (``records``), cheap to append; :class:`Event` records and JSON-ready dicts on
     demand.
 
     >>> log = HandLog()
-    >>> log.add("deal", 0, cards=(51, 50)); log.action("fold", 1, None, None, False)
-    >>> log.events()[1]
-    Event(seq=1, kind='fold', seat=1, amount=None, to=None, cards=(), all_in=False, \
-pot=None, seats=(), point=None, value=None, hand=None, played=())
+    >>> log.add("deal", 0, cards=(51, 50))
+    Event(seq=0, kind='deal', seat=0, cards=(51, 50))
+    >>> log.action("fold", 1, None, None, False)
+    Event(seq=1, kind='fold', seat=1)
     >>> log.dicts(1, reveal_point=False)[0]
     {'seq': 0, 'kind': 'deal', 'seat': 0}
     """
@@ -121,45 +133,47 @@ pot=None, seats=(), point=None, value=None, hand=None, played=())
         value: int | None = None,
         hand: int | None = None,
         played: tuple[int, ...] = (),
-    ) -> None:
-        """Appends an event of ``kind`` with the fields given."""
+    ) -> Event:
+        """Appends an event of ``kind`` with the fields given; returns it."""
         records = self.records
-        records.append(
-            (
-                len(records),
-                kind,
-                seat,
-                amount,
-                to,
-                cards,
-                all_in,
-                pot,
-                seats,
-                point,
-                value,
-                hand,
-                played,
-            )
+        record = (
+            len(records),
+            kind,
+            seat,
+            amount,
+            to,
+            cards,
+            all_in,
+            pot,
+            seats,
+            point,
+            value,
+            hand,
+            played,
         )
+        records.append(record)
+        return _new_event(Event, record)
 
     def action(
         self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
-    ) -> None:
+    ) -> Event:
         """:meth:`add` of an event of a seat, chips, a total and the all-in flag (a
-        betting action or a post), the common case."""
+        betting action or a post), the common case; returns it (the log keeps it as a
+        plain tuple: the garbage collector stops tracking those)."""
         records = self.records
-        records.append(
-            (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
-        )
+        record = (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
+        records.append(record)
+        return _new_event(Event, record)
 
-    def cards(self, kind: str, seat: int, cards: tuple[int, ...], point: int | None) -> None:
+    def cards(self, kind: str, seat: int, cards: tuple[int, ...], point: int | None) -> Event:
         """:meth:`add` of an event of a seat's ``cards`` and point index (``point`` or
         ``show``): positional, as every Double Hold'em flop and every showdown logs
-        them."""
+        them; returns it."""
         records = self.records
-        records.append(
-            (len(records), kind, seat, None, None, cards, False, None, (), point, None, None, ())
-        )
+        seq = len(records)
+        record = (seq, kind, seat, None, None, cards, False, None, (), point, None, None, ())
+        records.append(record)
+        return _new_event(Event, record)
 
     def hand(
         self,

@@ -22,7 +22,10 @@ and what each seat sees of it (:mod:`~doubleholdem.game.events`) and the snapsho
 >>> legal.call_amount, legal.min_raise_to, legal.max_raise_to
 (10, 20, 1000)
 >>> hand.act("raise", 30)
+Event(seq=5, kind='raise', seat=0, amount=30, to=30)
 >>> hand.act("fold"); hand.act("fold")
+Event(seq=6, kind='fold', seat=1)
+Event(seq=7, kind='fold', seat=2)
 >>> hand.over, hand.stacks
 (True, [1015, 995, 990])
 """
@@ -131,23 +134,25 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ decisions
 
-    def act(self, action: Action | str, amount: int | None = None, seat: int | None = None) -> None:
+    def act(
+        self, action: Action | str, amount: int | None = None, seat: int | None = None
+    ) -> Event:
         """Applies a betting decision of the seat to act (``seat``, if given, must be that
-        seat). ``amount`` is the total to bet or raise *to*, or for a call, if given, the
-        call amount. Raises :class:`IllegalAction` (carrying the legal options) and
-        changes nothing if the action is not allowed now."""
+        seat) and returns the :class:`Event` it recorded (a ``fold``, ``check``,
+        ``call``, ``bet`` or ``raise``: an all-in is recorded as the call, bet or raise
+        it is, with ``all_in`` set). ``amount`` is the total to bet or raise *to*, or for
+        a call, if given, the call amount. Raises :class:`IllegalAction` (carrying the
+        legal options) and changes nothing if the action is not allowed now."""
         if self._legal is None and isinstance(action, str):  # a word or an Action member
             plain = _PLAIN.get(action)  # a fold, check or call needs no LegalActions
-            if (
-                plain is not None
-                and (seat is None or (type(seat) is int and seat == self._actor))
-                and self._plainly(plain, amount)
-            ):
-                return
+            if plain is not None and (seat is None or (type(seat) is int and seat == self._actor)):
+                event = self._plainly(plain, amount)
+                if event is not None:
+                    return event
         legal = self._legal or self.legal_actions()  # made once per decision, when asked
         if (
             legal is None
-            or legal[9] != BET  # decision
+            or legal.decision != BET
             or not (seat is None or (type(seat) is int and seat == self._actor))
         ):  # else the options of this betting decision are known: no need to check again
             legal = self._expect(BET, seat, action, amount)
@@ -157,82 +162,79 @@ class Hand(HandState):
             kind = as_action(action, legal, amount)
         if kind is _ALL_IN:
             kind, amount = all_in_as(legal, amount)
-        actor = legal[0]  # the seat
+        actor = legal.seat
         if kind is _CALL:
-            chips = legal[3]  # call_amount
+            chips = legal.call_amount
             if chips <= 0 or not (amount is None or amount == chips):
                 check_plain(legal, kind, amount)
-            self._call(actor, chips)
+            event = self._call(actor, chips)
         elif kind is _FOLD:
-            if not legal[1] or amount is not None:  # can_fold
+            if not legal.can_fold or amount is not None:
                 check_plain(legal, kind, amount)
-            self._fold(actor)
+            event = self._fold(actor)
         elif kind is _CHECK:
-            if not legal[2] or amount is not None:  # can_check
+            if not legal.can_check or amount is not None:
                 check_plain(legal, kind, amount)
-            self._check(actor)
+            event = self._check(actor)
         else:
-            self._raise(legal, kind, amount)
+            event = self._raise(legal, kind, amount)
         self._cursor = actor
         self._proceed()
+        return event
 
-    def fold(self) -> None:
+    def fold(self) -> Event:
         """:meth:`act` with ``fold``."""
-        if not self._plainly(_FOLD, None):
-            self.act(_FOLD)  # refused: by act, with the options
+        event = self._plainly(_FOLD, None)
+        return self.act(_FOLD) if event is None else event  # refused by act, with the options
 
-    def check_or_call(self) -> None:
+    def check_or_call(self) -> Event:
         """Checks if nothing is owed, else calls."""
         seat = self._actor
         if self._decision == BET and seat is not None:
-            owed = self._round.level > self._bets[seat]
-            if self._plainly(_CALL if owed else _CHECK, None):
-                return
+            owed = self._round.call_amount(seat)
+            event = self._plainly(_CALL if owed else _CHECK, None)
+            if event is not None:
+                return event
         legal = self._expect(BET, None, Action.CALL, None)
-        self.act(Action.CHECK if legal.can_check else Action.CALL)
+        return self.act(Action.CHECK if legal.can_check else Action.CALL)
 
-    def _plainly(self, kind: Action, amount: object) -> bool:
-        """Applies a fold, check or call (``kind``) of the seat to act if it is plainly
-        legal, read off the round without the whole :class:`LegalActions`: a fold or a
-        call only facing a wager, a check only when nothing is owed, a call of what is
-        owed or of the whole stack if less (TH-4, TH-18); True if it did. Anything else
-        is left to :meth:`act`'s checks, which refuse it with the options."""
+    def _plainly(self, kind: Action, amount: object) -> Event | None:
+        """Applies a fold, check or call (``kind``) of the seat to act if the round says
+        it may take it (:meth:`BettingRound.plain`, without the whole
+        :class:`LegalActions`) and returns its event; ``None`` if not: anything else is
+        left to :meth:`act`'s checks, which refuse it with the options."""
         seat = self._actor
         if seat is None or self._decision != BET:
-            return False
-        owed = self._round.level - self._bets[seat]
+            return None
+        chips = self._round.plain(seat, kind, amount)
+        if chips is None:
+            return None
         if kind is _CALL:
-            stack = self._stacks[seat]
-            chips = owed if owed < stack else stack
-            if owed <= 0 or not (amount is None or amount == chips):
-                return False
-            self._call(seat, chips)
+            event = self._call(seat, chips)
         elif kind is _FOLD:
-            if owed <= 0 or amount is not None:
-                return False
-            self._fold(seat)
-        else:  # a check
-            if owed > 0 or amount is not None:
-                return False
-            self._check(seat)
+            event = self._fold(seat)
+        else:
+            event = self._check(seat)
         self._cursor = seat
         self._proceed()
-        return True
+        return event
 
-    def bet_or_raise_to(self, amount: int) -> None:
-        """Bets or raises to ``amount``."""
+    def bet_or_raise_to(self, amount: int) -> Event:
+        """Bets or raises to ``amount``; returns its event."""
         # a betting decision is awaited: its options; else the refusal of the raise
         legal = self.legal_actions() if self._decision == BET else None
         if legal is None:
             legal = self._expect(BET, None, Action.RAISE, amount)
-        self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
+        event = self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
         self._cursor = legal.seat
         self._proceed()
+        return event
 
-    def choose_point(self, seat: int, point: int | str) -> None:
+    def choose_point(self, seat: int, point: int | str) -> Event:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
         0..2 into its hole cards in dealing order, or the card itself as text ("Kc").
-        Only at that seat's turn on the flop, before it acts."""
+        Only at that seat's turn on the flop, before it acts. Returns the ``point``
+        :class:`Event` it recorded."""
         if (
             self._decision == POINT
             and type(seat) is int
@@ -245,11 +247,12 @@ class Hand(HandState):
             check_seat(seat, len(self._stacks))
             legal = self._expect(POINT, seat, POINT, None)
             index = point_index(self._holes[seat], legal, point)
-        self._choose(seat, index)
+        return self._choose(seat, index)
 
-    def timeout(self, seat: int) -> None:
+    def timeout(self, seat: int) -> tuple[Event, Event]:
         """Seat ``seat`` ran out of time: its point card is chosen by DH-6, a betting
-        decision checks if free, else folds (TH-40)."""
+        decision checks if free, else folds (TH-40). Returns the events it recorded:
+        the ``timeout`` and the ``point``, ``check`` or ``fold`` it made."""
         check_seat(seat, len(self._stacks))
         if self._actor != seat:
             raise IllegalAction(
@@ -260,21 +263,21 @@ class Hand(HandState):
             )
         legal = self.legal_actions()
         assert legal is not None  # a seat acts
-        self._log.add(TIMEOUT, seat)
+        timed_out = self._log.add(TIMEOUT, seat)
         if legal.decision == POINT:
-            self._choose(seat, _core.auto_point(self._holes[seat]))
-        else:
-            self.act(Action.CHECK if legal.can_check else Action.FOLD)
+            return timed_out, self._choose(seat, _core.auto_point(self._holes[seat]))
+        return timed_out, self.act(Action.CHECK if legal.can_check else Action.FOLD)
 
-    def _choose(self, seat: int, index: int) -> None:
+    def _choose(self, seat: int, index: int) -> Event:
         card = self._holes[seat][index]
         self._points[seat] = index
         self._needs_point[seat] = False
         self._points_due -= 1
-        self._log.cards(POINT, seat, (card,), index)
+        event = self._log.cards(POINT, seat, (card,), index)
         if seat != self._betting_actor:
             self._cursor = seat
         self._proceed()
+        return event
 
     def _expect(
         self, decision: str, seat: int | None, action: object, amount: object
@@ -285,39 +288,39 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ chips
 
-    def _fold(self, seat: int) -> None:
+    def _fold(self, seat: int) -> Event:
         self._in_hand[seat] = False
         self._live -= 1
         self._round.fold(seat)
-        self._log.action(FOLD, seat, None, None, False)
+        return self._log.action(FOLD, seat, None, None, False)
 
-    def _check(self, seat: int) -> None:
+    def _check(self, seat: int) -> Event:
         self._round.match(seat, False)
-        self._log.action(CHECK, seat, None, None, False)
+        return self._log.action(CHECK, seat, None, None, False)
 
-    def _call(self, seat: int, chips: int) -> None:
+    def _call(self, seat: int, chips: int) -> Event:
         stacks = self._stacks
         stacks[seat] -= chips
         self._bets[seat] += chips
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.match(seat, all_in)
-        self._log.action(CALL, seat, chips, None, all_in)
+        return self._log.action(CALL, seat, chips, None, all_in)
 
-    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> None:
-        low, high = legal[4], legal[5]  # min_raise_to, max_raise_to
+    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> Event:
+        low, high = legal.min_raise_to, legal.max_raise_to
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
             check_raise(legal, kind, amount)
         assert isinstance(amount, int)
-        seat, bet = legal[0], legal[8]
-        chips = amount - bet
+        seat = legal.seat
+        chips = amount - legal.bet
         stacks = self._stacks
         stacks[seat] -= chips
         self._bets[seat] = amount
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.record_raise(seat, amount, all_in, self._live)
-        self._log.action(BET if legal[7] else RAISE, seat, chips, amount, all_in)  # is_bet
+        return self._log.action(BET if legal.is_bet else RAISE, seat, chips, amount, all_in)
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips

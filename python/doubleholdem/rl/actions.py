@@ -8,6 +8,7 @@ import numpy as np
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import LegalActions
+from doubleholdem.game.betting import pot_fraction_to
 from doubleholdem.game.words import POINT
 from doubleholdem.rl.config import EnvConfig, raise_tokens
 
@@ -79,22 +80,13 @@ class ActionCodec:
     def _amounts(self, legal: LegalActions, pot: int) -> tuple[list[int | None], int]:
         """The discrete sizes' totals (``None``: not legal) and the mask's bits (bit
         ``j`` set: action number ``j`` legal) of a check or call and those sizes."""
-        _, _, _, call, low, high, _, _, bet, _, _ = legal
+        low, high = legal.min_raise_to, legal.max_raise_to
         if low is None or high is None:
             return [None] * len(self._sizes), 2
-        base = bet + call
-        after_call = pot + call
         found: list[int | None] = []
         bits, bit = 2, 1 << self.raise_base
         for code, fraction in self._sizes:
-            if code == 1:
-                to = base + int(fraction * after_call)
-                if to < low:
-                    to = low
-                elif to > high:
-                    to = high
-            else:
-                to = low if code == 0 else high
+            to = low if code == 0 else high if code == 2 else pot_fraction_to(legal, pot, fraction)
             if to in found:  # a size equal to an earlier one
                 found.append(None)
             else:

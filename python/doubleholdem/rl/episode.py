@@ -13,7 +13,7 @@ from typing import Any
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import Action, GameConfig, Hand, LegalActions
 from doubleholdem.game.phh import dumps
-from doubleholdem.game.words import ALL_IN, BET, CALL, POINT, RAISE
+from doubleholdem.game.words import CALL, CHECK, POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.rows import KINDS, PublicRows
@@ -147,10 +147,8 @@ class Game:
                 raise IllegalAction("the episode is over: reset it", action=action)
         decision, legal, _, _, pot, _ = view
         kind, amount = self.codec.decode(action, decision, legal, pot)
-        if kind == CALL:
-            kind = "call" if legal.call_amount else "check"
-        elif kind == RAISE:
-            kind = "bet" if legal.is_bet else "raise"
+        if kind == CALL and not legal.call_amount:  # action 1: a check or a call
+            kind = CHECK
         return self._play(legal, kind, amount, rng)
 
     def decide(self, action: str, amount: int | None, rng: random.Random) -> bool:
@@ -161,17 +159,13 @@ class Game:
         legal = self.hand.legal_actions()
         if legal is None:
             raise IllegalAction("the episode is over: reset it", action=action)
-        if action == ALL_IN and amount is None and legal.decision == BET:
-            if legal.stack > 0 and legal.call_amount == legal.stack:
-                action = "call"
-            elif legal.max_raise_to == legal.all_in_to:
-                action, amount = ("bet" if legal.is_bet else "raise"), legal.all_in_to
-        # an Action member as its word: str() of a member is its name, and the rows'
-        # KINDS are keyed by the words
-        kind = action.value if isinstance(action, Action) else str(action)
-        return self._play(legal, kind, amount, rng)
+        return self._play(legal, action, amount, rng)
 
-    def _play(self, legal: LegalActions, kind: str, amount: int | None, rng: random.Random) -> bool:
+    def _play(
+        self, legal: LegalActions, kind: Action | str, amount: int | None, rng: random.Random
+    ) -> bool:
+        """Applies ``kind`` with ``amount`` for the seat to act (``legal`` its options);
+        the rows record the event the game handed back."""
         index = legal.seat
         table = self.table
         hand = self.hand
@@ -185,17 +179,11 @@ class Game:
             public.update(hand, seat_of, index)
         else:
             if table is None:
-                hand.act(kind, amount)
+                event = hand.act(kind, amount)
             else:
-                table.act(seat_of[index], kind, amount)
-            if kind == CALL:
-                chips = legal.call_amount
-                public.played(hand, seat_of, index, 2, chips, legal.bet + chips)
-            elif kind in (BET, RAISE):
-                assert amount is not None
-                public.played(hand, seat_of, index, KINDS[kind], amount - legal.bet, amount)
-            else:
-                public.played(hand, seat_of, index, KINDS[kind], 0, legal.bet)
+                event = table.act(seat_of[index], kind, amount)
+            chips = event.amount or 0  # what it put in (an all-in: the call, bet or raise)
+            public.played(hand, seat_of, index, KINDS[event.kind], chips, legal.bet + chips)
         actor = hand.actor
         if actor is not None:
             self.actor = self.seat_of[actor]

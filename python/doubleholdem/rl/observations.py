@@ -221,7 +221,12 @@ class Encoder:
                 raw[start : start + size * 4] = _FLOATS[mask[mask_at : mask_at + size].tobytes()]
             return
         o[at + self._decision] = 1.0
-        _, can_fold, _, call, low, high, _, _, _, _, _ = legal
+        can_fold, call, low, high = (
+            legal.can_fold,
+            legal.call_amount,
+            legal.min_raise_to,
+            legal.max_raise_to,
+        )
         bb = self.bb
         if low is None:
             block = _LEGAL.pack(

@@ -15,6 +15,7 @@ import numpy as np
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import LegalActions
+from doubleholdem.game.betting import options_shape
 from doubleholdem.game.words import BET
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
@@ -303,7 +304,7 @@ class _TableWriter:
         shapes = self._shapes
         if len(shapes) > _SHAPES:
             shapes.clear()
-        rows = _integers(list(map(shapes.__getitem__, map(_OPTIONS, map(_LEGAL, views)))))
+        rows = _integers(list(map(shapes.__getitem__, map(options_shape, map(_LEGAL, views)))))
         encoder = self.encoder
         observations[:, encoder._decision] = 1.0
         start = encoder._legal_at
@@ -323,7 +324,6 @@ def _integers(values: list[int]) -> np.ndarray:
 _PACKERS: dict[int, struct.Struct] = {}  # a struct of int64s, by count
 _LEGAL, _HOLE, _BOARD, _POT = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
 _ACTOR = attrgetter("actor")  # of a Game
-_OPTIONS = itemgetter(slice(1, 6))  # a betting decision's shape (_Shapes)
 _SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)
 
 
@@ -348,8 +348,11 @@ class _Shapes(dict[tuple[Any, ...], int]):
             self.masks = np.concatenate((self.masks, masks))
         observation = np.zeros(encoder.size, np.float32)
         o: Any = memoryview(observation)  # type: ignore[arg-type]
-        can_fold, can_check, call, low, high = key
-        legal = LegalActions(0, can_fold, can_check, call, low, high, 0, False, 0)
+        can_fold, can_check, call, low, high = key  # options_shape
+        legal = LegalActions(
+            seat=0, can_fold=can_fold, can_check=can_check, call_amount=call,
+            min_raise_to=low, max_raise_to=high, all_in_to=0, is_bet=False, bet=0,
+        )  # fmt: skip
         self.masks[row] = 0
         mask: Any = memoryview(self.masks[row])
         encoder._legal(o, o.cast("B"), 0, BET, legal, 0, mask, 0)

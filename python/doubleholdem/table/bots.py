@@ -20,7 +20,7 @@ which the simulator, the server and the command line all use (:func:`make_bot`).
 >>> table.start_hand(now=0.0)
 >>> while table.in_hand:
 ...     seat = table.to_act
-...     table.decide(seat, bots[seat].choose(table.observe(seat)))
+...     event = table.decide(seat, bots[seat].choose(table.observe(seat)))
 >>> sum(table.stack(seat) for seat in range(3)) + table.rake
 3000
 """

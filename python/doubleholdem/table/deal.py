@@ -28,6 +28,7 @@ from doubleholdem.cards import CARD_NAMES
 from doubleholdem.errors import IllegalAction
 from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import GameConfig
+from doubleholdem.game.events import Event
 from doubleholdem.game.hand import Hand
 from doubleholdem.table.blinds import BlindPlan
 from doubleholdem.table.config import TableConfig, is_int
@@ -113,6 +114,11 @@ class Deal:
         mapped = legal._replace(seat=seat)
         self._legal = (legal, mapped)
         return mapped
+
+    def event_in_seats(self, event: Event) -> Event:
+        """The hand's ``event`` of a seat with its table seat number."""
+        seat = event.seat
+        return event if seat is None else event._replace(seat=self.seats[seat])
 
     def in_table_seats(self, error: IllegalAction) -> IllegalAction:
         """The hand's refusal ``error`` with table seat numbers: its seat and options

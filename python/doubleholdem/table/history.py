@@ -14,6 +14,7 @@ card is ``??`` unless it was revealed (DH-8) or shown: never a card the seat did
 >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
 >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
 >>> table.start_hand(now=0.0); table.act(0, "fold", now=1.0)
+Event(seq=4, kind='fold', seat=0)
 >>> log = table.release_history() + [hand_record(table, table_id=0)]
 >>> [hand] = seat_hands([log], seat=1, player="bob")
 >>> hand.number, [line for line in hand.phh.splitlines() if line.startswith("  \\"d dh")]

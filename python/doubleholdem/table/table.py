@@ -33,7 +33,9 @@ snapshot (:mod:`~doubleholdem.table.snapshot`).
 >>> table.button, table.blinds, table.to_act
 (0, (3, 5), 0)
 >>> table.act(0, "fold", now=2.0)
+Event(seq=5, kind='fold', seat=0)
 >>> table.act(3, "fold", now=3.0)
+Event(seq=6, kind='fold', seat=3)
 >>> table.in_hand, table.stack(5)
 (False, 1005)
 >>> table.start_hand(now=10.0)
@@ -48,6 +50,7 @@ from typing import Any
 
 from doubleholdem.errors import HandInProgress, IllegalAction, InvalidConfig, NotEnoughPlayers
 from doubleholdem.game.betting import Action, LegalActions
+from doubleholdem.game.events import Event
 from doubleholdem.table import snapshot
 from doubleholdem.table.blinds import Positions, plan_blinds
 from doubleholdem.table.clock import Clock
@@ -290,10 +293,11 @@ class Table(TableViews):
         amount: int | None = None,
         *,
         now: float | None = None,
-    ) -> None:
+    ) -> Event:
         """A betting decision of ``seat`` (see :meth:`Hand.act`); ``("point", index)``
         chooses a point card, as :meth:`choose_point`. With ``now``, time runs first: a
-        decision that comes after the seat ran out of time is refused."""
+        decision that comes after the seat ran out of time is refused. Returns the
+        :class:`~doubleholdem.game.Event` the hand recorded, its seat the table's."""
         deal = self._deal
         if now is None and deal is not None and seat == deal.to_act and type(seat) is int:
             index = deal.actor  # the seat to act, at the table's time: no need to check
@@ -302,11 +306,13 @@ class Table(TableViews):
         hand = deal.hand
         try:
             if action != POINT:
-                hand.act(action, amount, index)
+                event = hand.act(action, amount, index)
             else:  # the hand refuses a point card that is not one (None too)
-                hand.choose_point(index, amount)  # type: ignore[arg-type]
+                event = hand.choose_point(index, amount)  # type: ignore[arg-type]
         except IllegalAction as error:
             raise deal.in_table_seats(error) from None
+        if seat != index:  # the hand numbers its seats from 0
+            event = deal.event_in_seats(event)
         actor, awaited = hand.turn()  # deal.next_turn(), inlined: the hot path
         lifecycle = self._lifecycle
         if not lifecycle.quiet:
@@ -314,7 +320,7 @@ class Table(TableViews):
         if actor is None:  # the hand is over
             deal.to_act, deal.actor = None, -1
             self._finish(deal)
-            return
+            return event
         to_act = deal.seats[actor]
         deal.to_act, deal.actor = to_act, actor
         clock = self._clock
@@ -323,16 +329,17 @@ class Table(TableViews):
             clock.deadline = clock.now + time
         else:
             lifecycle.start(clock.now, awaited, to_act)  # type: ignore[arg-type]
+        return event
 
-    def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> None:
-        """``seat`` chooses its Double Hold'em point card (DH-5)."""
-        self.act(seat, POINT, point, now=now)  # type: ignore[arg-type]
+    def choose_point(self, seat: int, point: int | str, *, now: float | None = None) -> Event:
+        """``seat`` chooses its Double Hold'em point card (DH-5); returns its event."""
+        return self.act(seat, POINT, point, now=now)  # type: ignore[arg-type]
 
-    def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> None:
+    def decide(self, seat: int, decision: Decision, *, now: float | None = None) -> Event:
         """Applies a :class:`Decision` (what bots and remote players send): a betting
         action or a point card, as :meth:`act` and :meth:`choose_point` do."""
         action, amount = decision
-        self.act(seat, action, amount, now=now)
+        return self.act(seat, action, amount, now=now)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""
@@ -451,6 +458,7 @@ class Table(TableViews):
         >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
         >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
         >>> table.start_hand(now=0.0); table.act(0, "call", now=1.0)
+        Event(seq=4, kind='call', seat=0, amount=5)
         >>> copy = Table.from_json(table.to_json())
         >>> copy.to_act, copy.stack(0), copy.view(1) == table.view(1)
         (1, 990, True)
@@ -500,6 +508,7 @@ class Table(TableViews):
         >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=3)
         >>> table.join(0, "ann", 1000); table.join(1, "bob", 1000)
         >>> table.start_hand(now=0.0); table.act(0, "fold", now=1.0)
+        Event(seq=4, kind='fold', seat=0)
         >>> [entry["kind"] for entry in table.release_history()][-2:], table.log_length
         (['end', 'hand_end'], 0)
         """
