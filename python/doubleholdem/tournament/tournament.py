@@ -20,7 +20,8 @@ as at a table; levels by hands need none.
 ('running', [1])
 >>> table = tournament.start_hand(1)
 >>> while table.in_hand:
-...     table.act(table.to_act, "fold" if table.legal_actions().can_check is False else "check")
+...     free = table.legal_actions().can_check
+...     event = table.act(table.to_act, "check" if free else "fold")
 >>> report = tournament.finish_hand(1)
 >>> report.eliminated, tournament.chips_in_play() == 3000
 ((), True)
