@@ -9,6 +9,7 @@ import pytest
 from doubleholdem.errors import IllegalAction
 from doubleholdem.game import LegalActions, Variant
 from doubleholdem.table import Table, TableConfig
+from doubleholdem.table.deal import entry_in_seats
 
 
 def _table(variant: Variant = Variant.TEXAS) -> Table:
@@ -62,3 +63,51 @@ def test_a_refusal_changes_nothing_and_play_goes_on() -> None:
     assert table.log_json() == log
     table.act(3, "fold")
     assert table.to_act == 5
+
+
+# -- hand indices become table seats here alone (issue 31 item 5) ---------------------
+
+
+def _double_table() -> Table:
+    table = Table(TableConfig(seats=9, small_blind=5, big_blind=10, variant="double"), seed=3)
+    for seat in (2, 5, 7):
+        table.join(seat, f"p{seat}", 1000)
+    table.start_hand(now=0.0)
+    return table
+
+
+def test_the_table_view_is_the_hand_view_in_table_seats() -> None:
+    table = _double_table()
+    seats = table.dealt
+    assert seats == [2, 5, 7]
+    while table.in_hand:
+        for viewer in (None, 2, 5, 7):
+            index = None if viewer is None else seats.index(viewer)
+            hand = table.hand
+            assert hand is not None
+            own = hand.view(index)  # the game's: by hand index
+            mine = table.view(viewer)["hand"]
+            assert mine["stacks"] == {str(s): own["stacks"][i] for i, s in enumerate(seats)}
+            assert mine["in_hand"] == {str(s): own["in_hand"][i] for i, s in enumerate(seats)}
+            assert mine["shown"] == {str(seats[int(i)]): c for i, c in own["shown"].items()}
+            assert mine["points"] == {str(seats[int(i)]): p for i, p in own["points"].items()}
+            if own["legal"] is None:
+                assert mine["legal"] is None
+            else:
+                assert mine["legal"] == {**own["legal"], "seat": seats[own["legal"]["seat"]]}
+            assert mine["events"] == [entry_in_seats(dict(e), seats) for e in own["events"]]
+        to_act = table.to_act
+        assert to_act is not None
+        legal = table.legal_actions()
+        assert legal is not None and legal.seat == to_act
+        if legal.decision == "point":
+            event = table.choose_point(to_act, 0)
+        else:
+            event = table.act(to_act, "check" if legal.can_check else "call")
+        assert event.seat == to_act  # the event handed back is in table seats too
+
+
+def test_an_entry_is_numbered_by_the_seats() -> None:
+    entry = {"seq": 3, "kind": "pot", "amount": 30, "pot": 0, "seats": [0, 2]}
+    assert entry_in_seats(entry, [4, 6, 9])["seats"] == [4, 9]
+    assert entry_in_seats({"kind": "fold", "seat": 1}, [4, 6, 9]) == {"kind": "fold", "seat": 6}

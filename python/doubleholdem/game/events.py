@@ -331,19 +331,16 @@ class PlayedHand(Protocol):
     def legal_actions(self) -> LegalActions | None: ...
 
 
-def hand_view(
-    hand: PlayedHand, index: int | None, seats: Sequence[int] | None = None, *, events: bool = True
-) -> dict[str, Any]:
+def hand_view(hand: PlayedHand, index: int | None, *, events: bool = True) -> dict[str, Any]:
     """What the player dealt in at hand index ``index`` (``None``: a spectator, or
     someone not dealt in) may see of ``hand``, JSON-ready: the public state, its own
     hole cards and point card, the hands shown, its options when it is to act, and the
     events without what is hidden from it (unless ``events`` is False). Never another
     player's unshown cards or hidden point card, never the deck.
 
-    ``seats`` numbers the players as a table does (hand index ``i`` sits in seat
-    ``seats[i]``): the per-player values are then dicts keyed by that seat as text;
-    without it, lists by hand index and dicts keyed by the index."""
-    label: Sequence[int] = range(hand.players) if seats is None else seats
+    Players are hand indices: the per-player values are lists by index, the shown hands
+    and point cards dicts keyed by the index as text (a table numbers them by its seats:
+    :meth:`doubleholdem.table.deal.Deal.view_in_seats`)."""
     shown_flags = hand.shown
     shown = [i for i, face_up in enumerate(shown_flags) if face_up]
     reveal = hand.config.reveal_point
@@ -352,14 +349,14 @@ def hand_view(
         "street": hand.street,
         "board": [CARD_NAMES[c] for c in hand.board],
         "pot": hand.pot,
-        "stacks": _per_player(hand.stacks, seats),
-        "bets": _per_player(hand.bets, seats),
-        "in_hand": _per_player(hand.in_hand, seats),
+        "stacks": hand.stacks,
+        "bets": hand.bets,
+        "in_hand": hand.in_hand,
         "decision": hand.decision,
         "hole": [] if index is None else [CARD_NAMES[c] for c in hand.hole(index)],
-        "shown": {str(label[i]): [CARD_NAMES[c] for c in hand.hole(i)] for i in shown},
+        "shown": {str(i): [CARD_NAMES[c] for c in hand.hole(i)] for i in shown},
         "points": {
-            str(label[i]): point
+            str(i): point
             for i, point in enumerate(hand.points)
             if point is not None and (i == index or shown_flags[i] or reveal)
         },
@@ -367,31 +364,12 @@ def hand_view(
         if legal is None or legal.seat != index
         else {
             **legal.to_dict(),
-            "seat": label[legal.seat],
             "presets": bet_presets(legal, hand.pot, hand.config.structure),
         },
         "over": hand.over,
     }
     if events:
         view["events"] = [
-            _in_seats(visible(event.to_dict(), event.seat == index, reveal), seats)
-            for event in hand.events
+            visible(event.to_dict(), event.seat == index, reveal) for event in hand.events
         ]
     return view
-
-
-def _per_player(values: list[Any], seats: Sequence[int] | None) -> Any:
-    if seats is None:
-        return values
-    return {str(seats[i]): value for i, value in enumerate(values)}
-
-
-def _in_seats(entry: dict[str, Any], seats: Sequence[int] | None) -> dict[str, Any]:
-    """``entry`` with its hand indices as table seats (the same entry without ``seats``)."""
-    if seats is None:
-        return entry
-    if "seat" in entry:
-        entry["seat"] = seats[entry["seat"]]
-    if "seats" in entry:
-        entry["seats"] = [seats[s] for s in entry["seats"]]
-    return entry

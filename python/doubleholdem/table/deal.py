@@ -35,7 +35,7 @@ from doubleholdem.table.config import TableConfig, is_int
 from doubleholdem.table.preferences import Preferences
 from doubleholdem.table.seats import Seat, Seating
 
-__all__ = ["Deal", "HandConfigs", "deal_hand", "out_of_turn"]
+__all__ = ["Deal", "HandConfigs", "deal_hand", "entry_in_seats", "out_of_turn"]
 
 
 class Deal:
@@ -120,6 +120,22 @@ class Deal:
         seat = event.seat
         return event if seat is None else event._replace(seat=self.seats[seat])
 
+    def view_in_seats(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The hand's view (:func:`~doubleholdem.game.events.hand_view`, by hand index)
+        in table seats, in place: the per-player values as dicts keyed by the seat as
+        text, the options' seat and the events' seats the table's."""
+        seats = self.seats
+        for key in ("stacks", "bets", "in_hand"):
+            view[key] = {str(seats[i]): value for i, value in enumerate(view[key])}
+        for key in ("shown", "points"):
+            view[key] = {str(seats[int(i)]): value for i, value in view[key].items()}
+        legal = view["legal"]
+        if legal is not None:
+            legal["seat"] = seats[legal["seat"]]
+        for entry in view.get("events", ()):
+            entry_in_seats(entry, seats)
+        return view
+
     def in_table_seats(self, error: IllegalAction) -> IllegalAction:
         """The hand's refusal ``error`` with table seat numbers: its seat and options
         mapped, and its message said again from its ``reason`` for the table seat."""
@@ -169,6 +185,17 @@ class Deal:
         if index is None or self.hand.over:
             return None
         return self.hand.stacks[index]
+
+
+def entry_in_seats(entry: dict[str, Any], seats: Sequence[int]) -> dict[str, Any]:
+    """A hand event's JSON ``entry`` with its hand indices as the table seats ``seats``
+    (hand index ``i`` sits in ``seats[i]``), in place: the one translation of the event
+    log's seats, for the table's log and its views alike."""
+    if "seat" in entry:
+        entry["seat"] = seats[entry["seat"]]
+    if "seats" in entry:
+        entry["seats"] = [seats[s] for s in entry["seats"]]
+    return entry
 
 
 def out_of_turn(

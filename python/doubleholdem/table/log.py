@@ -15,6 +15,7 @@ from typing import Any, Union
 
 from doubleholdem.game.events import Event, visible
 from doubleholdem.game.hand import Hand
+from doubleholdem.table.deal import entry_in_seats
 
 __all__ = ["TableLog"]
 
@@ -135,11 +136,7 @@ class TableLog:
 
 def _table_entry(event: Event, number: int, seats: list[int]) -> dict[str, Any]:
     """The log entry of a hand's event, in table seats."""
-    entry = event.to_dict()
+    entry = entry_in_seats(event.to_dict(), seats)
     del entry["seq"]
-    if "seat" in entry:
-        entry["seat"] = seats[entry["seat"]]
-    if "seats" in entry:
-        entry["seats"] = [seats[s] for s in entry["seats"]]
     entry["hand_number"] = number
     return {"kind": entry.pop("kind"), **entry}

@@ -199,7 +199,7 @@ class TableViews:
         hand = None
         if deal is not None:
             index = self._own_index(deal, seat)
-            hand = hand_view(deal.hand, index, deal.seats, events=events)
+            hand = deal.view_in_seats(hand_view(deal.hand, index, events=events))
         return {
             "seat": seat,
             "hand_number": self._hand_number,
