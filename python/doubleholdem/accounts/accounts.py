@@ -3,7 +3,9 @@
 
 Names (:data:`NAME_RULE`): 1 to 24 characters among ASCII letters, digits, ``_``, ``-``
 and ``.``, starting with a letter or a digit; unique without regard to case ("Ann" and
-"ann" are one name). Passwords (:data:`PASSWORD_RULE`): 8 to 256 characters, hashed with
+"ann" are one name) and among names that look alike ("bob1" and "bobl" are one name:
+:mod:`~doubleholdem.accounts.lookalike`); a person's may not be, or look like, a bot's
+(``bot-TABLE-SEAT``). Passwords (:data:`PASSWORD_RULE`): 8 to 256 characters, hashed with
 Argon2id (``argon2-cffi``) at OWASP's parameters or stronger (:class:`Passwords`);
 the password itself is never stored, logged or put in an error.
 
@@ -44,6 +46,7 @@ from typing import NamedTuple
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.ledger import LedgerAccount
+from doubleholdem.accounts.lookalike import looks_like_a_bot, name_key
 from doubleholdem.errors import (
     AccountClosed,
     AccountExists,
@@ -66,6 +69,7 @@ __all__ = [
     "check_name",
     "check_name_free",
     "check_password",
+    "check_person_name",
     "create_account",
     "create_bot",
     "get_account",
@@ -186,17 +190,36 @@ def _row(row: tuple[object, ...]) -> Account:
 
 
 def check_name_free(db: sqlite3.Connection, name: str) -> None:
-    """Nothing if no account holds ``name`` (any case), else
+    """Nothing if no account holds ``name`` (any case) or a name that looks like it
+    (:func:`~doubleholdem.accounts.lookalike.name_key`), else
     :class:`~doubleholdem.errors.AccountExists`: a sign-up checks it before hashing."""
-    if db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() is not None:
-        raise AccountExists(f"the name {name} is taken", account=name)
+    taken = db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() or (
+        db.execute("SELECT 1 FROM account_name_keys WHERE key = ?", (name_key(name),)).fetchone()
+    )
+    if taken is not None:
+        raise AccountExists(f"the name {name} is taken, or looks like one that is", account=name)
+
+
+def check_person_name(name: object) -> str:
+    """``name`` if a person may take it: :func:`check_name`, and not a bot's
+    (``bot-TABLE-SEAT``, or a name that looks like one), else
+    :class:`~doubleholdem.errors.InvalidAccountName`."""
+    check_name(name)
+    assert isinstance(name, str)
+    if looks_like_a_bot(name):
+        raise InvalidAccountName("names like bot-TABLE-SEAT are the room's bots'")
+    return name
 
 
 def _insert(
     db: sqlite3.Connection, name: str, role: str, hashed: str | None, now: float | None
 ) -> Account:
     _need_transaction(db)
-    check_name_free(db, name)
+    if role == "bot":  # a bot's name is the room's own (no person's looks like one)
+        if db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() is not None:
+            raise AccountExists(f"the name {name} is taken", account=name)
+    else:
+        check_name_free(db, name)
     created = time.time() if now is None else float(now)
     cursor = db.execute(
         "INSERT INTO accounts (name, role, state, password_hash, created) "
@@ -204,6 +227,7 @@ def _insert(
         (name, role, hashed, created),
     )
     account = Account(int(cursor.lastrowid or 0), name, role, "active", created)
+    db.execute("INSERT INTO account_name_keys VALUES (?, ?)", (account.id, name_key(name)))
     account_ledger = ledger_account(account)
     db.execute("INSERT OR IGNORE INTO ledger_accounts (kind, name) VALUES (?, ?)", account_ledger)
     return account
@@ -227,7 +251,7 @@ def create_account(
     :class:`~doubleholdem.errors.InvalidAccountName`,
     :class:`~doubleholdem.errors.InvalidPassword` or
     :class:`~doubleholdem.errors.AccountExists`; nothing is written then."""
-    check_name(name)
+    check_person_name(name)
     check_password(password)
     ledger.check_amount(welcome, low=0, what="welcome chips")
     _need_transaction(db)

@@ -48,6 +48,12 @@ _TABLES = (
         password_hash TEXT,
         created REAL NOT NULL
     )""",
+    # each account's name key (accounts.lookalike): names that look alike are one
+    """CREATE TABLE IF NOT EXISTS account_name_keys (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+        key TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS account_name_keys_by_key ON account_name_keys (key)",
     # sign-in sessions: the SHA-256 of the token, never the token
     """CREATE TABLE IF NOT EXISTS account_sessions (
         hash TEXT PRIMARY KEY,
@@ -171,3 +177,18 @@ def _create(db: sqlite3.Connection) -> None:
     )
     for kind, name in (HOUSE, CASHIER):
         db.execute("INSERT OR IGNORE INTO ledger_accounts (kind, name) VALUES (?, ?)", (kind, name))
+    _key_names(db)
+
+
+def _key_names(db: sqlite3.Connection) -> None:
+    """Gives the accounts made before name keys existed theirs."""
+    missing = db.execute(
+        "SELECT id, name FROM accounts WHERE id NOT IN (SELECT account_id FROM account_name_keys)"
+    ).fetchall()
+    if missing:
+        from doubleholdem.accounts.lookalike import name_key
+
+        db.executemany(
+            "INSERT INTO account_name_keys VALUES (?, ?)",
+            [(id_, name_key(str(name))) for id_, name in missing],
+        )

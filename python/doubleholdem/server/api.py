@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -72,10 +72,13 @@ async def _credentials(request: Request) -> tuple[str, str]:
     if not length.isdecimal() or int(length) > MAX_BODY:
         raise Refusal(413, "too_large", f"a body of at most {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refusal(413, "too_large", f"a body of at most {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise Refusal(413, "too_large", f"a body of at most {MAX_BODY} bytes")
+    except ClientDisconnect:  # gone, or closed for a body too slow (limits): nobody hears
+        raise Refusal(400, "bad_body", "the body did not arrive whole") from None
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
@@ -83,10 +86,22 @@ async def _credentials(request: Request) -> tuple[str, str]:
     if (
         not isinstance(data, dict)
         or set(data) != {"name", "password"}
-        or not all(isinstance(v, str) for v in data.values())
+        or not all(isinstance(v, str) and _encodable(v) for v in data.values())
     ):
-        raise Refusal(400, "bad_body", 'the body is {"name": "...", "password": "..."}')
+        raise Refusal(
+            400, "bad_body", 'the body is {"name": "...", "password": "..."} (Unicode text)'
+        )
     return data["name"], data["password"]
+
+
+def _encodable(text: str) -> bool:
+    """True unless ``text`` holds what no UTF-8 can carry (a lone surrogate: JSON's
+    ``"\\ud800"`` decodes to one), which no password hasher could read."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _signed_in(response: Response, request: Request, token: str) -> Response:

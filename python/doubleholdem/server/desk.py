@@ -142,7 +142,7 @@ class Desk:
         :class:`~doubleholdem.errors.SignInThrottled` beyond the room's
         ``signups_per_address`` an hour (reserved before the hash, taken back if the
         sign-up fails) or the address's failures; nothing is written then."""
-        accounts.check_name(name)
+        accounts.check_person_name(name)
         accounts.check_password(password)
         with self.throttle.guess(None, address), self._signup_allowance(address):
             with self._snapshot() as db:

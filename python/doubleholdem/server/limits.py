@@ -1,7 +1,11 @@
 """The server's bounds at the HTTP layer, by construction: a request whose headers have
 not all arrived within ``header_timeout`` seconds is closed (uvicorn has no such timeout
 of its own: its keep-alive timer stops at the first byte of a request, and a connection
-that sends nothing, or half a request, would hold a descriptor for ever), and an address
+that sends nothing, or half a request, would hold a descriptor for ever), and so is one
+whose body has not all arrived within ``header_timeout`` seconds of its headers (408, if
+the app has not answered); a request line and headers of more than
+:data:`MAX_HEAD_BYTES` are answered 431 and closed (h11 bounds only a head that arrives
+in pieces); an address
 holds at most ``per_address`` connections at once (HTTP and WebSocket alike; one more is
 answered 503 and closed at accept time), and a WebSocket's ping frames, answered by the
 protocol without the app seeing them, are rate-limited as they arrive (``PING_RATE`` a
@@ -24,6 +28,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 __all__ = [
     "HEADER_TIMEOUT",
+    "MAX_HEAD_BYTES",
     "MAX_WS_BYTES",
     "PER_ADDRESS",
     "PING_BURST",
@@ -40,6 +45,17 @@ MAX_WS_BYTES = 64 * 1024  # a WebSocket frame above this closes the connection
 PING_RATE = 2.0  # ping frames a second a WebSocket client may send, on average
 PING_BURST = 10.0  # and at once
 _SWEEP_EVERY = 256  # accepts between sweeps of the closed connections out of the counts
+MAX_HEAD_BYTES = 16 * 1024  # a request's line and headers (431 beyond)
+_TOO_LONG = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain\r\n"
+    b"Content-Length: 41\r\nConnection: close\r\n\r\n"
+    b"the request line and headers pass 16 KiB\n"
+)
+_TOO_SLOW = (
+    b"HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain\r\n"
+    b"Content-Length: 35\r\nConnection: close\r\n\r\n"
+    b"the request's body came too slowly\n"
+)
 _TOO_MANY = (
     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
     b"Content-Length: 39\r\nConnection: close\r\n\r\n"
@@ -57,7 +73,8 @@ class Limits:
     header_timeout: float = HEADER_TIMEOUT
     per_address: int = PER_ADDRESS
     open: dict[str, set[asyncio.BaseTransport]] = field(default_factory=dict)
-    timed_out: int = 0  # connections closed for their headers' lateness
+    timed_out: int = 0  # connections closed for their headers' or body's lateness
+    too_long: int = 0  # requests refused for their line and headers' size
     refused: int = 0  # connections refused for their address's cap
     ping_floods: int = 0  # WebSockets closed for sending pings too fast
     _accepts: int = 0
@@ -99,6 +116,8 @@ def bounded_http(limits: Limits) -> type[asyncio.Protocol]:
     class BoundedH11Protocol(H11Protocol):
         _timer: asyncio.TimerHandle | None = None
         _upgraded = False
+        _head_bytes = 0  # of the request line and headers arrived so far
+        _head_tail = b""  # the last bytes of them (an end split between two reads)
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -107,30 +126,63 @@ def bounded_http(limits: Limits) -> type[asyncio.Protocol]:
                 transport.write(_TOO_MANY)
                 transport.close()
                 return
-            self._watch_headers()
+            self._watch_request()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_timer()
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            if self._head_too_long(data):
+                limits.too_long += 1
+                self.transport.write(_TOO_LONG)
+                self.transport.close()
+                return
             super().data_received(data)
-            self._watch_headers()
+            self._watch_request()
 
         def handle_websocket_upgrade(self, event: Any) -> None:
             self._upgraded = True
             self._stop_timer()
             super().handle_websocket_upgrade(event)
 
-        def _waiting_for_headers(self) -> bool:
-            """Between requests or inside a request's headers (not yet handed to the
-            app, not upgraded, not closing)."""
+        def _between_requests(self) -> bool:
+            """Before a request's headers are complete (not upgraded, not closing)."""
             if self._upgraded or self.transport.is_closing():
                 return False
             return self.cycle is None or self.cycle.response_complete
 
-        def _watch_headers(self) -> None:
-            if not self._waiting_for_headers():
+        def _head_too_long(self, data: bytes) -> bool:
+            """Counts ``data`` into the request line and headers being received: True
+            once they pass ``MAX_HEAD_BYTES`` (counted here: h11 bounds only a head
+            that arrives in pieces, not one sent whole)."""
+            if not self._between_requests():
+                return False
+            seen = self._head_tail + data
+            end = seen.find(b"\r\n\r\n")
+            if end < 0:
+                self._head_bytes += len(data)
+                self._head_tail = seen[-3:]
+                return self._head_bytes > MAX_HEAD_BYTES
+            head = self._head_bytes - len(self._head_tail) + end
+            self._head_bytes, self._head_tail = 0, b""
+            return head > MAX_HEAD_BYTES
+
+        def _waiting(self) -> bool:
+            """Between requests, inside a request's headers, or inside its body before
+            the app answers: the client is the one to send."""
+            if self._between_requests():
+                return True
+            cycle = self.cycle
+            return bool(
+                not self._upgraded
+                and not self.transport.is_closing()
+                and cycle.more_body
+                and not cycle.response_started
+            )
+
+        def _watch_request(self) -> None:
+            if not self._waiting():
                 self._stop_timer()
             elif self._timer is None:
                 self._timer = self.loop.call_later(limits.header_timeout, self._too_late)
@@ -142,8 +194,10 @@ def bounded_http(limits: Limits) -> type[asyncio.Protocol]:
 
         def _too_late(self) -> None:
             self._timer = None
-            if self._waiting_for_headers():
+            if self._waiting():
                 limits.timed_out += 1
+                if not self._between_requests():  # a body that stopped coming
+                    self.transport.write(_TOO_SLOW)
                 self.transport.close()
 
     return BoundedH11Protocol
