@@ -1,8 +1,9 @@
 """The account box of the browser table in a real browser (Debian's Chromium through
 Playwright, issue 19): sign up on an open room, see the name and the welcome chips,
 a reload keeps the session (the HttpOnly cookie, which no script can read), take a seat
-under the account's name, read the statement, sign out, sign in again; a wrong
-password is told, and the cookie never reaches the page's scripts."""
+under the account's name, read the statement, sign out, sign in again and take the seat
+back from a new window ("Back to my table"); a wrong password is told, and the cookie
+never reaches the page's scripts."""
 
 from __future__ import annotations
 
@@ -59,6 +60,11 @@ async def _scenario(url: str) -> dict[str, Any]:
         await page.click("#signin")
         await page.locator("#account-who").wait_for(state="visible")
         seen["again"] = await page.inner_text("#account-who")
+        window = await page.context.new_page()  # a new window: it never saw the seat token
+        await window.goto(url)
+        await window.locator('button[data-back="0"]').click()  # "Back to my table 1"
+        await window.locator(".seat.mine").wait_for(state="visible")
+        seen["back"] = await window.inner_text(".seat.mine")
         return seen
 
 
@@ -78,6 +84,7 @@ def test_sign_up_sign_in_reload_and_sign_out_in_the_browser(tmp_path: Path) -> N
     assert "welcome +1000" in seen["statement"]
     assert "wrong name or password" in seen["wrong"]
     assert seen["again"] == "ann"
+    assert "ann" in seen["back"]
 
 
 async def _money_scenario(url: str, ledger_balance: Callable[[], int]) -> dict[str, Any]:
