@@ -275,7 +275,9 @@ class Room(RoomTables):
             return
         player = self.runners[table_id].humans[seat][1]
         reply = self._send_hands(connection, table_id, seat, player, last)
-        if running_loop() is None:  # a script or a test without an event loop
+        if running_loop() is None or self.store.path == ":memory:":
+            # a script or a test without an event loop, or an in-memory database (tests),
+            # which has no connection of its own for another thread: read here
             reply.close()
             connection.send(self._read_hands(table_id, seat, player, last))
             return
