@@ -371,6 +371,30 @@ def test_retention_forgets_exactly_what_its_rule_says(
     store.close()
 
 
+def test_storing_and_forgetting_hands_read_through_indexes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The retention and the storing of a hand run in the event loop's commits: each of
+    their statements finds its rows through an index, never by a scan."""
+    trace = Trace(monkeypatch)
+    store = Storage(str(tmp_path / "tables.db"))
+    _store(store, _others(1, 300) + _others(1, 300, table=1))
+    trace.statements.clear()
+    _store(store, [(0, 301, ("ann", "cy", "dan"), 2e9)])
+    with store.transaction():
+        store.forget_hands(0, 301, 50, older_than=1e9 + 100, people=[("ann", 0)], protect=20)
+    store.close()
+    statements = [
+        sql
+        for _, sql in trace.statements
+        if sql.split()[0].upper() in ("SELECT", "DELETE", "INSERT") and "hand" in sql
+    ]
+    assert any(s.startswith("DELETE FROM hand_players") for s in statements)
+    for sql in statements:
+        plan = _plan(tmp_path / "tables.db", sql)
+        assert not any(line.startswith("SCAN") for line in plan), (sql, plan)
+
+
 def test_the_retention_settings_in_the_config_file(tmp_path: Path) -> None:
     path = tmp_path / "room.toml"
     path.write_text("[room]\nkeep_hands = 100000\nkeep_hands_days = 30\n")
