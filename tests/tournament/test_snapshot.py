@@ -84,3 +84,19 @@ def test_edited_snapshots_are_refused() -> None:
         Tournament.from_json("{not json")
     with pytest.raises(InvalidSnapshot):
         Tournament.from_json(json.dumps({"version": 99}))
+
+
+def test_keyed_snapshots() -> None:
+    """With a secret key the snapshot (and every table's) carries an HMAC: read with the
+    key only."""
+    driver = _started()
+    driver.play(hands=4)
+    key = b"secret"
+    text = driver.tournament.to_json(key)
+    assert '"hmac"' in text and Tournament.from_json(text, key).to_json(key) == text
+    with pytest.raises(TamperedSnapshot):
+        Tournament.from_json(text)
+    with pytest.raises(TamperedSnapshot):
+        Tournament.from_json(text, b"other")
+    with pytest.raises(TamperedSnapshot):
+        Tournament.from_json(driver.tournament.to_json(), key)

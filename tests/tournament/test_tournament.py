@@ -225,3 +225,30 @@ def test_hand_for_hand_on_the_bubble() -> None:
         paid = [p for p in tournament.result().places if p.place <= 8]
         assert len(paid) >= 8
     assert seen
+
+
+def test_colour_up_races_the_small_chips_away() -> None:
+    """TRN-10: at the first hand of a level whose smallest chip is larger, each table
+    races: every stack is then a whole number of the new chips, and the chips the race
+    added or took are counted in the tournament's chips."""
+    blinds = BlindStructure(
+        (Level(5, 10, length=1, chip_unit=5), Level(25, 50, length=50, chip_unit=25)),
+        by="hands",
+    )
+    config = TournamentConfig(kind="sit-and-go", capacity=6, seats=6, starting_stack=1005,
+                              blinds=blinds)  # fmt: skip
+    tournament = _registered(config, 6, seed=4)
+    driver = Checked(tournament, ("station",))
+    driver.play(hands=1)  # level 1: 5/10, stacks of 5-chips
+    table = tournament.tables[1]
+    before = {seat: table.stack(seat) for seat in tournament.seats[1]}
+    assert any(stack % 25 for stack in before.values())
+    since = table.log_length
+    tournament.start_hand(1)
+    races = {item["seat"]: item["amount"] for item in table.seating_entries(since)
+             if item["kind"] == "chip_race"}  # fmt: skip
+    assert races
+    after = {seat: before[seat] + races.get(seat, 0) for seat in before}
+    assert all(stack % 25 == 0 and stack > 0 for stack in after.values())
+    assert tournament.issued == 6 * 1005 + sum(races.values())
+    assert table.config.big_blind == 50

@@ -32,9 +32,10 @@ _PLAIN = ("state", "started_at", "hands", "most_hands", "issued", "pool", "fees"
           "remaining", "hand_for_hand", "level")  # fmt: skip
 
 
-def dump(tournament: Any) -> str:
+def dump(tournament: Any, key: bytes | None = None) -> str:
     """The text of a :class:`~doubleholdem.tournament.Tournament`:
-    ``{"version":1,"sha256":...,"tournament":{...}}``."""
+    ``{"version":1,"sha256":...,"tournament":{...}}``; with a secret ``key``, an HMAC
+    (``"hmac"``) over it and over every table's snapshot instead."""
     t = tournament
     version, inner, gauss = t.rng.getstate()
     body: dict[str, Any] = {name: getattr(t, name) for name in _PLAIN}
@@ -43,7 +44,7 @@ def dump(tournament: Any) -> str:
         rng=[version, list(inner), gauss],
         entries=[[e.number, e.player, e.table, e.seat, e.place, list(e.shared), e.prize,
                   e.rebuys, e.add_on] for e in t.entries],
-        tables={str(n): table.to_json() for n, table in t.tables.items()},
+        tables={str(n): table.to_json(key) for n, table in t.tables.items()},
         seats={str(n): {str(s): e for s, e in seats.items()} for n, seats in t.seats.items()},
         table_levels={str(n): level for n, level in t.table_levels.items()},
         start_chips={str(n): {str(e): c for e, c in chips.items()}
@@ -55,13 +56,14 @@ def dump(tournament: Any) -> str:
         round_out=[list(pair) for pair in t.round_out],
     )  # fmt: skip
     text = _text(body)
-    return f'{{"version":{VERSION},"sha256":"{_digest(text)}","tournament":{text}}}'
+    kind = "sha256" if key is None else "hmac"
+    return f'{{"version":{VERSION},"{kind}":"{_digest(text, key)}","tournament":{text}}}'
 
 
-def load(cls: type[T], text: str | bytes) -> T:
-    """The tournament :func:`dump` wrote; :class:`~doubleholdem.errors.InvalidSnapshot`
-    (:class:`~doubleholdem.errors.TamperedSnapshot` if its checksum or its chips do not
-    add up) if it is not one."""
+def load(cls: type[T], text: str | bytes, key: bytes | None = None) -> T:
+    """The tournament :func:`dump` wrote (with the same ``key``);
+    :class:`~doubleholdem.errors.InvalidSnapshot` (:class:`~doubleholdem.errors.TamperedSnapshot`
+    if its checksum, its HMAC or its chips do not add up) if it is not one."""
     try:
         data = json.loads(text)
     except (ValueError, TypeError, RecursionError) as error:
@@ -69,13 +71,21 @@ def load(cls: type[T], text: str | bytes) -> T:
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise InvalidSnapshot(f"not a version {VERSION} tournament snapshot")
     body = data.get("tournament")
-    digest = data.get("sha256")
-    if not isinstance(body, dict) or not isinstance(digest, str):
+    digest = data.get("sha256" if key is None else "hmac")
+    if not isinstance(body, dict):
         raise InvalidSnapshot("tournament snapshot: not in the form to_json writes")
-    if not hmac.compare_digest(_digest(_text(body)), digest):
-        raise TamperedSnapshot("tournament snapshot: the checksum does not match")
+    if not isinstance(digest, str):
+        keyed = "hmac" in data
+        raise TamperedSnapshot(
+            "tournament snapshot: it is keyed (hmac): read it with its key"
+            if keyed
+            else "tournament snapshot: not keyed, but a key was given"
+        )
+    if not hmac.compare_digest(_digest(_text(body), key), digest):
+        what = "checksum" if key is None else "HMAC"
+        raise TamperedSnapshot(f"tournament snapshot: the {what} does not match")
     try:
-        tournament = _restore(cls, body)
+        tournament = _restore(cls, body, key)
     except DoubleHoldemError as error:
         raise TamperedSnapshot(f"tournament snapshot: {error}") from None
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
@@ -86,7 +96,7 @@ def load(cls: type[T], text: str | bytes) -> T:
     return tournament
 
 
-def _restore(cls: type[T], body: dict[str, Any]) -> T:
+def _restore(cls: type[T], body: dict[str, Any], key: bytes | None) -> T:
     rng = random.Random()
     version, inner, gauss = body["rng"]
     rng.setstate((version, tuple(inner), gauss))
@@ -95,7 +105,7 @@ def _restore(cls: type[T], body: dict[str, Any]) -> T:
         setattr(t, name, body[name])
     t.entries = [Entry(n, p, tb, st, pl, tuple(sh), pr, rb, ad)
                  for n, p, tb, st, pl, sh, pr, rb, ad in body["entries"]]  # fmt: skip
-    t.tables = {int(n): Table.from_json(text) for n, text in _by_number(body["tables"])}
+    t.tables = {int(n): Table.from_json(text, key) for n, text in _by_number(body["tables"])}
     t.seats = {int(n): {int(s): e for s, e in _by_number(seats)}
                for n, seats in _by_number(body["seats"])}  # fmt: skip
     t.table_levels = {int(n): level for n, level in _by_number(body["table_levels"])}
@@ -119,5 +129,7 @@ def _text(body: dict[str, Any]) -> str:
     return json.dumps(body, separators=(",", ":"), sort_keys=True)
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+def _digest(text: str, key: bytes | None = None) -> str:
+    if key is None:
+        return hashlib.sha256(text.encode()).hexdigest()
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()

@@ -355,16 +355,17 @@ class Tournament:
 
     # ------------------------------------------------------------------ snapshots
 
-    def to_json(self) -> str:
+    def to_json(self, key: bytes | None = None) -> str:
         """The whole tournament as versioned JSON text (every table's snapshot with
-        it); :meth:`from_json` restores it and play goes on identically."""
-        return snapshot.dump(self)
+        it, under an HMAC with a secret ``key``); :meth:`from_json` restores it and play
+        goes on identically."""
+        return snapshot.dump(self, key)
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Tournament:
-        """The tournament saved by :meth:`to_json`, else
+    def from_json(cls, text: str | bytes, key: bytes | None = None) -> Tournament:
+        """The tournament saved by :meth:`to_json` with the same ``key``, else
         :class:`~doubleholdem.errors.InvalidSnapshot`."""
-        return snapshot.load(cls, text)
+        return snapshot.load(cls, text, key)
 
     # ------------------------------------------------------------------ the rules' steps
 
