@@ -43,13 +43,11 @@ def award(placings: Sequence[Placing], prizes: Sequence[int]) -> dict[int, int]:
     """TRN-19: each placed entry's prize (``prizes[i]`` is place i + 1's; places past
     them pay nothing); tied entries split their places' prizes equally, the odd chips
     one each to the first of them in order of entry."""
+    ties: dict[tuple[int, ...], list[int]] = {}
+    for entry, _, shared in placings:
+        ties.setdefault(shared, []).append(entry)
     won: dict[int, int] = {}
-    done: set[tuple[int, ...]] = set()
-    for _, _, shared in placings:
-        if shared in done:
-            continue
-        done.add(shared)
-        tied = [entry for entry, _, places in placings if places == shared]
+    for shared, tied in ties.items():
         amounts = [prizes[p - 1] if p <= len(prizes) else 0 for p in shared]
         won.update(zip(tied, split_tie(amounts, len(tied))))
     return won

@@ -29,6 +29,7 @@ as at a table; levels by hands need none.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 
@@ -554,7 +555,10 @@ class Tournament:
         del self.seats[number][seat]
         self._resized(len(self.seats[number]) + 1, len(self.seats[number]))
         record.table = record.seat = None
-        return self.tables[number].leave(seat, now=now)
+        table = self.tables[number]
+        stack = table.leave(seat, now=now)
+        table.forget_departures(math.inf)  # TRN-12: nobody leaves owing blinds
+        return stack
 
     def entries_of(self, player: str) -> list[Entry]:
         """The entries of ``player``, in order."""
