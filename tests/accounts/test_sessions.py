@@ -115,6 +115,17 @@ def test_the_throttle_counts_an_address_over_every_name() -> None:
     assert throttle.retry_after("name0", "203.0.113.5") == 30
 
 
+def test_a_name_is_bounded_over_new_addresses_but_not_known_ones() -> None:
+    throttle = Throttle(clock=Clock(), per_name=(3, 3600.0))
+    for n in range(3):
+        _fail(throttle, "ann", f"10.0.0.{n}")
+    assert throttle.retry_after("ann", "10.9.9.9") == 3600
+    assert throttle.retry_after("ann", "192.0.2.1", known=True) == 0
+    with throttle.guess("ann", "192.0.2.1", known=True):  # the owner, where she signed in
+        pass
+    assert throttle.retry_after("bob", "10.9.9.9") == 0
+
+
 def test_an_ipv6_host_counts_as_its_64() -> None:
     throttle = Throttle(clock=Clock(), per_address=(2, 60.0))
     _fail(throttle, "a", "2001:db8:1:2::1")

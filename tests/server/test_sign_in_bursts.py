@@ -5,12 +5,14 @@ guess is counted before its hash and released only on success; the sign-up bound
 reserved likewise; a taken name is refused before any hash, and the sign-up path is
 throttled per address like sign-in; hashing takes at most the desk's hash slots (429
 beyond); a lockout is counted per address and account, so guesses from elsewhere never
-lock the owner out; ``X-Forwarded-For`` is believed only from the addresses the server
-is told to trust (item 4)."""
+lock the owner out, and those from many addresses are bounded per name except from the
+addresses the owner signed in from; ``X-Forwarded-For`` is believed only from the
+addresses the server is told to trust (item 4)."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any
 import pytest
 
 from doubleholdem.accounts.bank import Bank
+from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
@@ -72,6 +75,7 @@ def _serve(
     hasher: HeldPasswords | None = None,
     hash_slots: int = 64,
     signups_per_address: int = 20,
+    throttle: Throttle | None = None,
     **options: Any,
 ) -> Iterator[Served]:
     settings = RoomSettings(
@@ -85,7 +89,9 @@ def _serve(
     )
     room = Room.open(str(tmp_path / "tables.db"), settings)
     hasher = HeldPasswords() if hasher is None else hasher
-    desk = Desk(room.store.path, settings, passwords=hasher, hash_slots=hash_slots)
+    desk = Desk(
+        room.store.path, settings, passwords=hasher, hash_slots=hash_slots, throttle=throttle
+    )
     with ServerThread(room, desk=desk, **options) as server:
         yield Served(server, desk, hasher)
 
@@ -255,3 +261,23 @@ def test_trusted_forwarded_addresses_are_each_throttled(tmp_path: Path) -> None:
             for n in range(40)
         ]
         assert _statuses(_burst(calls, served.hasher)) == {401: 40}
+
+
+def test_guesses_from_many_addresses_are_bounded_per_name_but_spare_the_owners(
+    tmp_path: Path,
+) -> None:
+    """60 addresses guessing ann's password at once verify the name's bound (10 here)
+    and no more; ann still signs in from the address she signed in from before, while a
+    new address waits."""
+    throttle = Throttle(clock=time.monotonic, per_name=(10, 3600.0))
+    for served in _serve(tmp_path, throttle=throttle, forwarded_allow_ips="127.0.0.1"):
+        assert served.browser.sign_up("ann", headers=_from("192.0.2.1")).status == 201
+        before = served.hasher.verified
+        calls = [
+            lambda n=n, b=served.browser: b.sign_in("ann", WRONG, headers=_from(f"203.0.113.{n}"))
+            for n in range(60)
+        ]
+        assert _statuses(_burst(calls, served.hasher)) == {401: 10, 429: 50}
+        assert served.hasher.verified - before == 10
+        assert served.browser.sign_in("ann", headers=_from("192.0.2.1")).status == 200
+        assert served.browser.sign_in("ann", headers=_from("198.51.100.1")).status == 429

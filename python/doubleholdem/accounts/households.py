@@ -19,6 +19,8 @@ accounts that share one.
 ('ann', 'bob')
 >>> signed_in_from(db, "198.51.100.1")
 ('bob',)
+>>> signed_in(db, "BOB", "203.0.113.7"), signed_in(db, "ann", "198.51.100.1")
+(True, False)
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "household",
     "record_address",
     "shared_addresses",
+    "signed_in",
     "signed_in_from",
 ]
 
@@ -94,3 +97,15 @@ def signed_in_from(db: sqlite3.Connection, address: str) -> tuple[str, ...]:
         (str(address)[:MAX_ADDRESS],),
     ).fetchall()
     return tuple(str(row[0]) for row in rows)
+
+
+def signed_in(db: sqlite3.Connection, name: object, address: str) -> bool:
+    """True if the account named ``name`` (any case) has signed in from ``address``."""
+    if not isinstance(name, str):
+        return False
+    row = db.execute(
+        "SELECT 1 FROM account_addresses x JOIN accounts a ON a.id = x.account_id "
+        "WHERE a.name = ? AND x.address = ?",
+        (name, str(address)[:MAX_ADDRESS]),
+    ).fetchone()
+    return row is not None

@@ -148,10 +148,14 @@ class Throttle:
     """Attempts counted over a sliding window, per address and account name (without
     case): at most ``per_account[0]`` failed sign-ins of one name from one address per
     ``per_account[1]`` seconds, and ``per_address`` likewise for an address whatever the
-    names. An attempt is counted (reserved) before its work, under a lock, so that
-    attempts at once cannot all pass the check before any is counted. Counting a name
-    per address means that guesses from elsewhere never lock its owner out: an attacker
-    locks out only the addresses it guesses from. An IPv6 address counts as its /64 (a
+    names; and ``per_name`` for a name from every address it never signed in from
+    (``known`` False), against guessers with many addresses. An attempt is counted
+    (reserved) before its work, under a lock, so that attempts at once cannot all pass
+    the check before any is counted. Counting a name per address, and sparing the
+    addresses it signed in from before, means that guesses from elsewhere never lock
+    its owner out there: an attacker locks out only the addresses it guesses from (and,
+    past ``per_name``, the name from new addresses, for an hour at most after its last
+    guess). An IPv6 address counts as its /64 (a
     single host usually holds a whole /64). Names that do not exist are counted like the
     others (the answer tells nothing about which names exist). ``clock`` gives the time
     in seconds (``time.monotonic`` in a server); ``refusal`` begins the message of the
@@ -164,24 +168,27 @@ class Throttle:
         clock: Callable[[], float],
         per_account: tuple[int, float] = (5, 300.0),
         per_address: tuple[int, float] = (20, 300.0),
+        per_name: tuple[int, float] = (50, 3600.0),
         max_keys: int = 100_000,
         refusal: str = "too many failed sign-ins",
     ) -> None:
-        for limit, window in (per_account, per_address):
+        for limit, window in (per_account, per_address, per_name):
             if limit < 1 or not window > 0:
                 raise ValueError("a throttle allows at least 1 failure over a positive window")
         self._clock = clock
-        self._limits = {"account": per_account, "address": per_address}
+        self._limits = {"account": per_account, "address": per_address, "name": per_name}
         self._failures: OrderedDict[tuple[str, ...], deque[float]] = OrderedDict()
         self._max_keys = max_keys
         self._refusal = refusal
         self._lock = threading.Lock()
 
-    def _keys(self, name: str | None, address: str) -> list[tuple[str, ...]]:
+    def _keys(self, name: str | None, address: str, known: bool) -> list[tuple[str, ...]]:
         where = address_key(address)
         keys: list[tuple[str, ...]] = [("address", where)]
         if name is not None:
             keys.append(("account", where, name.lower()))
+            if not known:
+                keys.append(("name", name.lower()))
         return keys
 
     def _recent(self, key: tuple[str, ...], now: float) -> deque[float]:
@@ -204,16 +211,18 @@ class Throttle:
                 wait = max(wait, times[len(times) - limit] + window - now)
         return max(1, math.ceil(wait)) if wait > 0 else 0
 
-    def retry_after(self, name: str | None, address: str) -> int:
+    def retry_after(self, name: str | None, address: str, *, known: bool = False) -> int:
         """0 if an attempt at ``name`` (``None``: no name, only the address counts) from
         ``address`` may be made now, else the whole number of seconds (at least 1) until
         it may."""
         with self._lock:
-            return self._wait(self._keys(name, address), self._clock())
+            return self._wait(self._keys(name, address, known), self._clock())
 
-    def _reserve(self, name: str | None, address: str) -> tuple[list[tuple[str, ...]], float]:
+    def _reserve(
+        self, name: str | None, address: str, known: bool = False
+    ) -> tuple[list[tuple[str, ...]], float]:
         """Counts an attempt now, or raises SignInThrottled (counting nothing)."""
-        keys = self._keys(name, address)
+        keys = self._keys(name, address, known)
         with self._lock:
             now = self._clock()
             wait = self._wait(keys, now)
@@ -239,15 +248,16 @@ class Throttle:
                         del self._failures[key]
 
     @contextlib.contextmanager
-    def guess(self, name: str | None, address: str) -> Iterator[None]:
+    def guess(self, name: str | None, address: str, *, known: bool = False) -> Iterator[None]:
         """A guess at ``name``'s password from ``address`` (``None``: a guess at a name
-        free for sign-up, counted for the address alone), counted before the block
+        free for sign-up, counted for the address alone; ``known``: an address the name
+        signed in from before, outside its ``per_name`` count), counted before the block
         runs, or :class:`~doubleholdem.errors.SignInThrottled` while the throttle says
         to wait. A block that ends well takes it back, and so does one that raises
         :class:`~doubleholdem.errors.SignInThrottled` (nothing was tried); any other
         error leaves it counted (the name's earlier failures stay counted after a
         success too: guesses in flight at once keep theirs)."""
-        keys, at = self._reserve(name, address)
+        keys, at = self._reserve(name, address, known)
         try:
             yield
         except SignInThrottled:

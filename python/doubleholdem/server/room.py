@@ -150,7 +150,7 @@ class Room(RoomTables):
 
     def signed_out(self, session: str) -> None:
         """The session whose token hashes to ``session`` was revoked: its connections
-        are closed (a seat stays, and its token resumes it on a new connection)."""
+        are closed (a seat stays, away, until its account signed in again resumes it)."""
         for connection in list(self.connections):
             if connection.session == session:
                 connection.close()
