@@ -30,6 +30,9 @@ from doubleholdem.cli import main
         ["serve", "--port", "-1"],
         ["serve", "--config", "/dev/zero"],
         ["serve", "--config", "/"],
+        ["serve", "--keep-hands-days", "0"],
+        ["serve", "--keep-hands-days", "nan"],
+        ["serve", "--keep-hands", "-1"],
         ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "1", "--seconds", "nan"],
         ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "1", "--seconds", "1e9"],
         [
@@ -189,3 +192,28 @@ def test_serve_takes_signups_per_address_from_the_config(tmp_path: Path) -> None
     finally:
         process.terminate()
         process.wait(30)
+
+
+def test_serve_says_it_upgrades_a_database_of_schema_4(tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+    import subprocess
+    import sys
+
+    db = tmp_path / "t.db"
+    shutil.copy(Path(__file__).parents[1] / "server" / "data" / "schema4.db", db)
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db), "--port", "0"]
+    command += ["--tables", "2", "--guests", "--keep-hands-days", "3650"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        said = process.stderr.readline()
+        assert "open http://127.0.0.1:" in process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(30)
+    upgrading = f"doubleholdem: upgrading {db} from schema 4 to 5: indexing its 18 stored hands"
+    assert said == upgrading + ", in one transaction\n"
+    with sqlite3.connect(db) as connection:
+        schema = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    assert schema == ("5",)

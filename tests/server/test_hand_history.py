@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.errors import InvalidConfig
+from doubleholdem.server.database import pending_upgrade
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.protocol import MAX_HANDS
 from doubleholdem.server.room import Room
@@ -442,7 +443,9 @@ def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) 
     players = sorted({name for _, names in _players(path) for name in names})
     assert {"ann", "bob", "cy", "bot-0-0", "bot-1-1"} <= set(players)
     before = {name: _scanned(path, name) for name in players}
+    assert pending_upgrade(str(path)) == (4, 18)
     room = _room(tmp_path, tables=2, guests=True)
+    assert pending_upgrade(str(path)) is None
     try:
         for name in players:
             logs = [[record] for record in room.store.player_hands(name, last=1000)]

@@ -183,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
     raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
+    _announce_upgrade(args.db)
     room = Room.open(args.db, settings, synchronous=args.sync, repair=args.repair)
     for line in room.repaired:
         print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
@@ -208,6 +209,22 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve())
     return 0
+
+
+def _announce_upgrade(db: str) -> None:
+    """Says on stderr, before it starts, that opening ``db`` upgrades it (the hand index
+    is built from every stored hand, in one transaction: a Ctrl-C leaves it as it was)."""
+    from doubleholdem.server.database import SCHEMA_VERSION, pending_upgrade
+
+    pending = pending_upgrade(db)
+    if pending is not None:
+        version, hands = pending
+        print(
+            f"doubleholdem: upgrading {db} from schema {version} to {SCHEMA_VERSION}: "
+            f"indexing its {hands:,} stored hands, in one transaction",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _who_sits(settings: RoomSettings, db: str) -> str:

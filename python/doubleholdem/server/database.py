@@ -37,6 +37,7 @@ __all__ = [
     "checkpoints",
     "money_kind",
     "open_database",
+    "pending_upgrade",
 ]
 
 # 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index
@@ -210,6 +211,26 @@ class ThreadConnections:
             for db in self._open:
                 db.close()
             self._open.clear()
+
+
+def pending_upgrade(path: str) -> tuple[int, int] | None:
+    """(schema, stored hands) of the database at ``path`` when opening it will upgrade it
+    in place (:func:`open_database`), else ``None`` (as when it is missing, new or not a
+    doubleholdem database: opening it says so). Reads only."""
+    if path == ":memory:" or not os.path.isfile(path) or _empty(path):
+        return None
+    try:
+        db = sqlite3.connect(path, timeout=1.0)
+        try:
+            version = _meta_text(db, "schema")
+            if version is None or int(version) not in UPGRADES_FROM:
+                return None
+            (hands,) = db.execute("SELECT COUNT(*) FROM hands").fetchone()
+        finally:
+            db.close()
+    except (sqlite3.Error, ValueError):
+        return None
+    return int(version), int(hands)
 
 
 def _empty(path: str) -> bool:
