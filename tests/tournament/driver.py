@@ -4,11 +4,12 @@ rounds, never the tournament's word for them."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from doubleholdem.table.bots import Bot, make_bot
-from doubleholdem.tournament import Tournament
-from doubleholdem.tournament.records import HandReport
+from doubleholdem.tournament import Tournament, seating
+from doubleholdem.tournament.records import HandReport, Move
 
 
 class Checked:
@@ -22,7 +23,7 @@ class Checked:
         self.start: dict[int, int] = {}  # each entry's chips at its last hand's start
         self.round: set[int] = set()  # tables done in this hand-for-hand round
         self.reports: list[HandReport] = []
-        self.most_behind = 0  # the most players a table that started was behind
+        self.moves_checked = 0  # balancing moves checked seat by seat (TRN-13)
 
     def bot(self, player: str) -> Bot:
         if player not in self.bots:
@@ -89,11 +90,28 @@ class Checked:
                     assert a.place < b.place
                 elif self.start[a.entry] == self.start[b.entry]:
                     assert a.place == b.place and a.shared == b.shared
-        for move in report.moves:  # the mover sits where the move says
-            entry = t.entries[[e.player for e in t.entries].index(move.player)]
-            assert (entry.table, entry.seat) in ((move.to_table, move.to_seat), (None, None)) or (
-                any(m.player == move.player for m in report.moves if m is not move)
+        balancing = [m for m in report.moves if m.from_table == report.table]
+        if len(balancing) == 1 and not report.broken:  # TRN-13, one move: who and where
+            self.check_move(balancing[0])
+
+    def check_move(self, move: Move) -> None:
+        """TRN-13: the player due the big blind next at the source moved, to the open
+        seat that will be big blind soonest at the short table."""
+        t, seats = self.tournament, self.tournament.config.seats
+        source = t.tables[move.from_table]
+        before = sorted([*t.seats[move.from_table], move.from_seat])
+        last_big = source.blinds[1]
+        assert last_big is not None
+        assert seating.next_big_blind(before, seats, last_big) == move.from_seat
+        target = t.tables[move.to_table]
+        if target.blinds[1] is not None and not target.in_hand:
+            others = sorted(s for s in t.seats[move.to_table] if s != move.to_seat)
+            rng = random.Random(0)  # not used: the target dealt a hand
+            assert seating.worst_seat(others, seats, last_big=target.blinds[1], rng=rng) == (
+                move.to_seat
             )
+        assert t.seats[move.to_table][move.to_seat] == t.entries_of(move.player)[-1].number
+        self.moves_checked += 1
 
     def check_result(self) -> None:
         """TRN-17 to TRN-20: every entry placed once, places covering 1..N with ties

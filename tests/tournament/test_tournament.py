@@ -252,3 +252,17 @@ def test_colour_up_races_the_small_chips_away() -> None:
     assert all(stack % 25 == 0 and stack > 0 for stack in after.values())
     assert tournament.issued == 6 * 1005 + sum(races.values())
     assert table.config.big_blind == 50
+
+
+def test_balancing_moves_follow_the_tda() -> None:
+    """TRN-13 in play: each single balancing move takes the player due the big blind next
+    to the worst seat at the short table (the driver checks every one)."""
+    config = TournamentConfig(kind="sit-and-go", capacity=60, seats=9, starting_stack=800,
+                              blinds=HANDS)  # fmt: skip
+    checked = 0
+    for seed in range(2):  # equity bots: fewer players out at once than random ones
+        driver = Checked(_registered(config, 60, seed=seed), ("equity",))
+        driver.play()
+        driver.check_result()
+        checked += driver.moves_checked
+    assert checked >= 5
