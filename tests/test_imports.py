@@ -154,3 +154,51 @@ def test_no_module_but_betting_reads_legal_actions_by_position() -> None:
         if module != LEGAL_OWNER and (reads := positional_reads(path.read_text(encoding="utf-8")))
     }
     assert found == {}
+
+
+# -- the observation's offsets are the layout's (issue 31 item 4) ------------------------
+
+LAYOUT = "doubleholdem.rl.layout"  # the one declaration of the observation's blocks
+
+
+def literal_offsets(source: str) -> list[str]:
+    """The places in ``source`` that place something by a literal number: a whole number
+    above 1 added to or taken from an index (``start + 57``, ``_seats + 3``, ``n + 11``),
+    a bound of a slice (``records[:, 2:4]``) or an index (``rows[:, 4]``, ``view[3]``).
+    Named constants (``CARDS``, ``layout.past.size``) and multiples (``2 * window``)
+    are not offsets."""
+
+    def literal(node: ast.AST | None) -> bool:
+        return isinstance(node, ast.Constant) and type(node.value) is int and node.value > 1
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        places: list[ast.AST | None] = []
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)):
+            places = [node.left, node.right]
+        elif isinstance(node, ast.Slice):
+            places = [node.lower, node.upper]
+        elif isinstance(node, ast.Subscript):
+            index = node.slice
+            places = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        if any(map(literal, places)):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_literal_offsets_are_found() -> None:
+    """The check sees each form of a literal offset (so an empty answer means none)."""
+    for offset in ("x = start + 57", "o[_seats + 3] = 1", "row = n + 11", "r[:, 2:4]", "r[:, 4]"):
+        assert literal_offsets(offset), offset
+    assert not literal_offsets("x = layout.seats + TO_ACT; y = 2 * window; z = a[i + 1]")
+
+
+def test_no_literal_offset_in_rl_outside_the_layout() -> None:
+    found = {
+        module: places
+        for module, path in MODULES.items()
+        if module.startswith("doubleholdem.rl.")
+        and module != LAYOUT
+        and (places := literal_offsets(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}

@@ -12,9 +12,10 @@ from doubleholdem.game.betting import pot_fraction_to
 from doubleholdem.game.words import POINT
 from doubleholdem.rl.config import EnvConfig, raise_tokens
 
-__all__ = ["CALL", "FOLD", "POINT_BASE", "ActionCodec"]
+__all__ = ["CALL", "FOLD", "POINTS", "POINT_BASE", "ActionCodec"]
 
 FOLD, CALL, POINT_BASE = 0, 1, 2
+POINTS = 3  # the point cards to choose from (DH-5): action numbers POINT_BASE on
 """Action numbers: 0 folds, 1 checks or calls, 2..4 choose point card 0..2 (Double
 Hold'em only); bets and raises follow (:attr:`ActionCodec.raise_base`)."""
 
@@ -31,7 +32,7 @@ class ActionCodec:
 
     def __init__(self, config: EnvConfig) -> None:
         self.tokens = raise_tokens(config.actions)
-        self.raise_base = POINT_BASE + (3 if config.double else 0)
+        self.raise_base = POINT_BASE + (POINTS if config.double else 0)
         self.exact = self.tokens is None
         self.max_to = config.max_to
         self.size = self.raise_base + (self.max_to if self.tokens is None else len(self.tokens))
@@ -62,7 +63,8 @@ class ActionCodec:
         """A betting decision's legal-action mask with a discrete set of sizes, as an
         int8 memoryview and as float32 bytes (what the observation's mask block
         holds)."""
-        return self._sized_now(legal, pot)[2]
+        _, _, mask = self._sized_now(legal, pot)
+        return mask
 
     def _sized_now(
         self, legal: LegalActions, pot: int
@@ -103,7 +105,8 @@ class ActionCodec:
         if legal is None or decision is None:
             return
         if decision == POINT:
-            mask[at + 2] = mask[at + 3] = mask[at + 4] = 1
+            for point in range(at + POINT_BASE, at + POINT_BASE + POINTS):
+                mask[point] = 1
             return
         if legal.can_fold:
             mask[at] = 1
@@ -129,7 +132,7 @@ class ActionCodec:
         if legal is None or decision is None:
             raise IllegalAction("the hand is over: nobody may act", action=action)
         if decision == POINT:
-            if POINT_BASE <= action < POINT_BASE + 3 and self.raise_base > POINT_BASE:
+            if POINT_BASE <= action < POINT_BASE + POINTS and self.raise_base > POINT_BASE:
                 return "point", action - POINT_BASE
             raise IllegalAction(
                 f"seat {legal.seat} must choose a point card: actions 2, 3 or 4, not {action}",

@@ -133,7 +133,8 @@ class Game:
         view = self.hand.actor_view()
         if view is None:
             return None, None, self.hand.pot
-        return view[0], view[1], view[4]
+        decision, legal, _, _, pot, _ = view
+        return decision, legal, pot
 
     def step(self, action: int, rng: random.Random, view: tuple[Any, ...] | None = None) -> bool:
         """Applies action number ``action`` of the seat to act; True if it ended a hand

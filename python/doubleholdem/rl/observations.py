@@ -3,7 +3,6 @@ written straight into a given array, with nothing the seat may not see."""
 
 from __future__ import annotations
 
-import struct
 from sys import getrefcount
 from typing import Any, Protocol
 
@@ -13,7 +12,18 @@ from doubleholdem.game import Hand, LegalActions
 from doubleholdem.game.words import POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
-from doubleholdem.rl.rows import SEAT_BYTES, SEAT_FEATURES, PublicRows
+from doubleholdem.rl.layout import (
+    CARDS,
+    FLOAT_BYTES,
+    HAND_OVER,
+    LEGAL_FEATURES,
+    LEGAL_ROW,
+    POINT_DECISION,
+    SEAT_FEATURES,
+    TO_ACT,
+    Layout,
+)
+from doubleholdem.rl.rows import SEAT_BYTES, PublicRows
 
 
 class Game(Protocol):
@@ -41,15 +51,7 @@ class Encoder:
     """
 
     SEAT_FEATURES = SEAT_FEATURES
-    LEGAL_FEATURES = (
-        "may fold",
-        "may check",
-        "may call",
-        "chips a call puts in (bb)",
-        "may bet or raise",
-        "smallest bet or raise to (bb)",
-        "largest bet or raise to (bb)",
-    )
+    LEGAL_FEATURES = LEGAL_FEATURES
 
     def __init__(self, config: EnvConfig, codec: ActionCodec) -> None:
         n = self.players = config.players
@@ -57,60 +59,23 @@ class Encoder:
         self.bb = float(config.big_blind)
         self.history = config.history
         self.codec = codec
-        self.row = n + 5 + 4 + 2  # one past action
-        blocks: list[tuple[str, int, str]] = [
-            ("hole", 52, "own hole cards (one per card, 0..51 as in doubleholdem.cards)"),
-        ]
-        if self.double:
-            blocks.append(("point", 52, "own chosen point card (DH-5)"))
-        blocks += [
-            ("board", 52, "board cards"),
-            ("street", 5, "preflop, flop, turn, river, hand over"),
-            ("decision", 2, "to act on the betting, to choose a point card"),
-            ("position", n, "own seat's distance clockwise from the button (0: button)"),
-            (
-                "seats",
-                n * len(self.SEAT_FEATURES),
-                "per relative seat: " + "; ".join(self.SEAT_FEATURES),
-            ),
-            ("pot", 1, "every chip in the middle (bb)"),
-            ("legal", len(self.LEGAL_FEATURES), "; ".join(self.LEGAL_FEATURES)),
-        ]
-        if not codec.exact:
-            blocks.append(("mask", codec.size, "the legal-action mask (as action_mask)"))
-        blocks.append(("shown", (n - 1) * 52, "per other relative seat: hole cards shown"))
-        if self.double:
-            blocks.append(
-                ("shown_points", (n - 1) * 52, "per other relative seat: point card seen")
-            )
-        blocks.append(
-            (
-                "history",
-                self.history * self.row,
-                f"the last {self.history} actions of this hand, oldest first: relative seat "
-                f"({n}), fold/check/call/bet/raise (5), street (4), chips put in (bb), "
-                "wager after it (bb)",
-            )
+        layout = self.layout = Layout(
+            n, self.double, self.history, None if codec.exact else codec.size
         )
-        self.blocks = blocks
-        self.offsets: dict[str, int] = {}
-        start = 0
-        for name, size, _ in blocks:
-            self.offsets[name] = start
-            start += size
-        self.size = start
+        self.row = layout.past.size  # one past action
+        self.blocks = [(block.name, block.size, block.meaning) for block in layout.blocks]
+        self.offsets = layout.offsets
+        self.size = layout.size
         self.high = max(1.0, sum(config.game.stacks) / config.big_blind)
-        self._features = len(self.SEAT_FEATURES)
-        at = self.offsets.get
-        self._board, self._street, self._pot = at("board", 0), at("street", 0), at("pot", 0)
-        self._position, self._seats, self._decision = (
-            at("position", 0),
-            at("seats", 0),
-            at("decision", 0),
-        )
-        self._legal_at, self._mask, self._shown = at("legal", 0), at("mask", 0), at("shown", 0)
-        self._point, self._shown_points = at("point", 0), at("shown_points", 0)
-        self._history = at("history", 0)
+        self._features = layout.seat_row
+        # the layout's offsets kept on the encoder: read at every observation
+        self._board, self._street, self._pot = layout.board, layout.street, layout.pot
+        self._position, self._seats = layout.position, layout.seats
+        self._decision, self._legal_at, self._mask = layout.decision, layout.legal, layout.mask
+        self._shown, self._point, self._shown_points = (
+            layout.shown, layout.point, layout.shown_points
+        )  # fmt: skip
+        self._history = layout.history
         self._reveal = config.reveal_point
         self._ended: tuple[Hand | None, int] = (None, 0)  # a hand over and its pot
         self._slab = _Slab(self.size, codec.size)
@@ -118,7 +83,7 @@ class Encoder:
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the observation: (name, first index, size, meaning)."""
-        return [(name, self.offsets[name], size, text) for name, size, text in self.blocks]
+        return self.layout.describe()
 
     def observation(self, game: Game, seat: int) -> dict[str, np.ndarray]:
         """Seat ``seat``'s observation in new arrays, as the environments give it: a dict
@@ -161,7 +126,7 @@ class Encoder:
         public = game.public
         if actor == seat:
             decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
-            self._legal(o, raw, at, decision, legal, pot, mask, mask_at)
+            self.write_legal(o, raw, at, decision, legal, pot, mask, mask_at)
         else:
             holes, board, _, _ = hand.card_lists()
             index = game.index_of[seat]  # the seat's index in the hand, -1: not dealt in
@@ -178,12 +143,12 @@ class Encoder:
         base = at + self._board
         for card in board:
             o[base + card] = 1.0
-        o[at + self._street + (public.street if actor is not None else 4)] = 1.0
+        o[at + self._street + (public.street if actor is not None else HAND_OVER)] = 1.0
         o[at + self._pot] = pot / self.bb
         o[at + self._position + (seat - public.button) % n] = 1.0
         # the seats, relative to the observer: the kept rows turned to start at it
         rows = public.seats
-        start = (at + self._seats) * 4
+        start = (at + self._seats) * FLOAT_BYTES
         if seat:
             middle = start + (n - seat) * SEAT_BYTES
             raw[start:middle] = rows[seat * SEAT_BYTES :]
@@ -191,15 +156,15 @@ class Encoder:
         else:  # seat 0's rows as they are kept
             raw[start : start + n * SEAT_BYTES] = rows
         if actor is not None:
-            o[at + self._seats + (actor - seat) % n * self._features + 3] = 1.0
+            o[at + self._seats + (actor - seat) % n * self._features + TO_ACT] = 1.0
         if public.cards_seen:
-            self._cards_seen(o, at, game, seat)
+            self.write_cards_seen(o, at, game, seat)
         view = public.views[seat]
         if view:
-            start = (at + self._history) * 4
+            start = (at + self._history) * FLOAT_BYTES
             raw[start : start + len(view)] = view
 
-    def _legal(
+    def write_legal(
         self,
         o: Any,
         raw: Any,
@@ -213,12 +178,13 @@ class Encoder:
         """The decision, legal and mask blocks of the seat to act."""
         codec = self.codec
         if decision == POINT:
-            o[at + self._decision + 1] = 1.0
+            o[at + self._decision + POINT_DECISION] = 1.0
             codec.fill(mask, decision, legal, pot, mask_at)
             if not codec.exact:
                 size = codec.size
-                start = (at + self._mask) * 4
-                raw[start : start + size * 4] = _FLOATS[mask[mask_at : mask_at + size].tobytes()]
+                start = (at + self._mask) * FLOAT_BYTES
+                ints = mask[mask_at : mask_at + size].tobytes()
+                raw[start : start + size * FLOAT_BYTES] = _FLOATS[ints]
             return
         o[at + self._decision] = 1.0
         can_fold, call, low, high = (
@@ -229,25 +195,25 @@ class Encoder:
         )
         bb = self.bb
         if low is None:
-            block = _LEGAL.pack(
+            block = LEGAL_ROW.pack(
                 1.0 if can_fold else 0.0, 0.0 if call else 1.0, 1.0 if call else 0.0, call / bb,
                 0.0, 0.0, 0.0,
             )  # fmt: skip
         else:
-            block = _LEGAL.pack(
+            block = LEGAL_ROW.pack(
                 1.0 if can_fold else 0.0, 0.0 if call else 1.0, 1.0 if call else 0.0, call / bb,
                 1.0, low / bb, high / bb,  # type: ignore[operator]
             )  # fmt: skip
-        start = (at + self._legal_at) * 4
+        start = (at + self._legal_at) * FLOAT_BYTES
         if codec.exact:
-            raw[start : start + _LEGAL.size] = block
+            raw[start : start + LEGAL_ROW.size] = block
             codec.fill(mask, decision, legal, pot, mask_at)
         else:  # the mask block follows the legal block
             ints, floats = codec.mask_bytes(legal, pot)
             mask[mask_at : mask_at + codec.size] = ints
-            raw[start : start + _LEGAL.size + len(floats)] = block + floats
+            raw[start : start + LEGAL_ROW.size + len(floats)] = block + floats
 
-    def _cards_seen(self, o: Any, at: int, game: Game, seat: int) -> None:
+    def write_cards_seen(self, o: Any, at: int, game: Game, seat: int) -> None:
         """Hole cards shown (TH-22) and point cards the seat may see (DH-5, DH-8): its
         own point card, and the others' only once shown (or revealed, DH-8)."""
         holes, _, shown, points = game.hand.card_lists()
@@ -265,15 +231,14 @@ class Encoder:
             if not k:
                 continue
             if shown[i]:
-                base = at + self._shown + (k - 1) * 52
+                base = at + self._shown + (k - 1) * CARDS
                 for card in holes[i]:
                     o[base + card] = 1.0
             point = points[i]
             if point is not None and (reveal or shown[i]):
-                o[at + self._shown_points + (k - 1) * 52 + holes[i][point]] = 1.0
+                o[at + self._shown_points + (k - 1) * CARDS + holes[i][point]] = 1.0
 
 
-_LEGAL = struct.Struct(f"={len(Encoder.LEGAL_FEATURES)}f")  # the legal block
 _SLOTS = 32  # observations cut from one slab (:class:`_Slab`)
 
 

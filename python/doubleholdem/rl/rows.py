@@ -13,7 +13,21 @@ from typing import Any
 import numpy as np
 
 from doubleholdem.game import Hand
+from doubleholdem.game.state import STREETS as HAND_STREETS
 from doubleholdem.rl.config import EnvConfig
+from doubleholdem.rl.layout import (
+    CARDS,
+    FLOAT_BYTES,
+    PAST_CHIPS_ROW,
+    PAST_KINDS,
+    PAST_STREETS,
+    SEAT_FEATURES,
+    SEAT_ROW,
+    STREETS,
+    TO_ACT,
+    WAGER,
+    PastRow,
+)
 
 __all__ = [
     "KINDS",
@@ -25,21 +39,9 @@ __all__ = [
     "TableRows",
 ]
 
-SEAT_FEATURES = (
-    "dealt in this hand",
-    "still in the hand (not folded)",
-    "all-in",
-    "to act now",
-    "stack behind (bb)",
-    "wager this round (bb)",
-    "chips put in this hand (bb)",
-)
-"""A seat's row of the observation's seats block, in order."""
-_SEAT_ROW = struct.Struct(f"={len(SEAT_FEATURES)}f")  # a seat's row (SEAT_FEATURES)
-SEAT_BYTES = _SEAT_ROW.size
-_PAST = struct.Struct("=2f")  # a past action's chips put in and wager after it (bb)
-STREET_INDEX = {"preflop": 0, "flop": 1, "turn": 2, "river": 3, "showdown": 4}
-KINDS = {"fold": 0, "check": 1, "call": 2, "bet": 3, "raise": 4}
+SEAT_BYTES = SEAT_ROW.size  # a seat's row (layout.SEAT_FEATURES) as float32 bytes
+STREET_INDEX = {street: i for i, street in enumerate(HAND_STREETS)}  # into the street block
+KINDS = {kind: i for i, kind in enumerate(PAST_KINDS)}  # a past action's kind one-hot
 
 
 class PublicRows:
@@ -67,7 +69,7 @@ class PublicRows:
         self.seats: Any = bytearray(n * SEAT_BYTES)
         self.views = [bytearray() for _ in range(n)]
         self.count = 0
-        self._row_bytes = (n + 11) * 4
+        self._row_bytes = PastRow.of(n).size * FLOAT_BYTES
         self.street = 0  # the hand's street when the rows were last written
         self.button = 0  # the button's seat
         self.double = config.double
@@ -112,7 +114,7 @@ class PublicRows:
         stacks, bets, committed, in_hand = hand.seat_lists()
         stack, bb = stacks[index], self.bb
         alive = in_hand[index]
-        _SEAT_ROW.pack_into(
+        SEAT_ROW.pack_into(
             self.seats,
             seat_of[index] * SEAT_BYTES,
             1.0,
@@ -137,7 +139,7 @@ class PublicRows:
         rows = [bytes(SEAT_BYTES)] * self.players
         for i, seat in enumerate(seat_of):
             stack, alive = stacks[i], in_hand[i]
-            rows[seat] = _SEAT_ROW.pack(
+            rows[seat] = SEAT_ROW.pack(
                 1.0,
                 1.0 if alive else 0.0,
                 1.0 if alive and not stack else 0.0,
@@ -158,7 +160,7 @@ class PublicRows:
         window = self.window
         if window:
             bb = self.bb
-            tail = _PAST.pack(chips / bb, after / bb)
+            tail = PAST_CHIPS_ROW.pack(chips / bb, after / bb)
             leads = self._leads[seat_of[index]][kind][self.street]
             if self.count >= window:  # the oldest goes
                 row = self._row_bytes
@@ -202,30 +204,33 @@ class TableArrays:
         self.window, self.bb, self.tables = window, float(config.big_blind), tables
         self.double = config.double
         features = len(SEAT_FEATURES)
+        past = PastRow.of(n)  # a past action's row
         # each table's seats, then a row a record with no seat's row writes (scratch)
         self.seats = np.zeros((tables, n + 1, features), np.float32)
         self._seat_first = np.arange(tables) * (n + 1)  # each table's first row
-        self.ring = np.zeros((tables + 1, 2 * window, n + 11), np.float32)
+        self.ring = np.zeros((tables + 1, 2 * window, past.size), np.float32)
         self.ring_seats = np.full((tables + 1, 2 * window), n, np.int64)
-        self.board = np.zeros((tables, 52 + 5), np.float32)
+        self.board = np.zeros((tables, CARDS + len(STREETS)), np.float32)  # board, street
         self.board_count = np.zeros(tables, np.int64)  # each table's board cards
         self.buttons = np.zeros(tables, np.int64)
         self.record = bytearray(tables * _RECORD * 8)  # packed by each table (TableRows)
         self.records = np.frombuffer(self.record, np.int64).reshape(tables, _RECORD)
         self.starts = np.zeros(tables, np.int64)  # each table's window: its first slot
         self.seat_rows = self.seats.reshape(-1, features)
-        self._ring_rows = self.ring.reshape(-1, n + 11)
+        self._ring_rows = self.ring.reshape(-1, past.size)
         self._ring_slots = self.ring_seats.reshape(-1)
         self.windows = _windows(self._ring_rows, window)
         self.window_seats = _windows(self._ring_slots, window)
         self._both = np.array([[0], [window]])  # a slot and its copy
         self._features = np.zeros((tables, features), np.float32)
         self._features[:, 0] = 1.0  # dealt in
-        kinds = len(KINDS) * 4
-        self._kind_street = np.zeros((kinds + 4, n + 11), np.float32)  # the last 4: none
-        self._kind_street[:kinds, n : n + 9] = np.frombuffer(
+        streets = len(PAST_STREETS)
+        kinds = len(KINDS) * streets  # a row per kind and street, then no action's
+        self._kind_street = np.zeros((kinds + streets, past.size), np.float32)
+        self._kind_street[:kinds, past.kind : past.chips] = np.frombuffer(
             b"".join(row for rows in _KIND_STREET for row in rows), np.float32
-        ).reshape(-1, 9)
+        ).reshape(kinds, past.chips - past.kind)
+        self._chips = slice(past.chips, past.size)
         self.rows = [
             TableRows(
                 config,
@@ -243,16 +248,16 @@ class TableArrays:
         records = self.records
         bb = self.bb
         if self.window:
-            rows = self._kind_street.take(records[:, 0], axis=0)
-            np.divide(records[:, 2:4], bb, out=rows[:, -2:], casting="unsafe")
-            at = records[:, 1] + self._both
+            rows = self._kind_street.take(records[:, _KIND_STREET_AT], axis=0)
+            np.divide(records[:, _CHIPS_AT], bb, out=rows[:, self._chips], casting="unsafe")
+            at = records[:, _RING_AT] + self._both
             self._ring_rows[at] = rows
-            self._ring_slots[at] = records[:, 4]
-            self.starts = records[:, 10]
+            self._ring_slots[at] = records[:, _SEAT_AT]
+            self.starts = records[:, _START_AT]
         features = self._features
-        features[:, 1:3] = records[:, 8:10]
-        np.divide(records[:, 5:8], bb, out=features[:, 4:], casting="unsafe")
-        self.seat_rows[self._seat_first + records[:, 4]] = features
+        features[:, _FLAGS] = records[:, _FLAGS_AT]
+        np.divide(records[:, _AMOUNTS_AT], bb, out=features[:, _AMOUNTS], casting="unsafe")
+        self.seat_rows[self._seat_first + records[:, _SEAT_AT]] = features
 
     def new_streets(self, games: list[Any], views: list[Any], board: np.ndarray) -> None:
         """The rows of the tables whose board grew (a new street: ``board`` the number
@@ -274,9 +279,10 @@ class TableArrays:
                 game = games[i]
                 rows[i].new_street(game.hand, game.seat_of)
             return
-        self.seats[changed, :, _WAGER] = 0.0
+        self.seats[changed, :, WAGER] = 0.0
         for i in changed:
-            rows[i].next_street(views[i][3])  # the board
+            _, _, _, cards, _, _ = views[i]  # the hand's actor_view: its board
+            rows[i].next_street(cards)
 
 
 def _windows(rows: np.ndarray, window: int) -> np.ndarray:
@@ -294,12 +300,36 @@ def _bytes_of(array: np.ndarray) -> Any:
     return memoryview(array).cast("B") if array.size else memoryview(bytearray())  # type: ignore[arg-type]
 
 
-_WAGER = SEAT_FEATURES.index("wager this round (bb)")
 _STREET_OF_BOARD = (0, 0, 0, 1, 2, 3)  # a Texas Hold'em street by its board cards
-_RECORD = 11  # a table's row of TableArrays.record (TableRows.played)
+# a table's row of TableArrays.record (TableRows.played), whole numbers: its fields
+_RECORD_FIELDS = (
+    "kind * streets + street",
+    "the ring's flat row",
+    "chips put in",
+    "wager after it",
+    "seat",
+    "stack",
+    "wager",
+    "chips in the hand",
+    "still in",
+    "all-in",
+    "the window's first slot",
+)
+_RECORD = len(_RECORD_FIELDS)
 _PACKED = struct.Struct(f"={_RECORD}q")  # a table's row of TableArrays.record
+_KIND_STREET_AT, _RING_AT, _SEAT_AT, _START_AT = map(
+    _RECORD_FIELDS.index,
+    ("kind * streets + street", "the ring's flat row", "seat", "the window's first slot"),
+)
+_CHIPS_AT = slice(_RECORD_FIELDS.index("chips put in"), _RECORD_FIELDS.index("seat"))
+_AMOUNTS_AT = slice(_RECORD_FIELDS.index("stack"), _RECORD_FIELDS.index("still in"))
+_FLAGS_AT = slice(_RECORD_FIELDS.index("still in"), _START_AT)
+# the seat row's fields the record fills: still in and all-in; stack, wager, chips in
+_FLAGS = slice(SEAT_FEATURES.index("still in the hand (not folded)"), TO_ACT)
+_AMOUNTS = slice(SEAT_FEATURES.index("stack behind (bb)"), len(SEAT_FEATURES))
 _PACK = _PACKED.pack_into
 _NO_ACTION = len(KINDS)  # the kind of a record that holds no action
+_STREETS = len(PAST_STREETS)  # a record's kind and street: kind * _STREETS + street
 
 
 class TableRows(PublicRows):
@@ -347,7 +377,7 @@ class TableRows(PublicRows):
         self._slots = _ring_slots(self._ring_base, window)
         self._slot = 0  # where the hand's next action goes in _slots
         self._fresh = _PACKED.pack(
-            _NO_ACTION * 4, self._no_ring_row, 0, 0, config.players, 0, 0, 0, 0, 0,
+            _NO_ACTION * _STREETS, self._no_ring_row, 0, 0, config.players, 0, 0, 0, 0, 0,
             self._ring_base,
         )  # fmt: skip
 
@@ -385,7 +415,7 @@ class TableRows(PublicRows):
         block = self.board_block
         for card in board:
             block[card] = 1.0
-        block[52 + self.street] = 1.0
+        block[CARDS + self.street] = 1.0
         self.arrays._numbers[0][self.table] = len(board)
 
     def update(self, hand: Hand, seat_of: list[int], index: int) -> None:
@@ -405,7 +435,7 @@ class TableRows(PublicRows):
         _PACK(
             self.record,
             self.at,
-            kind * 4 + self.street,
+            kind * _STREETS + self.street,
             row,
             chips,
             after,
@@ -441,9 +471,14 @@ def _seat_hot(n: int) -> list[bytes]:
 def _kind_street_rows() -> list[list[bytes]]:
     """The kind and street one-hots of a past action as float32 bytes, by kind and
     street."""
+    kinds, streets = len(PAST_KINDS), len(PAST_STREETS)
+    size = kinds + streets
     return [
-        [struct.pack("=9f", *_one_hot(9, (kind, 5 + street))) for street in range(4)]
-        for kind in range(5)
+        [
+            struct.pack(f"={size}f", *_one_hot(size, (kind, kinds + street)))
+            for street in range(streets)
+        ]
+        for kind in range(kinds)
     ]
 
 

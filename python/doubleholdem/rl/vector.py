@@ -19,6 +19,7 @@ from doubleholdem.game.betting import options_shape
 from doubleholdem.game.words import BET
 from doubleholdem.rl.config import EnvConfig
 from doubleholdem.rl.episode import Game
+from doubleholdem.rl.layout import TO_ACT
 from doubleholdem.rl.observations import Encoder
 from doubleholdem.rl.rows import TableArrays
 
@@ -201,6 +202,7 @@ class _TableWriter:
     def __init__(self, encoder: Encoder, kept: TableArrays) -> None:
         n, window, tables = encoder.players, encoder.history, kept.tables
         self.encoder, self.kept = encoder, kept
+        self.layout = layout = encoder.layout
         self.players, self.tables, self.window = n, tables, window
         self.bb = encoder.bb
         # the mask written whole for every table (exact actions, betting decisions only)
@@ -209,17 +211,17 @@ class _TableWriter:
         starts = np.arange(tables) * encoder.size  # each table's observation, flat
         holes = 3 if encoder.double else 2
         self._hole = np.repeat(starts, holes)
-        self._position = starts + encoder._position
+        self._position = starts + layout.position
         self._turn_base = np.repeat(np.arange(tables) * (n + 1), n)  # kept.seat_rows
         seat = np.arange(n)
         self._turn = (seat[:, None] + seat) % n
-        self._features = n * len(encoder.SEAT_FEATURES)
+        self._features = n * layout.seat_row
         slots = np.arange(window)
         self._past_base = starts[:, None] + slots * 0
         acted = np.arange(n + 1)
-        past = encoder._history + slots[None, :, None] * encoder.row
+        past = layout.history + layout.past.seat + slots[None, :, None] * layout.past.size
         past = past + (acted[None, None, :] - seat[:, None, None]) % n
-        past[:, :, n] = encoder._seats + 3  # no action: "to act now" of the seat to act
+        past[:, :, n] = layout.seats + TO_ACT  # no action: "to act now" of the seat to act
         self._past = past.reshape(-1)  # by (seat * window + slot) * (n + 1) + acted
         self._past_key = (seat[:, None] * window + slots) * (n + 1)
         # the ones scattered by the last write that the next does not write over (hole
@@ -250,7 +252,7 @@ class _TableWriter:
         from each hand's ``actor_view`` ``views`` (read through C-level ``map``: a
         field read in a Python loop costs twice as much); the kept rows are brought up
         to date first (:meth:`TableArrays.update`). Returns the seats to act."""
-        encoder, kept = self.encoder, self.kept
+        encoder, kept, layout = self.encoder, self.kept, self.layout
         tables = self.tables
         values = list(map(_ACTOR, games))
         values += map(_POT, views)
@@ -263,23 +265,23 @@ class _TableWriter:
         every: Any = observations.reshape(-1)
         holes = self._hole + ints[3 * tables :]
         every[holes] = 1.0
-        start = encoder._board
-        observations[:, start : start + 57] = kept.board
+        start = layout.board  # the board block, then the street block
+        observations[:, start : start + layout.board_and_street] = kept.board
         position = self._position + (seats - kept.buttons) % self.players
         every[position] = 1.0
         self.written = (holes, position)
         # the seats' rows from the seat to act's on
         turned = self._turn_base + self._turn.take(seats, axis=0).reshape(-1)
-        start = encoder._seats
+        start = layout.seats
         observations[:, start : start + self._features] = kept.seat_rows.take(
             turned, axis=0
         ).reshape(tables, -1)
-        observations[:, start + 3] = 1.0  # to act now: the observer, relative seat 0
-        observations[:, encoder._pot] = ints[tables : 2 * tables] / self.bb
+        observations[:, start + TO_ACT] = 1.0  # to act now: the observer, relative seat 0
+        observations[:, layout.pot] = ints[tables : 2 * tables] / self.bb
         window = self.window
         if window:
-            start = encoder._history
-            history = observations[:, start : start + window * encoder.row]
+            start = layout.history
+            history = observations[:, start : start + window * layout.past.size]
             history[:] = kept.windows[kept.starts].reshape(tables, -1)
             key = kept.window_seats[kept.starts] + self._past_key.take(seats, axis=0)
             every[self._past_base + self._past.take(key)] = 1.0
@@ -289,12 +291,12 @@ class _TableWriter:
         else:
             size, count = encoder.size, encoder.codec.size
             for i, (decision, legal, _, _, pot, _) in enumerate(views):
-                encoder._legal(o, raw, i * size, decision, legal, pot, mask, i * count)
+                encoder.write_legal(o, raw, i * size, decision, legal, pot, mask, i * count)
         if encoder.double:
             # point cards; in Texas Hold'em no hand is shown before a decision (TH-22:
             # a hand is shown only at a run-out, where nobody decides, or at the end)
             for i, game in enumerate(games):
-                encoder._cards_seen(o, i * encoder.size, game, game.actor)
+                encoder.write_cards_seen(o, i * encoder.size, game, game.actor)
         return seats
 
     def _legal_tables(self, observations: Any, masks: Any, views: list[Any]) -> None:
@@ -305,10 +307,10 @@ class _TableWriter:
         if len(shapes) > _SHAPES:
             shapes.clear()
         rows = _integers(list(map(shapes.__getitem__, map(options_shape, map(_LEGAL, views)))))
-        encoder = self.encoder
-        observations[:, encoder._decision] = 1.0
-        start = encoder._legal_at
-        observations[:, start : start + 7] = shapes.legal.take(rows, axis=0)
+        layout = self.layout
+        observations[:, layout.decision] = 1.0  # a betting decision
+        start = layout.legal
+        observations[:, start : start + layout.legal_size] = shapes.legal.take(rows, axis=0)
         np.take(shapes.masks, rows, axis=0, out=masks, mode="clip")  # mode: unbuffered
 
 
@@ -325,26 +327,29 @@ _PACKERS: dict[int, struct.Struct] = {}  # a struct of int64s, by count
 _LEGAL, _HOLE, _BOARD, _POT = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
 _ACTOR = attrgetter("actor")  # of a Game
 _SHAPES = 4096  # the most option shapes kept (:class:`_Shapes`)
+_GROWTH = 64  # rows added to :class:`_Shapes`' arrays when they are full
 
 
 class _Shapes(dict[tuple[Any, ...], int]):
     """The legal block and the mask of a betting decision with exact actions, by its
     options ``(can_fold, can_check, call_amount, min_raise_to, max_raise_to)``: the row
     of :attr:`legal` and :attr:`masks` that holds them, written by the encoder's own
-    :meth:`Encoder._legal` the first time the shape is seen."""
+    :meth:`Encoder.write_legal` the first time the shape is seen."""
 
     def __init__(self, encoder: Encoder) -> None:
         super().__init__()
         self.encoder = encoder
-        self.legal = np.zeros((0, 7), np.float32)
+        self.width = encoder.layout.legal_size
+        self.legal = np.zeros((0, self.width), np.float32)
         self.masks = np.zeros((0, encoder.codec.size), np.int8)
 
     def __missing__(self, key: tuple[Any, ...]) -> int:
         encoder = self.encoder
         row = len(self)
         if row == len(self.legal):  # room for more rows
-            self.legal = np.concatenate((self.legal, np.zeros((row + 64, 7), np.float32)))
-            masks = np.zeros((row + 64, encoder.codec.size), np.int8)
+            more = np.zeros((row + _GROWTH, self.width), np.float32)
+            self.legal = np.concatenate((self.legal, more))
+            masks = np.zeros((row + _GROWTH, encoder.codec.size), np.int8)
             self.masks = np.concatenate((self.masks, masks))
         observation = np.zeros(encoder.size, np.float32)
         o: Any = memoryview(observation)  # type: ignore[arg-type]
@@ -355,8 +360,8 @@ class _Shapes(dict[tuple[Any, ...], int]):
         )  # fmt: skip
         self.masks[row] = 0
         mask: Any = memoryview(self.masks[row])
-        encoder._legal(o, o.cast("B"), 0, BET, legal, 0, mask, 0)
-        start = encoder._legal_at
-        self.legal[row] = observation[start : start + 7]
+        encoder.write_legal(o, o.cast("B"), 0, BET, legal, 0, mask, 0)
+        start = encoder.layout.legal
+        self.legal[row] = observation[start : start + self.width]
         self[key] = row
         return row
