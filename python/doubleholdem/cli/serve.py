@@ -92,7 +92,7 @@ def add_parser(subparsers: Any) -> None:
         "--header-timeout",
         type=bounded(float, 0.1, 3600, "a number of seconds"),
         default=10.0,
-        help="seconds a request's headers may take to arrive (10)",
+        help="seconds a request's headers and body may take to arrive (10)",
     )
     p.add_argument(
         "--per-address",

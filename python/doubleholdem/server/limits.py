@@ -2,8 +2,8 @@
 not all arrived within ``header_timeout`` seconds is closed (uvicorn has no such timeout
 of its own: its keep-alive timer stops at the first byte of a request, and a connection
 that sends nothing, or half a request, would hold a descriptor for ever), and so is one
-whose body has not all arrived within ``header_timeout`` seconds of its headers (408, if
-the app has not answered); a request line and headers of more than
+whose body has not all arrived by then either (the same timer, from the request's first
+byte; 408, unless the app has answered already); a request line and headers of more than
 :data:`MAX_HEAD_BYTES` are answered 431 and closed (h11 bounds only a head that arrives
 in pieces); an address
 holds at most ``per_address`` connections at once (HTTP and WebSocket alike; one more is
