@@ -266,3 +266,19 @@ def test_balancing_moves_follow_the_tda() -> None:
         driver.check_result()
         checked += driver.moves_checked
     assert checked >= 5
+
+
+@pytest.mark.parametrize("now", ["soon", float("nan"), float("inf"), True, None])
+def test_bad_times_are_refused(now: object) -> None:
+    """A time that is not a finite number of seconds is refused, changing nothing."""
+    tournament = _registered(TournamentConfig(capacity=10), 3)
+    with pytest.raises(TournamentError):
+        tournament.start(now=now)  # type: ignore[arg-type]
+    assert tournament.state == "registering" and tournament.tables == {}
+    tournament.start(now=0.0)
+    with pytest.raises(TournamentError):
+        tournament.ready_tables(now)  # type: ignore[arg-type]
+    if now is not None:  # start_hand(now=None): a hand without the clock
+        with pytest.raises(TournamentError):
+            tournament.start_hand(1, now=now)  # type: ignore[arg-type]
+        assert not tournament.tables[1].in_hand

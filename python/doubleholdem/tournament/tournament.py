@@ -207,6 +207,7 @@ class Tournament:
             raise TournamentStateError(
                 f"{len(self.entries)} entrants, fewer than the minimum {self.config.minimum}"
             )
+        self._elapsed(now)  # a time, else refused before anything changes
         self.state, self.started_at = RUNNING, now
         names = {e.player: e.number for e in self.entries}
         for number, seats in enumerate(seating.draw(list(names), self.config.seats, self.rng)):
@@ -222,12 +223,12 @@ class Tournament:
         blinds = self.config.blinds
         if blinds.by is Clocking.HANDS:
             return blinds.level_after_hands(self.most_hands)
-        return blinds.at_time(now - self.started_at).level
+        return blinds.at_time(self._elapsed(now)).level
 
     def on_break(self, now: float) -> bool:
         """True during a break (TRN-8)."""
         blinds = self.config.blinds
-        return blinds.by is Clocking.TIME and blinds.at_time(now - self.started_at).on_break
+        return blinds.by is Clocking.TIME and blinds.at_time(self._elapsed(now)).on_break
 
     # ------------------------------------------------------------------ hands
 
@@ -320,6 +321,12 @@ class Tournament:
         if self._sizes is None:  # new, or restored from a snapshot
             self._sizes = seating.Sizes(len(seats) for seats in self.seats.values())
         return self._sizes
+
+    def _elapsed(self, now: float) -> float:
+        """Seconds from the start to ``now``, which must be a finite number."""
+        if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
+            raise TournamentError(f"now must be a number of seconds, not {now!r}")
+        return now - self.started_at
 
     def _resized(self, before: int | None, after: int | None) -> None:
         if self._sizes is not None:  # else built afresh when next asked for
