@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from doubleholdem.tournament.payouts import split_tie
 
-__all__ = ["Placing", "award", "rank_eliminations"]
+__all__ = ["Placing", "award", "final_places", "rank_eliminations"]
 
 Placing = tuple[int, int, tuple[int, ...]]
 """An entry (its number), the place it takes, and every place its tie shares (its own
@@ -51,3 +51,17 @@ def award(placings: Sequence[Placing], prizes: Sequence[int]) -> dict[int, int]:
         amounts = [prizes[p - 1] if p <= len(prizes) else 0 for p in shared]
         won.update(zip(tied, split_tie(amounts, len(tied))))
     return won
+
+
+def final_places(placings: Sequence[Placing], entrants: Sequence[int], total: int) -> list[Placing]:
+    """TRN-17 counts every entry at the end: a placing made when there were
+    ``entrants[i]`` entries moves down by the ``total - entrants[i]`` that came after it.
+
+    >>> final_places([(3, 5, (5,)), (4, 6, (6,))], [5, 7], 7)  # two came late
+    [(3, 7, (7,)), (4, 6, (6,))]
+    """
+    moved = []
+    for (entry, place, shared), then in zip(placings, entrants):
+        shift = total - then
+        moved.append((entry, place + shift, tuple(p + shift for p in shared)))
+    return moved

@@ -43,7 +43,7 @@ from doubleholdem.table.table import Table
 from doubleholdem.tournament import seating, snapshot
 from doubleholdem.tournament.config import Kind, TournamentConfig
 from doubleholdem.tournament.payouts import prizes
-from doubleholdem.tournament.places import Placing, award, rank_eliminations
+from doubleholdem.tournament.places import Placing, award, final_places, rank_eliminations
 from doubleholdem.tournament.race import race
 from doubleholdem.tournament.records import Entry, HandReport, Move, Placement, Result
 from doubleholdem.tournament.structure import Clocking
@@ -468,16 +468,12 @@ class Tournament:
         return placed
 
     def _final_places(self) -> None:
-        """TRN-17 counts the entries at the end: a place given while late entries were
-        still coming moves down by the entries that came after it."""
+        """TRN-17: the places counted over every entry at the end."""
         total = len(self.entries)
-        final = []
-        for (entry, place, shared), then in zip(self.placings, self.entrants_then):
-            shift = total - then
-            final.append((entry, place + shift, tuple(p + shift for p in shared)))
-            record = self.entries[entry]
-            record.place, record.shared = final[-1][1], final[-1][2]
-        self.placings, self.entrants_then = final, [total] * len(final)
+        self.placings = final_places(self.placings, self.entrants_then, total)
+        self.entrants_then = [total] * len(self.placings)
+        for entry, place, shared in self.placings:
+            self.entries[entry].place, self.entries[entry].shared = place, shared
 
     def _break_tables(self, moves: list[Move]) -> list[int]:
         """TRN-14: the highest numbered table breaks once the players fit in one table
