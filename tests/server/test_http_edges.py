@@ -99,6 +99,22 @@ def test_headers_over_16_kib_are_refused(served: Served) -> None:
     assert served.browser.request("GET", "/healthz").status == 200
 
 
+def test_a_long_head_pipelined_behind_a_short_one_is_refused(served: Served) -> None:
+    sock = socket.create_connection(("127.0.0.1", served.server.port), timeout=30)
+    short = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    long = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100 * 1024 + b"\r\n\r\n"
+    sock.sendall(short + long)
+    answer = b""
+    try:
+        while chunk := sock.recv(65536):
+            answer += chunk
+    except (ConnectionResetError, TimeoutError):
+        pass
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 200")
+    assert b"HTTP/1.1 431" in answer and answer.count(b"HTTP/1.1 200") == 1
+
+
 @pytest.mark.parametrize("name", ["bot-1-2", "BOT-0-0", "bot-12-3", "b0t-1-1", "bot.1.2"])
 def test_the_bots_names_are_reserved(served: Served, name: str) -> None:
     reply = served.browser.sign_up(name)

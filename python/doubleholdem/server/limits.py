@@ -5,7 +5,7 @@ that sends nothing, or half a request, would hold a descriptor for ever), and so
 whose body has not all arrived by then either (the same timer, from the request's first
 byte; 408, unless the app has answered already); a request line and headers of more than
 :data:`MAX_HEAD_BYTES` are answered 431 and closed (h11 bounds only a head that arrives
-in pieces); an address
+in pieces; :func:`bounded_head` counts a pipelined one again as parsed); an address
 holds at most ``per_address`` connections at once (HTTP and WebSocket alike; one more is
 answered 503 and closed at accept time), and a WebSocket's ping frames, answered by the
 protocol without the app seeing them, are rate-limited as they arrive (``PING_RATE`` a
@@ -34,6 +34,7 @@ __all__ = [
     "PING_BURST",
     "PING_RATE",
     "Limits",
+    "bounded_head",
     "bounded_http",
     "bounded_ws",
     "uvicorn_config",
@@ -231,6 +232,33 @@ def bounded_ws(limits: Limits) -> type[asyncio.Protocol]:
     return BoundedWebSocketProtocol
 
 
+def bounded_head(app: Any, limits: Limits) -> Any:
+    """``app`` behind a second count of each request's line and headers, as parsed: one
+    that came behind another in a single read (pipelined), which the protocol's count
+    does not see, is answered 431 too (a WebSocket handshake is refused)."""
+
+    async def bounded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket") and _head_size(scope) > MAX_HEAD_BYTES:
+            limits.too_long += 1
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            headers = [(b"content-type", b"text/plain"), (b"connection", b"close")]
+            await send({"type": "http.response.start", "status": 431, "headers": headers})
+            await send({"type": "http.response.body", "body": _TOO_LONG.split(b"\r\n\r\n")[1]})
+            return
+        await app(scope, receive, send)
+
+    return bounded
+
+
+def _head_size(scope: Any) -> int:
+    """About the bytes of a request's line and headers (its path, query and headers
+    with their separators)."""
+    line = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") + 16
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+
+
 def uvicorn_config(
     app: Any, limits: Limits, *, forwarded_allow_ips: str = "", **options: Any
 ) -> Any:
@@ -244,7 +272,7 @@ def uvicorn_config(
 
     trusted = forwarded_allow_ips.strip()
     return uvicorn.Config(
-        app,
+        bounded_head(app, limits),
         http=bounded_http(limits),
         ws=bounded_ws(limits),
         log_level="warning",
