@@ -113,3 +113,11 @@ def test_tied_places_split_their_prizes() -> None:
     assert won == {5: 18, 6: 17}
     assert split_tie((7, 0), 2) == (4, 3)
     assert award(rank_eliminations([(1, 50)], 9), (60, 25, 10)) == {1: 0}  # out of the money
+
+
+def test_ties_across_tables_share_in_order_of_entry() -> None:
+    """TRN-19 with TRN-16: entries tied in one hand-for-hand hand, whatever the tables'
+    order, split their places' prizes with the odd chip to the first entry."""
+    placings = rank_eliminations(sorted([(9, 400), (2, 400)]), 3)
+    assert [entry for entry, _, _ in placings] == [2, 9]
+    assert award(placings, (10, 4, 3)) == {2: 4, 9: 3}

@@ -443,7 +443,7 @@ class Tournament:
 
     def _place(self, group: list[tuple[int, int]]) -> list[Placement]:
         """TRN-17: the entries of one hand's eliminations take their places."""
-        placings = rank_eliminations(group, self.remaining)
+        placings = rank_eliminations(sorted(group), self.remaining)  # ties: order of entry
         self.remaining -= len(group)
         self.placings.extend(placings)
         self.entrants_then.extend(len(self.entries) for _ in placings)
