@@ -149,3 +149,22 @@ def showdown_sample(
     progress: Callable[[int, int], object] | None = None,
     threads: int | None = None,
 ) -> tuple[int, list[int], list[int], list[int], list[int]]: ...
+
+# The Independent Chip Model (doubleholdem.icm). Stacks positive, payouts from first
+# place down, at most one per player.
+def icm_exact_cost(players: int, places: int) -> int: ...
+def icm_exact(stacks: list[int], payouts: list[int]) -> list[float]: ...
+def icm_places(stacks: list[int], places: int) -> list[float]: ...
+def icm_quadrature(
+    stacks: list[int],
+    payouts: list[int],
+    progress: Callable[[int, int], object] | None = None,
+) -> tuple[list[float], float, int]: ...
+def icm_sample(
+    stacks: list[int],
+    payouts: list[int],
+    samples: int,
+    seed: int,
+    progress: Callable[[int, int], object] | None = None,
+    threads: int | None = None,
+) -> tuple[list[float], list[float]]: ...

@@ -1,6 +1,7 @@
 //! doubleholdem-core: hand values in pure Rust (no Python). Cards, the hand evaluator,
 //! Double Hold'em resolution and batch work, enumerations, the casino game's exact
-//! analysis (`casino`) and the equity Monte Carlo (`equity`). The rules of play
+//! analysis (`casino`), the equity Monte Carlo (`equity`) and tournament chip values
+//! (`icm`). The rules of play
 //! (betting, pots, odd chips, the hand state machine) are the Python package's. The
 //! rules are those of RULES.md; ids are cited.
 #![deny(unsafe_code)]
@@ -17,6 +18,7 @@ pub mod equity;
 pub mod error;
 pub mod eval;
 pub mod hand;
+pub mod icm;
 pub mod parallel;
 pub mod showdown;
 #[doc(hidden)]

@@ -4,6 +4,7 @@
 
 mod casino;
 mod equity;
+mod icm;
 mod supervise;
 
 use doubleholdem_core::{
@@ -296,5 +297,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CATEGORY_NAMES", hand::CATEGORY_NAMES.to_vec())?;
     casino::register(m)?;
     equity::register(m)?;
+    icm::register(m)?;
     Ok(())
 }
