@@ -420,3 +420,24 @@ class TournamentStateError(TournamentError):
     """A step asked for at the wrong moment: starting a hand at a table that may not
     start one (TRN-8, TRN-15, TRN-16), finishing one that is still played, or playing
     before the start or after the end."""
+
+
+class InvalidICM(DoubleHoldemError, ValueError):
+    """Stacks, payouts or options that the Independent Chip Model cannot take: a
+    negative or fractional stack, payouts that increase, more payouts than players, a
+    total past 2**53, an unknown method. ``field`` names the argument (``"stacks"``,
+    ``"payouts"``, ...), ``index`` the position in it (from 0) when one entry is to
+    blame, and ``value`` the offending value."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        index: int | None = None,
+        value: object = None,
+    ) -> None:
+        super().__init__(message)
+        self.field = field
+        self.index = index
+        self.value = value
