@@ -29,6 +29,7 @@ COMMANDS = {
         ("eval", "eval"),
         ("double", "double"),
         ("equity", "equity"),
+        ("icm", "icm"),
         ("point", "point"),
         ("replay", "replay"),
         ("simulate", "simulate"),
