@@ -126,6 +126,12 @@ class WalletFailed(DoubleHoldemError, RuntimeError):
     code = "unavailable"
 
 
+class WalletUnavailable(WalletFailed):
+    """A wallet outside the room's database was not asked at all: it failed lately (the
+    room waits a while before asking again, longer at each failure in a row) or has not
+    answered an earlier call yet. Nothing was taken; try again."""
+
+
 class ProtocolError(DoubleHoldemError, ValueError):
     """A game server message that cannot be taken: malformed, oversized, of an unknown
     type or version, or with fields of the wrong kind. ``code`` is the short error code

@@ -73,7 +73,7 @@ def _mend(room: Room) -> None:
 async def _in_a_loop(room: Room, connection: Connection, **fields: Any) -> list[dict[str, Any]]:
     """A request served as in a running server: the commit comes at the loop's turn."""
     room.handle(connection, json.dumps({"v": 2, **fields}))
-    await asyncio.sleep(0.01)
+    await room.wallet_calls_ended()  # paid off the loop, committed, given back if need be
     return send(room, connection, type="ping")
 
 
@@ -183,7 +183,7 @@ def test_a_hand_whose_commit_fails_pays_no_rake() -> None:
 
     async def play() -> None:
         play_hand(runner, start=False)
-        await asyncio.sleep(0.01)
+        await room.wallet_calls_ended()
 
     asyncio.run(play())
     assert wallet.house == 0

@@ -28,18 +28,25 @@ seat of that time gives its chips back to the house as it leaves (``closing``)."
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from functools import partial
 from typing import Any
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet, WritesOff
-from doubleholdem.errors import DatabaseBusy, DoubleHoldemError, TamperedSnapshot, WalletFailed
-from doubleholdem.server.commit import Step
+from doubleholdem.errors import (
+    DatabaseBusy,
+    DoubleHoldemError,
+    TamperedSnapshot,
+    WalletFailed,
+    WalletUnavailable,
+)
+from doubleholdem.server.commit import Step, running_loop
 from doubleholdem.server.database import money_kind
 from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import for_people
@@ -47,13 +54,16 @@ from doubleholdem.server.storage import Storage
 from doubleholdem.server.survey import meta_int, survey
 from doubleholdem.server.wallet_calls import (
     WalletCall,
+    count_failure,
     finish,
+    finish_through,
     finished,
     note,
     noted,
     owed_problems,
     retry_failed,
 )
+from doubleholdem.server.wallet_gate import WalletGate
 from doubleholdem.table import Table
 
 __all__ = [
@@ -118,7 +128,7 @@ class TableMoney:
     Seats of occupancies below ``legacy_below`` were seated before the ledger; ``room``
     names the room in the keys (:meth:`Storage.room_name
     <doubleholdem.server.storage.Storage.room_name>`, for a wallet outside the
-    database)."""
+    database); ``clock`` the room's, for the backoff of such a wallet's gate."""
 
     def __init__(
         self,
@@ -129,6 +139,7 @@ class TableMoney:
         legacy_below: int = 0,
         repairs: int = 0,
         room: str = "",
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.table_id = table_id
         self.wallet = wallet
@@ -144,12 +155,43 @@ class TableMoney:
         # are forgotten with the next commit of the table
         self.outside = not isinstance(wallet, LedgerWallet)
         self._settled: list[int] = []
+        # served (an event loop runs), such a wallet is called off the loop through the
+        # table's gate (module wallet_gate); a movement paid so (:meth:`prepay`) holds
+        # :attr:`moving` from its key to its change, its note in ``_paying`` meanwhile
+        self.gate = WalletGate() if clock is None else WalletGate(clock)
+        self._moving: asyncio.Lock | None = None
+        self._paying: set[int] = set()
+        self._finisher: asyncio.Task[None] | None = None
+        self._finish_all = False  # the finisher's next turn finishes every call noted
+
+    @property
+    def moving(self) -> asyncio.Lock:
+        """Held by a movement paid off the loop from its key to its change (so that
+        its key, which names the occupancy and what it bought before, stays true)."""
+        if self._moving is None:
+            self._moving = asyncio.Lock()
+        return self._moving
+
+    def buy_in_key(self, table: Table) -> str:
+        """The key of a buy-in at ``table`` now."""
+        return f"buyin:{self.name}:{table.next_occupancy}"
+
+    def top_up_key(self, table: Table, seat: int) -> str:
+        """The key of a top-up of ``seat`` of ``table`` now."""
+        return f"topup:{self.name}:{table.occupancy(seat)}:{table.bought_in_by(seat)}"
 
     @contextlib.contextmanager
-    def _paid(self, owner: str, amount: int, key: str, reason: Reason) -> Iterator[None]:
+    def _paid(
+        self, owner: str, amount: int, key: str, reason: Reason, paid: WalletCall | None
+    ) -> Iterator[None]:
         """Takes ``amount`` from ``owner`` for what the block does; if the block raises,
         the payment is undone (rolled back, or for a wallet outside the database given
-        back: :meth:`_paid_outside`)."""
+        back: :meth:`_paid_outside`). ``paid``: the debit made already off the loop
+        (:meth:`prepay`), under ``key``."""
+        if paid is not None:
+            with self._prepaid(paid, key):
+                yield
+            return
         if self.outside:
             call = WalletCall("debit", self.table_id, key, owner, amount, reason)
             with self._paid_outside(call):
@@ -159,16 +201,82 @@ class TableMoney:
             self.wallet.debit(owner, self.table_id, amount, key=key, reason=reason)
             yield
 
+    async def prepay(self, owner: str, amount: int, key: str, reason: Reason) -> WalletCall:
+        """The debit of ``amount`` from ``owner`` under ``key`` for a change about to be
+        made, off the event loop through :attr:`gate` (served, with a wallet outside the
+        database; hold :attr:`moving` from the key to the change): noted and committed
+        first, then asked. The noted call, to hand the change (``paid``), which forgets
+        the note in its commit, or gives it back if it raises. A refusal is raised as it
+        is (nothing taken); the wallet's failure as :class:`WalletFailed` (whatever it may
+        have taken is given back, now or later), :class:`WalletUnavailable` when the
+        gate is closed or the wallet still owes a give-back at this table (nothing
+        asked, nothing noted)."""
+        await self._retry_owed_now()
+        self._check_open()
+        call = self._note_first(WalletCall("debit", self.table_id, key, owner, amount, reason))
+        self._paying.add(call.number)
+        debit = partial(
+            self.wallet.debit, owner, self.table_id, amount, key=call.wallet_key, reason=reason
+        )
+        try:
+            await self.gate.call(debit)
+        except (WalletUnavailable, DoubleHoldemError):  # not asked, or refused: none taken
+            self._paying.discard(call.number)
+            self._settled.append(call.number)
+            raise
+        except Exception as error:  # the wallet's own failure: it may have taken it
+            self._paying.discard(call.number)
+            count_failure(self.store, call, error)  # owed: given back once the wallet answers
+            raise WalletFailed(f"the wallet failed the payment ({error}): try again") from None
+        return call
+
+    def give_back(self, call: WalletCall) -> None:
+        """The debit ``call`` (:meth:`prepay`) pays for no change after all: given back
+        soon, off the loop."""
+        self._paying.discard(call.number)
+        self.finish_noted()
+
+    def _check_open(self) -> None:
+        """:class:`WalletUnavailable` while the gate is closed, or while the wallet still
+        owes a give-back at this table: a wallet that keeps seats refuses a buy-in while
+        a seat given back is still open there, and each movement owes at most one."""
+        why = self.gate.closed()
+        if why is None and any(c.method == "debit" and c.attempts for c in self._noted()):
+            why = "the wallet still owes a give-back at this table"
+        if why is not None:
+            raise WalletUnavailable(f"{why}: try again")
+
+    def _noted(self) -> list[WalletCall]:
+        return noted(self.store, self.table_id)
+
+    @contextlib.contextmanager
+    def _prepaid(self, call: WalletCall, key: str) -> Iterator[None]:
+        """What the block does is paid by ``call`` (:meth:`prepay`) if its key is
+        ``key``; if the block raises, or the key is another (the seat changed while the
+        wallet was asked), it is given back."""
+        self._paying.discard(call.number)
+        try:
+            if call.key != key:
+                raise WalletFailed("the seat changed while the wallet was asked: try again")
+            yield
+        except BaseException:
+            self.give_back(call)
+            raise
+        self._settled.append(call.number)
+
     @contextlib.contextmanager
     def _paid_outside(self, call: WalletCall) -> Iterator[None]:
-        """The debit ``call`` to a wallet outside the database, for what the block does:
-        noted and committed first (:meth:`_note_first`), then asked; if the block raises,
-        or the wallet fails (:class:`WalletFailed`), given back. Its note goes with the
-        commit of the change (:meth:`settle`), or is a debit to give back if that
-        commit fails (:meth:`finish_noted`) or never comes (a restart). What the wallet
-        failed and still owes about the table is tried first: a wallet that keeps
-        seats refuses a buy-in while a seat given back is still open there."""
+        """The debit ``call`` to a wallet outside the database, for what the block does,
+        made at once (no event loop runs): noted and committed first
+        (:meth:`_note_first`), then asked; if the block raises, or the wallet fails
+        (:class:`WalletFailed`), given back. Its note goes with the commit of the change
+        (:meth:`settle`), or is a debit to give back if that commit fails
+        (:meth:`finish_noted`) or never comes (a restart). What the wallet failed and
+        still owes about the table is tried first; a give-back still owed refuses the
+        debit (:meth:`_check_open`)."""
         retry_failed(self.store, self.wallet, self.table_id)
+        if any(c.method == "debit" and c.attempts for c in self._noted()):
+            raise WalletUnavailable("the wallet still owes a give-back at this table: try again")
         call = self._note_first(call)
         try:
             self.wallet.debit(
@@ -203,20 +311,39 @@ class TableMoney:
         self._settled += finished(self.store, self.wallet, [call])
 
     def buy_in(
-        self, table: Table, seat: int, owner: str, amount: int, *, now: float | None = None
+        self,
+        table: Table,
+        seat: int,
+        owner: str,
+        amount: int,
+        *,
+        now: float | None = None,
+        paid: WalletCall | None = None,
     ) -> None:
         """``owner`` takes ``seat`` of ``table`` with ``amount`` chips from its balance
-        (TH-36: the table refuses an amount out of its range, and nothing is paid)."""
-        key = f"buyin:{self.name}:{table.next_occupancy}"
-        with self._paid(owner, amount, key, "buy_in"):
+        (TH-36: the table refuses an amount out of its range, and nothing is paid);
+        ``paid``: the debit made already (:meth:`prepay`)."""
+        with self._paid(owner, amount, self.buy_in_key(table), "buy_in", paid):
             table.join(seat, owner, amount, now=now)
 
-    def top_up(self, table: Table, seat: int, amount: int, *, now: float | None = None) -> None:
-        """``seat`` of ``table`` adds ``amount`` chips from its owner's balance."""
-        occupancy = table.occupancy(seat)
-        key = f"topup:{self.name}:{occupancy}:{table.bought_in_by(seat)}"
-        with self._paid(table.player(seat), amount, key, "top_up"):
+    def top_up(
+        self,
+        table: Table,
+        seat: int,
+        amount: int,
+        *,
+        now: float | None = None,
+        paid: WalletCall | None = None,
+    ) -> None:
+        """``seat`` of ``table`` adds ``amount`` chips from its owner's balance;
+        ``paid``: the debit made already (:meth:`prepay`)."""
+        key = self.top_up_key(table, seat)
+        with self._paid(table.player(seat), amount, key, "top_up", paid):
             table.top_up(seat, amount, now=now)
+
+    async def balance(self, owner: str) -> int:
+        """``owner``'s balance in the wallet, asked off the loop through :attr:`gate`."""
+        return await self.gate.call(partial(self.wallet.balance, owner), probe=True)
 
     def settle(self, entries: list[dict[str, Any]], before: dict[int, int]) -> list[Step]:
         """The steps that post the cash-outs and rake of a change: ``entries`` the
@@ -262,13 +389,64 @@ class TableMoney:
         committed or failed: then no change of the table is under way, so a debit still
         noted paid for no seat written (its seat's commit failed, the table refused it,
         the wallet failed) and is given back, and a credit or a rake noted is committed
-        and made."""
+        and made. Served, off the loop through :attr:`gate`, soon (:meth:`_finish_soon`;
+        a debit being paid for a change to come, :meth:`prepay`, is left alone)."""
+        if running_loop() is not None:
+            self._finish_soon(everything=True)
+            return
+        calls = self._unsettled()
+        if calls is not None:
+            self._settled += finished(self.store, self.wallet, calls)
+
+    def retry_owed(self) -> None:
+        """Served: the calls the wallet failed about this table are tried again soon,
+        through :attr:`gate` (their fate is known)."""
+        self._finish_soon(everything=False)
+
+    def _unsettled(self, *, everything: bool = True) -> list[WalletCall] | None:
+        """The calls noted for this table to finish (all, or those the wallet failed),
+        or ``None`` if the database cannot say."""
+        skip = set(self._settled) | self._paying
         try:
-            calls = [c for c in noted(self.store, self.table_id) if c.number not in self._settled]
+            calls = self._noted()
         except sqlite3.Error:  # the database fails: what is noted is finished at a restart
             _log.exception("the wallet calls of table %d cannot be read", self.table_id + 1)
-            return
-        self._settled += finished(self.store, self.wallet, calls)
+            return None
+        return [c for c in calls if c.number not in skip and (everything or c.attempts)]
+
+    def _finish_soon(self, *, everything: bool) -> None:
+        """Starts the table's one task that finishes its calls through the gate, or
+        has the one running look again once done."""
+        self._finish_all = self._finish_all or everything
+        if self._finisher is None or self._finisher.done():
+            self._finisher = _spawn(self._finish_calls())
+
+    async def _finish_calls(self) -> None:
+        while True:
+            everything, self._finish_all = self._finish_all, False
+            calls = self._unsettled(everything=everything)
+            if calls:
+                self._settled += await finish_through(self.gate, self.store, self.wallet, calls)
+            if not self._finish_all:
+                return
+
+    def calling(self) -> bool:
+        """Whether the table's finisher is making calls to the wallet."""
+        return self._finisher is not None and not self._finisher.done()
+
+    async def calls_ended(self) -> None:
+        """Until the calls the table's finisher makes have ended (a test, a stop)."""
+        while self._finisher is not None and not self._finisher.done():
+            await asyncio.wait([self._finisher])
+
+    async def _retry_owed_now(self) -> None:
+        """The calls the wallet failed about this table, tried again through the gate
+        before a new debit (after those the finisher makes)."""
+        if self._finisher is not None and not self._finisher.done():
+            await asyncio.shield(self._finisher)
+        calls = self._unsettled(everything=False)
+        if calls:
+            self._settled += await finish_through(self.gate, self.store, self.wallet, calls)
 
     def open_legacy(self, table: Table) -> None:
         """Enters the chips of a table older than the ledger as the house's (inside the
@@ -280,6 +458,16 @@ class TableMoney:
             key = f"opening:{self.table_id}"
             ledger.transfer(self.store.db, key, "opening", ledger.HOUSE, target, chips)
         self.store.opened(self.table_id, self.legacy_below)
+
+
+_TASKS: set[asyncio.Task[None]] = set()  # running, kept from the garbage collector
+
+
+def _spawn(work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    task = asyncio.get_running_loop().create_task(work)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+    return task
 
 
 def write_off(store: Storage, wallet: Wallet | None, table_id: int, problem: str) -> str:

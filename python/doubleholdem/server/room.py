@@ -17,11 +17,8 @@ from doubleholdem.accounts import households
 from doubleholdem.accounts.accounts import inactive
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
-    AccountError,
-    DatabaseBusy,
     DoubleHoldemError,
     ProtocolError,
-    WalletFailed,
 )
 from doubleholdem.server import protocol
 from doubleholdem.server.commit import running_loop
@@ -31,6 +28,8 @@ from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import Storage, token_hash
 from doubleholdem.server.tables import RoomTables
+from doubleholdem.server.wallet_calls import WalletCall
+from doubleholdem.server.wallet_requests import WalletRequests, answering
 from doubleholdem.table import Decision
 from doubleholdem.table.history import seat_hands
 
@@ -44,7 +43,7 @@ _log = logging.getLogger("doubleholdem.server")
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
-class Room(RoomTables):
+class Room(RoomTables, WalletRequests):
     """Every table of the server, its database, and the clients."""
 
     def __init__(
@@ -56,12 +55,14 @@ class Room(RoomTables):
         self.addresses: dict[str, set[str]] = {}
         self._connected = 0  # connections so far (a spectator's name in the chat)
         self._reading: set[asyncio.Task[None]] = set()  # hands replies being read
+        self._requests: set[asyncio.Task[None]] = set()  # paid off the loop, under way
 
     async def stop(self) -> None:
         """Stops the tables and closes the database."""
-        for task in [*self._tasks, *self._reading]:
+        tasks = [*self._tasks, *self._reading, *self._requests]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._reading, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self.commit.stopping = True
         self.commit.flush()
@@ -187,14 +188,8 @@ class Room(RoomTables):
         except ProtocolError as error:
             connection.error(error.code, str(error))
             return
-        try:
+        with answering(connection):
             self._dispatch(connection, message)
-        except (ProtocolError, DatabaseBusy, WalletFailed) as error:
-            connection.error(error.code, str(error))
-        except AccountError as error:  # the accounts' library numbers tables from 0
-            connection.error(error.code, protocol.for_people(str(error)))
-        except DoubleHoldemError as error:
-            connection.error("refused", protocol.for_people(str(error)))
 
     def _dispatch(self, connection: Connection, message: protocol.Message) -> None:
         if isinstance(message, protocol.Ping):
@@ -392,6 +387,22 @@ class Room(RoomTables):
                 connection.error("table_full", f"table {message.table + 1} has no open seat")
                 return
             seat = open_seats[0]
+        money = runner.money
+        if money is not None and money.outside and running_loop() is not None:
+            self._paying(connection, self._sit_paid(connection, runner, seat, name, message.buy_in))
+            return
+        self._take_seat(connection, runner, seat, name, message.buy_in)
+
+    def _take_seat(
+        self,
+        connection: Connection,
+        runner: TableRunner,
+        seat: int,
+        name: str,
+        buy_in: int,
+        paid: WalletCall | None = None,
+    ) -> None:
+        table = runner.table
         token = secrets.token_urlsafe(24)
         hashed = token_hash(token)
         with runner.change():
@@ -400,9 +411,9 @@ class Room(RoomTables):
             identity = connection.identity
             if runner.money is None:
                 stranger = runner.stranger(name, identity)
-                table.join(seat, name, message.buy_in, now=now, stranger=stranger)
+                table.join(seat, name, buy_in, now=now, stranger=stranger)
             else:  # an account room: the name is the account, the person
-                runner.money.buy_in(table, seat, name, message.buy_in, now=now)
+                runner.money.buy_in(table, seat, name, buy_in, now=now, paid=paid)
             runner.seated(seat, name, identity)
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
@@ -515,15 +526,24 @@ class Room(RoomTables):
             connection.error("illegal", protocol.for_people(str(error)), message.id)
 
     def _seat_request(
-        self, connection: Connection, runner: TableRunner, message: protocol.Message
+        self,
+        connection: Connection,
+        runner: TableRunner,
+        message: protocol.Message,
+        paid: WalletCall | None = None,
     ) -> None:
         table = runner.table
         seat = connection.seat
         assert seat is not None
+        money = runner.money
+        paying = money is not None and money.outside and running_loop() is not None
+        if isinstance(message, protocol.TopUp) and paying and paid is None:
+            self._paying(connection, self._top_up_paid(connection, runner, message))
+            return
         now = runner.now()
         with runner.change():
             if isinstance(message, protocol.TopUp) and runner.money is not None:
-                runner.money.top_up(table, seat, message.amount, now=now)
+                runner.money.top_up(table, seat, message.amount, now=now, paid=paid)
             elif isinstance(message, protocol.TopUp):
                 table.top_up(seat, message.amount, now=now)
             elif isinstance(message, protocol.SitIn):

@@ -27,6 +27,7 @@ from typing import Any
 
 from doubleholdem.errors import DatabaseBusy, WalletFailed
 from doubleholdem.server import journal
+from doubleholdem.server.bot_bankrolls import BotBankrolls
 from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.messages import TableMessages
@@ -60,7 +61,7 @@ class _Kept:
     departed: dict[str, str]
 
 
-class TableRunner(TableMessages):
+class TableRunner(TableMessages, BotBankrolls):
     """Table ``table_id``: ``table`` with bots in the seats of ``bots`` (seat -> a kind
     of :data:`BOT_KINDS`). It is handed what it needs: the room's ``settings``, the
     group ``commit``, ``emit`` (sends a message about this table to a connection after
@@ -107,6 +108,8 @@ class TableRunner(TableMessages):
         self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
         self.bankroll = 0  # chips a new bot gets from the house (with money)
         self._kept: _Kept | None = None  # as at the last commit, while a change is pending
+        self._sat_out: set[int] = set()  # see BotBankrolls
+        self._broke: dict[int, int] = {}
 
     @property
     def money(self) -> TableMoney | None:
@@ -474,6 +477,9 @@ class TableRunner(TableMessages):
                     continue
                 wait = None if deadline is None else deadline - now
             elif self._bots_short():
+                if self._wallet_outside():
+                    await self._top_up_bots_outside()
+                    continue
                 try:
                     with self.change():
                         self._top_up_bots()
@@ -489,6 +495,9 @@ class TableRunner(TableMessages):
             removal = self.next_removal()
             if removal is not None:
                 wait = removal - now if wait is None else min(wait, removal - now)
+            resting = self._wallet_rest()
+            if resting is not None:  # short bots wait for the wallet
+                wait = resting if wait is None else min(wait, resting)
             await self._sleep(wait)
 
     async def _sleep(self, seconds: float | None) -> None:
@@ -517,42 +526,6 @@ class TableRunner(TableMessages):
             self.advance(now)
             if table.in_hand and table.to_act == seat:
                 self.decide(seat, self.bots[seat].choose(table.observe(seat)), now)
-
-    def _bots_short(self) -> list[int]:
-        """The bot seats below half the maximum buy-in (between hands) that can top up
-        (or, with money, must leave: no chips and no bankroll)."""
-        table = self.table
-        high = table.config.buy_in_range[1]
-        seats = table.seats()
-        short = [s for s in self.bots if seats[s] is not None and seats[s]["stack"] < high // 2]  # type: ignore[index]
-        if self.money is None:
-            return short
-        return [s for s in short if table.stack(s) == 0 or self._bankroll(s) > 0]
-
-    def _bankroll(self, seat: int) -> int:
-        assert self.money is not None
-        return self.money.wallet.balance(self.table.player(seat))
-
-    def _top_up_bots(self) -> None:
-        """Bots buy back up to the maximum when they are below half of it; with money,
-        from their bankroll while it lasts, and a bot with no chips and no bankroll
-        leaves."""
-        table = self.table
-        high = table.config.buy_in_range[1]
-        money = self.money
-        for seat in self._bots_short():
-            want = high - table.stack(seat)
-            if money is None:
-                table.top_up(seat, want, now=table.now)
-                continue
-            amount = min(want, self._bankroll(seat))
-            if amount > 0:
-                money.top_up(table, seat, amount, now=table.now)
-            else:
-                table.leave(seat, now=table.now)
-                self.bots.pop(seat)
-                self.bot_kinds.pop(seat)
-                self._store_bots()
 
     def add_bot(self, seat: int, kind: str) -> None:
         """A bot of ``kind`` (of :data:`BOT_KINDS`) sat down in ``seat``: stored with

@@ -32,14 +32,15 @@ from doubleholdem.server.money import TableMoney, write_off
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable
-from doubleholdem.server.wallet_calls import finish_noted, owed_problems, retry_failed
+from doubleholdem.server.wallet_calls import finish_noted, owed_problems
 from doubleholdem.table import Table
 
-__all__ = ["BANKROLL_BUY_INS", "RETRY_OWED_SECONDS", "RoomTables"]
+__all__ = ["BANKROLL_BUY_INS", "HEALTH_OWED", "RETRY_OWED_SECONDS", "RoomTables"]
 
 _log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
 RETRY_OWED_SECONDS = 5.0  # how often a serving room tries the calls its wallet failed again
+HEALTH_OWED = 5  # the calls owed that the room's health names, at most (then a count)
 
 # each kind of money: the room a database of that kind holds, what pays, how to serve it
 _ROOMS = {
@@ -139,6 +140,7 @@ class RoomTables:
             legacy_below=store.legacy_below(table_id),
             repairs=store.repairs(table_id),
             room=self._room,
+            clock=self.settings.clock,
         )
         return runner
 
@@ -334,14 +336,15 @@ class RoomTables:
 
     async def _retry_owed(self) -> None:
         """Every ``RETRY_OWED_SECONDS``, the calls the wallet outside the database
-        failed are tried again (:func:`~doubleholdem.server.wallet_calls.retry_failed`),
-        an idle table's too."""
+        failed are tried again, an idle table's too, each table's off the loop through
+        its gate (:meth:`TableMoney.retry_owed
+        <doubleholdem.server.money.TableMoney.retry_owed>`: at most one call in flight,
+        none while the wallet rests after failures)."""
         while True:
             await asyncio.sleep(RETRY_OWED_SECONDS)
-            try:
-                retry_failed(self.store, self._wallet)
-            except sqlite3.Error:  # the database fails for now: the next turn tries again
-                _log.warning("the wallet calls cannot be read", exc_info=True)
+            for runner in self.runners.values():
+                if runner.money is not None:
+                    runner.money.retry_owed()
 
     def _mark_away(self, runner: TableRunner) -> None:
         """Tells ``runner``'s table which players are connected (when it can store
@@ -358,14 +361,18 @@ class RoomTables:
         """``None`` while all is well; else what is wrong (the database refuses writes,
         a commit has been waiting for its write lock for a second or more, or the
         wallet outside the database failed calls it still owes: one line each, joined
-        by ``; ``)."""
+        by ``; ``, at most ``HEALTH_OWED`` of those, then how many more)."""
         problem = self.commit.health()
         if problem is not None or not self._wallet_outside:
             return problem
         try:
-            return protocol.for_people("; ".join(owed_problems(self.store.db))) or None
+            owed = owed_problems(self.store.db)
         except sqlite3.Error as error:
             return f"the wallet calls cannot be read: {error}"
+        told = owed[:HEALTH_OWED]
+        if len(owed) > HEALTH_OWED:
+            told.append(f"and {len(owed) - HEALTH_OWED} more calls the wallet owes")
+        return protocol.for_people("; ".join(told)) or None
 
     def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
         """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the

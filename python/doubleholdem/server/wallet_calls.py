@@ -40,13 +40,16 @@ from functools import partial
 from typing import Literal
 
 from doubleholdem.accounts.wallet import Reason, Refunds, Wallet, WritesOff
-from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.errors import DoubleHoldemError, WalletUnavailable
 from doubleholdem.server.storage import Storage, WalletCallRow, wallet_calls
+from doubleholdem.server.wallet_gate import WalletGate
 
 __all__ = [
     "WalletCall",
+    "count_failure",
     "finish",
     "finish_noted",
+    "finish_through",
     "give_back",
     "note",
     "noted",
@@ -57,6 +60,7 @@ __all__ = [
 
 _log = logging.getLogger("doubleholdem.server")
 WRITE_PATIENCE = 0.1  # how long a failure's count waits for the write lock (else not counted)
+ERROR_CHARS = 200  # of a wallet's error, kept with the call it failed
 Method = Literal["debit", "credit", "rake", "write_off"]
 
 
@@ -177,14 +181,49 @@ def finished(store: Storage, wallet: Wallet, calls: list[WalletCall]) -> list[in
         try:
             finish(wallet, call)
         except Exception as error:  # the embedding server's code: any failure leaves the note
-            _log.exception("the wallet failed %r; it is tried again", call.wallet_key)
-            how = f"{type(error).__name__}: {error}"
-            _write_now(store, partial(Storage.wallet_call_failed, number=call.number, error=how))
+            count_failure(store, call, error)
             continue
-        if call.attempts:
-            _write_now(store, partial(Storage.forget_wallet_calls, numbers=[call.number]))
+        _made(store, call)
         done.append(call.number)
     return done
+
+
+async def finish_through(
+    gate: WalletGate, store: Storage, wallet: Wallet, calls: list[WalletCall]
+) -> list[int]:
+    """:func:`finished`, each call made off the event loop through ``gate`` (one at a
+    time; while the gate is closed a call is not made, and counted as failed: it is
+    owed, and tried again later)."""
+    done = []
+    for call in calls:
+        try:
+            await gate.call(partial(finish, wallet, call))
+        except Exception as error:  # the embedding server's code, or the gate closed
+            count_failure(store, call, error)
+            continue
+        _made(store, call)
+        done.append(call.number)
+    return done
+
+
+def _made(store: Storage, call: WalletCall) -> None:
+    """``call`` was made: forgotten at once if the wallet had failed it (it is no longer
+    owed; the others are forgotten with their table's next commit)."""
+    if call.attempts:
+        _write_now(store, partial(Storage.forget_wallet_calls, numbers=[call.number]))
+
+
+def count_failure(store: Storage, call: WalletCall, error: BaseException) -> None:
+    """The wallet failed ``call`` (or was not asked: :class:`WalletUnavailable`): logged,
+    and counted with its note, which stays to finish later (it is owed)."""
+    if isinstance(error, WalletUnavailable):
+        _log.warning("the wallet was not asked %r (%s)", call.wallet_key, error)
+    else:
+        _log.error("the wallet failed %r (%s); it is tried again", call.wallet_key, error)
+    how = f"{type(error).__name__}: {error}"
+    if len(how) > ERROR_CHARS:  # the embedding server's text: what is kept of it is bounded
+        how = how[:ERROR_CHARS] + "..."
+    _write_now(store, partial(Storage.wallet_call_failed, number=call.number, error=how))
 
 
 def _write_now(store: Storage, write: Callable[[Storage], None]) -> None:

@@ -1,0 +1,159 @@
+"""The bots' chips at a table of a room with money (a base of the table's runner,
+:class:`~doubleholdem.server.runner.TableRunner`): between hands a bot below half the
+maximum buy-in tops up from its bankroll while it lasts, and a bot with no chips and
+no bankroll leaves. A wallet outside the database (an embedding server's) is asked
+off the event loop (:mod:`doubleholdem.server.wallet_gate`): while it fails, the short
+bots sit out, and the table plays on without them until it answers again."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from doubleholdem.server.commit import running_loop
+from doubleholdem.server.money import TableMoney
+from doubleholdem.table import Table
+from doubleholdem.table.bots import Bot
+
+__all__ = ["BotBankrolls"]
+
+_log = logging.getLogger("doubleholdem.server")
+
+
+class BotBankrolls:
+    """The bots' top-ups at table :attr:`id` (a base of the table's runner, which holds
+    these attributes and makes the changes)."""
+
+    id: int
+    table: Table
+    bots: dict[int, Bot]
+    bot_kinds: dict[int, str]
+    # bots and a wallet outside the database: those it sat out by failing, and those
+    # found with no bankroll (seat -> the hand number then)
+    _sat_out: set[int]
+    _broke: dict[int, int]
+
+    @property
+    def money(self) -> TableMoney | None:
+        raise NotImplementedError
+
+    def change(self, *, moves: bool = False) -> contextlib.AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _store_bots(self) -> None:
+        raise NotImplementedError
+
+    def _short(self) -> list[int]:
+        """The bot seats below half the maximum buy-in."""
+        table = self.table
+        high = table.config.buy_in_range[1]
+        seats = table.seats()
+        return [s for s in self.bots if seats[s] is not None and seats[s]["stack"] < high // 2]  # type: ignore[index]
+
+    def _bots_short(self) -> list[int]:
+        """The bot seats below half the maximum buy-in (between hands) that can top up
+        (or, with money, must leave: no chips and no bankroll). Served with a wallet
+        outside the database, whose balance is asked off the loop: none while the
+        wallet rests after failures or another movement is paid, and a bot found with
+        no bankroll this hand is not asked about again before the next."""
+        table = self.table
+        short = self._short()
+        if self.money is None:
+            return short
+        if self._wallet_outside():
+            if self.money.gate.wait() > 0 or self.money.moving.locked():
+                return []  # the wallet rests, or a call is in flight: woken once it ends
+            return [s for s in short if self._broke.get(s) != table.hand_number]
+        return [s for s in short if table.stack(s) == 0 or self._bankroll(s) > 0]
+
+    def _wallet_outside(self) -> bool:
+        """Whether the table is paid by a wallet outside the database, off the loop
+        (served: an event loop runs)."""
+        return self.money is not None and self.money.outside and running_loop() is not None
+
+    def _wallet_rest(self) -> float | None:
+        """Seconds until the wallet may be asked for the short bots again, if they wait
+        for it (``None``: they do not)."""
+        if not self._wallet_outside() or not self._short():
+            return None
+        assert self.money is not None
+        wait = self.money.gate.wait()
+        return wait if wait > 0 else None
+
+    async def _top_up_bots_outside(self) -> None:
+        """:meth:`_top_up_bots` with a wallet outside the database, asked off the loop
+        (:meth:`TableMoney.balance <doubleholdem.server.money.TableMoney.balance>`,
+        :meth:`~doubleholdem.server.money.TableMoney.prepay`): if it fails, the bot
+        sits out, with the other short bots, until it answers again (the table plays on
+        without them), then sits in."""
+        money = self.money
+        assert money is not None
+        high = self.table.config.buy_in_range[1]
+        for seat in self._bots_short():
+            player = self.table.player(seat)
+            try:
+                bankroll = await money.balance(player)
+                amount = min(high - self.table.stack(seat), bankroll)
+                if amount > 0:
+                    async with money.moving:
+                        key = money.top_up_key(self.table, seat)
+                        paid = await money.prepay(player, amount, key, "top_up")
+                        with self.change():
+                            money.top_up(self.table, seat, amount, now=self.table.now, paid=paid)
+                            self._bot_in(seat)
+                elif self.table.stack(seat) == 0:
+                    with self.change():
+                        self._bot_leaves(seat)
+                else:  # it plays on with its chips; asked again after the hand
+                    self._broke[seat] = self.table.hand_number
+                    with self.change():
+                        self._bot_in(seat)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the wallet failed (or refused), or the database
+                short = [s for s in self._short() if s not in self._sat_out]
+                count, table = len(short), self.id + 1
+                _log.warning("%d short bots sit out at table %d: %s", count, table, error)
+                with self.change():
+                    for each in short:  # until the wallet answers
+                        self.table.sit_out(each, now=self.table.now)
+                        self._sat_out.add(each)
+                await asyncio.sleep(0.05)  # a busy database: the next try a little later
+                return
+
+    def _bot_in(self, seat: int) -> None:
+        """The bot in ``seat`` sits in again if the wallet had sat it out."""
+        if seat in self._sat_out:
+            self._sat_out.discard(seat)
+            self.table.sit_in(seat, now=self.table.now)
+
+    def _bankroll(self, seat: int) -> int:
+        assert self.money is not None
+        return self.money.wallet.balance(self.table.player(seat))
+
+    def _top_up_bots(self) -> None:
+        """Bots buy back up to the maximum when they are below half of it; with money,
+        from their bankroll while it lasts, and a bot with no chips and no bankroll
+        leaves."""
+        table = self.table
+        high = table.config.buy_in_range[1]
+        money = self.money
+        for seat in self._bots_short():
+            want = high - table.stack(seat)
+            if money is None:
+                table.top_up(seat, want, now=table.now)
+                continue
+            amount = min(want, self._bankroll(seat))
+            if amount > 0:
+                money.top_up(table, seat, amount, now=table.now)
+            else:
+                self._bot_leaves(seat)
+
+    def _bot_leaves(self, seat: int) -> None:
+        """The bot in ``seat`` leaves (no chips, no bankroll)."""
+        self.table.leave(seat, now=self.table.now)
+        self.bots.pop(seat)
+        self.bot_kinds.pop(seat)
+        self._sat_out.discard(seat)
+        self._store_bots()

@@ -1,0 +1,159 @@
+"""The gate one table's calls to a wallet outside the room's database pass through (an
+embedding server's own wallet, docs/accounts.md), so that such a wallet can neither
+stall the room nor be stormed by it:
+
+- each call runs in a thread of its own, off the event loop, and is given up after
+  ``CALL_TIMEOUT`` seconds (the thread is a daemon: a call that never returns keeps no
+  room from stopping);
+- one call is in flight per table: the next waits for it; while a call given up still
+  hangs in its thread, no other is made;
+- after a failure (an error of the wallet's own, not a refusal, or a call given up), no
+  call is made for ``BACKOFF_FIRST`` seconds, doubled at each failure in a row up to
+  ``BACKOFF_LONGEST``: a call asked for meanwhile is refused at once
+  (:class:`~doubleholdem.errors.WalletUnavailable`) without reaching the wallet. An
+  answer to a call that moves chips, a refusal included, ends the backoff (an answer
+  to a ``balance`` does not: the movements may still fail).
+
+The times are on the room's clock (``clock``), so that tests move them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from doubleholdem.errors import DoubleHoldemError, WalletFailed, WalletUnavailable
+
+__all__ = ["BACKOFF_FIRST", "BACKOFF_LONGEST", "CALL_TIMEOUT", "WalletGate"]
+
+CALL_TIMEOUT = 3.0  # seconds a call to the wallet may take before it is given up
+BACKOFF_FIRST = 0.5  # seconds without calls after a first failure
+BACKOFF_LONGEST = 8.0  # the longest wait between calls while the wallet keeps failing
+
+_T = TypeVar("_T")
+
+
+class WalletGate:
+    """One table's way to its wallet (see the module's text): ``clock`` the room's;
+    ``timeout``, ``first`` and ``longest`` by default the module's ``CALL_TIMEOUT``,
+    ``BACKOFF_FIRST`` and ``BACKOFF_LONGEST``."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        timeout: float | None = None,
+        first: float | None = None,
+        longest: float | None = None,
+    ) -> None:
+        self.clock = clock
+        self.timeout = CALL_TIMEOUT if timeout is None else timeout
+        self.first = BACKOFF_FIRST if first is None else first
+        self.longest = BACKOFF_LONGEST if longest is None else longest
+        self.failures = 0  # in a row
+        self.calls = 0  # made so far (the wallet reached)
+        self._resume_at = 0.0  # on ``clock``: no call before
+        self._hanging: threading.Thread | None = None  # a call given up, still running
+        self._lock: asyncio.Lock | None = None
+
+    def closed(self) -> str | None:
+        """Why no call may be made now, or ``None``."""
+        if self._hanging is not None and self._hanging.is_alive():
+            return "the wallet has not answered an earlier call yet"
+        self._hanging = None
+        wait = self._resume_at - self.clock()
+        if wait > 0:
+            return f"the wallet failed lately: it is asked again in {wait:.1f} s"
+        return None
+
+    def wait(self) -> float:
+        """Seconds (on the clock) until a call may be made: 0 when it may now."""
+        if self._hanging is not None and self._hanging.is_alive():
+            return self.first
+        return max(0.0, self._resume_at - self.clock())
+
+    async def call(self, call: Callable[[], _T], *, probe: bool = False) -> _T:
+        """``call()`` (a call to the wallet) in a thread, when the one in flight ended:
+        its result, or its error (a refusal as it is, a failure as it is after
+        counting it); :class:`WalletUnavailable` without calling while the gate is
+        closed; :class:`~doubleholdem.errors.WalletFailed` when it takes more than
+        ``timeout`` seconds (it is given up, and counted as a failure). A ``probe``
+        (a balance: it moves nothing) that answers does not end the backoff: a wallet
+        that answers it may still fail the movements."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            why = self.closed()
+            if why is not None:
+                raise WalletUnavailable(f"{why}: try again")
+            self.calls += 1
+            thread, answer = _in_a_thread(call)
+            # not wait_for: on Python 3.11 it may swallow a cancellation that comes as
+            # the answer does, and the room's tasks would run on after it stops
+            await asyncio.wait([answer], timeout=self.timeout)
+            if not answer.done():
+                self._hanging = thread
+                self.failed()
+                raise WalletFailed(
+                    f"the wallet did not answer within {self.timeout:g} s: try again"
+                )
+            try:
+                result = answer.result()
+            except DoubleHoldemError:  # a refusal: the wallet answered
+                if not probe:
+                    self.answered()
+                raise
+            except Exception:
+                self.failed()
+                raise
+            if not probe:
+                self.answered()
+            return result
+
+    def failed(self) -> None:
+        """A call failed: no call for the next backoff."""
+        wait = min(self.longest, self.first * 2**self.failures)
+        self.failures += 1
+        self._resume_at = self.clock() + wait
+
+    def answered(self) -> None:
+        """The wallet answered: calls may be made again at once."""
+        self.failures = 0
+        self._resume_at = 0.0
+
+
+def _in_a_thread(call: Callable[[], _T]) -> tuple[threading.Thread, asyncio.Future[_T]]:
+    """Runs ``call()`` in a daemon thread of its own: the thread, and the future of its
+    result on the running loop (left alone if the loop has closed meanwhile)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[_T] = loop.create_future()
+    answer.add_done_callback(_retrieved)  # an answer come too late is read by none
+
+    def settle(result: _T | None, error: BaseException | None) -> None:
+        if answer.done():
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = call(), None
+        except BaseException as failure:  # handed to the loop as it is
+            result, error = None, failure
+        if not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: none waits
+                loop.call_soon_threadsafe(settle, result, error)
+
+    thread = threading.Thread(target=run, name="wallet-call", daemon=True)
+    thread.start()
+    return thread, answer
+
+
+def _retrieved(answer: asyncio.Future[Any]) -> None:
+    if not answer.cancelled():
+        answer.exception()

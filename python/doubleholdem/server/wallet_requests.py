@@ -1,0 +1,145 @@
+"""Requests a wallet outside the room's database pays for (an embedding server's own,
+docs/accounts.md), served off the event loop (a base of the
+:class:`~doubleholdem.server.room.Room`): a buy-in or a top-up is paid first, through
+the table's gate (:meth:`TableMoney.prepay
+<doubleholdem.server.money.TableMoney.prepay>`: in a thread, one call at a time, with a
+timeout and a backoff), in a task of its own, then made in a change of the table (or
+the payment given back); its refusals are answered as every request's
+(:func:`answering`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from typing import Any
+
+from doubleholdem.errors import (
+    AccountError,
+    DatabaseBusy,
+    DoubleHoldemError,
+    ProtocolError,
+    WalletFailed,
+)
+from doubleholdem.server import protocol
+from doubleholdem.server.connection import Connection
+from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.wallet_calls import WalletCall
+
+__all__ = ["WalletRequests", "answering"]
+
+
+class WalletRequests:
+    """The requests paid off the loop (a base of the room, which holds these
+    attributes and makes the changes)."""
+
+    runners: dict[int, TableRunner]
+    _requests: set[asyncio.Task[None]]
+
+    def _take_seat(
+        self,
+        connection: Connection,
+        runner: TableRunner,
+        seat: int,
+        name: str,
+        buy_in: int,
+        paid: WalletCall | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+    def _seat_request(
+        self,
+        connection: Connection,
+        runner: TableRunner,
+        message: protocol.Message,
+        paid: WalletCall | None = None,
+    ) -> None:
+        raise NotImplementedError
+
+    def _seated_elsewhere(self, connection: Connection, hashed: str | None) -> bool:
+        raise NotImplementedError
+
+    async def wallet_calls_ended(self) -> None:
+        """Until no request paid by a wallet outside the database is under way and no
+        table makes calls to it, with the commits they made (tests wait for this)."""
+        while True:
+            for _ in range(2):  # the commit due at this turn, and what it hands on
+                await asyncio.sleep(0)
+            if self._requests:
+                await asyncio.wait(list(self._requests))
+                continue
+            monies = [r.money for r in self.runners.values() if r.money is not None]
+            if not any(money.calling() for money in monies):
+                return
+            for money in monies:
+                await money.calls_ended()
+
+    async def _sit_paid(
+        self, connection: Connection, runner: TableRunner, seat: int, name: str, buy_in: int
+    ) -> None:
+        """A sit whose buy-in a wallet outside the database pays, asked off the loop
+        (:meth:`TableMoney.prepay <doubleholdem.server.money.TableMoney.prepay>`), then
+        the seat taken with it (or the payment given back)."""
+        money = runner.money
+        assert money is not None
+        async with _moving(runner):
+            paid = await money.prepay(name, buy_in, money.buy_in_key(runner.table), "buy_in")
+            if connection.seat is not None:  # it sat elsewhere meanwhile
+                money.give_back(paid)
+                self._seated_elsewhere(connection, None)
+                return
+            self._take_seat(connection, runner, seat, name, buy_in, paid)
+
+    async def _top_up_paid(
+        self, connection: Connection, runner: TableRunner, message: protocol.TopUp
+    ) -> None:
+        """A top-up a wallet outside the database pays, asked off the loop, then made
+        (or the payment given back: the seat changed meanwhile)."""
+        money, seat = runner.money, connection.seat
+        assert money is not None and seat is not None
+        async with _moving(runner):
+            key = money.top_up_key(runner.table, seat)
+            owner = runner.table.player(seat)
+            paid = await money.prepay(owner, message.amount, key, "top_up")
+            if connection.seat != seat or connection.table != runner.id:  # it left meanwhile
+                money.give_back(paid)
+                connection.error("unauthorised", "top_up: the seat was left meanwhile")
+                return
+            self._seat_request(connection, runner, message, paid)
+
+    def _paying(self, connection: Connection, work: Coroutine[Any, Any, None]) -> None:
+        """Runs ``work`` (a request a wallet outside the database pays for) in a task
+        of its own, its refusals answered as :meth:`handle` answers them."""
+
+        async def answered() -> None:
+            with answering(connection):
+                await work
+
+        task = asyncio.get_running_loop().create_task(answered())
+        self._requests.add(task)
+        task.add_done_callback(self._requests.discard)
+
+
+@contextlib.asynccontextmanager
+async def _moving(runner: TableRunner) -> AsyncIterator[None]:
+    """Holds the lock of a movement of ``runner``'s money paid off the loop (its bots
+    top up only while none is: the table is woken once it ends)."""
+    assert runner.money is not None
+    try:
+        async with runner.money.moving:
+            yield
+    finally:
+        runner.wake.set()
+
+
+@contextlib.contextmanager
+def answering(connection: Connection) -> Iterator[None]:
+    """Answers a refusal raised by the block with an error reply to ``connection``."""
+    try:
+        yield
+    except (ProtocolError, DatabaseBusy, WalletFailed) as error:
+        connection.error(error.code, str(error))
+    except AccountError as error:  # the accounts' library numbers tables from 0
+        connection.error(error.code, protocol.for_people(str(error)))
+    except DoubleHoldemError as error:
+        connection.error("refused", protocol.for_people(str(error)))
