@@ -83,7 +83,7 @@ class Hand(HandState):
     deal (TH-1).
     """
 
-    __slots__ = ()
+    __slots__ = ("_cursor", "_round")  # the rules' own: where play is, the betting round
 
     def __init__(
         self,

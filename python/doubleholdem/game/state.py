@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from doubleholdem.game.betting import BettingRound, LegalActions
+from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import GameConfig
 from doubleholdem.game.events import Event, HandLog
 from doubleholdem.game.posting import Opening
@@ -40,7 +40,6 @@ class HandState:
         "_betting_actor",
         "_board",
         "_committed",
-        "_cursor",
         "_dead",
         "_decision",
         "_deck",
@@ -54,7 +53,6 @@ class HandState:
         "_points",
         "_points_due",
         "_results",
-        "_round",
         "_runout",
         "_shown",
         "_stacks",
@@ -62,9 +60,6 @@ class HandState:
         "config",
         "over",
     )
-
-    _cursor: int
-    _round: BettingRound
 
     def __init__(self, config: GameConfig, deck: list[int], start: Opening) -> None:
         self.config = config

@@ -95,7 +95,7 @@ class Table(TableViews):
         self._rng = rng
         self._seating = Seating(config.seats, config.buy_in_range)
         self._positions = Positions()
-        self._deal = None
+        self._deal: Deal | None = None
         self._log = TableLog()
         self._clock = Clock(
             action_time=config.action_time,

@@ -5,7 +5,7 @@ them (its own cards only, and its own showdown preferences), JSON-ready."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from doubleholdem.game.events import hand_view
 from doubleholdem.game.hand import Hand
@@ -17,12 +17,13 @@ from doubleholdem.table.log import TableLog
 from doubleholdem.table.preferences import Preferences
 from doubleholdem.table.seats import Seat, Seating
 
-__all__ = ["TableViews"]
+__all__ = ["TableParts", "TableViews"]
 
 
-class TableViews:
-    """What a :class:`~doubleholdem.table.Table` shows; the table's parts it reads are
-    the table's own (see :mod:`doubleholdem.table.table`)."""
+class TableParts(Protocol):
+    """What the read side of a table needs: the parts a
+    :class:`~doubleholdem.table.Table` owns and keeps (see
+    :mod:`doubleholdem.table.table`), which :class:`TableViews` only reads."""
 
     config: TableConfig
     _deal: Deal | None  # the hand being played or last played
@@ -33,6 +34,11 @@ class TableViews:
     _preferences: Preferences
     _hand_number: int
     _rake: int
+
+
+class TableViews(TableParts):
+    """What a :class:`~doubleholdem.table.Table` shows, read off the parts
+    :class:`TableParts` names (the table sets them; this class never does)."""
 
     # ------------------------------------------------------------------ state
 
