@@ -66,10 +66,12 @@ CONFIG = '[room]\nsignup = "open"\nwelcome_chips = 0\n'
 TREE = Path(__file__).resolve().parents[1] / "python"
 
 
-def _template(table_id: int, names: list[str], seats: list[int]) -> str:
+def _template(
+    table_id: int, names: list[str], seats: list[int], occupancies: list[int] | None = None
+) -> str:
     """The stored log of a real hand at table ``table_id`` (the room's default
-    settings), ``names`` in ``seats``, as JSON text with ``@N@`` for its number and
-    ``@T@`` for its time."""
+    settings), ``names`` in ``seats`` (with ``occupancies``, seat by seat), as JSON text
+    with ``@N@`` for its number and ``@T@`` for its time."""
     table = Table(default_configs()[table_id], seed=table_id + len(seats) + seats[-1])
     for seat, name in zip(seats, names, strict=True):
         table.join(seat, name, 1000, now=1.0)
@@ -82,6 +84,9 @@ def _template(table_id: int, names: list[str], seats: list[int]) -> str:
     for entry in log:
         if entry["kind"] == "hand_end":
             entry["at"] = "@T@"
+    if occupancies is not None:
+        record = log[-1]
+        record["occupancies"] = [occupancies[seats.index(s - 1)] for s in record["seats"]]
     text = json.dumps(log, separators=(",", ":")).replace('"@T@"', "@T@")
     return text.replace('"hand_number":1', '"hand_number":@N@')
 
@@ -100,8 +105,9 @@ def build(path: Path, hands: int) -> None:
             )
     store.close()
     bots = [_template(t, [f"bot-{t}-0", f"bot-{t}-1"], [0, 1]) for t in (0, 1)]
-    players = [
-        _template(1, ["bot-1-0", "bot-1-1", p], [0, 1, 2 + k]) for k, p in enumerate(PLAYERS)
+    players = [  # player k sits down after the bots and players 0 to k - 1
+        _template(1, ["bot-1-0", "bot-1-1", name], [0, 1, 2 + k], [0, 1, 2 + k])
+        for k, name in enumerate(PLAYERS)
     ]
     now = time.time()
     db = sqlite3.connect(path, isolation_level=None)
@@ -162,14 +168,21 @@ async def _pinger(base: str, stop: asyncio.Event, rtts: list[float]) -> None:
             await asyncio.sleep(PING)
 
 
-async def _player(base: str, k: int, cookie: str, load: asyncio.Event, out: dict[str, Any]) -> None:
+async def _player(
+    base: str, k: int, cookie: str, seated: list[asyncio.Event], out: dict[str, Any]
+) -> None:
+    load = out["load"]
     url = base.replace("http", "ws") + "/ws"
     headers = {"Cookie": cookie}
     async with websockets.connect(url, origin=base, additional_headers=headers) as socket:
+        await seated[k].wait()  # in turn: player k's occupancy is 2 + k
         await socket.send(
             json.dumps({"v": 2, "type": "sit", "table": 1, "seat": 2 + k, "buy_in": 1000})
         )
+        while json.loads(await socket.recv())["type"] not in ("seated", "error"):
+            pass
         await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
+        seated[k + 1].set()
         await load.wait()
         await asyncio.sleep(k * EVERY / 4)
         while not out["stop"].is_set():
@@ -201,10 +214,15 @@ async def _measure(base: str, seconds: float) -> dict[str, Any]:
     out: dict[str, Any] = {"stop": asyncio.Event(), "errors": []}
     out.update(ws=[], http=[], me=[], found=[])
     tasks = [asyncio.create_task(_pinger(base, stop, pings))]
+    seated = [asyncio.Event() for _ in range(len(PLAYERS) + 1)]
+    seated[0].set()
+    out["load"] = load
     tasks += [
-        asyncio.create_task(_player(base, k, cookie, load, out)) for k, cookie in enumerate(cookies)
+        asyncio.create_task(_player(base, k, cookie, seated, out))
+        for k, cookie in enumerate(cookies)
     ]
-    await asyncio.sleep(2.0)  # seated, the table going
+    await asyncio.wait_for(seated[-1].wait(), 60)  # every player seated, in turn
+    await asyncio.sleep(1.0)
     result: dict[str, Any] = {}
     for phase in ("quiet", "loaded"):
         if phase == "loaded":
@@ -267,7 +285,8 @@ def _summary(name: str, run: dict[str, Any]) -> str:
         f"/api/me/hands p50/p99 {run['me_hands_http'].get('p50_ms', 0):.1f}/"
         f"{run['me_hands_http'].get('p99_ms', 0):.1f} ms (/api/me "
         f"{run['me_http'].get('p50_ms', 0):.1f}/{run['me_http'].get('p99_ms', 0):.1f} ms); "
-        f"ping max {loaded['ping'].get('max_ms', 0):.0f} ms; errors {run['errors']}"
+        f"ping max {loaded['ping'].get('max_ms', 0):.0f} ms; hands found {run['hands_found']}; "
+        f"errors {run['errors']}"
     )
 
 

@@ -55,25 +55,44 @@ def _template() -> str:
     return json.dumps([*table.release_history(), hand_record(table, table_id=0)])
 
 
-def _log(number: int, names: tuple[str, str, str], at: float, table: int = 0) -> list[Any]:
-    """A stored hand's log: number ``number`` at ``table``, ``names`` seat by seat, over
-    at ``at``."""
+NAMES = ("ann", "bob", "cy", "dan")
+
+
+def _occupancy(name: str, seat: int) -> int:
+    """The occupancy of ``name`` in ``seat`` in the stored hands made here, unless said:
+    one seating of each name in each seat (ann's in seat 0 is 0)."""
+    return 10 * seat + NAMES.index(name)
+
+
+def _log(
+    number: int,
+    names: tuple[str, str, str],
+    at: float,
+    table: int = 0,
+    occupancies: tuple[int, int, int] | None = None,
+) -> list[Any]:
+    """A stored hand's log: number ``number`` at ``table``, ``names`` seat by seat (with
+    ``occupancies``, else :func:`_occupancy`), over at ``at``."""
     log: list[Any] = json.loads(_template())
     record = log[-1]
     assert record["kind"] == RECORD
     record.update(hand_number=number, table=table)
     record["players"] = [names[s - 1] for s in record["seats"]]
+    if occupancies is None:
+        occupancies = (_occupancy(names[0], 0), _occupancy(names[1], 1), _occupancy(names[2], 2))
+    record["occupancies"] = [occupancies[s - 1] for s in record["seats"]]
     for entry in log:
         if entry["kind"] == "hand_end":
             entry["at"] = at
     return log
 
 
-def _store(store: Storage, hands: list[tuple[int, int, tuple[str, str, str], float]]) -> None:
-    """Stores ``hands``, each (table, number, names by seat, time over), as a room does."""
+def _store(store: Storage, hands: list[tuple[Any, ...]]) -> None:
+    """Stores ``hands``, each (table, number, names by seat, time over[, occupancies by
+    seat]), as a room does."""
     with store.transaction():
-        for table, number, names, at in hands:
-            store.put_hand(table, number, _log(number, names, at, table))
+        for table, number, names, at, *occupancies in hands:
+            store.put_hand(table, number, _log(number, names, at, table, *occupancies))
 
 
 class Trace:
@@ -158,10 +177,17 @@ def test_a_seats_hands_come_through_the_index_off_the_loop(
 ) -> None:
     trace = Trace(monkeypatch)
     room = _room(tmp_path, pause=600.0)
-    hands = []
-    for n in range(1, 201):  # ann in seat 0 every 5th hand, in seat 1 every 7th else
-        names = ("ann", "bob", "cy") if n % 5 == 0 else ("bob", "ann", "cy")
-        hands.append((0, n, names if n % 5 == 0 or n % 7 == 0 else ("bob", "cy", "dan"), 1e9))
+    assert room.runners[0].table.next_occupancy == 0  # ann's seating to come
+    hands: list[tuple[Any, ...]] = []
+    for n in range(1, 201):  # ann in seat 0 every 5th hand, in seat 1 every 7th else,
+        if n % 5 == 0:  # and in seat 0 in an earlier seating (another person?) every 11th
+            hands.append((0, n, ("ann", "bob", "cy"), 1e9))
+        elif n % 7 == 0:
+            hands.append((0, n, ("bob", "ann", "cy"), 1e9))
+        elif n % 11 == 0:
+            hands.append((0, n, ("ann", "bob", "cy"), 1e9, (7, 11, 12)))
+        else:
+            hands.append((0, n, ("bob", "cy", "dan"), 1e9))
     _store(room.store, hands)
 
     async def scenario(server: ServerThread) -> Any:
@@ -344,7 +370,7 @@ def test_retention_forgets_exactly_what_its_rule_says(
 ) -> None:
     """Against a reference: a hand is forgotten when it is older than the last ``keep``
     of its table or ended more than ``age`` before now, unless it is among the last
-    MAX_HANDS (shrunk here to 3) a seat held by a person played there."""
+    MAX_HANDS (shrunk here to 3) a seating held by a person now played."""
     store = Storage(":memory:")
     hands = [(0, n + 1, (who, "cy", "dan"), float(t)) for n, (who, t) in enumerate(played)]
     _store(store, [*hands, (1, 1, ("ann", "cy", "dan"), 0.0)])
@@ -352,7 +378,8 @@ def test_retention_forgets_exactly_what_its_rule_says(
     cutoff = None if age is None else now - age
     for _ in range(len(played) // FORGET_BATCH + 1):
         with store.transaction():
-            store.forget_hands(0, last, keep, older_than=cutoff, people=people, protect=3)
+            open_seats = [_occupancy(who, seat) for who, seat in people]
+            store.forget_hands(0, last, keep, older_than=cutoff, open_seats=open_seats, protect=3)
     kept = [n for n, _ in store.hands(0, last=1000)]
     protected: set[int] = set().union(
         *(
@@ -384,7 +411,7 @@ def test_storing_and_forgetting_hands_read_through_indexes(
     trace.statements.clear()
     _store(store, [(0, 301, ("ann", "cy", "dan"), 2e9)])
     with store.transaction():
-        store.forget_hands(0, 301, 50, older_than=1e9 + 100, people=[("ann", 0)], protect=20)
+        store.forget_hands(0, 301, 50, older_than=1e9 + 100, open_seats=[0], protect=20)
     store.close()
     statements = [
         sql
@@ -475,3 +502,34 @@ def test_an_upgrade_that_fails_leaves_schema_4(tmp_path: Path) -> None:
         assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("4",)
         tables = {n for (n,) in db.execute("SELECT name FROM sqlite_master")}
     assert "hand_index" not in tables
+
+
+def test_a_first_schema_5_database_gets_its_occupancies(tmp_path: Path) -> None:
+    """A database of the first schema 5 (``hand_players`` without occupancies, indexed
+    by player, table and seat) gets the column, NULL in its rows, and its index."""
+    path = tmp_path / "tables.db"
+    store = Storage(str(path))
+    _store(store, _others(1, 5))
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE first (seq INTEGER NOT NULL, seat INTEGER NOT NULL, table_id INTEGER"
+            " NOT NULL, player TEXT NOT NULL, PRIMARY KEY (seq, seat)) WITHOUT ROWID"
+        )
+        db.execute("INSERT INTO first SELECT seq, seat, table_id, player FROM hand_players")
+        db.execute("DROP TABLE hand_players")
+        db.execute("ALTER TABLE first RENAME TO hand_players")
+        db.execute("CREATE INDEX hand_players_by_player ON hand_players (player, seq)")
+        db.execute(
+            "CREATE INDEX hand_players_by_seat ON hand_players (player, table_id, seat, seq)"
+        )
+    store = Storage(str(path))
+    rows = store.db.execute("SELECT player, occupancy FROM hand_players ORDER BY 1").fetchall()
+    indexes = {
+        n for (n,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    }
+    _store(store, _others(6, 1))
+    assert store.seat_hands(0, _occupancy("bob", 0), last=5)[0][-1]["hand_number"] == 6
+    store.close()
+    assert rows == sorted([(name, None) for name in ("bob", "cy", "dan")] * 5)
+    assert "hand_players_by_occupancy" in indexes and "hand_players_by_seat" not in indexes

@@ -24,7 +24,7 @@ import threading
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.errors import DamagedDatabase, SchemaMismatch
 from doubleholdem.server.hands import SCHEMA as HANDS_SCHEMA
-from doubleholdem.server.hands import build_index
+from doubleholdem.server.hands import add_occupancies, build_index
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -162,6 +162,7 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
             )
         else:
             ensure_schema(db)  # refuses another accounts schema, naming both versions
+            add_occupancies(db)
         for statement in _ADDED:
             db.execute(statement)
         _tell_wallet_rooms(db)

@@ -1,22 +1,23 @@
 """Finished hands in the server's database, and the index of who played each: a stored
 hand (``hands``: its log, every card) gets, in the same transaction, a row of
 ``hand_index`` (its table, number, the time it ended and its place in the order stored)
-and a row of ``hand_players`` for each seat dealt in (the player and the seat). A
-player's hands are then found through ``hand_players``' indexes, reading only that
-player's rows and at most the hands asked for, whatever the others stored
-(:func:`seat_logs`, :func:`player_records`). The retention forgets by count and by age in
-bounded steps, never the last hands of a seat a person holds (:func:`forget`).
+and a row of ``hand_players`` for each seat dealt in (the seat, its player and its
+occupancy: the table's number of that seating). A seating's or a player's hands are then
+found through ``hand_players``' indexes, reading only those rows and at most the hands
+asked for, whatever the others stored (:func:`seat_logs`, :func:`player_records`). The
+retention forgets by count and by age in bounded steps, never the last hands of a
+seating a person holds (:func:`forget`).
 
 >>> db = sqlite3.connect(":memory:", isolation_level=None)
 >>> _ = db.execute("CREATE TABLE hands (table_id, number, log, PRIMARY KEY (table_id, number))")
 >>> for statement in SCHEMA:
 ...     _ = db.execute(statement)
 >>> record = {"kind": "phh", "hand_number": 1, "table": 0, "seats": [2, 1],
-...           "players": ["ann", "bob"], "text": ""}
+...           "players": ["ann", "bob"], "occupancies": [7, 3], "text": ""}
 >>> put(db, 0, 1, [{"kind": "hand_end", "at": 60.0}, record])
->>> [log[-1]["players"] for log in seat_logs(db, 0, "bob", 0, last=5)]
+>>> [log[-1]["players"] for log in seat_logs(db, 0, 3, last=5)]
 [['ann', 'bob']]
->>> seat_logs(db, 0, "bob", 1, last=5), player_records(db, "ann", last=5)[0]["players"]
+>>> seat_logs(db, 0, 4, last=5), player_records(db, "ann", last=5)[0]["players"]
 ([], ['ann', 'bob'])
 """
 
@@ -30,6 +31,7 @@ from typing import Any
 __all__ = [
     "FORGET_BATCH",
     "SCHEMA",
+    "add_occupancies",
     "build_index",
     "forget",
     "hand_time",
@@ -41,24 +43,30 @@ __all__ = [
 FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
 RECORD = "phh"  # the kind of a log's last entry: its PHH record (table.history.RECORD)
 
+_BY_OCCUPANCY = (
+    "CREATE INDEX IF NOT EXISTS hand_players_by_occupancy ON hand_players"
+    " (table_id, occupancy, seq)"
+)
 SCHEMA = (
     # one row a stored hand: ``seq`` its place in the order stored (the newest first is
     # an account's order across tables), ``ended`` the time it ended (the retention by age)
     "CREATE TABLE IF NOT EXISTS hand_index (seq INTEGER PRIMARY KEY, table_id INTEGER NOT"
     " NULL, number INTEGER NOT NULL, ended REAL NOT NULL, UNIQUE (table_id, number))",
     "CREATE INDEX IF NOT EXISTS hand_index_by_time ON hand_index (table_id, ended)",
-    # one row a seat dealt into a stored hand (seats zero-based, as the tables number them)
+    # one row a seat dealt into a stored hand (seats zero-based, as the tables number
+    # them), with its occupancy (NULL in a hand whose record names none: an older one)
     "CREATE TABLE IF NOT EXISTS hand_players (seq INTEGER NOT NULL, seat INTEGER NOT NULL,"
-    " table_id INTEGER NOT NULL, player TEXT NOT NULL, PRIMARY KEY (seq, seat)) WITHOUT ROWID",
+    " table_id INTEGER NOT NULL, player TEXT NOT NULL, occupancy INTEGER,"
+    " PRIMARY KEY (seq, seat)) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS hand_players_by_player ON hand_players (player, seq)",
-    "CREATE INDEX IF NOT EXISTS hand_players_by_seat ON hand_players (player, table_id, seat, seq)",
+    _BY_OCCUPANCY,
 )
 
 _SEAT_LOGS = (
-    "SELECT h.log FROM hand_players p INDEXED BY hand_players_by_seat"
+    "SELECT h.log FROM hand_players p INDEXED BY hand_players_by_occupancy"
     " JOIN hand_index i ON i.seq = p.seq"
     " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
-    " WHERE p.player = ? AND p.table_id = ? AND p.seat = ? ORDER BY p.seq DESC LIMIT ?"
+    " WHERE p.table_id = ? AND p.occupancy = ? ORDER BY p.seq DESC LIMIT ?"
 )
 # the last entry of each log only (its PHH record, as stored by the room), parsed by SQLite
 _PLAYER_RECORDS = (
@@ -78,13 +86,17 @@ def hand_time(log: list[dict[str, Any]]) -> float:
     return float(max(times, default=0.0))
 
 
-def _seats(log: list[dict[str, Any]]) -> list[tuple[int, str]]:
-    """(seat, player) of every seat dealt into the hand of ``log`` (its PHH record,
-    the log's last entry of its kind; none without one)."""
+def _seats(log: list[dict[str, Any]]) -> list[tuple[int, str, int | None]]:
+    """(seat, player, occupancy) of every seat dealt into the hand of ``log`` (its PHH
+    record, the log's last entry of its kind; none without one; occupancies ``None``
+    when the record names none)."""
     record = next((e for e in reversed(log) if e.get("kind") == RECORD), None)
     if record is None:
         return []
-    return [(int(s) - 1, str(p)) for s, p in zip(record["seats"], record["players"], strict=True)]
+    seats, players = record["seats"], record["players"]
+    occupancies = record.get("occupancies", [None] * len(seats))
+    rows = zip(seats, players, occupancies, strict=True)
+    return [(int(s) - 1, str(p), None if o is None else int(o)) for s, p, o in rows]
 
 
 def put(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
@@ -105,8 +117,8 @@ def _index(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[st
     )
     seq = cursor.lastrowid
     db.executemany(
-        "INSERT INTO hand_players VALUES (?, ?, ?, ?)",
-        [(seq, seat, table_id, player) for seat, player in _seats(log)],
+        "INSERT INTO hand_players VALUES (?, ?, ?, ?, ?)",
+        [(seq, seat, table_id, player, occupancy) for seat, player, occupancy in _seats(log)],
     )
 
 
@@ -127,11 +139,13 @@ def _drop(db: sqlite3.Connection, table_id: int, numbers: list[int]) -> None:
 
 
 def seat_logs(
-    db: sqlite3.Connection, table_id: int, player: str, seat: int, *, last: int
+    db: sqlite3.Connection, table_id: int, occupancy: int, *, last: int
 ) -> list[list[dict[str, Any]]]:
-    """The logs of the last ``last`` hands ``player`` was dealt into in ``seat`` of table
-    ``table_id``, newest first (``db`` any connection to the database)."""
-    return [json.loads(log) for (log,) in db.execute(_SEAT_LOGS, (player, table_id, seat, last))]
+    """The logs of the last ``last`` hands dealt to occupancy ``occupancy`` of table
+    ``table_id`` (one seating: a player who sat down again is another occupancy), newest
+    first (``db`` any connection to the database)."""
+    rows = db.execute(_SEAT_LOGS, (table_id, occupancy, last))
+    return [json.loads(log) for (log,) in rows]
 
 
 def player_records(db: sqlite3.Connection, player: str, *, last: int) -> list[dict[str, Any]]:
@@ -143,16 +157,16 @@ def player_records(db: sqlite3.Connection, player: str, *, last: int) -> list[di
 
 
 def _protected(
-    db: sqlite3.Connection, table_id: int, people: Iterable[tuple[str, int]], protect: int
+    db: sqlite3.Connection, table_id: int, occupancies: Iterable[int], protect: int
 ) -> set[int]:
-    """The ``seq`` of the last ``protect`` hands of each (player, seat) of ``people`` at
-    table ``table_id``."""
+    """The ``seq`` of the last ``protect`` hands of each of ``occupancies`` at table
+    ``table_id``."""
     found: set[int] = set()
-    for player, seat in people:
+    for occupancy in occupancies:
         rows = db.execute(
-            "SELECT seq FROM hand_players INDEXED BY hand_players_by_seat WHERE player = ?"
-            " AND table_id = ? AND seat = ? ORDER BY seq DESC LIMIT ?",
-            (player, table_id, seat, protect),
+            "SELECT seq FROM hand_players INDEXED BY hand_players_by_occupancy"
+            " WHERE table_id = ? AND occupancy = ? ORDER BY seq DESC LIMIT ?",
+            (table_id, occupancy, protect),
         )
         found.update(seq for (seq,) in rows)
     return found
@@ -165,16 +179,17 @@ def forget(
     last: int,
     keep: int | None,
     older_than: float | None = None,
-    people: Iterable[tuple[str, int]] = (),
+    open_seats: Iterable[int] = (),
     protect: int = 0,
 ) -> None:
     """The retention of table ``table_id``'s finished hands, one bounded step (in the
     caller's transaction): forgets at most ``FORGET_BATCH`` of the oldest hands that are
     older than its last ``keep`` (``last`` the newest hand's number) or that ended before
-    ``older_than``, but none of the last ``protect`` hands of each (player, seat) of
-    ``people`` (the seats persons hold now: the hands they may still ask for), with the
-    chat lines said up to the newest hand forgotten. A backlog goes in such steps."""
-    spared = _protected(db, table_id, people, protect)
+    ``older_than``, but none of the last ``protect`` hands of each occupancy of
+    ``open_seats`` (the seatings persons hold now: the hands they may still ask for),
+    with the chat lines said up to the newest hand forgotten. A backlog goes in such
+    steps."""
+    spared = _protected(db, table_id, open_seats, protect)
     limit = FORGET_BATCH + len(spared)
     found: dict[int, int] = {}  # seq -> number
     if keep is not None:
@@ -200,6 +215,17 @@ def forget(
         " AND hand <= ? ORDER BY number LIMIT ?)",
         (table_id, numbers[-1], FORGET_BATCH * 20),
     )
+
+
+def add_occupancies(db: sqlite3.Connection) -> None:
+    """Gives ``hand_players`` its ``occupancy`` column (NULL in the rows it holds) and
+    index where a database of schema 5 was written without them (by the first version of
+    schema 5, on main for an hour on 2026-12-04)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(hand_players)")}
+    if "occupancy" not in columns:
+        db.execute("ALTER TABLE hand_players ADD COLUMN occupancy INTEGER")
+        db.execute("DROP INDEX IF EXISTS hand_players_by_seat")
+        db.execute(_BY_OCCUPANCY)
 
 
 def build_index(db: sqlite3.Connection) -> int:

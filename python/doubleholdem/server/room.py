@@ -268,20 +268,29 @@ class Room(RoomTables, WalletRequests):
                 f"{CHAT_SECONDS:.0f} s (with the chat's messages)",
             )
             return
-        player = self.runners[table_id].humans[seat][1]
-        reply = self._send_hands(connection, table_id, seat, player, last)
+        runner = self.runners[table_id]
+        player, occupancy = runner.humans[seat][1], runner.table.occupancy(seat)
+        if occupancy is None:  # a seat being freed
+            connection.error("unauthorised", "hands: take a seat or resume with its token first")
+            return
+        reply = self._send_hands(connection, table_id, (seat, occupancy), player, last)
         if running_loop() is None or self.store.path == ":memory:":
             # a script or a test without an event loop, or an in-memory database (tests),
             # which has no connection of its own for another thread: read here
             reply.close()
-            connection.send(self._read_hands(table_id, seat, player, last))
+            connection.send(self._read_hands(table_id, (seat, occupancy), player, last))
             return
         task = asyncio.create_task(reply)
         self._reading.add(task)
         task.add_done_callback(self._reading.discard)
 
     async def _send_hands(
-        self, connection: Connection, table_id: int, seat: int, player: str, last: int
+        self,
+        connection: Connection,
+        table_id: int,
+        seat: tuple[int, int],
+        player: str,
+        last: int,
     ) -> None:
         """Reads the hands of :meth:`_hands` in a worker thread (as the server runs its
         other blocking work) and sends them; a database that fails the read is an error
@@ -294,11 +303,12 @@ class Room(RoomTables, WalletRequests):
             return
         connection.send(text)
 
-    def _read_hands(self, table_id: int, seat: int, player: str, last: int) -> str:
-        """The ``hands`` reply: the last ``last`` hands ``player`` played in ``seat``."""
-        logs = self.store.seat_hands(table_id, player, seat, last=last)[::-1]
-        hands = [hand.to_dict() for hand in seat_hands(logs, seat=seat, player=player)]
-        return encode("hands", table=table_id, seat=seat, hands=hands)
+    def _read_hands(self, table_id: int, seat: tuple[int, int], player: str, last: int) -> str:
+        """The ``hands`` reply: the last ``last`` hands ``player`` played in ``seat``
+        (the seat and its occupancy: this seating's hands only)."""
+        logs = self.store.seat_hands(table_id, seat[1], last=last)[::-1]
+        found = seat_hands(logs, seat=seat[0], player=player)
+        return encode("hands", table=table_id, seat=seat[0], hands=[h.to_dict() for h in found])
 
     def _unavailable(self, connection: Connection, ident: str | None) -> None:
         """Says that a change cannot be made now: the database refuses writes."""

@@ -187,19 +187,21 @@ class TableRunner(TableMessages, BotBankrolls):
         """The step of the retention of the table's finished hands (``last`` the newest
         one's number), or ``None`` when the room keeps every hand: the settings'
         ``keep_hands`` and ``keep_hands_days``, sparing the last ``MAX_HANDS`` hands of
-        each seat a person holds now (those its ``hands`` request may still ask for)."""
+        each seat a person holds now (its occupancy's: those its ``hands`` request may
+        still ask for)."""
         keep, days = self.settings.keep_hands, self.settings.keep_hands_days
         if keep is None and days is None:
             return None
         older_than = None if days is None else self.now() - days * DAY
-        people = [(player, seat) for seat, (_, player) in self.humans.items()]
+        occupancy = self.table.occupancy
+        open_seats = [o for o in map(occupancy, self.humans) if o is not None]
         return partial(
             Storage.forget_hands,
             table_id=self.id,
             last=last,
             keep=keep,
             older_than=older_than,
-            people=people,
+            open_seats=open_seats,
             protect=MAX_HANDS,
         )
 

@@ -3,7 +3,9 @@ hand a player may look at again (the server's ``hands`` message, ``GET /api/me/h
 
 When a hand ends the table's log gets one more entry, :func:`hand_record`: the hand in
 PHH (:func:`doubleholdem.game.phh.dumps`, every card: the server's record) with the
-table seats (one-based, as PHH numbers them) and the names of the players dealt in.
+table seats (one-based, as PHH numbers them), the names of the players dealt in and
+their occupancies (the table's number of each seating: a player who sits down again is
+another occupancy).
 From a stored hand's log, :func:`seat_hands` gives a player the hands they played in a
 seat: the log entries as :func:`~doubleholdem.game.events.visible` lets that seat see
 them, and the PHH of :func:`seat_phh`, in which another player's hole cards are
@@ -55,10 +57,11 @@ class SeatHand(NamedTuple):
 
 def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
     """The log entry of the hand ``table`` just finished: its number, the seats dealt in
-    with their players, and the hand in PHH with every card (the server's record)."""
+    with their players and occupancies, and the hand in PHH with every card (the
+    server's record)."""
     hand = table.hand
     assert hand is not None and hand.over, "a hand record is made at the hand's end"
-    dealt, names = table.dealt, table.dealt_players
+    dealt, names, occupancies = table.dealt, table.dealt_players, table.dealt_occupancies
     n = len(dealt)
     order = [(hand.config.button + 1 + i) % n for i in range(n)]  # phh.dumps' players
     seats = [dealt[i] + 1 for i in order]
@@ -78,6 +81,7 @@ def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
         "table": table_id,
         "seats": seats,
         "players": players,
+        "occupancies": [occupancies[i] for i in order],
         "text": text,
     }
 

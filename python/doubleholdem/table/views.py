@@ -69,6 +69,12 @@ class TableViews(TableParts):
         return [] if self._deal is None else list(self._deal.players)
 
     @property
+    def dealt_occupancies(self) -> list[int]:
+        """The occupancies (:meth:`occupancy`) of the players dealt into the current or
+        last hand, as :attr:`dealt`."""
+        return [] if self._deal is None else list(self._deal.occupancies)
+
+    @property
     def button(self) -> int | None:
         """The button's seat in the current or last hand (may be an empty seat, TH-38)."""
         return self._positions.button
