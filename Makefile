@@ -10,9 +10,9 @@ FUZZ_SECONDS ?= 8
 
 test: rust-checks install python-checks docs fuzz pythons
 
-# The sdist and a manylinux wheel built from it, into dist/, checked as an index would
-# check them, and the README's first command run from the sdist in a fresh environment
-# (.ci/dist.sh). The Rust code is compiled once: install and pythons use this wheel.
+# The sdist and the manylinux2014 (glibc 2.17+) wheel of this machine built from it with
+# zig, into dist/, checked as an index would check them, and the README's first command
+# run from the sdist in a fresh environment (.ci/dist.sh). install and pythons use this wheel.
 dist:
 	PYTHON=$(PYTHON) bash .ci/dist.sh
 
