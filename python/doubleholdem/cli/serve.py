@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from doubleholdem.cli.base import UsageError, bounded
+from doubleholdem.server.oplog import FORMATS, LEVELS
 from doubleholdem.server.process import quiet_collector, raise_file_limit
 from doubleholdem.server.settings import (
     MAX_KEEP_DAYS,
@@ -138,6 +139,24 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         help="refuse a second account from one address at a table",
     )
+    p.add_argument(
+        "--log-level",
+        choices=LEVELS,
+        default="info",
+        help="the least level of the operator's log on stderr: info has every sign-up, "
+        "buy-in, cash-out and removal, warning only refusals and failures (default: info)",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="the operator's log as text lines or one JSON object a line (default: text)",
+    )
+    p.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log each HTTP request and WebSocket handshake too (address, method, path, status)",
+    )
     p.set_defaults(run=run)
 
 
@@ -168,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
         from doubleholdem.extras import install_command
 
         raise ValueError(f"serve needs {install_command('server')} ({error})") from None
+    from doubleholdem.server import oplog
     from doubleholdem.server.room import Room
 
     settings = RoomSettings(
@@ -184,12 +204,19 @@ def run(args: argparse.Namespace) -> int:
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
     _announce_upgrade(args.db)
+    oplog.configure(level=args.log_level, style=args.log_format, access=args.access_log)
     room = Room.open(args.db, settings, synchronous=args.sync, repair=args.repair)
     for line in room.repaired:
         print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
     quiet_collector()
     limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
-    config = uvicorn_config(create_app(room), limits, forwarded_allow_ips=args.forwarded_allow_ips)
+    config = uvicorn_config(
+        create_app(room),
+        limits,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        log_config=None,
+        log_level=None,
+    )
     server = uvicorn.Server(config)
 
     async def serve() -> None:
@@ -201,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
             tables = len(room.runners)
             print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
             print(f"doubleholdem: {_who_sits(settings, args.db)}", flush=True)
+            oplog.event("start", tables=tables, address=f"{host}:{port}", db=args.db)
         await task
 
     import asyncio

@@ -27,6 +27,7 @@ from doubleholdem.errors import (
 )
 from doubleholdem.server.desk import Desk
 from doubleholdem.server.gate import SESSION_COOKIE, same_origin, set_session_cookie
+from doubleholdem.server.oplog import event
 
 __all__ = ["MAX_BODY", "account_routes"]
 
@@ -140,14 +141,19 @@ def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]
         account, token = await run_in_threadpool(
             desk.sign_up, name, password, address=_address(request)
         )
+        event("sign_up", account=account.name, address=_address(request))
         me = await run_in_threadpool(desk.me, account.name)
         return _signed_in(JSONResponse(me, status_code=201), request, token)
 
     async def sign_in(request: Request) -> Response:
         name, password = await _credentials(request)
-        account, token = await run_in_threadpool(
-            desk.sign_in, name, password, address=_address(request)
-        )
+        address = _address(request)
+        try:
+            account, token = await run_in_threadpool(desk.sign_in, name, password, address=address)
+        except AccountError as error:
+            event("sign_in_refused", name=name, address=address, reason=error.code)
+            raise
+        event("sign_in", account=account.name, address=address)
         me = await run_in_threadpool(desk.me, account.name)
         return _signed_in(JSONResponse(me), request, token)
 

@@ -20,12 +20,12 @@ heartbeat commit succeeds, tried every ``PROBE_SECONDS`` and before each new cha
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 import time
 from collections.abc import Callable
 from typing import Protocol
 
+from doubleholdem.server import oplog
 from doubleholdem.server.storage import Storage
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "running_loop",
 ]
 
-_log = logging.getLogger("doubleholdem.server")
 FLUSH_RETRY = 0.001  # seconds before a commit first tries again for the write lock
 RETRY_LONGEST = 0.05  # the longest wait between such tries
 LOCK_PATIENCE = 5.0  # seconds of such tries before the commit fails
@@ -230,7 +229,7 @@ class GroupCommit:
         """The commit failed: every changed table goes back to its last committed state,
         the room refuses writes until a heartbeat commit succeeds, what waited for the
         commit to end is called, and the requests of the failed commit are told so."""
-        _log.error("a commit failed (%s); %d tables go back to their last one", error, len(undo))
+        oplog.event("commit_failed", error=str(error) or type(error).__name__, tables=len(undo))
         self.refusing = str(error) or type(error).__name__
         self.ready.clear()
         for back in undo:
@@ -256,7 +255,7 @@ class GroupCommit:
 
     def _accepting(self) -> None:
         """The database takes writes again."""
-        _log.warning("the database takes writes again")
+        oplog.event("writes_again")
         self.refusing = None
         if self._probe is not None:
             self._probe.cancel()

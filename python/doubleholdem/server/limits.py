@@ -263,7 +263,9 @@ def uvicorn_config(
     app: Any, limits: Limits, *, forwarded_allow_ips: str = "", **options: Any
 ) -> Any:
     """The uvicorn configuration of the server's ``app``, held to ``limits``
-    (``options``: more :class:`uvicorn.Config` arguments, e.g. ``host`` and ``port``).
+    (``options``: more :class:`uvicorn.Config` arguments, e.g. ``host`` and ``port``;
+    ``log_level=None`` leaves uvicorn's loggers to
+    :func:`~doubleholdem.server.oplog.configure`).
     ``forwarded_allow_ips``: the addresses (comma-separated; ``*`` for any) whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed; empty, the default,
     believes nobody's (uvicorn's own default, 127.0.0.1 or ``$FORWARDED_ALLOW_IPS``,
@@ -271,11 +273,11 @@ def uvicorn_config(
     import uvicorn
 
     trusted = forwarded_allow_ips.strip()
+    options.setdefault("log_level", "warning")
     return uvicorn.Config(
         bounded_head(app, limits),
         http=bounded_http(limits),
         ws=bounded_ws(limits),
-        log_level="warning",
         ws_max_size=MAX_WS_BYTES,
         ws_per_message_deflate=False,
         lifespan="on",

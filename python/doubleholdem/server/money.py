@@ -58,6 +58,7 @@ from doubleholdem.server.wallet_calls import (
     finish,
     finish_through,
     finished,
+    log_failure,
     note,
     noted,
     owed_problems,
@@ -226,7 +227,7 @@ class TableMoney:
             raise
         except Exception as error:  # the wallet's own failure: it may have taken it
             self._paying.discard(call.number)
-            count_failure(self.store, call, error)  # owed: given back once the wallet answers
+            count_failure(self.store, call, error, "payment")  # given back once it answers
             raise WalletFailed(f"the wallet failed the payment ({error}): try again") from None
         return call
 
@@ -286,6 +287,7 @@ class TableMoney:
             self._settled.append(call.number)
             raise
         except Exception as error:  # the wallet's own failure: it may have taken it
+            log_failure(call, f"{type(error).__name__}: {error}", "payment")
             self._give_back_now(call)
             raise WalletFailed(f"the wallet failed the payment ({error}): try again") from None
         try:

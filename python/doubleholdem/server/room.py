@@ -20,7 +20,7 @@ from doubleholdem.errors import (
     DoubleHoldemError,
     ProtocolError,
 )
-from doubleholdem.server import protocol
+from doubleholdem.server import oplog, protocol
 from doubleholdem.server.commit import running_loop
 from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
 from doubleholdem.server.protocol import encode
@@ -66,6 +66,7 @@ class Room(RoomTables, WalletRequests):
         self._tasks.clear()
         self.commit.stopping = True
         self.commit.flush()
+        oplog.event("shutdown", tables=len(self.runners), connections=len(self.connections))
         for connection in list(self.connections):
             connection.close()
         self.store.close()
@@ -145,9 +146,13 @@ class Room(RoomTables, WalletRequests):
         if not names:
             return
         blocked = inactive(self.store.db, names)
+        told = set()
         for connection in list(self.connections):
             if connection.active and connection.account in blocked:
                 connection.close()
+                told.add(connection.account)
+        for account in sorted(told):
+            oplog.event("account_blocked", account=account)
 
     def signed_out(self, session: str) -> None:
         """The session whose token hashes to ``session`` was revoked: its connections

@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any
 
 from doubleholdem.errors import DatabaseBusy, WalletFailed
-from doubleholdem.server import journal
+from doubleholdem.server import journal, oplog
 from doubleholdem.server.bot_bankrolls import BotBankrolls
 from doubleholdem.server.commit import GroupCommit, Step
 from doubleholdem.server.connection import Connection
@@ -110,6 +110,7 @@ class TableRunner(TableMessages, BotBankrolls):
         self._kept: _Kept | None = None  # as at the last commit, while a change is pending
         self._sat_out: set[int] = set()  # see BotBankrolls
         self._broke: dict[int, int] = {}
+        self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
 
     @property
     def money(self) -> TableMoney | None:
@@ -143,18 +144,21 @@ class TableRunner(TableMessages, BotBankrolls):
         except BaseException:
             self._store_extra.clear()
             self._replies.clear()
+            self._logged.clear()
             self._moves.clear()
             raise
         ended = playing and not table.in_hand
         if ended:
             table.forget_departures(table.now - self.settings.remove_after)
         self._drop_gone()
+        entries = table.seating_entries(start)
         if self._departing:
-            self._tell_departed(table.seating_entries(start))
+            self._tell_departed(entries)
+        self._logged += oplog.seating(self.id, entries, table.seats())
         messages = self._updates()
         steps, self._store_extra = self._store_extra, []
         if money is not None:
-            steps += money.settle(table.seating_entries(start), before)
+            steps += money.settle(entries, before)
         if ended:
             history = table.release_history()
             history.append(hand_record(table, table_id=self.id))
@@ -179,6 +183,9 @@ class TableRunner(TableMessages, BotBankrolls):
         replies, self._replies = self._replies, []
         for connection, text in replies:
             commit.post(connection, text)
+        logged, self._logged = self._logged, []
+        for line in logged:
+            commit.post(line, "")
         for connection, text in messages:
             self._emit(connection, self, text)
         self.wake.set()
@@ -393,7 +400,9 @@ class TableRunner(TableMessages, BotBankrolls):
     def remove_overstayed(self, now: float) -> None:
         """Removes the seats due at ``now``, by :meth:`Table.leave_after_hand` (at once,
         or after the hand they play): their chips go back as with any leave."""
+        seats = self.table.seats()
         for seat in self.overstayed(now):
+            self._logged.append(oplog.removal(self.id, seat, seats[seat] or {}))
             self.table.leave_after_hand(seat, now=now)
 
     def _drop_gone(self) -> None:

@@ -40,7 +40,8 @@ from functools import partial
 from typing import Literal
 
 from doubleholdem.accounts.wallet import Reason, Refunds, Wallet, WritesOff
-from doubleholdem.errors import DoubleHoldemError, WalletUnavailable
+from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.server import oplog
 from doubleholdem.server.storage import Storage, WalletCallRow, wallet_calls
 from doubleholdem.server.wallet_gate import WalletGate
 
@@ -51,6 +52,7 @@ __all__ = [
     "finish_noted",
     "finish_through",
     "give_back",
+    "log_failure",
     "note",
     "noted",
     "owed",
@@ -213,17 +215,33 @@ def _made(store: Storage, call: WalletCall) -> None:
         _write_now(store, partial(Storage.forget_wallet_calls, numbers=[call.number]))
 
 
-def count_failure(store: Storage, call: WalletCall, error: BaseException) -> None:
-    """The wallet failed ``call`` (or was not asked: :class:`WalletUnavailable`): logged,
-    and counted with its note, which stays to finish later (it is owed)."""
-    if isinstance(error, WalletUnavailable):
-        _log.warning("the wallet was not asked %r (%s)", call.wallet_key, error)
-    else:
-        _log.error("the wallet failed %r (%s); it is tried again", call.wallet_key, error)
+def count_failure(
+    store: Storage, call: WalletCall, error: BaseException, step: str | None = None
+) -> None:
+    """The wallet failed ``call`` (or was not asked: :class:`WalletUnavailable`): logged
+    (``step``: what failed, by default what finishing the call does), and counted with
+    its note, which stays to finish later (it is owed)."""
     how = f"{type(error).__name__}: {error}"
     if len(how) > ERROR_CHARS:  # the embedding server's text: what is kept of it is bounded
         how = how[:ERROR_CHARS] + "..."
+    if step is None:
+        step = "give_back" if call.method == "debit" else call.method
+    log_failure(call, how, step)
     _write_now(store, partial(Storage.wallet_call_failed, number=call.number, error=how))
+
+
+def log_failure(call: WalletCall, how: str, step: str) -> None:
+    """Logs that the wallet failed ``step`` of ``call`` (``payment``, ``give_back``,
+    ``credit``, ``rake``, ``write_off``; ``how``: the error)."""
+    oplog.event(
+        "wallet_failed",
+        step=step,
+        key=call.wallet_key,
+        table=call.table_id + 1,
+        owner=call.owner or None,
+        chips=call.amount,
+        error=how,
+    )
 
 
 def _write_now(store: Storage, write: Callable[[Storage], None]) -> None:
