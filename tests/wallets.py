@@ -159,7 +159,8 @@ class FileWallet:
     def __init__(
         self, path: str, balances: dict[str, int] | None = None, kill: tuple[str, str] = ("", "")
     ) -> None:
-        self.db = sqlite3.connect(path, isolation_level=None)
+        # the room calls a wallet from threads of its own (one call at a time a table)
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("CREATE TABLE IF NOT EXISTS balances (owner TEXT PRIMARY KEY, chips INT)")
         self.db.execute("CREATE TABLE IF NOT EXISTS done (key TEXT PRIMARY KEY, request TEXT)")
         for owner, chips in (balances or {}).items():

@@ -158,18 +158,25 @@ class BlockingWallet(FlakyWallet):
         self.waiting = threading.Event()
         self.timed_out = False
         self.asked = 0
+        self.hang_all = False  # every call waits for go, not only ann's debits
+
+    def _wait(self) -> None:
+        self.waiting.set()
+        self.timed_out = self.timed_out or not self.go.wait(30.0)
 
     def balance(self, owner: str) -> int:
         self.asked += 1
+        if self.hang_all and not self.go.is_set():
+            self._wait()
         if "balance" in self.down:
             raise ConnectionError("the wallet service is unreachable")
         return super().balance(owner)
 
     def _once(self, key: str, request: tuple[Any, ...], apply: Callable[[], None]) -> str:
         self.asked += 1
-        if request[0] in ("buy_in", "top_up") and request[1] == "ann" and not self.go.is_set():
-            self.waiting.set()
-            self.timed_out = not self.go.wait(30.0)
+        ann_pays = request[0] in ("buy_in", "top_up") and request[1] == "ann"
+        if (ann_pays or self.hang_all) and not self.go.is_set():
+            self._wait()
         return super()._once(key, request, apply)
 
 
@@ -319,3 +326,36 @@ def test_the_health_names_a_bounded_number_of_calls_owed() -> None:
     assert lines[-1] == f"and {2 * HEALTH_OWED} more calls the wallet owes"
     assert all(line.startswith("the wallet owes cashout:x.0:") for line in lines[:-1])
     room.store.close()
+
+
+def test_a_hanging_wallet_holds_up_a_start_by_one_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room starting with calls to finish (a credit the wallet failed) and bots to
+    seat asks a wallet that hangs once: given up after the timeout, the other calls are
+    not made; the room opens, and what it owes is made later, once."""
+    monkeypatch.setattr(wallet_gate, "CALL_TIMEOUT", 0.05)
+    path = str(tmp_path / "room.db")
+    wallet = BlockingWallet({"ann": 1000, **_bots(2, 5000)})
+    room = _room(wallet, Clock(), tables=1, path=path)
+    ann = room.connect(account="ann")
+    assert "seated" in [r["type"] for r in send(room, ann, type="sit", table=0, buy_in=400)]
+    wallet.down = {"cash_out"}
+    send(room, ann, type="leave")  # committed; the credit failed: owed
+    room.store.close()
+    wallet.down, wallet.hang_all, wallet.asked = set(), True, 0
+    wallet.go.clear()
+    room = _room(wallet, Clock(), tables=2, path=path)  # table 2 is new: its bots to seat
+    assert wallet.asked == 1  # the credit, given up; nothing else asked
+    assert "the wallet owes cashout:" in (room.health() or "")
+    assert room.runners[1].table.seats() == [None, None, None]  # seated at the next start
+    room.store.close()
+    wallet.go.set()
+    while wallet.balances["ann"] != 1000:  # the credit given up is made meanwhile
+        threading.Event().wait(0.001)
+    wallet.hang_all = False
+    room = _room(wallet, Clock(), tables=2, path=path)  # made again: the key applies once
+    assert wallet.balances["ann"] == 1000 and room.health() is None
+    assert all(room.runners[1].table.seats()[s] is not None for s in (0, 1))
+    room.store.close()
+    assert not wallet.timed_out

@@ -12,13 +12,14 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.accounts.wallet import LedgerWallet, Wallet
 from doubleholdem.errors import (
     DamagedDatabase,
     DatabaseBusy,
+    DoubleHoldemError,
     MoneyKindMismatch,
     TamperedSnapshot,
     UnknownAccount,
@@ -33,6 +34,7 @@ from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable
 from doubleholdem.server.wallet_calls import finish_noted, owed_problems
+from doubleholdem.server.wallet_gate import BoundedWallet, WalletGate
 from doubleholdem.table import Table
 
 __all__ = ["BANKROLL_BUY_INS", "HEALTH_OWED", "RETRY_OWED_SECONDS", "RoomTables"]
@@ -189,9 +191,10 @@ class RoomTables:
                     runner = self.runners[table_id]
                     assert runner.money is not None
                     runner.money.open_legacy(runner.table)
-        if self._wallet_outside:
-            finish_noted(self.store, self._wallet)  # what a failure or a crash left undone
-            self._seat_new_bots()
+        if self._wallet_outside:  # a wallet that hangs holds the start up one timeout
+            bounded = cast(Wallet, BoundedWallet(self._wallet, WalletGate()))
+            finish_noted(self.store, bounded)  # what a failure or a crash left undone
+            self._seat_new_bots(bounded)
 
     def _check_money_kind(self) -> None:
         """Refuses to serve a database whose tables hold chips of another kind of money
@@ -277,26 +280,37 @@ class RoomTables:
         snapshot = table.to_json(self.settings.snapshot_key)
         self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
 
-    def _seat_new_bots(self) -> None:
+    def _seat_new_bots(self, wallet: Wallet) -> None:
         """The bots that new tables paid by a wallet outside the database are still to
         seat (:meth:`Storage.bots_to_seat
         <doubleholdem.server.storage.Storage.bots_to_seat>`: made at their creation,
         and by a restart that a crash or a failure left them to) sit down, each in a
         change of its own that forgets it (:meth:`_seat_bot`; a seat taken meanwhile, or
         a bot the wallet does not cover, is forgotten too). One whose payment failed (the
-        wallet, a busy database) stays to seat at the next start."""
+        wallet, a busy database) stays to seat at the next start. ``wallet`` is asked
+        (the room's, bounded in time)."""
         now = self.settings.clock()
         for table_id, bots in self.store.bots_to_seat().items():
             runner = self.runners[table_id]
-            for seat, kind in bots.items():
-                try:
-                    with runner.change():
-                        empty = runner.table.seats()[seat] is None
-                        if empty and self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
-                            runner.add_bot(seat, kind)
-                        runner.later(partial(Storage.bot_seated, table_id=table_id, seat=seat))
-                except (DatabaseBusy, WalletFailed) as error:  # the seat stays empty
-                    _log.warning("bot-%d-%d was not seated: %s", table_id, seat, error)
+            money = runner.money
+            assert money is not None
+            money.wallet, own = wallet, money.wallet
+            try:
+                for seat, kind in bots.items():
+                    self._seat_new_bot(runner, seat, kind, now)
+            finally:
+                money.wallet = own
+
+    def _seat_new_bot(self, runner: TableRunner, seat: int, kind: str, now: float) -> None:
+        table_id = runner.id
+        try:
+            with runner.change():
+                empty = runner.table.seats()[seat] is None
+                if empty and self._seat_bot(runner, seat, f"bot-{table_id}-{seat}", now):
+                    runner.add_bot(seat, kind)
+                runner.later(partial(Storage.bot_seated, table_id=table_id, seat=seat))
+        except (DatabaseBusy, WalletFailed) as error:  # the seat stays empty
+            _log.warning("bot-%d-%d was not seated: %s", table_id, seat, error)
 
     def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
         """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with
@@ -318,8 +332,12 @@ class RoomTables:
                 create_bot(self.store.db, name, bankroll)
         try:
             amount = min(high, money.wallet.balance(name))
-        except Exception:  # a wallet of its own that does not know the bot
+        except WalletFailed:  # not asked, or given up: the bot stays to seat
+            raise
+        except DoubleHoldemError:  # a wallet of its own that does not know the bot
             return False
+        except Exception as error:  # it failed: the bot stays to seat at the next start
+            raise WalletFailed(f"the wallet failed the bankroll of {name} ({error})") from None
         if amount < low:
             return False
         money.buy_in(table, seat, name, amount, now=now)

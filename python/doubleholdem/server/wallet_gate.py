@@ -14,7 +14,9 @@ stall the room nor be stormed by it:
   answer to a call that moves chips, a refusal included, ends the backoff (an answer
   to a ``balance`` does not: the movements may still fail).
 
-The times are on the room's clock (``clock``), so that tests move them."""
+The times are on the room's clock (``clock``), so that tests move them. A room starting
+(no event loop yet) asks through a :class:`BoundedWallet`: the same rules, the caller
+waiting."""
 
 from __future__ import annotations
 
@@ -23,11 +25,12 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from doubleholdem.errors import DoubleHoldemError, WalletFailed, WalletUnavailable
 
-__all__ = ["BACKOFF_FIRST", "BACKOFF_LONGEST", "CALL_TIMEOUT", "WalletGate"]
+__all__ = ["BACKOFF_FIRST", "BACKOFF_LONGEST", "CALL_TIMEOUT", "BoundedWallet", "WalletGate"]
 
 CALL_TIMEOUT = 3.0  # seconds a call to the wallet may take before it is given up
 BACKOFF_FIRST = 0.5  # seconds without calls after a first failure
@@ -100,18 +103,43 @@ class WalletGate:
                 raise WalletFailed(
                     f"the wallet did not answer within {self.timeout:g} s: try again"
                 )
+            error = answer.exception()
+            return self._outcome(None if error else answer.result(), error, probe)
+
+    def call_now(self, call: Callable[[], _T], *, probe: bool = False) -> _T:
+        """:meth:`call` without an event loop (a room starting): the caller waits, at
+        most ``timeout`` seconds."""
+        why = self.closed()
+        if why is not None:
+            raise WalletUnavailable(f"{why}: try again")
+        self.calls += 1
+        outcome: list[tuple[_T | None, BaseException | None]] = []
+
+        def run() -> None:
             try:
-                result = answer.result()
-            except DoubleHoldemError:  # a refusal: the wallet answered
-                if not probe:
-                    self.answered()
-                raise
-            except Exception:
-                self.failed()
-                raise
+                outcome.append((call(), None))
+            except BaseException as error:  # handed to the caller as it is
+                outcome.append((None, error))
+
+        thread = threading.Thread(target=run, name="wallet-call", daemon=True)
+        thread.start()
+        thread.join(self.timeout)
+        if not outcome:
+            self._hanging = thread
+            self.failed()
+            raise WalletFailed(f"the wallet did not answer within {self.timeout:g} s: try again")
+        return self._outcome(*outcome[0], probe)
+
+    def _outcome(self, result: _T | None, error: BaseException | None, probe: bool) -> _T:
+        """The answer of a call (``error``, or ``result``), the backoff told."""
+        if error is None or isinstance(error, DoubleHoldemError):  # a refusal answers too
             if not probe:
                 self.answered()
-            return result
+        else:
+            self.failed()
+        if error is not None:
+            raise error
+        return result  # type: ignore[return-value]
 
     def failed(self) -> None:
         """A call failed: no call for the next backoff."""
@@ -157,3 +185,24 @@ def _in_a_thread(call: Callable[[], _T]) -> tuple[threading.Thread, asyncio.Futu
 def _retrieved(answer: asyncio.Future[Any]) -> None:
     if not answer.cancelled():
         answer.exception()
+
+
+class BoundedWallet:
+    """``wallet`` with each of its methods called through ``gate`` without an event loop
+    (:meth:`WalletGate.call_now`; ``balance`` as a probe): what a room starting asks of
+    an embedding server's wallet waits a timeout at most, and nothing more once it
+    failed. It has the methods ``wallet`` has (the optional ones too)."""
+
+    def __init__(self, wallet: object, gate: WalletGate) -> None:
+        self._wallet = wallet
+        self._gate = gate
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._wallet, name)
+        if not callable(method):
+            return method
+
+        def bounded(*args: Any, **kwargs: Any) -> Any:
+            return self._gate.call_now(partial(method, *args, **kwargs), probe=name == "balance")
+
+        return bounded
