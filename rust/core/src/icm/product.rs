@@ -116,14 +116,14 @@ impl Window {
 }
 
 /// Forward coefficients: `c_j = Σ_r p_r w_{r+j}` over the window, so that
-/// `a_i L_i = Σ_j (-x)^j c_j` with `x = b_i / a_i`.
-pub(super) fn forward(win: &Window, w: &[f64], c: &mut Vec<f64>) {
+/// `a_i L_i = Σ_j (-x)^j c_j` with `x = b_i / a_i`; the first `most` of them.
+pub(super) fn forward(win: &Window, w: &[f64], c: &mut Vec<f64>, most: usize) {
     c.clear();
     if w.is_empty() || win.lo >= w.len() {
         return;
     }
     let top = win.hi.min(w.len() - 1);
-    c.resize(top - win.lo + 1, 0.0);
+    c.resize((top - win.lo + 1).min(most), 0.0);
     let p = win.coef();
     for r in win.lo..=top {
         let pr = p[r];
@@ -134,8 +134,8 @@ pub(super) fn forward(win: &Window, w: &[f64], c: &mut Vec<f64>) {
 }
 
 /// Backward coefficients: `d_j = Σ_k w_k p_{k+1+j}`, so that
-/// `b_i L_i = Σ_j (-1/x)^j d_j`.
-pub(super) fn backward(win: &Window, w: &[f64], d: &mut Vec<f64>) {
+/// `b_i L_i = Σ_j (-1/x)^j d_j`; the first `most` of them.
+pub(super) fn backward(win: &Window, w: &[f64], d: &mut Vec<f64>, most: usize) {
     d.clear();
     if win.hi == 0 || w.is_empty() {
         return;
@@ -145,7 +145,7 @@ pub(super) fn backward(win: &Window, w: &[f64], d: &mut Vec<f64>) {
     if first > last {
         return;
     }
-    d.resize(win.hi - first, 0.0);
+    d.resize((win.hi - first).min(most), 0.0);
     for (k, &wk) in w.iter().enumerate().take(last + 1).skip(first) {
         for (dj, p) in d.iter_mut().zip(&win.coef()[k + 1..=win.hi]) {
             *dj += wk * p;

@@ -220,8 +220,20 @@ impl<'a> Integrand<'a> {
         }
         let groups = self.groups.q.len();
         let split = self.x.partition_point(|&x| x <= 1.0);
-        forward(&self.window, self.w, &mut self.c);
-        backward(&self.window, self.w, &mut self.d);
+        // Only as many coefficients as the Horner sums below read.
+        let most = |x: f64| terms(x, usize::MAX);
+        let forward_terms = if split > 0 {
+            most(self.x[split - 1])
+        } else {
+            0
+        };
+        let backward_terms = if split < groups {
+            most(1.0 / self.x[split])
+        } else {
+            0
+        };
+        forward(&self.window, self.w, &mut self.c, forward_terms);
+        backward(&self.window, self.w, &mut self.d, backward_terms);
         for start in (0..split).step_by(LANES) {
             let end = (start + LANES).min(split);
             let mut z = [0.0; LANES];
