@@ -3,6 +3,10 @@ who arrives in at once without a post, except between the button and the small b
 
 from __future__ import annotations
 
+import pytest
+
+from doubleholdem.table.blinds import Debts, Positions, plan_blinds
+from doubleholdem.table.config import ButtonRule
 from doubleholdem.table.table import Table
 from doubleholdem.tournament import TournamentConfig
 
@@ -70,3 +74,32 @@ def test_dead_button_and_heads_up() -> None:
     table.leave(1)  # the next small blind's player is gone
     table.start_hand()  # heads-up now: the button posts the small blind
     assert table.button in table.dealt and table.blinds[0] == table.button
+
+
+@pytest.mark.parametrize(
+    ("new", "dealt", "button", "small", "big"),
+    [
+        # the last hand: button 0, small blind 2, big blind 4, at seats 0 2 4 6 (of 9)
+        (5, (0, 2, 4, 5, 6), 2, 4, 5),  # after the big blind: the next big blind, no post
+        (3, (0, 2, 4, 6), 2, 4, 6),  # between the next button and small blind: waits
+        (1, (0, 1, 2, 4, 6), 2, 4, 6),  # behind the button: dealt at once
+        (8, (0, 2, 4, 6, 8), 2, 4, 6),
+        (7, (0, 2, 4, 6, 7), 2, 4, 6),
+    ],
+)
+def test_plan_of_a_tournament_table(
+    new: int, dealt: tuple[int, ...], button: int, small: int, big: int
+) -> None:
+    """TRN-11, TRN-12 as the pure plan of the blinds: the dead button moves on (TH-38),
+    an arrival is dealt in wherever the rule allows, and posts nothing."""
+    seats: list[Debts | None] = [None] * 9
+    for seat in (0, 2, 4, 6):
+        seats[seat] = Debts(seat)
+    seats[new] = Debts(new, new=True)
+    able = [s for s, debts in enumerate(seats) if debts is not None]
+    last = Positions(0, 2, 4, (4, 4))
+    plan = plan_blinds(seats, able, last, ButtonRule.DEAD, 10, 20, new_player_posts=False)
+    assert (plan.dealt, plan.button, plan.small, plan.big) == (dealt, button, small, big)
+    assert plan.live == {} and plan.dead == {}
+    cash = plan_blinds(seats, able, last, ButtonRule.DEAD, 10, 20)  # TH-36 at a cash table
+    assert cash.live == ({new: 20} if new in cash.dealt and new != cash.big else {})
