@@ -46,12 +46,8 @@ from typing import Any
 import websockets
 
 import doubleholdem
-from doubleholdem.accounts import ledger
-from doubleholdem.accounts.accounts import Passwords, create_account
 from doubleholdem.server.database import open_database
-from doubleholdem.server.room import Room
-from doubleholdem.server.settings import RoomSettings, default_configs
-from doubleholdem.server.storage import Storage
+from doubleholdem.server.settings import default_configs
 from doubleholdem.table import Table
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import hand_record
@@ -91,19 +87,29 @@ def _template(
     return text.replace('"hand_number":1', '"hand_number":@N@')
 
 
-def build(path: Path, hands: int) -> None:
-    """The room's database at ``path``, at schema 4, its tables holding ``hands`` each."""
-    settings = RoomSettings(tables=2, bots=2, seed=1)
-    Room.open(str(path), settings).store.close()
-    store = Storage(str(path))
-    fast = Passwords()
-    with store.transaction():
-        for name in PLAYERS:
-            create_account(store.db, name, PASSWORD, passwords=fast)
-            ledger.transfer(
-                store.db, f"cashier:{name}", "deposit", ledger.CASHIER, ledger.player(name), 10**6
-            )
-    store.close()
+ROOM = """
+import sys
+from doubleholdem.accounts import ledger
+from doubleholdem.accounts.accounts import Passwords, create_account
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
+room = Room.open(sys.argv[1], RoomSettings(tables=2, bots=2, seed=1))
+with room.store.transaction():
+    for name in sys.argv[3:]:
+        create_account(room.store.db, name, sys.argv[2], passwords=Passwords())
+        to = ledger.player(name)
+        ledger.transfer(room.store.db, "cashier:" + name, "deposit", ledger.CASHIER, to, 10**6)
+room.store.close()
+"""
+
+
+def build(path: Path, hands: int, python_path: str) -> None:
+    """The room's database at ``path``, at schema 4, its tables holding ``hands`` each:
+    the room and the players' accounts made by the doubleholdem at ``python_path`` (the
+    oldest served: what it wrote, both read)."""
+    env = {**os.environ, "PYTHONPATH": python_path}
+    command = [sys.executable, "-c", ROOM, str(path), PASSWORD, *PLAYERS]
+    subprocess.run(command, env=env, check=True)
     bots = [_template(t, [f"bot-{t}-0", f"bot-{t}-1"], [0, 1]) for t in (0, 1)]
     players = [  # player k sits down after the bots and players 0 to k - 1
         _template(1, ["bot-1-0", "bot-1-1", name], [0, 1, 2 + k], [0, 1, 2 + k])
@@ -120,8 +126,8 @@ def build(path: Path, hands: int) -> None:
             db.execute("INSERT INTO hands VALUES (?, ?, ?)", (table_id, number, log))
         if number % 20_000 == 0:
             print(f"  {number:,} of {hands:,} hands a table written", flush=True)
-    db.execute("DROP TABLE hand_players")
-    db.execute("DROP TABLE hand_index")
+    db.execute("DROP TABLE IF EXISTS hand_players")
+    db.execute("DROP TABLE IF EXISTS hand_index")
     db.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
     db.execute("COMMIT")
     db.close()
@@ -303,7 +309,7 @@ def main() -> int:
     try:
         started = time.perf_counter()
         print(f"writing {args.hands:,} hands a table into {db}", flush=True)
-        build(db, args.hands)
+        build(db, args.hands, "" if args.baseline else str(TREE))
         print(f"  {time.perf_counter() - started:.1f} s, {db.stat().st_size / 2**20:,.0f} MiB")
         report: dict[str, Any] = {"hands_per_table": args.hands, "seconds": args.seconds}
         if args.baseline:  # on a copy: the players' seats stay behind in it

@@ -142,13 +142,14 @@ def _check_reads(reads: list[tuple[int, str]], loop: int | None, path: Path) -> 
     """Every read ran off the event loop's thread ``loop``, through the hand index and
     without a scan of a whole table; the instructions each ran, by statement."""
     assert reads, "no statement read the stored hands"
-    steps = {}
+    steps, plans = {}, []
     for thread, sql in reads:
         assert thread != loop, f"run on the event loop: {sql}"
         plan = _plan(path, sql)
-        assert any("INDEX hand_players_" in line for line in plan), (sql, plan)
         assert not any(line.startswith("SCAN") for line in plan), (sql, plan)
+        plans += plan
         steps[sql] = _steps(path, sql)
+    assert any("INDEX hand_players_" in line for line in plans), plans
     return steps
 
 
@@ -378,7 +379,7 @@ def test_retention_forgets_exactly_what_its_rule_says(
     cutoff = None if age is None else now - age
     for _ in range(len(played) // FORGET_BATCH + 1):
         with store.transaction():
-            open_seats = [_occupancy(who, seat) for who, seat in people]
+            open_seats = [(_occupancy(who, seat), who, seat) for who, seat in people]
             store.forget_hands(0, last, keep, older_than=cutoff, open_seats=open_seats, protect=3)
     kept = [n for n, _ in store.hands(0, last=1000)]
     protected: set[int] = set().union(
@@ -411,7 +412,7 @@ def test_storing_and_forgetting_hands_read_through_indexes(
     trace.statements.clear()
     _store(store, [(0, 301, ("ann", "cy", "dan"), 2e9)])
     with store.transaction():
-        store.forget_hands(0, 301, 50, older_than=1e9 + 100, open_seats=[0], protect=20)
+        store.forget_hands(0, 301, 50, older_than=1e9 + 100, open_seats=[(0, "ann", 0)], protect=20)
     store.close()
     statements = [
         sql
@@ -474,6 +475,8 @@ def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) 
     assert pending_upgrade(str(path)) == (4, 18)
     room = _room(tmp_path, tables=2, guests=True)
     assert pending_upgrade(str(path)) is None
+    logs = room.store.seat_hands(0, (99, "ann", 0), last=20)  # ann's seating now: 99
+    assert [log[-1]["hand_number"] for log in logs] == [4, 3, 2, 1]  # as before (101 to 104)
     try:
         for name in players:
             logs = [[record] for record in room.store.player_hands(name, last=1000)]
@@ -529,7 +532,8 @@ def test_a_first_schema_5_database_gets_its_occupancies(tmp_path: Path) -> None:
         n for (n,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
     }
     _store(store, _others(6, 1))
-    assert store.seat_hands(0, _occupancy("bob", 0), last=5)[0][-1]["hand_number"] == 6
+    bob = store.seat_hands(0, (_occupancy("bob", 0), "bob", 0), last=5)
+    assert [log[-1]["hand_number"] for log in bob] == [6, 5, 4, 3, 2]  # 1 to 5: no occupancy
     store.close()
     assert rows == sorted([(name, None) for name in ("bob", "cy", "dan")] * 5)
-    assert "hand_players_by_occupancy" in indexes and "hand_players_by_seat" not in indexes
+    assert "hand_players_by_seating" in indexes and "hand_players_by_seat" not in indexes

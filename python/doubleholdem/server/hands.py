@@ -15,9 +15,9 @@ seating a person holds (:func:`forget`).
 >>> record = {"kind": "phh", "hand_number": 1, "table": 0, "seats": [2, 1],
 ...           "players": ["ann", "bob"], "occupancies": [7, 3], "text": ""}
 >>> put(db, 0, 1, [{"kind": "hand_end", "at": 60.0}, record])
->>> [log[-1]["players"] for log in seat_logs(db, 0, 3, last=5)]
+>>> [log[-1]["players"] for log in seat_logs(db, 0, (3, "bob", 0), last=5)]
 [['ann', 'bob']]
->>> seat_logs(db, 0, 4, last=5), player_records(db, "ann", last=5)[0]["players"]
+>>> seat_logs(db, 0, (4, "bob", 0), last=5), player_records(db, "ann", last=5)[0]["players"]
 ([], ['ann', 'bob'])
 """
 
@@ -31,6 +31,7 @@ from typing import Any
 __all__ = [
     "FORGET_BATCH",
     "SCHEMA",
+    "Seating",
     "add_occupancies",
     "build_index",
     "forget",
@@ -43,9 +44,9 @@ __all__ = [
 FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
 RECORD = "phh"  # the kind of a log's last entry: its PHH record (table.history.RECORD)
 
-_BY_OCCUPANCY = (
-    "CREATE INDEX IF NOT EXISTS hand_players_by_occupancy ON hand_players"
-    " (table_id, occupancy, seq)"
+_BY_SEATING = (
+    "CREATE INDEX IF NOT EXISTS hand_players_by_seating ON hand_players"
+    " (table_id, occupancy, player, seat, seq)"
 )
 SCHEMA = (
     # one row a stored hand: ``seq`` its place in the order stored (the newest first is
@@ -59,14 +60,20 @@ SCHEMA = (
     " table_id INTEGER NOT NULL, player TEXT NOT NULL, occupancy INTEGER,"
     " PRIMARY KEY (seq, seat)) WITHOUT ROWID",
     "CREATE INDEX IF NOT EXISTS hand_players_by_player ON hand_players (player, seq)",
-    _BY_OCCUPANCY,
+    _BY_SEATING,
 )
+Seating = tuple[int, str, int]
+"""A seating: its occupancy, its player, its seat (zero-based)."""
 
-_SEAT_LOGS = (
-    "SELECT h.log FROM hand_players p INDEXED BY hand_players_by_occupancy"
-    " JOIN hand_index i ON i.seq = p.seq"
-    " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
-    " WHERE p.table_id = ? AND p.occupancy = ? ORDER BY p.seq DESC LIMIT ?"
+# a seating's hands, and those of its player in its seat stored without occupancies
+# (before the records named them): ``occupancy IS ?``, the seating's or NULL
+_SEATING_HANDS = (
+    "SELECT seq FROM hand_players INDEXED BY hand_players_by_seating WHERE table_id = ?"
+    " AND occupancy IS ? AND player = ? AND seat = ? ORDER BY seq DESC LIMIT ?"
+)
+_LOG = (
+    "SELECT h.log FROM hand_index i JOIN hands h ON h.table_id = i.table_id"
+    " AND h.number = i.number WHERE i.seq = ?"
 )
 # the last entry of each log only (its PHH record, as stored by the room), parsed by SQLite
 _PLAYER_RECORDS = (
@@ -138,14 +145,28 @@ def _drop(db: sqlite3.Connection, table_id: int, numbers: list[int]) -> None:
     )
 
 
+def _seating_hands(db: sqlite3.Connection, table_id: int, seating: Seating, last: int) -> list[int]:
+    """The ``seq`` of the last ``last`` hands of ``seating`` at table ``table_id``, newest
+    first: the hands of its occupancy and, stored before the records named occupancies,
+    those its player played in its seat."""
+    occupancy, player, seat = seating
+    found: list[int] = []
+    for which in (occupancy, None):
+        rows = db.execute(_SEATING_HANDS, (table_id, which, player, seat, last))
+        found += [seq for (seq,) in rows]
+    return sorted(found, reverse=True)[:last]
+
+
 def seat_logs(
-    db: sqlite3.Connection, table_id: int, occupancy: int, *, last: int
+    db: sqlite3.Connection, table_id: int, seating: Seating, *, last: int
 ) -> list[list[dict[str, Any]]]:
-    """The logs of the last ``last`` hands dealt to occupancy ``occupancy`` of table
-    ``table_id`` (one seating: a player who sat down again is another occupancy), newest
-    first (``db`` any connection to the database)."""
-    rows = db.execute(_SEAT_LOGS, (table_id, occupancy, last))
-    return [json.loads(log) for (log,) in rows]
+    """The logs of the last ``last`` hands of ``seating`` at table ``table_id`` (a player
+    who sat down again is another seating), newest first (``db`` any connection to the
+    database)."""
+    logs = [
+        db.execute(_LOG, (seq,)).fetchone() for seq in _seating_hands(db, table_id, seating, last)
+    ]
+    return [json.loads(row[0]) for row in logs if row is not None]
 
 
 def player_records(db: sqlite3.Connection, player: str, *, last: int) -> list[dict[str, Any]]:
@@ -157,19 +178,11 @@ def player_records(db: sqlite3.Connection, player: str, *, last: int) -> list[di
 
 
 def _protected(
-    db: sqlite3.Connection, table_id: int, occupancies: Iterable[int], protect: int
+    db: sqlite3.Connection, table_id: int, seatings: Iterable[Seating], protect: int
 ) -> set[int]:
-    """The ``seq`` of the last ``protect`` hands of each of ``occupancies`` at table
+    """The ``seq`` of the last ``protect`` hands of each of ``seatings`` at table
     ``table_id``."""
-    found: set[int] = set()
-    for occupancy in occupancies:
-        rows = db.execute(
-            "SELECT seq FROM hand_players INDEXED BY hand_players_by_occupancy"
-            " WHERE table_id = ? AND occupancy = ? ORDER BY seq DESC LIMIT ?",
-            (table_id, occupancy, protect),
-        )
-        found.update(seq for (seq,) in rows)
-    return found
+    return {seq for seating in seatings for seq in _seating_hands(db, table_id, seating, protect)}
 
 
 def forget(
@@ -179,14 +192,14 @@ def forget(
     last: int,
     keep: int | None,
     older_than: float | None = None,
-    open_seats: Iterable[int] = (),
+    open_seats: Iterable[Seating] = (),
     protect: int = 0,
 ) -> None:
     """The retention of table ``table_id``'s finished hands, one bounded step (in the
     caller's transaction): forgets at most ``FORGET_BATCH`` of the oldest hands that are
     older than its last ``keep`` (``last`` the newest hand's number) or that ended before
-    ``older_than``, but none of the last ``protect`` hands of each occupancy of
-    ``open_seats`` (the seatings persons hold now: the hands they may still ask for),
+    ``older_than``, but none of the last ``protect`` hands of each of ``open_seats``
+    (the seatings persons hold now: the hands they may still ask for),
     with the chat lines said up to the newest hand forgotten. A backlog goes in such
     steps."""
     spared = _protected(db, table_id, open_seats, protect)
@@ -219,13 +232,14 @@ def forget(
 
 def add_occupancies(db: sqlite3.Connection) -> None:
     """Gives ``hand_players`` its ``occupancy`` column (NULL in the rows it holds) and
-    index where a database of schema 5 was written without them (by the first version of
-    schema 5, on main for an hour on 2026-12-04)."""
+    its index by seating where a database of schema 5 was written without them (by the
+    first versions of schema 5, on main for an hour on 2026-12-04)."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(hand_players)")}
     if "occupancy" not in columns:
         db.execute("ALTER TABLE hand_players ADD COLUMN occupancy INTEGER")
-        db.execute("DROP INDEX IF EXISTS hand_players_by_seat")
-        db.execute(_BY_OCCUPANCY)
+    db.execute(_BY_SEATING)
+    db.execute("DROP INDEX IF EXISTS hand_players_by_seat")
+    db.execute("DROP INDEX IF EXISTS hand_players_by_occupancy")
 
 
 def build_index(db: sqlite3.Connection) -> int:

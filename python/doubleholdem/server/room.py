@@ -311,7 +311,7 @@ class Room(RoomTables, WalletRequests):
     def _read_hands(self, table_id: int, seat: tuple[int, int], player: str, last: int) -> str:
         """The ``hands`` reply: the last ``last`` hands ``player`` played in ``seat``
         (the seat and its occupancy: this seating's hands only)."""
-        logs = self.store.seat_hands(table_id, seat[1], last=last)[::-1]
+        logs = self.store.seat_hands(table_id, (seat[1], player, seat[0]), last=last)[::-1]
         found = seat_hands(logs, seat=seat[0], player=player)
         return encode("hands", table=table_id, seat=seat[0], hands=[h.to_dict() for h in found])
 

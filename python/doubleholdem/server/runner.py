@@ -200,8 +200,12 @@ class TableRunner(TableMessages, BotBankrolls):
         if keep is None and days is None:
             return None
         older_than = None if days is None else self.now() - days * DAY
-        occupancy = self.table.occupancy
-        open_seats = [o for o in map(occupancy, self.humans) if o is not None]
+        table = self.table
+        open_seats = [
+            (occupancy, player, seat)
+            for seat, (_, player) in self.humans.items()
+            if (occupancy := table.occupancy(seat)) is not None
+        ]
         return partial(
             Storage.forget_hands,
             table_id=self.id,

@@ -55,7 +55,7 @@ from doubleholdem.server.database import (
     money_kind,
     open_database,
 )
-from doubleholdem.server.hands import FORGET_BATCH
+from doubleholdem.server.hands import FORGET_BATCH, Seating
 from doubleholdem.server.lock import DatabaseLock
 from doubleholdem.server.survey import (
     Damage,
@@ -453,7 +453,7 @@ class Storage:
         """The retention of finished hands, one step of at most ``FORGET_BATCH``: forgets
         the hands of a table numbered up to ``last - keep`` (``last`` the hand just
         stored) and, by ``rule``, those ended before ``older_than``, sparing the last
-        ``protect`` of each occupancy of ``open_seats``
+        ``protect`` of each seating of ``open_seats``
         (:func:`doubleholdem.server.hands.forget`)."""
         hands.forget(self._db, table_id, last=last, keep=keep, **rule)
 
@@ -465,12 +465,13 @@ class Storage:
         ).fetchall()
         return [(number, json.loads(log)) for number, log in reversed(rows)]
 
-    def seat_hands(self, table_id: int, occupancy: int, *, last: int) -> list[list[dict[str, Any]]]:
-        """The logs of the last ``last`` hands of occupancy ``occupancy`` of table
-        ``table_id`` (one seating), newest first
-        (:func:`doubleholdem.server.hands.seat_logs`), read on this thread's own
-        connection (:meth:`reader`): call it off the event loop."""
-        return hands.seat_logs(self.reader(), table_id, occupancy, last=last)
+    def seat_hands(
+        self, table_id: int, seating: Seating, *, last: int
+    ) -> list[list[dict[str, Any]]]:
+        """The logs of the last ``last`` hands of ``seating`` (occupancy, player, seat)
+        at table ``table_id``, newest first (:func:`doubleholdem.server.hands.seat_logs`),
+        read on this thread's own connection (:meth:`reader`): call it off the loop."""
+        return hands.seat_logs(self.reader(), table_id, seating, last=last)
 
     def player_hands(self, player: str, *, last: int) -> list[dict[str, Any]]:
         """The PHH records of the last ``last`` hands ``player`` played at any table,
