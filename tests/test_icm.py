@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import math
 import random
+import signal
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import permutations
 
@@ -121,6 +124,15 @@ def test_quadrature_against_monte_carlo_beyond_the_exact_method() -> None:
     assert 200 < sum(x * x for x in z) < 420
 
 
+def test_quadrature_on_a_large_field_of_equal_stacks() -> None:
+    """Equal stacks have a known exact answer at any size: the pool shared equally."""
+    payouts = [round(1e6 / (k + 1) ** 1.1) for k in range(700)]
+    r = equities([1234] * 5000, payouts)
+    assert r.method == "quadrature"
+    share = sum(payouts) / 5000
+    assert max(abs(e - share) for e in r) <= 1e-12 * sum(payouts)
+
+
 def test_large_fields_sum_to_the_pool() -> None:
     rng = random.Random(8)
     stacks, _ = field(rng, 2000, 0)
@@ -128,6 +140,31 @@ def test_large_fields_sum_to_the_pool() -> None:
     r = equities(stacks, payouts)
     assert math.fsum(r) == pytest.approx(sum(payouts), rel=1e-12)
     assert r.error < 1e-9 * sum(payouts)
+
+
+CHILD = """
+import sys
+from doubleholdem.icm import equities
+
+def progress(done, total):
+    print("working", flush=True)
+
+try:
+    equities(list(range(1, 40_001)), list(range(8_000, 0, -1)), progress=progress)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_stops_a_long_quadrature() -> None:
+    """Long work reports progress and stops on Ctrl-C: the signal is sent once the first
+    report came (an event, not a time)."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stdout.readline() == "working\n"
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=120)
+    assert child.returncode == 130 and out.endswith("interrupted\n")
 
 
 # Monte Carlo
@@ -229,8 +266,10 @@ def test_the_method_is_chosen_by_size() -> None:
     assert choose_method(60, 3)[0] == "exact"  # few places: few subsets
     assert choose_method(100, 3)[0] == "quadrature"
     r = equities([1] * 21, list(range(21, 0, -1)))
-    assert r.method == "quadrature" and "21" not in r.reason[:0]
-    assert EXACT_STEPS < 21 * 2**20
+    assert r.method == "quadrature"
+    assert r.reason == f"the exact recursion would take 22,020,096 steps, more than {EXACT_STEPS:,}"
+    assert equities([1] * 20, list(range(20, 0, -1))).method == "exact"
+    assert equities([1, 2], [1], "quadrature").reason == "method='quadrature' asked for"
 
 
 @pytest.mark.parametrize(
