@@ -327,6 +327,16 @@ def test_icm_deal_gives_each_player_their_equity_in_whole_chips() -> None:
     assert all(abs(a - e) < 1 for a, e in zip(deal.amounts, exact))
 
 
+def test_icm_deal_of_a_field_too_large_for_fractions() -> None:
+    rng = random.Random(30)
+    stacks, payouts = field(rng, 30, 9)
+    deal = icm_deal(stacks, payouts)
+    assert sum(deal.amounts) == sum(payouts)
+    equity = equities(stacks, payouts)
+    assert equity.method == "quadrature" and deal.shares == equity.values
+    assert all(abs(a - e) < 1 for a, e in zip(deal.amounts, equity))
+
+
 def test_leaving_chips_to_play_for_keeps_every_expectation() -> None:
     stacks, payouts = [5000, 3000, 2000], [500, 300, 200]
     whole = equities(stacks, payouts, "fractions").fractions
