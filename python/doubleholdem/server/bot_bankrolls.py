@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from doubleholdem.server.commit import running_loop
 from doubleholdem.server.money import TableMoney
@@ -33,6 +34,13 @@ class BotBankrolls:
     # found with no bankroll (seat -> the hand number then)
     _sat_out: set[int]
     _broke: dict[int, int]
+    # the bots the table is configured with (seat -> kind), kept to that count: a bot
+    # that left is replaced by ``seat_bot(seat, kind)`` (the room's: ``None`` once
+    # seated, else why not, kept in ``unfunded`` with the hand number it was tried at)
+    wanted_bots: dict[int, str]
+    seat_bot: Callable[[int, str], str | None] | None
+    unfunded: dict[int, str]
+    _unfunded_at: dict[int, int]
 
     @property
     def money(self) -> TableMoney | None:
@@ -149,6 +157,33 @@ class BotBankrolls:
                 money.top_up(table, seat, amount, now=table.now)
             else:
                 self._bot_leaves(seat)
+
+    def bots_missing(self) -> dict[int, str]:
+        """The configured bot seats left empty (their bot left, no human sat down)
+        that the room has not yet tried to fill at this hand number: seat -> kind."""
+        if self.seat_bot is None:
+            return {}
+        seats = self.table.seats()
+        hand = self.table.hand_number
+        return {
+            seat: kind
+            for seat, kind in self.wanted_bots.items()
+            if seats[seat] is None and self._unfunded_at.get(seat) != hand
+        }
+
+    def replace_bots(self) -> None:
+        """Seats a bot in each of :meth:`bots_missing` (in the change being made); a
+        seat the room cannot fill is noted with why, and tried again after the next
+        hand."""
+        assert self.seat_bot is not None
+        for seat, kind in self.bots_missing().items():
+            why = self.seat_bot(seat, kind)
+            if why is None:
+                self.unfunded.pop(seat, None)
+                self._unfunded_at.pop(seat, None)
+            else:
+                self.unfunded[seat] = why
+                self._unfunded_at[seat] = self.table.hand_number
 
     def _bot_leaves(self, seat: int) -> None:
         """The bot in ``seat`` leaves (no chips, no bankroll)."""

@@ -30,6 +30,7 @@ class TableMessages:
     connections: set[Connection]
     bots: dict[int, Bot]
     chat: deque[dict[str, Any]]
+    unfunded: dict[int, str]  # bot seats left empty: seat -> why (BotBankrolls)
 
     def _updates(self) -> list[tuple[Connection, str]]:
         """Each connection's :meth:`update_message` after a change. Spectators all see
@@ -138,4 +139,22 @@ class TableMessages:
             "chips": table.chips(),
             "rake": table.rake,
             "bought_in": table.bought_in,
+            "idle": self.idle(),
         }
+
+    def idle(self) -> str | None:
+        """Why no hand is played or about to start at the table (``None`` when one is):
+        the seats taken and sitting out, and the bot seats the room could not fill."""
+        table = self.table
+        if table.in_hand or table.can_start():
+            return None
+        seats = table.seats()
+        taken = sum(p is not None for p in seats)
+        out = sum(1 for p in seats if p is not None and p["sitting_out"])
+        why = f"waiting for players: {taken} of {len(seats)} seats taken"
+        if out:
+            why += f", {out} sitting out"
+        for seat, reason in sorted(self.unfunded.items()):
+            if seats[seat] is None:
+                why += f"; {reason}"
+        return why

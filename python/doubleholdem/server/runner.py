@@ -111,6 +111,10 @@ class TableRunner(TableMessages, BotBankrolls):
         self._sat_out: set[int] = set()  # see BotBankrolls
         self._broke: dict[int, int] = {}
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
+        self.wanted_bots: dict[int, str] = dict(bots)  # see BotBankrolls
+        self.seat_bot: Callable[[int, str], str | None] | None = None
+        self.unfunded: dict[int, str] = {}
+        self._unfunded_at: dict[int, int] = {}
 
     @property
     def money(self) -> TableMoney | None:
@@ -491,13 +495,13 @@ class TableRunner(TableMessages, BotBankrolls):
                     self.bot_turn(seat)
                     continue
                 wait = None if deadline is None else deadline - now
-            elif self._bots_short():
-                if self._wallet_outside():
-                    await self._top_up_bots_outside()
-                    continue
+            elif (short := bool(self._bots_short())) and self._wallet_outside():
+                await self._top_up_bots_outside()
+                continue
+            elif short or self.bots_missing():
                 try:
                     with self.change():
-                        self._top_up_bots()
+                        self._top_up_bots() if short else self.replace_bots()
                 except (DatabaseBusy, WalletFailed):  # the ledger is busy, a wallet failed
                     await asyncio.sleep(0.05)
                 continue

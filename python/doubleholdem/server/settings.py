@@ -92,7 +92,9 @@ class RoomSettings:
     Money (docs/server.md, "Money at the tables"): unless ``guests``, every seat is paid
     from an account's balance through the room's wallet, and each bot is an account
     with a bankroll of ``bot_bankroll`` chips from the house (0: ten maximum buy-ins of
-    its table).
+    its table). A table keeps its ``bots`` seats filled: a bot that left (no chips, no
+    bankroll) is replaced by one with a new bankroll while the house's balance stays at
+    or above ``-house_limit`` (``None``: no bound).
 
     The seat lifecycle (docs/tables.md, "Seats that free themselves"): a seat sat out for
     ``remove_after`` seconds, or without chips for ``busted_after`` seconds, is removed
@@ -118,6 +120,7 @@ class RoomSettings:
     households: bool = False
     signups_per_address: int = 20
     bot_bankroll: int = 0
+    house_limit: int | None = None
     remove_after: float = 300.0
     busted_after: float = 60.0
 
@@ -215,6 +218,7 @@ ROOM_OPTIONS: dict[str, type] = {
     "households": bool,
     "spectator_chat": bool,
     "bot_bankroll": int,
+    "house_limit": int,
     "remove_after": float,
     "busted_after": float,
     "keep_hands": int,
@@ -254,7 +258,7 @@ def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
     ``"closed"``), ``welcome_chips``, ``signups_per_address`` (a sign-up bound, 0: none)
-    and ``bot_bankroll`` (0 to 10**12), ``households``
+    ``bot_bankroll`` and ``house_limit`` (0 to 10**12), ``households``
     (true: one account per address at a table), ``spectator_chat`` (false: spectators
     read the chat but may not write in it), ``remove_after`` and ``busted_after``
     (seconds, 1 to a day: the seat lifecycle), ``keep_hands`` (0 to 10**12 hands) and
@@ -297,7 +301,13 @@ def load_room(path: str, settings: RoomSettings) -> None:
             if value not in ("open", "closed"):
                 raise InvalidConfig(f'{path}: [room] signup is "open" or "closed"')
             settings.signup = value == "open"
-        elif key in ("welcome_chips", "signups_per_address", "bot_bankroll", "keep_hands"):
+        elif key in (
+            "welcome_chips",
+            "signups_per_address",
+            "bot_bankroll",
+            "keep_hands",
+            "house_limit",
+        ):
             assert isinstance(value, int)
             if not 0 <= value <= MAX_WELCOME:
                 raise InvalidConfig(f"{path}: [room] {key} must be in 0..{MAX_WELCOME}")

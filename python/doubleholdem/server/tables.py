@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar, cast
 
+from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.accounts.wallet import LedgerWallet, Wallet
 from doubleholdem.errors import (
@@ -29,7 +30,7 @@ from doubleholdem.server import protocol
 from doubleholdem.server.commit import GroupCommit
 from doubleholdem.server.connection import Connection
 from doubleholdem.server.journal import restore
-from doubleholdem.server.money import TableMoney, write_off
+from doubleholdem.server.money import TableMoney, paying, write_off
 from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage import Damage, Storage, StoredTable
@@ -134,6 +135,9 @@ class RoomTables:
             emit=self.emit,
             load=lambda: self._stored(table_id),
         )
+        runner.wanted_bots = self._configured_bots(table_id)
+        if not self._wallet_outside:  # an embedding server's wallet seats its own bots
+            runner.seat_bot = partial(self._replace_bot, runner)
         store = self.store
         runner.paid_by = TableMoney(
             table_id,
@@ -264,8 +268,7 @@ class RoomTables:
         config = settings.configs[place]
         table = Table(config, seed=None if seed is None else seed * 1000 + table_id)
         now = settings.clock()
-        kinds = settings.bot_kinds[place] if place < len(settings.bot_kinds) else DEFAULT_BOTS
-        bots = {s: kinds[s % len(kinds)] for s in range(min(settings.bots, config.seats))}
+        bots = self._configured_bots(table_id)
         runner = self._runner(table_id, table, bots)
         if runner.money is not None and runner.money.outside:
             # a debit to such a wallet is noted and committed before it is asked, which
@@ -279,6 +282,54 @@ class RoomTables:
         self.runners[table_id] = runner
         snapshot = table.to_json(self.settings.snapshot_key)
         self.store.add_table(table_id, snapshot, {str(s): k for s, k in bots.items()})
+
+    def _configured_bots(self, table_id: int) -> dict[int, str]:
+        """The bots table ``table_id`` is configured with (``settings.bots`` seats from
+        the first, of its settings' kinds in turn): seat -> kind."""
+        settings = self.settings
+        place = table_id % len(settings.configs)
+        seats = settings.configs[place].seats
+        kinds = settings.bot_kinds[place] if place < len(settings.bot_kinds) else DEFAULT_BOTS
+        return {s: kinds[s % len(kinds)] for s in range(min(settings.bots, seats))}
+
+    def _replace_bot(self, runner: TableRunner, seat: int, kind: str) -> str | None:
+        """Seats a bot of ``kind`` in the empty ``seat`` of ``runner``'s table, in the
+        change being made: ``None``, or why it could not (the house's limit). With the
+        room's ledger, a bot whose bankroll cannot buy in gets a new one from the house
+        while the house's balance stays at or above ``-settings.house_limit``."""
+        name = f"bot-{runner.id}-{seat}"
+        money = runner.money
+        if money is not None and isinstance(money.wallet, LedgerWallet):
+            why = self._fund_bot(runner, seat, name)
+            if why is not None:
+                return why
+        if not self._seat_bot(runner, seat, name, runner.now()):
+            return f"bot seat {seat + 1} cannot buy in"
+        runner.add_bot(seat, kind)
+        return None
+
+    def _fund_bot(self, runner: TableRunner, seat: int, name: str) -> str | None:
+        """Gives bot ``name`` a new bankroll from the house if its own cannot buy in
+        (a new bot's account is made with one by :meth:`_seat_bot`): ``None``, or why
+        the house cannot."""
+        low, high = runner.table.config.buy_in_range
+        bankroll = self.settings.bot_bankroll or BANKROLL_BUY_INS * high
+        db = self.store.db
+        try:
+            account = get_account(db, name)
+        except UnknownAccount:
+            account = None
+        if account is not None and ledger.balance(db, ledger.bot(name)) >= low:
+            return None
+        limit = self.settings.house_limit
+        if limit is not None and ledger.balance(db, ledger.HOUSE) - bankroll < -limit:
+            return f"the house cannot fund bot seat {seat + 1} (house limit {limit})"
+        if account is not None:
+            assert runner.money is not None
+            key = f"bankroll:{account.id}:{runner.money.name}:{runner.table.next_occupancy}"
+            with paying(self.store):
+                ledger.transfer(db, key, "bankroll", ledger.HOUSE, ledger.bot(name), bankroll)
+        return None
 
     def _seat_new_bots(self, wallet: Wallet) -> None:
         """The bots that new tables paid by a wallet outside the database are still to

@@ -1,0 +1,121 @@
+"""Tables that stay playable (issue 32 item 5): the room keeps each table's bots to its
+configured count. A bot that left (no chips, no bankroll) is replaced between hands by
+a bot with a new bankroll from the house, while the house can fund it (the room's
+``house_limit``: how far below zero the house's balance may go); the ledger holds
+together; a table whose bots cannot be funded says why it is idle in the lobby."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from doubleholdem.accounts import ledger
+from doubleholdem.server.desk import Desk
+from doubleholdem.server.money import audit_room
+from doubleholdem.server.room import Room
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.table import TableConfig
+from money_room import audit_ok, play_hand
+from server_harness import ServerThread, until_hands
+
+HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
+HIGH = HEADS_UP.buy_in_range[1]
+
+
+def _room(*, guests: bool = False, house_limit: int | None = None) -> Room:
+    settings = RoomSettings(
+        tables=1,
+        bots=2,
+        bot_delay=0.0,
+        pause=0.0,
+        configs=[HEADS_UP],
+        seed=3,
+        guests=guests,
+        bot_bankroll=HIGH,  # one buy-in each: a bot that busts leaves
+        clock=lambda: 100.0,
+    )
+    settings.house_limit = house_limit
+    return Room.open(":memory:", settings)
+
+
+def _bust_a_bot(room: Room) -> int:
+    """Plays until a bot has left; its seat."""
+    runner = room.runners[0]
+    for _ in range(2000):
+        empty = [s for s, p in enumerate(runner.table.seats()) if p is None]
+        if empty:
+            return empty[0]
+        play_hand(runner)
+        with runner.change():
+            runner._top_up_bots()
+    raise AssertionError("no bot left in 2000 hands")
+
+
+def _house(room: Room) -> int:
+    return ledger.balance(room.store.db, ledger.HOUSE)
+
+
+def test_a_bot_that_left_is_replaced_from_the_house() -> None:
+    room = _room()
+    runner = room.runners[0]
+    seat = _bust_a_bot(room)
+    house = _house(room)
+    assert runner.bots_missing() == {seat: runner.wanted_bots[seat]}
+    with runner.change():
+        runner.replace_bots()
+    occupant = runner.table.seats()[seat]
+    assert occupant is not None and occupant["player"] == f"bot-0-{seat}"
+    assert occupant["stack"] == HIGH and seat in runner.bots
+    assert _house(room) == house - HIGH  # a new bankroll, spent on the buy-in
+    assert runner.bots_missing() == {}
+    audit_ok(room)
+    assert room.lobby()[0][0]["idle"] is None
+    play_hand(runner)  # and the table plays on
+
+
+def test_the_house_funds_no_bot_beyond_its_limit() -> None:
+    room = _room(house_limit=2 * HIGH)  # the two first bankrolls, no more
+    runner = room.runners[0]
+    seat = _bust_a_bot(room)
+    with runner.change():
+        runner.replace_bots()
+    assert runner.table.seats()[seat] is None
+    assert _house(room) == -2 * HIGH
+    (entry,), _ = room.lobby()
+    assert entry["idle"] == (
+        f"waiting for players: 1 of 2 seats taken; the house cannot fund bot seat {seat + 1} "
+        f"(house limit {2 * HIGH})"
+    )
+    assert audit_room(room.store.db)["ok"]
+
+
+def test_a_guest_room_replaces_bots_with_chips_from_nowhere() -> None:
+    room = _room(guests=True)
+    runner = room.runners[0]
+    seat = 0
+    with runner.change():
+        runner._bot_leaves(seat)
+    assert runner.bots_missing() == {seat: runner.wanted_bots[seat]}
+    with runner.change():
+        runner.replace_bots()
+    assert runner.table.seats()[seat] is not None and seat in runner.bots
+
+
+def test_a_served_table_of_bots_plays_on_after_a_bot_busts(tmp_path: Path) -> None:
+    settings = RoomSettings(
+        tables=1, bots=2, bot_delay=0.0, pause=0.0, configs=[HEADS_UP], seed=3, bot_bankroll=HIGH
+    )
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    runner = room.runners[0]
+
+    async def scenario() -> int:
+        for _ in range(60_000):  # until a third bot sat down: one came back
+            if runner.table.next_occupancy > 2:
+                return runner.table.hand_number
+            await asyncio.sleep(0.01)
+        raise AssertionError("no bot came back")
+
+    with ServerThread(room, desk=Desk(room.store.path, settings)):
+        back_at = asyncio.run(scenario())
+        asyncio.run(until_hands(room, back_at + 3))  # two seats: both bots play
+    audit_ok(Room.open(str(tmp_path / "tables.db"), settings))
