@@ -65,7 +65,7 @@ fn icm_quadrature(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Vec<f64>, f64, usize)> {
     let short = stacks.len().saturating_mul(payouts.len()) < SMALL_QUADRATURE;
-    let estimate = run(py, short, progress, 1000, Some(1), |done, cancel| {
+    let estimate = run(py, short, progress, 1000, None, |done, cancel| {
         icm::quadrature(&stacks, &payouts, done, cancel)
     })?;
     Ok((estimate.equity, estimate.error, estimate.nodes))
