@@ -75,6 +75,18 @@ async def chromium() -> AsyncIterator[Any]:
             await browser.close()
 
 
+async def signed_up_page(browser: Any, url: str, name: str, password: str) -> Any:
+    """A page of a new browser context at ``url`` that signed up as ``name`` (the room's
+    sign-up open), once the account box shows it."""
+    page = await (await browser.new_context()).new_page()
+    await page.goto(url)
+    await page.fill("#account-name", name)
+    await page.fill("#account-password", password)
+    await page.click("#signup")
+    await page.locator("#account-who", has_text=name).wait_for()
+    return page
+
+
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 

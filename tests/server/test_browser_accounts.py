@@ -19,7 +19,7 @@ from doubleholdem.server.desk import Desk
 from doubleholdem.server.money import audit_room
 from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from server_harness import NEEDS_BROWSER, ServerThread, chromium
+from server_harness import NEEDS_BROWSER, ServerThread, chromium, signed_up_page
 
 pytestmark = NEEDS_BROWSER
 PASSWORD = "correct horse battery"
@@ -93,11 +93,7 @@ async def _money_scenario(url: str, ledger_balance: Callable[[], int]) -> dict[s
     the statement."""
     seen: dict[str, Any] = {}
     async with chromium() as browser:
-        page = await (await browser.new_context()).new_page()
-        await page.goto(url)
-        await page.fill("#account-name", "ann")
-        await page.fill("#account-password", PASSWORD)
-        await page.click("#signup")
+        page = await signed_up_page(browser, url, "ann", PASSWORD)
         await page.locator("#account-balance", has_text="5000").wait_for()
         await page.fill("#buyin", str(BUY_IN))
         await page.locator("button[data-sit]").first.click()

@@ -173,15 +173,23 @@ class Line(NamedTuple):
     memo: dict[str, object]
 
     def to_json(self) -> dict[str, object]:
-        """The line as plain JSON values (``other`` as text, ``created`` as ``time``)."""
+        """The line as plain JSON values (``other`` as text, ``created`` as ``time``), as
+        people read it: a table named from 1 (``table 1`` is the table of id 0), in
+        ``other`` and in the memo's ``table``."""
+        other, memo = str(self.other), self.memo
+        if self.other.kind == "table" and self.other.name.isdecimal():
+            number = int(self.other.name) + 1
+            other = f"table {number}"
+            if "table" in memo:
+                memo = {**memo, "table": number}
         return {
             "seq": self.seq,
             "kind": self.kind,
             "amount": self.amount,
             "balance": self.balance,
-            "other": str(self.other),
+            "other": other,
             "time": self.created,
-            "memo": self.memo,
+            "memo": memo,
         }
 
 
@@ -320,7 +328,7 @@ def _check_balances(wanted: Transfer, source_after: int, target_after: int) -> N
     if source_after < 0 and source.kind not in _MAY_GO_NEGATIVE:
         raise InsufficientFunds(
             f"{source} holds {source_after + wanted.amount} chips, not the {wanted.amount} "
-            f"of this {wanted.kind}",
+            f"of this {wanted.kind.replace('_', '-')}",
             account=source.name,
             balance=source_after + wanted.amount,
             amount=wanted.amount,

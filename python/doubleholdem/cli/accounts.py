@@ -141,7 +141,7 @@ def _show(args: argparse.Namespace, shown: dict[str, Any]) -> int:
     if args.json:
         print(json.dumps(shown))
         return 0
-    seats = ", ".join(map(str, shown["seats"])) or "none"
+    seats = ", ".join(str(table + 1) for table in shown["seats"]) or "none"  # from 1
     print(f"{shown['name']} ({shown['role']}, {shown['state']}): balance {shown['balance']}")
     print(f"seats at tables: {seats}")
     for line in shown["statement"]:

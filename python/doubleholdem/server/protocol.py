@@ -56,6 +56,7 @@ __all__ = [
     "SitOut",
     "TopUp",
     "Watch",
+    "account_blocked",
     "apply_patch",
     "decode",
     "diff",
@@ -404,3 +405,21 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "preferences": lambda f: Preferences(f.flag("muck_losing"), f.flag("show_uncontested")),
     "ping": lambda f: Ping(),
 }
+
+
+def account_blocked(state: str) -> str:
+    """The error that tells a page of an account frozen or closed (``state``) by the
+    room's operator why it is closed, at once, before it is."""
+    if state == "closed":
+        return encode(
+            "error",
+            code="account_closed",
+            message="your account was closed by the room's operator: you are signed out",
+        )
+    return encode(
+        "error",
+        code="account_frozen",
+        message="your account was frozen by the room's operator: you may watch, but not "
+        "sit, play or chat; a seat you hold stays away until it is removed and its chips "
+        "go back to your balance",
+    )

@@ -14,7 +14,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from doubleholdem.accounts import households
-from doubleholdem.accounts.accounts import inactive
+from doubleholdem.accounts.accounts import get_account, inactive
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
     DoubleHoldemError,
@@ -149,6 +149,8 @@ class Room(RoomTables, WalletRequests):
         told = set()
         for connection in list(self.connections):
             if connection.active and connection.account in blocked:
+                state = get_account(self.store.db, connection.account).state
+                connection.send(protocol.account_blocked(state))
                 connection.close()
                 told.add(connection.account)
         for account in sorted(told):
@@ -241,7 +243,7 @@ class Room(RoomTables, WalletRequests):
         if not self._owns(connection):
             connection.error("not_your_seat", "chat: this seat belongs to another account")
             return
-        if seat is None and not self.settings.spectator_chat:
+        if seat is None and not self.settings.chat_for_spectators:
             connection.error(
                 "read_only", "chat: spectators read this table's chat but may not write in it"
             )

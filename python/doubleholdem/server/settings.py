@@ -79,7 +79,8 @@ class RoomSettings:
     checksum (:meth:`~doubleholdem.table.Table.to_json`), so that whoever can write the
     database but lacks the key cannot forge a table (``None``: checksums);
     ``spectator_chat`` whether spectators may write in a table's chat (they always read
-    it); ``chat_lines`` the recent chat lines a client is sent when it starts watching.
+    it; ``None``, the default: in a guest room only, :attr:`chat_for_spectators`);
+    ``chat_lines`` the recent chat lines a client is sent when it starts watching.
 
     Accounts (docs/server.md, "Accounts and sign-in"): by default a seat is taken only
     by a signed-in account, under its name; ``guests`` lets anyone sit under a chosen
@@ -111,7 +112,7 @@ class RoomSettings:
     seed: int | None = None
     keep_hands: int | None = None
     keep_hands_days: float | None = None
-    spectator_chat: bool = True
+    spectator_chat: bool | None = None
     chat_lines: int = 50
     snapshot_key: bytes | None = None
     guests: bool = False
@@ -123,6 +124,12 @@ class RoomSettings:
     house_limit: int | None = None
     remove_after: float = 300.0
     busted_after: float = 60.0
+
+    @property
+    def chat_for_spectators(self) -> bool:
+        """Whether spectators may write in a table's chat: ``spectator_chat`` if set,
+        else only in a guest room (in a room of accounts only seated players chat)."""
+        return self.guests if self.spectator_chat is None else self.spectator_chat
 
 
 def _read_toml(path: str) -> dict[str, Any]:

@@ -19,9 +19,11 @@ function build() {
     const text = input.value.trim();
     if (!text) return;
     window.dh.send({ type: "chat", text });
+    $("chat-note").textContent = "";
     input.value = "";
   };
-  box.append(form, element("div", { id: "muted" }));
+  const note = element("p", { id: "chat-note", class: "note error", role: "status", "aria-live": "polite" });
+  box.append(form, note, element("div", { id: "muted" }));
   $("history-box").after(box);
   renderMuted();
 }
@@ -71,6 +73,9 @@ function receive(m) {
     for (const entry of m.chat || []) add(entry);
   } else if (m.type === "chat" && m.table === tableId) {
     add(m);
+  } else if (m.type === "error" && m.message.startsWith("chat:")) {
+    // a refusal of the chat, beside its form, in words (the code is for programs)
+    $("chat-note").textContent = m.message.slice("chat:".length).trim();
   }
 }
 

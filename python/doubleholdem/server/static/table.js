@@ -33,13 +33,15 @@
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: V, ...message }));
   }
 
+  let blocked = null; // why the operator closed this account's pages (frozen or closed)
+
   function connect() {
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
     ws = new WebSocket(url);
-    ws.onopen = () => { retry = 500; status("connected"); };
+    ws.onopen = () => { retry = 500; status(blocked || "connected"); };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
     ws.onclose = () => {
-      status("disconnected, reconnecting…");
+      status(blocked || "disconnected, reconnecting…"); // a frozen account is told why
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
     };
@@ -111,6 +113,7 @@
       const open = t.seats.length - players;
       cells(row, [`Table ${t.id + 1}`, `${t.variant === "double" ? "Double" : "Texas"} Hold'em, ${t.structure}`,
         `${t.blinds[0]}/${t.blinds[1]}`, `${players}/${t.seats.length}`, `#${t.hand_number}`]);
+      row.title = t.idle || ""; // why no hand is played there (the host reads it too)
       const td = document.createElement("td");
       const watch = button("Watch", () => {
         if (seat !== null && t.id !== tableId) { note("lobby-note", "one seat per window: leave your seat to watch another table", true); return; }
@@ -393,7 +396,9 @@
   }
 
   function refused(m) {
-    status(`${m.code}: ${m.message}`);
+    if (m.code === "account_frozen" || m.code === "account_closed") blocked = m.message;
+    status(m.message); // words, not codes
+    if (m.message.startsWith("chat:")) return; // shown beside the chat's form (chat.js)
     if (pending && m.id === pending.id) { setPending(null); note("act-note", m.message, true); }
     else if (asked !== null) { note("seat-note", m.message, true); asked = null; }
     else if (!$("lobby").hidden) note("lobby-note", m.message, true);
