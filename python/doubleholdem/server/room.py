@@ -137,11 +137,10 @@ class Room(RoomTables, WalletRequests):
             await asyncio.sleep(ACCOUNTS_CHECK_SECONDS)
 
     def check_accounts(self) -> None:
-        """Closes the connections of accounts that are no longer active (frozen or
-        closed) but were when they connected, as a sign-out does: a seat stays, and a
-        new connection is signed in only as the session allows (a closed account's
-        sessions are over; a frozen account's connection keeps its name, which cannot
-        sit or top up, and is not closed again)."""
+        """Tells why and closes the connections of accounts no longer active (frozen or
+        closed) that were when they connected, as a sign-out does: a seat stays; a new
+        connection is signed in only as the session allows (a closed account's sessions
+        are over; a frozen one's keeps its name, which cannot sit, and stays open)."""
         names = {c.account for c in self.connections if c.account is not None}
         if not names:
             return
@@ -396,6 +395,10 @@ class Room(RoomTables, WalletRequests):
         if name is None:
             return
         runner = self._table(message.table)
+        back = protocol.Resume(None, message.table)  # the account's own seat there, if any
+        if not self.settings.guests and self._seat_of(connection, back) is not None:
+            self._resume(connection, back)
+            return
         table = runner.table
         seat = message.seat
         if seat is None:

@@ -97,19 +97,26 @@ function signedIn(me) {
     location.reload();
   };
   const state = me.state === "active" ? "" : ` (${me.state})`;
-  // the account's seats, taken back from this window without their tokens (resume by table)
-  const back = me.seats.map((table) => {
-    const again = element("button", { type: "button", "data-back": String(table) },
-      `Back to my table ${table + 1}`);
-    again.onclick = () => { if (window.dh && window.dh.seat === null) window.dh.send({ type: "resume", table }); };
-    return again;
-  });
+  // the account's seats, taken back from this window without their tokens (resume by
+  // table), kept current: a seat taken in another window or browser shows up here too
+  const back = element("span", { id: "account-back" });
+  function renderBack(seats) {
+    back.replaceChildren(...seats.map((table) => {
+      const again = element("button", { type: "button", "data-back": String(table) },
+        `Back to my table ${table + 1}`);
+      again.onclick = () => { if (window.dh && window.dh.seat === null) window.dh.send({ type: "resume", table }); };
+      return again;
+    }));
+  }
+  renderBack(me.seats);
   box.replaceChildren(
     element("span", { id: "account-who" }, `${me.name}${state}`), " · balance ",
-    balance, " ", out, ...back, statementBox(), element("span", { id: "account-message", role: "status" }));
+    balance, " ", out, back, statementBox(), element("span", { id: "account-message", role: "status" }));
   async function refresh() {
     const reply = await call("GET", "/api/me");
-    if (reply.status === 200) balance.textContent = String(reply.data.balance);
+    if (reply.status !== 200) return;
+    balance.textContent = String(reply.data.balance);
+    renderBack(reply.data.seats);
   }
   setInterval(refresh, 5000);
   window.addEventListener("focus", refresh);
