@@ -27,18 +27,22 @@ from doubleholdem._arrays import as_uint8
 from doubleholdem.cards import CardLike, parse_cards
 from doubleholdem.errors import InvalidHand
 from doubleholdem.evaluate import describe
+from doubleholdem.point_card import Point, point_error, point_index
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 __all__ = [
+    "Point",
     "PointAdvice",
     "PointChoice",
     "Resolution",
     "advise_point",
     "auto_point",
     "describe",
+    "point_error",
+    "point_index",
     "point_values",
     "resolve",
     "resolve_batch",
@@ -62,19 +66,20 @@ def _cards(cards: str | Iterable[CardLike], n: int, what: str) -> list[int]:
     return parsed
 
 
-def _point(point: int) -> int:
-    if isinstance(point, bool) or not isinstance(point, int) or not 0 <= point <= 2:
-        raise InvalidHand(f"point {point!r} is not an index into the three hole cards (0, 1 or 2)")
-    return point
-
-
 def resolve(
-    hole: str | Iterable[CardLike], point: int, board: str | Iterable[CardLike]
+    hole: str | Iterable[CardLike], point: Point, board: str | Iterable[CardLike]
 ) -> Resolution:
-    """The value of three hole cards with ``point`` (0..2) as the point card (DH-3, DH-4)."""
-    value, hand, five = _core.resolve(
-        _cards(hole, 3, "a Double Hold'em hole"), _point(point), _cards(board, 5, "a board")
-    )
+    """The value of three hole cards with ``point`` as the point card (DH-3, DH-4): an
+    index 0..2, ``"auto"`` or one of the cards (:func:`point_index`).
+
+    >>> resolve("Kc 2d 6c", "6c", "Kd 6h 9c Jc 3c") == resolve("Kc 2d 6c", 2, "Kd 6h 9c Jc 3c")
+    True
+    """
+    cards = _cards(hole, 3, "a Double Hold'em hole")
+    index = point_index(cards, point)
+    if index is None:
+        raise InvalidHand(f"cannot choose {point_error(cards, point)}")
+    value, hand, five = _core.resolve(cards, index, _cards(board, 5, "a board"))
     return Resolution(value, hand, list(five))
 
 

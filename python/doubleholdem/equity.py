@@ -19,8 +19,8 @@ Fraction(29603, 36432)
 ([0.7935, 0.2065], 454410)
 
 Double Hold'em (DH-1 to DH-6): three hole cards, each player's point card an index
-0..2 or ``"auto"`` (DH-6, the default), known from the hole alone, so pre-flop equity
-works too:
+0..2, ``"auto"`` (DH-6, the default) or one of its cards, known from the hole alone, so
+pre-flop equity works too:
 
 >>> r = calculate(["AhKh7c", "QsQd2c"], board="Kd 8h 2s", variant="double", points=[0, "auto"])
 >>> [round(e, 4) for e in r.equity]
@@ -50,11 +50,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import chain
-from typing import Any, Literal, Union
+from typing import Any, Union
 
 from doubleholdem import _core
-from doubleholdem.cards import CardLike, format_card, parse_cards
-from doubleholdem.errors import DuplicateCard, InvalidHand, RangeError
+from doubleholdem.cards import CardLike, format_card, format_cards, parse_cards
+from doubleholdem.errors import DuplicateCard, InvalidHand, InvalidThreads, RangeError
+from doubleholdem.point_card import Point, point_error, point_index
 from doubleholdem.ranges import Range, parse_range
 from doubleholdem.scale import ray_map
 
@@ -76,7 +77,6 @@ PlayerLike = Union[str, Range, Iterable[CardLike]]
 """A player: range text (``"QQ+,AKs"``, ``"AhKh"``, ``"random"``), a parsed
 :class:`~doubleholdem.ranges.Range`, or one hand as cards."""
 
-Point = Union[int, Literal["auto"]]
 
 EXACT_SHOWDOWNS = 4_000_000_000
 EXACT_DEALS = 2_000_000
@@ -180,19 +180,30 @@ def _arranged_random(point: Point | str) -> tuple[tuple[tuple[int, ...], int], .
 def _arrange(
     hands: list[tuple[tuple[int, ...], int]], point: Point | str, random: bool, index: int
 ) -> list[tuple[tuple[int, ...], int]]:
-    """Double Hold'em hands with the point card first (DH-2, DH-3)."""
-    if point != "auto" and (isinstance(point, bool) or point not in (0, 1, 2)):
-        raise InvalidHand(f"player {index + 1}: point {point!r} is not 0, 1, 2 or 'auto' (DH-6)")
+    """Double Hold'em hands with the point card first (DH-2, DH-3): the point an index
+    0..2, ``"auto"`` (DH-6) or a card each hole holds (:func:`~doubleholdem.double.point_index`;
+    a random hand's point is an index or ``"auto"``)."""
     if random:
+        if point != "auto" and (isinstance(point, bool) or point not in (0, 1, 2)):
+            raise InvalidHand(
+                f"player {index + 1}: point {point!r} of a random hand is not 0, 1, 2 or auto"
+            )
         return list(_arranged_random(point))
     out = []
     for hole, weight in hands:
-        if point == "auto":
-            p = _core.auto_point(list(hole))
-            out.append(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight))
-        else:
-            out.append(((hole[point], *(c for i, c in enumerate(hole) if i != point)), weight))
+        p = point_index(hole, point)
+        if p is None:
+            raise InvalidHand(f"player {index + 1}: cannot choose {point_error(hole, point)}")
+        out.append(((hole[p], *(c for i, c in enumerate(hole) if i != p)), weight))
     return out
+
+
+def _text(player: PlayerLike, hands: list[tuple[tuple[int, ...], int]]) -> str:
+    """A player as its errors name it: range text as given, a hand given as cards by
+    their names (never their numbers)."""
+    if isinstance(player, (str, Range)):
+        return str(player)
+    return format_cards(hands[0][0]) if len(hands) == 1 else str(player)
 
 
 def _remove_impossible(
@@ -268,7 +279,7 @@ def question(
     if points is not None and (isinstance(points, str) or len(points) != len(players)):
         raise InvalidHand(f"give one point per player ({len(players)}), as a list")
     ranges = [_player_hands(p, hole_cards, i) for i, p in enumerate(players)]
-    texts = [p if isinstance(p, str) else str(p) for p in players]
+    texts = [_text(p, r) for p, r in zip(players, ranges)]
     if variant == "double":
         chosen: Sequence[Point | str] = points if points is not None else ["auto"] * len(players)
         ranges = [_arrange(r, chosen[i], _is_random(players[i]), i) for i, r in enumerate(ranges)]
@@ -362,8 +373,15 @@ def _check_options(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidHand(f"seed must be a whole number (or None), not {seed!r}")
-    if threads is not None:
-        _whole(threads, "threads", 1, _core.MAX_THREADS)
+    if threads is not None and (
+        isinstance(threads, bool)
+        or not isinstance(threads, int)
+        or not 1 <= threads <= _core.MAX_THREADS
+    ):
+        raise InvalidThreads(
+            f"threads must be a whole number from 1 to {_core.MAX_THREADS}, not {threads!r}",
+            value=threads,
+        )
 
 
 def _boards(q: Question) -> int:

@@ -35,6 +35,20 @@ class InvalidValue(InvalidInput):
     """A number that is not a hand value produced by the evaluator."""
 
 
+class InvalidArgument(DoubleHoldemError, ValueError):
+    """An argument outside its legal range; the message names the value and the range,
+    ``value`` holds what was given."""
+
+    def __init__(self, message: str, *, value: object = None) -> None:
+        super().__init__(message)
+        self.value = value
+
+
+class InvalidThreads(InvalidArgument):
+    """A ``threads=`` that is not a whole number from 1 to
+    :data:`doubleholdem.MAX_THREADS` (a ``TypeError`` when it is not an integer at all)."""
+
+
 class InvalidConfig(DoubleHoldemError, ValueError):
     """A game configuration that cannot be played; the message says which field and why.
     ``field`` names the offending setting."""
@@ -192,7 +206,17 @@ class SeatTaken(TableError):
 
 
 class SeatEmpty(TableError):
-    """A request for a seat where nobody sits, or a seat number the table lacks."""
+    """A request for a seat where nobody sits."""
+
+
+class NoSuchSeat(TableError):
+    """A seat number the table lacks (or not a whole number): the message names it and
+    the table's seats; ``seat`` is the number asked for (``None`` if not a number),
+    ``seats`` how many the table has (numbered 0 to ``seats - 1``)."""
+
+    def __init__(self, message: str, *, seat: int | None, seats: int) -> None:
+        super().__init__(message, seat=seat)
+        self.seats = seats
 
 
 class BuyInOutOfRange(TableError):

@@ -92,8 +92,9 @@ MAX_THREADS: int = _core.MAX_THREADS
 """The most threads a call may ask for (256). Every ``threads=`` of the package
 (:func:`evaluate_batch`, :func:`category_counts`, ``double.resolve_batch``, the casino
 analysis and simulation, the Double Hold'em statistics) takes ``None`` (all cores) or a
-whole number from 1 to ``MAX_THREADS``; anything else is a ``ValueError`` (a
-``TypeError`` for what is not an integer) raised before any work starts.
+whole number from 1 to ``MAX_THREADS``; anything else is an
+:class:`~doubleholdem.errors.InvalidThreads` (a ``ValueError`` naming the value and the
+range; a ``TypeError`` for what is not an integer) raised before any work starts.
 
 Pools are bounded: at most 4 pools of a chosen size are kept and reused, the least
 recently used one is let go when a fifth size is asked for."""
@@ -110,7 +111,7 @@ def evaluate_batch(hands: Any, *, threads: int | None = None) -> npt.NDArray[np.
     >>> evaluate_batch([[51, 47, 43, 39, 35]], threads=0)
     Traceback (most recent call last):
     ...
-    ValueError: threads must be a whole number from 1 to 256, not 0
+    doubleholdem.errors.InvalidThreads: threads must be a whole number from 1 to 256, not 0
     """
     return _core.evaluate_batch(as_uint8(hands, "hands", 2), threads)
 

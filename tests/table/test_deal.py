@@ -47,7 +47,9 @@ def test_a_point_card_refusal_names_the_table_seat() -> None:
     with pytest.raises(IllegalAction) as caught:
         table.choose_point(seat, 7)
     error = caught.value
-    assert str(error).startswith(f"seat {seat} cannot choose point 7: give 0, 1 or 2 or one of ")
+    assert str(error).startswith(
+        f"seat {seat} cannot choose point 7: give 0, 1, 2, auto or one of "
+    )
     assert error.seat == seat and error.legal.seat == seat  # type: ignore[attr-defined]
     with pytest.raises(IllegalAction, match=rf"^seat {seat} must first choose a point card"):
         table.act(seat, "check")

@@ -14,6 +14,7 @@ from doubleholdem.errors import (
     HandInProgress,
     IllegalAction,
     InvalidConfig,
+    NoSuchSeat,
     NotEnoughPlayers,
     SeatEmpty,
     SeatTaken,
@@ -163,7 +164,7 @@ def test_th36_buy_in_range_and_seat_errors() -> None:
         table.join(0, "b", 500)
     with pytest.raises(SeatTaken, match="a already sits in seat 0"):
         table.join(1, "a", 500)
-    with pytest.raises(SeatEmpty, match="6 is not a seat"):
+    with pytest.raises(NoSuchSeat, match="6 is not a seat"):
         table.join(6, "c", 500)
     with pytest.raises(SeatEmpty, match="seat 3 is empty"):
         table.sit_out(3)

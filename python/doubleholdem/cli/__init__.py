@@ -2,7 +2,10 @@
 
 A command's module exposes ``add_parser(subparsers)``, which registers its parser and sets
 ``run`` (a function of the parsed arguments that returns the exit status). Bad input exits
-with status 2 and one line on stderr. Nothing in the library imports this package.
+with status 2 and one line on stderr (``doubleholdem double: error: ...``, the command
+named once). A closed output pipe (``doubleholdem stats double --classes | head``) ends a
+command quietly with status 141 (:data:`CLOSED_PIPE`, what a shell reports for a program
+ended by SIGPIPE); Ctrl-C with 130. Nothing in the library imports this package.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 from doubleholdem.cli.base import Parser, UsageError
 from doubleholdem.errors import DoubleHoldemError
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "entry_point", "main"]
+__all__ = ["CLOSED_PIPE", "COMMANDS", "UsageError", "build_parser", "entry_point", "main"]
 
 
 # Each command and its module, imported only when it is needed (``doubleholdem replay``
@@ -41,6 +44,16 @@ COMMANDS = {
         ("accounts", "accounts"),
     )
 }
+
+
+CLOSED_PIPE = 141
+"""The exit status of a command whose output pipe closed before it finished
+(``doubleholdem stats double --classes | head``): it stops quietly, nothing on stderr,
+with the status a shell reports for a program ended by SIGPIPE (128 + 13), as the
+coreutils give: a pipeline's reader taking what it needs is not an error to report, but
+a script checking the writer's status (``set -o pipefail``) still sees it stopped short.
+(Python ignores SIGPIPE and raises ``BrokenPipeError`` instead, see its documentation's
+"Note on SIGPIPE".)"""
 
 
 class _Version(argparse.Action):
@@ -86,7 +99,8 @@ def _one_line(error: BaseException) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status: 0, 2 for bad input (one line on
-    stderr, never a traceback), 130 after Ctrl-C, 1 for an internal error (one line
+    stderr, never a traceback), 130 after Ctrl-C, 141 when the output pipe closed
+    (:data:`CLOSED_PIPE`, quietly), 1 for an internal error (one line
     too; ``DOUBLEHOLDEM_TRACEBACK=1`` shows its traceback). No command at all prints the
     help, with status 0."""
     try:
@@ -97,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser(words[0] if words else None).parse_args(words)
         status: int = args.run(args)
         return status
+    except UsageError as error:
+        print(f"{error.prog}: error: {_one_line(error)}", file=sys.stderr)
+        return 2
     except (DoubleHoldemError, ValueError, TypeError, OverflowError) as error:
         print(f"doubleholdem: error: {_one_line(error)}", file=sys.stderr)
         return 2
@@ -106,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MemoryError:
         print("doubleholdem: error: out of memory", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (``doubleholdem ... | head``)
+        return CLOSED_PIPE
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         reason = error.strerror or _one_line(error)
@@ -126,16 +145,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    """The console script: exits with :func:`main`'s status. After a Ctrl-C (130) the
-    process ends ignoring further ones: a second Ctrl-C while the first is reported, or
-    while the interpreter shuts down (threads, the progress bar, the core's pool), would
-    otherwise end it by the signal instead of with status 130."""
+    """The console script: exits with :func:`main`'s status. After a closed output pipe
+    (:data:`CLOSED_PIPE`) what is left of the output goes nowhere, so that exiting does
+    not fail to flush it. After a Ctrl-C (130) the process ends ignoring further ones: a
+    second Ctrl-C while the first is reported, or while the interpreter shuts down
+    (threads, the progress bar, the core's pool), would otherwise end it by the signal
+    instead of with status 130."""
     try:
         status = main()
     except KeyboardInterrupt:  # a second Ctrl-C while main reported the first
         status = 130
     if status == 130:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if status == CLOSED_PIPE:  # nothing more can be written: exiting must not try
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     sys.exit(status)
 
 

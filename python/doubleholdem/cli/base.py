@@ -28,6 +28,7 @@ __all__ = [
     "add_variant_option",
     "bounded",
     "no_collections",
+    "point_word",
     "print_result",
     "seed_of",
     "thread_count",
@@ -35,7 +36,12 @@ __all__ = [
 
 
 class UsageError(DoubleHoldemError):
-    """The command line itself is wrong."""
+    """The command line itself is wrong; ``prog`` is the command that says so
+    (``doubleholdem double``), which names it once: ``doubleholdem double: error: ...``."""
+
+    def __init__(self, message: str, *, prog: str = "doubleholdem") -> None:
+        super().__init__(message)
+        self.prog = prog
 
 
 class DefaultsFormatter(argparse.HelpFormatter):
@@ -63,13 +69,20 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(message, prog=self.prog)
 
 
 def print_result(args: argparse.Namespace, result: dict[str, Any], lines: Sequence[str]) -> int:
     """Prints ``result`` as one JSON line with ``--json``, else the human ``lines``."""
     print(json.dumps(result) if args.json else "\n".join(lines))
     return 0
+
+
+def point_word(text: str) -> int | str:
+    """A point card as written on the command line: ``0``, ``1`` or ``2`` as the index,
+    anything else (``auto``, a card) as text, for
+    :func:`doubleholdem.point_card.point_index` to read or refuse."""
+    return int(text) if text in ("0", "1", "2") else text
 
 
 def thread_count(text: str) -> int:

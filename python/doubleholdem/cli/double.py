@@ -1,4 +1,4 @@
-"""``doubleholdem double --hole CARDS --board CARDS [--point 0|1|2|auto] [--json]``:
+"""``doubleholdem double --hole CARDS --board CARDS [--point 0|1|2|CARD|auto] [--json]``:
 a Double Hold'em hand resolved (RULES.md DH-2 to DH-6)."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from typing import Any
 
 from doubleholdem import double
 from doubleholdem.cards import CARD_NAMES, format_cards, parse_cards
-from doubleholdem.cli.base import UsageError, print_result
+from doubleholdem.cli.base import UsageError, point_word, print_result
 from doubleholdem.cli.eval import hand_lines, hand_result
 from doubleholdem.evaluate import describe, evaluate
+from doubleholdem.point_card import point_error, point_index
 
 __all__ = ["add_parser", "run"]
 
@@ -24,23 +25,22 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--point",
         default="auto",
-        help="the point card: hole card 0, 1 or 2 in dealing order, or auto (DH-6)",
+        help="the point card: hole card 0, 1 or 2 in dealing order, the card itself "
+        "(e.g. Ks) or auto (DH-6)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.point == "auto":
-        point, how = double.auto_point(args.hole), "automatic, DH-6"
-    elif args.point in ("0", "1", "2"):
-        point, how = int(args.point), "given"
-    else:
-        raise UsageError(f"--point must be 0, 1, 2 or auto, not {args.point!r}")
-    r = double.resolve(args.hole, point, args.board)
-    result = hand_result(r.value, r.best_five)
-    result.update(point=point, hand=r.hand, values=double.point_values(args.hole, args.board))
     hole = parse_cards(args.hole)
+    point = point_index(hole, point_word(args.point))
+    if point is None:
+        raise UsageError(f"--point: cannot choose {point_error(hole, args.point)}")
+    how = "automatic, DH-6" if args.point == "auto" else "given"
+    r = double.resolve(hole, point, args.board)
+    result = hand_result(r.value, r.best_five)
+    result.update(point=point, hand=r.hand, values=double.point_values(hole, args.board))
     card = CARD_NAMES[hole[point]]
     lines = [f"point:       {point} ({card}, {how})"]
     for number, pair in enumerate(_hands(hole, point), start=1):

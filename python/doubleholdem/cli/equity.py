@@ -6,27 +6,22 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from doubleholdem.cli.base import add_run_options, add_variant_option, print_result, seed_of
+from doubleholdem.cli.base import (
+    add_run_options,
+    add_variant_option,
+    point_word,
+    print_result,
+    seed_of,
+)
 from doubleholdem.equity import calculate
-from doubleholdem.errors import InvalidHand
 from doubleholdem.progress import ProgressBar
 
 __all__ = ["add_parser", "run"]
 
 
 def _points(text: str | None) -> list[int | str] | None:
-    if text is None:
-        return None
-    points: list[int | str] = []
-    for word in text.split(","):
-        word = word.strip()
-        if word == "auto":
-            points.append("auto")
-        elif word in ("0", "1", "2"):
-            points.append(int(word))
-        else:
-            raise InvalidHand(f"--points takes 0, 1, 2 or auto per player, not {word!r}")
-    return points
+    """``--points``: one point per player, comma-separated (checked by ``calculate``)."""
+    return None if text is None else [point_word(word.strip()) for word in text.split(",")]
 
 
 def add_parser(subparsers: Any) -> None:
@@ -42,8 +37,9 @@ def add_parser(subparsers: Any) -> None:
     add_variant_option(p)
     p.add_argument(
         "--points",
-        help="Double Hold'em point per player: 0, 1, 2 or auto (default: each player's "
-        "best for each deal)",
+        help="Double Hold'em point card per player, comma-separated: 0, 1, 2 (a hole card "
+        "in dealing order), the card itself (e.g. Kh) or auto (DH-6) (default: auto for "
+        "every player)",
     )
     how = p.add_mutually_exclusive_group()
     how.add_argument("--exact", action="store_true", help="enumerate every deal")

@@ -37,7 +37,7 @@ def add_parser(subparsers: Any) -> None:
         "--think",
         type=bounded(float, 0, 3600, "a number of seconds"),
         default=0.5,
-        help="seconds before each answer (0.5)",
+        help="seconds before each answer",
     )
     p.add_argument(
         "--db",

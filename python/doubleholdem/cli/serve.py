@@ -93,13 +93,13 @@ def add_parser(subparsers: Any) -> None:
         "--header-timeout",
         type=bounded(float, 0.1, 3600, "a number of seconds"),
         default=10.0,
-        help="seconds a request's headers and body may take to arrive (10)",
+        help="seconds a request's headers and body may take to arrive",
     )
     p.add_argument(
         "--per-address",
         type=_count,
         default=64,
-        help="connections open at once from one address (64; 0: no cap)",
+        help="connections open at once from one address (0: no cap)",
     )
     p.add_argument(
         "--forwarded-allow-ips",

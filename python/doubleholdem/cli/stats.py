@@ -9,7 +9,12 @@ import sys
 from typing import Any
 
 from doubleholdem.cli.base import thread_count
-from doubleholdem.double_stats import differences, shipped_statistics, statistics
+from doubleholdem.double_stats import (
+    DoubleStatistics,
+    differences,
+    shipped_statistics,
+    statistics,
+)
 from doubleholdem.progress import ProgressBar
 
 __all__ = ["add_parser", "run"]
@@ -64,4 +69,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'category':16} {'automatic':>15} {'best':>15}")
     for name in stats.auto:
         print(f"{name:16} {stats.auto[name]:>15,} {stats.best[name]:>15,}")
+    if args.classes:
+        _print_classes(stats)
     return 0
+
+
+def _print_classes(stats: DoubleStatistics) -> None:
+    """``--classes`` as text: one line per hole class, the share of its deals in which
+    the automatic point card, and each point card, is a best choice."""
+    print()
+    print(f"{len(stats.classes):,} hole classes (holes: how many holes the class holds)")
+    heads = ("holes", 6), ("auto", 5), ("auto best", 10), ("0 best", 8), ("1 best", 8)
+    print(f"{'hole':8} " + " ".join(f"{h:>{w}}" for h, w in heads) + f" {'2 best':>8}")
+    for c in stats.classes:
+        shares = " ".join(f"{best / c.deals:>8.2%}" for best in c.point_best)
+        print(f"{c.hole:8} {c.weight:>6} {c.auto_point:>5} {c.auto_best / c.deals:>10.2%} {shares}")

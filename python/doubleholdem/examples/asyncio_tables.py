@@ -17,10 +17,12 @@ delay, and now and then not at all, so the clocks really run out.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
 import random
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +32,7 @@ from doubleholdem.game.words import TIMEOUT
 from doubleholdem.table import Decision, Observation, Table, TableConfig
 from doubleholdem.table.bots import Bot, CallingStation, RandomBot
 
-__all__ = ["Outbox", "Report", "ScriptedPlayer", "TableTask", "serve"]
+__all__ = ["Outbox", "Report", "ScriptedPlayer", "TableTask", "main", "serve"]
 
 
 @dataclass
@@ -178,10 +180,14 @@ class TableTask:
             report.chip_errors += 1
 
 
+TABLES, HANDS = 8, 40
+"""The defaults of :func:`serve`: a run of a few seconds."""
+
+
 async def serve(
     *,
-    tables: int = 50,
-    hands: int = 200,
+    tables: int = TABLES,
+    hands: int = HANDS,
     seed: int = 1,
     action_time: float = 0.05,
 ) -> Report:
@@ -225,10 +231,47 @@ async def serve(
     return report
 
 
-if __name__ == "__main__":
-    result = asyncio.run(serve())
+def main(argv: list[str] | None = None) -> int:
+    """``python -m doubleholdem.examples.asyncio_tables [--tables N] [--hands N] [--seed N]
+    [--action-time SECONDS]``: runs :func:`serve` and prints what it saw (a few seconds
+    with the defaults); exit status 0, 1 if a view leaked a card or the chips did not add
+    up, 2 for bad options, 130 after Ctrl-C."""
+    parser = argparse.ArgumentParser(
+        prog="python -m doubleholdem.examples.asyncio_tables",
+        description="Many tables in one asyncio process, with bots and scripted remote "
+        "players whose clocks run out.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument("--tables", type=_positive, default=TABLES, help="tables")
+    parser.add_argument("--hands", type=_positive, default=HANDS, help="hands at each table")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the cards and players")
+    parser.add_argument(
+        "--action-time", type=float, default=0.05, help="seconds of every time limit"
+    )
+    args = parser.parse_args(argv)
+    try:
+        result = asyncio.run(
+            serve(
+                tables=args.tables, hands=args.hands, seed=args.seed, action_time=args.action_time
+            )
+        )
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     print(
         f"{result.hands} hands at {len(result.tables)} tables, {result.views} views sent, "
         f"{result.timeouts} timeouts, {result.time_banks} time banks, "
         f"{result.leaks} leaks, {result.chip_errors} chip errors"
     )
+    return 1 if result.leaks or result.chip_errors else 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number of 1 or more")
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

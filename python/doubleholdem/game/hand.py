@@ -232,7 +232,8 @@ class Hand(HandState):
 
     def choose_point(self, seat: int, point: int | str) -> Event:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
-        0..2 into its hole cards in dealing order, or the card itself as text ("Kc").
+        0..2 into its hole cards in dealing order, the card itself as text ("Kc") or
+        "auto" (DH-6), as :func:`doubleholdem.point_card.point_index` reads them.
         Only at that seat's turn on the flop, before it acts. Returns the ``point``
         :class:`Event` it recorded."""
         if (

@@ -8,18 +8,20 @@ plainly legal, so the common decision costs nothing here.
 >>> legal = point_choice(seat=1, bet=0, stack=100)
 >>> point_index((48, 49, 51), legal, "As")
 2
->>> point_index((48, 49, 51), legal, 3)
-Traceback (most recent call last):
-...
-doubleholdem.errors.IllegalAction: seat 1 cannot choose point 3: give 0, 1 or 2 or one of Ac Ad As
+>>> try:
+...     point_index((48, 49, 51), legal, 3)
+... except IllegalAction as error:
+...     print(error)
+seat 1 cannot choose point 3: give 0, 1, 2, auto or one of Ac Ad As
 """
 
 from __future__ import annotations
 
-from doubleholdem.cards import CARD_NAMES, parse_card
 from doubleholdem.errors import IllegalAction
 from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.game.words import POINT
+from doubleholdem.point_card import point_error
+from doubleholdem.point_card import point_index as index_of
 
 __all__ = [
     "all_in_as",
@@ -155,20 +157,13 @@ def all_in_as(legal: LegalActions, amount: object) -> tuple[Action, int | None]:
 
 
 def point_index(hole: tuple[int, ...], legal: LegalActions, point: object) -> int:
-    """The index in ``hole`` of the point card chosen (DH-2, DH-5): an index 0..2, or
-    the card as text; refused if it is neither."""
-    if isinstance(point, str):
-        try:
-            card = parse_card(point)
-        except ValueError:
-            card = -1
-        if card in hole:
-            return hole.index(card)
-    elif isinstance(point, int) and not isinstance(point, bool) and 0 <= point < len(hole):
-        return point
-    cards = " ".join(CARD_NAMES[c] for c in hole)
-    reason = f"cannot choose point {point!r}: give 0, 1 or 2 or one of {cards}"
-    raise refusal(legal, reason, POINT, None)
+    """The index in ``hole`` of the point card chosen (DH-2, DH-5): an index 0..2,
+    ``"auto"`` (DH-6) or the card as text (:func:`doubleholdem.point_card.point_index`);
+    refused if it is none of them."""
+    index = index_of(hole, point)
+    if index is None:
+        raise refusal(legal, f"cannot choose {point_error(hole, point)}", POINT, None)
+    return index
 
 
 def check_seat(seat: object, players: int) -> None:

@@ -121,6 +121,21 @@ class HandState:
         won without a showdown)."""
         return STREETS[self._street]
 
+    def __repr__(self) -> str:
+        """Short: the game, the blinds, the seats, the street and the pot.
+
+        >>> from doubleholdem.game import GameConfig, Hand
+        >>> Hand(GameConfig(stacks=(100, 100, 100), small_blind=1, big_blind=2), seed=1)
+        <Hand texas no-limit 1/2, 3 seats, preflop, pot 3>
+        """
+        config = self.config
+        street = "over" if self.over else STREETS[self._street]
+        return (
+            f"<{type(self).__name__} {config.variant.value} {config.structure.value} "
+            f"{config.small_blind}/{config.big_blind}, {len(self._stacks)} seats, {street}, "
+            f"pot {self.pot}>"
+        )
+
     @property
     def board(self) -> list[int]:
         """The community cards dealt so far."""

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from doubleholdem.errors import BuyInOutOfRange, SeatEmpty, SeatTaken, TableError
+from doubleholdem.errors import BuyInOutOfRange, NoSuchSeat, SeatEmpty, SeatTaken, TableError
 from doubleholdem.table.blinds import Debts, passed_blind
 from doubleholdem.table.config import is_int
 
@@ -129,9 +129,10 @@ class Seating:
         if type(seat) is int and 0 <= seat < count:
             return
         if not is_int(seat) or not 0 <= seat < count:  # type: ignore[operator]
-            raise SeatEmpty(
+            raise NoSuchSeat(
                 f"{seat!r} is not a seat (seats 0..{count - 1})",
                 seat=seat if is_int(seat) else None,  # type: ignore[arg-type]
+                seats=count,
             )
 
     def occupant(self, seat: int) -> Seat:

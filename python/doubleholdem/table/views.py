@@ -40,6 +40,34 @@ class TableViews(TableParts):
     """What a :class:`~doubleholdem.table.Table` shows, read off the parts
     :class:`TableParts` names (the table sets them; this class never does)."""
 
+    def __repr__(self) -> str:
+        """Short: the game, the blinds, the seats taken, the hand and its pot.
+
+        >>> from doubleholdem.table import Table, TableConfig
+        >>> table = Table(TableConfig(small_blind=5, big_blind=10, seats=6), seed=1)
+        >>> table.join(0, "ann", 1000); table.join(3, "bob", 1000)
+        >>> table
+        <Table texas no-limit 5/10, 2 of 6 seats taken, no hand yet>
+        >>> table.start_hand(); table
+        <Table texas no-limit 5/10, 2 of 6 seats taken, hand 1: preflop, pot 15>
+        >>> table.act(table.to_act, "fold"); table
+        <Table texas no-limit 5/10, 2 of 6 seats taken, hand 1 over>
+        """
+        config = self.config
+        taken = sum(seat is not None for seat in self._seating.seats)
+        hand = self.hand
+        if hand is None:
+            now = "no hand yet"
+        elif self.in_hand:
+            now = f"hand {self._hand_number}: {hand.street}, pot {hand.pot}"
+        else:
+            now = f"hand {self._hand_number} over"
+        return (
+            f"<{type(self).__name__} {config.variant.value} {config.structure.value} "
+            f"{config.small_blind}/{config.big_blind}, {taken} of {config.seats} seats taken, "
+            f"{now}>"
+        )
+
     # ------------------------------------------------------------------ state
 
     @property

@@ -59,7 +59,7 @@ impl fmt::Display for CoreError {
                 write!(f, "{card} is not a card: cards are integers 0..51")
             }
             CoreError::DuplicateCard { card } => {
-                write!(f, "duplicate card {} ({card})", card_name(*card))
+                write!(f, "duplicate card {}", card_name(*card))
             }
             CoreError::InvalidHand { reason } => f.write_str(reason),
             CoreError::InvalidValue { value } => write!(f, "{value} is not a hand value"),
@@ -72,3 +72,16 @@ impl fmt::Display for CoreError {
 }
 
 impl std::error::Error for CoreError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_duplicate_card_is_named_by_its_name_alone() {
+        assert_eq!(
+            CoreError::DuplicateCard { card: 44 }.to_string(),
+            "duplicate card Kc"
+        );
+    }
+}

@@ -20,7 +20,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList};
 /// The one boundary where core errors become Python exceptions.
 fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
     if let CoreError::InvalidArgument { reason } = error {
-        return PyValueError::new_err(reason);
+        return typed_error(py, "InvalidArgument", reason, None);
     }
     let message = error.to_string();
     let (row, inner) = match error {
@@ -45,8 +45,30 @@ fn to_py(py: Python<'_>, error: CoreError) -> PyErr {
     build().unwrap_or_else(|e| e)
 }
 
+/// The exception `class` of `doubleholdem.errors` with `message` (and the `value` it
+/// refuses, if given); a `ValueError` if that module cannot be imported.
+fn typed_error(
+    py: Python<'_>,
+    class: &str,
+    message: String,
+    value: Option<&Bound<'_, PyAny>>,
+) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let kwargs = PyDict::new(py);
+        if let Some(value) = value {
+            kwargs.set_item("value", value)?;
+        }
+        let errors = py.import("doubleholdem.errors")?;
+        let exception = errors
+            .getattr(class)?
+            .call((message.clone(),), Some(&kwargs))?;
+        Ok(PyErr::from_value(exception))
+    };
+    build().unwrap_or_else(|_| PyValueError::new_err(message.clone()))
+}
+
 /// A `threads=` argument: `None` (all cores) or a whole number from 1 to
-/// `parallel::MAX_THREADS`; anything else is a `ValueError` (a `TypeError` if it is not
+/// `parallel::MAX_THREADS`; anything else is an `InvalidThreads` (a `TypeError` if it is not
 /// an integer) naming the bound, raised before any work starts.
 pub(crate) fn threads_arg(
     py: Python<'_>,
@@ -70,13 +92,11 @@ pub(crate) fn threads_arg(
         } else {
             shown
         };
-        to_py(
-            py,
-            CoreError::invalid_argument(format!(
-                "threads must be a whole number from 1 to {}, not {shown}",
-                parallel::MAX_THREADS
-            )),
-        )
+        let message = format!(
+            "threads must be a whole number from 1 to {}, not {shown}",
+            parallel::MAX_THREADS
+        );
+        typed_error(py, "InvalidThreads", message, Some(threads))
     })?;
     Ok(Some(n))
 }

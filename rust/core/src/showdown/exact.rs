@@ -70,6 +70,19 @@ pub fn showdowns(spec: &Spec, cap: u64) -> u64 {
 /// The most deals of hands an enumeration takes (their classes are held in memory).
 pub const MAX_DEALS: u64 = 20_000_000;
 
+/// `n` with its thousands separated by commas, as people read it: `20,000,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::with_capacity(digits.len() * 4 / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
 /// The number of deals of hands (one hand per player, no card twice), capped at `cap`.
 pub fn deals(spec: &Spec, cap: u64) -> u64 {
     count_deals(spec, cap)
@@ -82,8 +95,9 @@ impl Plan {
         let deals = count_deals(&spec, MAX_DEALS + 1);
         if deals > MAX_DEALS {
             return Err(CoreError::invalid_hand(format!(
-                "more than {MAX_DEALS} deals of hands to enumerate: ask for Monte Carlo \
-                 (samples or stderr) instead"
+                "more than {} deals of hands to enumerate: ask for Monte Carlo \
+                 (samples or stderr) instead",
+                grouped(MAX_DEALS)
             )));
         }
         // Tallies are 128-bit: the weight of every deal times every board times a
@@ -859,6 +873,20 @@ mod tests {
         let equity = t.units[0] as f64 / (t.weight as f64 * UNIT as f64);
         assert!((equity - 0.812_554_896_794_027_3).abs() < 1e-12, "{equity}");
         assert_eq!(t.units[0] + t.units[1], t.weight * u128::from(UNIT));
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        let cases = [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (20_000_000, "20,000,000"),
+        ];
+        for (n, text) in cases {
+            assert_eq!(grouped(n), text);
+        }
+        assert_eq!(grouped(u64::MAX), "18,446,744,073,709,551,615");
     }
 }
 
