@@ -34,11 +34,13 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     hole = parse_cards(args.hole)
-    point = point_index(hole, point_word(args.point))
+    point = point_index(hole, point_word(args.point)) if len(hole) == 3 else 0
     if point is None:
-        raise UsageError(f"--point: cannot choose {point_error(hole, args.point)}")
+        raise UsageError(
+            f"--point: cannot choose {point_error(hole, args.point)}", prog="doubleholdem double"
+        )
+    r = double.resolve(hole, point, args.board)  # refuses a hole or board that is wrong
     how = "automatic, DH-6" if args.point == "auto" else "given"
-    r = double.resolve(hole, point, args.board)
     result = hand_result(r.value, r.best_five)
     result.update(point=point, hand=r.hand, values=double.point_values(hole, args.board))
     card = CARD_NAMES[hole[point]]

@@ -50,7 +50,7 @@ class TableViews(TableParts):
         <Table texas no-limit 5/10, 2 of 6 seats taken, no hand yet>
         >>> table.start_hand(); table
         <Table texas no-limit 5/10, 2 of 6 seats taken, hand 1: preflop, pot 15>
-        >>> table.act(table.to_act, "fold"); table
+        >>> _ = table.act(table.to_act, "fold"); table
         <Table texas no-limit 5/10, 2 of 6 seats taken, hand 1 over>
         """
         config = self.config
