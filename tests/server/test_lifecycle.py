@@ -310,10 +310,12 @@ def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
 
     async def scenario(server: ServerThread) -> None:
         ann, player = await _missing_the_big_blind(server, runner)
+        await player.stop()  # she is dealt no hand now: her states queue in her client
         await ann.send(type="sit_in", wait=True)
-        await _until(lambda: bool((_seat(runner) or {}).get("waiting_for_big_blind")))
-        await _until(lambda: runner.table.blinds[1] == ANN and ANN in runner.table.dealt)
-        await player.stop()
+        # her own states, in order: none is missed however fast the bots play
+        await ann.state_where(lambda m: m["view"]["seats"][ANN]["waiting_for_big_blind"])
+        dealt = await ann.state_where(lambda m: bool((m["view"]["hand"] or {}).get("hole")))
+        assert dealt["view"]["blinds"][1] == ANN  # dealt in first as the big blind
         await ann.send(type="sit_in", wait="yes")
         assert (await ann.next("error"))["code"] == "bad_field"
         await ann.close()
