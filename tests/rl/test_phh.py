@@ -15,7 +15,10 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from doubleholdem import rl
-from doubleholdem.game.phh import loads, replay
+from doubleholdem.game import Variant
+from doubleholdem.game.phh import loads, replay, stacks_agree
+
+pokerkit = pytest.importorskip("pokerkit")
 
 
 def finished_hands(env: rl.HoldemEnv, seed: int) -> list[tuple[str, list[int]]]:
@@ -60,6 +63,9 @@ def test_phh_in_info_replays_to_the_same_stacks(settings: dict[str, Any]) -> Non
         history = loads(text)
         assert list(history.finishing_stacks or ()) == stacks
         assert replay(history).finishing_stacks == stacks
+        if history.config.variant is Variant.TEXAS:  # pokerkit reads Texas Hold'em's
+            *_, state = pokerkit.HandHistory.loads(text)
+            assert stacks_agree(stacks, list(state.stacks)), text
 
 
 def test_replay_command_reads_the_info_text(tmp_path: Path) -> None:
