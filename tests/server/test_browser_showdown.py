@@ -140,6 +140,10 @@ async def _act(page: Any, scripts: list[str]) -> bool:
     if not await page.locator("#actions button").count():
         return False
     word, *amount = scripts.pop(0).split()
+    if word == "all_in":  # the page's all-in key: the call or the raise that puts it all in
+        await page.evaluate("document.activeElement && document.activeElement.blur()")
+        await page.keyboard.press("a")
+        return True
     if amount:
         await page.fill("#amount-value", amount[0])
         await page.locator("#amount-value").dispatch_event("input")

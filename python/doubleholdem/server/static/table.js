@@ -258,9 +258,17 @@
     const sizing = $("sizing"); sizing.hidden = true;
     const legal = hand && hand.legal;
     if (!legal || legal.decision !== "bet") return;
+    // each legal action once, in the history's words: a call names the chips it puts in,
+    // a bet or raise the total it goes to; going all in is the call or the raise that puts
+    // the whole stack in (labelled so), never a button of its own (RULES.md TH-14: none in
+    // fixed limit unless it is that call or raise)
+    const stack = legal.all_in_to - legal.bet;
     if (legal.can_fold) addAction("fold", "Fold", null);
     if (legal.can_check) addAction("check", "Check", null);
-    else if (legal.call_amount > 0) addAction("call", `Call ${legal.call_amount}`, null);
+    else if (legal.call_amount > 0) {
+      const all = legal.call_amount === stack;
+      addAction("call", `Call ${legal.call_amount}${all ? ", all in" : ""}`, null).dataset.allIn = all ? "1" : "";
+    }
     if (legal.min_raise_to !== null) {
       const kind = legal.is_bet ? "bet" : "raise";
       const range = $("amount"), value = $("amount-value");
@@ -269,12 +277,13 @@
       range.oninput = () => { value.value = range.value; label(); };
       value.oninput = () => { range.value = value.value; label(); };
       const b = addAction(kind, "", () => parseInt(value.value, 10));
-      const label = () => { b.textContent = `${kind === "bet" ? "Bet" : "Raise to"} ${value.value}`; };
+      const label = () => {
+        const all = parseInt(value.value, 10) === legal.all_in_to;
+        b.textContent = `${kind === "bet" ? "Bet" : "Raise to"} ${value.value}${all ? ", all in" : ""}`;
+      };
       label();
+      if (legal.max_raise_to === legal.all_in_to) b.dataset.allIn = "max";
       sizing.hidden = legal.min_raise_to === legal.max_raise_to;
-    }
-    if (legal.all_in_to && (legal.min_raise_to === null || legal.all_in_to > legal.max_raise_to || legal.max_raise_to === legal.all_in_to)) {
-      addAction("all_in", `All in ${legal.all_in_to}`, null);
     }
   }
 
@@ -399,7 +408,10 @@
     if (m.code === "account_frozen" || m.code === "account_closed") blocked = m.message;
     status(m.message); // words, not codes
     if (m.message.startsWith("chat:")) return; // shown beside the chat's form (chat.js)
-    if (pending && m.id === pending.id) { setPending(null); note("act-note", m.message, true); }
+    if (pending && m.id === pending.id) {
+      setPending(null); note("act-note", m.message, true);
+      if (state && state.view.hand) renderActions(state.view, state.view.hand); // the legal controls come back
+    }
     else if (asked !== null) { note("seat-note", m.message, true); asked = null; }
     else if (!$("lobby").hidden) note("lobby-note", m.message, true);
     else note("act-note", m.message, true);
@@ -428,13 +440,17 @@
   $("name").value = store.getItem("dh-name") || "";
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
-    const keys = { f: "fold", c: "call", k: "check", r: "raise", b: "bet", a: "all_in" };
+    const keys = { f: "fold", c: "call", k: "check", r: "raise", b: "bet" };
     const points = { 1: 0, 2: 1, 3: 2 };
     let target = null;
     if (event.key in points) target = document.querySelector(`#hole button[data-point="${points[event.key]}"]`);
     else if (event.key in keys) {
       target = document.querySelector(`#actions button[data-action="${keys[event.key]}"]`);
       if (!target && event.key === "c") target = document.querySelector('#actions button[data-action="check"]');
+    } else if (event.key === "a") { // all in: the call or the raise that puts the stack in
+      target = document.querySelector('#actions button[data-all-in="1"]');
+      const raise = document.querySelector('#actions button[data-all-in="max"]');
+      if (!target && raise) { $("amount-value").value = $("amount").max; $("amount-value").dispatchEvent(new Event("input")); target = raise; }
     }
     if (target) { event.preventDefault(); target.click(); }
   });
