@@ -121,6 +121,11 @@ async def _scenario(url: str, shots: Path) -> dict[str, Any]:
         await ann.locator('#replay button[data-step="next"]').click()
         found["street1"] = await ann.inner_text("#replay h4")
         found["replay_lines"] = await ann.inner_text("#replay")
+        found["replay_board"] = await ann.locator("#replay .replay-board .card").count()
+        found["replay_pot"] = await ann.inner_text("#replay .replay-pot")
+        found["replay_own"] = await ann.locator("#replay .replay-seats [data-card]").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
         await ann.screenshot(path=str(shots / "table-replay.png"), full_page=True)
         found["phh"] = await ann.evaluate(
             "async () => (await fetch(document.querySelector('a[data-phh]').href)).text()"
@@ -157,7 +162,11 @@ def test_presets_pre_actions_chat_and_replay_in_the_browser(tmp_path: Path) -> N
     assert found["chat_elements"] == 0 and found["owned"] and found["dialogs"] == []
     assert found["muted_visible"] == 0  # ann muted: her lines hidden, the new one too
     assert found["street0"].endswith("preflop") and found["street1"].endswith("flop")
-    assert "flop:" in found["replay_lines"]
+    # the replayer speaks the live history's words, on a felt: the flop's three cards,
+    # ann's own cards, the pot as it stood
+    assert "Flop:" in found["replay_lines"] and "posts the small blind 5" in found["replay_lines"]
+    assert found["replay_board"] == 3 and found["replay_pot"].startswith("Pot ")
+    assert set(found["hole"]) <= set(found["replay_own"])
     history = phh.loads(found["phh"])
     assert "".join(found["hole"]) in found["phh"]
     assert "".join(found["bob_hole"]) not in found["phh"] or any(

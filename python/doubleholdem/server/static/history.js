@@ -1,7 +1,9 @@
 // The seat's own hands (an ES module beside table.js): "My hands" asks the server for the
 // last hands this seat played (docs/PROTOCOL.md, "hands"), lists them, replays one street
-// by street from its log as this seat saw it, and downloads it as PHH (another player's
-// unshown cards are "??" in it: the server writes it, table/history.py).
+// by street from its log as this seat saw it, on a small felt (the board's cards, each
+// seat's cards as known and the chips it put in, the pot) with the live history's words
+// (table.js's historyLine: hand names at showdown too), and downloads it as PHH (another
+// player's unshown cards are "??" in it: the server writes it, table/history.py).
 import { $, element } from "./dom.js";
 const STREETS = ["preflop", "flop", "turn", "river", "showdown"];
 let hands = [];
@@ -24,21 +26,44 @@ function seatName(entries, seat) {
 }
 
 function describe(e, entries) {
-  const who = (s) => seatName(entries, s);
-  switch (e.kind) {
-    case "small_blind": case "big_blind": case "post": return `${who(e.seat)} posts ${e.amount}`;
-    case "deal": return e.cards ? `${who(e.seat)} is dealt ${e.cards.join(" ")}` : null;
-    case "fold": case "check": return `${who(e.seat)} ${e.kind}s`;
-    case "call": return `${who(e.seat)} calls ${e.amount}`;
-    case "bet": case "raise": case "all_in": return `${who(e.seat)} ${e.kind.replace("_", "-")}s to ${e.to ?? e.amount}`;
-    case "flop": case "turn": case "river": return `${e.kind}: ${e.cards.join(" ")}`;
-    case "point": return e.cards ? `${who(e.seat)} picks point card ${e.cards[0]}` : `${who(e.seat)} picks a point card`;
-    case "show": return `${who(e.seat)} shows ${e.cards.join(" ")}`;
-    case "muck": return `${who(e.seat)} mucks`;
-    case "hand": return `${who(e.seat)} plays ${e.cards.join(" ")}`;
-    case "award": return `${who(e.seat)} wins ${e.amount}`;
-    default: return null;
+  return window.dh.historyLine(e, (seat) => seatName(entries, seat));
+}
+
+// the chips each entry moves into the pot (its amount), or back out of it (a return)
+const INTO_POT = ["ante", "small_blind", "big_blind", "post", "post_dead", "call", "bet", "raise"];
+
+// The felt after the streets shown: the board, each seat's known cards and chips put in
+// on the street shown and before it, the pot (the sum of what moved in, less returns).
+function felt(parts, street, log) {
+  const box = element("div", { class: "replay-felt" });
+  const board = element("div", { class: "replay-board", "aria-label": "Board" });
+  const seats = new Map();
+  let pot = 0;
+  const seatOf = (s) => {
+    if (!seats.has(s)) seats.set(s, { cards: [], street: 0, total: 0 });
+    return seats.get(s);
+  };
+  parts.slice(0, street + 1).forEach((part, i) => {
+    for (const e of part) {
+      if (["flop", "turn", "river"].includes(e.kind)) for (const c of e.cards) board.append(window.dh.card(c));
+      if ((e.kind === "deal" || e.kind === "show") && e.cards) seatOf(e.seat).cards = e.cards;
+      const moved = INTO_POT.includes(e.kind) ? e.amount : e.kind === "return" ? -e.amount : 0;
+      if (moved) {
+        const s = seatOf(e.seat);
+        s.total += moved; pot += moved;
+        if (i === street) s.street += moved;
+      }
+    }
+  });
+  const rows = element("ol", { class: "replay-seats" });
+  for (const [s, known] of [...seats.entries()].sort((a, b) => a[0] - b[0])) {
+    const li = element("li", { "data-seat": String(s) }, element("span", { class: "name" }, seatName(log, s)), " ");
+    for (const c of known.cards) li.append(window.dh.card(c, true));
+    li.append(` put in ${known.total}` + (known.street ? ` (${known.street} on this street)` : ""));
+    rows.append(li);
   }
+  box.append(board, element("div", { class: "replay-pot" }, `Pot ${pot}`), rows);
+  return box;
 }
 
 // The hand's entries cut into streets: preflop up to the flop, ..., the showdown from
@@ -79,11 +104,9 @@ function renderReplay() {
   const last = parts.reduce((found, part, i) => (part.length ? i : found), 0);
   const street = Math.min(replay.street, last);
   box.append(element("h4", {}, `Hand #${replay.hand.number}: ${STREETS[street]}`));
-  const board = element("div", { class: "replay-board", "aria-label": "Board" });
   const lines = element("ol", { class: "replay-lines" });
   parts.slice(0, street + 1).forEach((part, i) => {
     for (const e of part) {
-      if (["flop", "turn", "river"].includes(e.kind)) board.append(e.cards.join(" ") + " ");
       const text = describe(e, replay.hand.log);
       if (text !== null) {
         const li = element("li", {}, text);
@@ -100,7 +123,7 @@ function renderReplay() {
   next.onclick = () => { replay.street = street + 1; renderReplay(); };
   const close = element("button", { type: "button", "data-step": "close" }, "Close");
   close.onclick = () => { replay = null; renderReplay(); };
-  box.append(board, lines, back, " ", next, " ", close);
+  box.append(felt(parts, street, replay.hand.log), lines, back, " ", next, " ", close);
 }
 
 function receive(m) {

@@ -454,6 +454,7 @@
     }
     if (target) { event.preventDefault(); target.click(); }
   });
-  window.dh = { send, act, get state() { return state; }, get seat() { return seat; } };
+  // historyLine and card for the replayer (history.js): the same words and cards as live
+  window.dh = { send, act, historyLine, card, get state() { return state; }, get seat() { return seat; } };
   connect();
 })();
