@@ -27,7 +27,7 @@ table, opened by a buy-in, topped up while open, closed by the cash-out.
 >>> wallet.debit("robot", 3, 700, key="t3:topup:2", reason="top_up")
 Traceback (most recent call last):
 ...
-doubleholdem.errors.InsufficientFunds: bot robot holds 600 chips, not the 700 of this top_up
+doubleholdem.errors.InsufficientFunds: bot robot holds 600 chips, not the 700 of this top-up
 >>> _ = wallet.rake(3, 5, key="t3:hand:1")
 >>> _ = wallet.credit("robot", 3, 395, key="t3:leave:1")
 >>> db.execute("COMMIT").close()
