@@ -30,13 +30,22 @@ from __future__ import annotations
 import enum
 from itertools import compress
 from operator import itemgetter, mul
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from doubleholdem.game import words
 from doubleholdem.game.config import GameRules, Structure
 
 __all__ = [
+    "BET_AT",
+    "CALL_AMOUNT_AT",
+    "CAN_CHECK_AT",
+    "CAN_FOLD_AT",
     "CLOCKWISE",
+    "DECISION_AT",
+    "IS_BET_AT",
+    "MAX_RAISE_TO_AT",
+    "MIN_RAISE_TO_AT",
+    "SEAT_AT",
     "Action",
     "BettingRound",
     "LegalActions",
@@ -201,7 +210,33 @@ def pot_fraction_to(legal: LegalActions, pot: int, fraction: float) -> int:
     return to if to < high else high  # type: ignore[operator,return-value]
 
 
-options_shape = itemgetter(slice(1, 6))
+# where each field of LegalActions is, by name: the fast accessor of hot loops
+# (``legal[CALL_AMOUNT_AT]`` costs less than ``legal.call_amount``); checked against the
+# fields when the module loads, so a new field shifts no meaning silently
+SEAT_AT: Final = 0
+CAN_FOLD_AT: Final = 1
+CAN_CHECK_AT: Final = 2
+CALL_AMOUNT_AT: Final = 3
+MIN_RAISE_TO_AT: Final = 4
+MAX_RAISE_TO_AT: Final = 5
+IS_BET_AT: Final = 7
+BET_AT: Final = 8
+DECISION_AT: Final = 9
+_AT = {
+    "seat": SEAT_AT,
+    "can_fold": CAN_FOLD_AT,
+    "can_check": CAN_CHECK_AT,
+    "call_amount": CALL_AMOUNT_AT,
+    "min_raise_to": MIN_RAISE_TO_AT,
+    "max_raise_to": MAX_RAISE_TO_AT,
+    "is_bet": IS_BET_AT,
+    "bet": BET_AT,
+    "decision": DECISION_AT,
+}
+if any(LegalActions._fields[at] != name for name, at in _AT.items()):  # pragma: no cover
+    raise ImportError("LegalActions' fields moved: update betting.py's *_AT accessors")
+
+options_shape = itemgetter(slice(CAN_FOLD_AT, MAX_RAISE_TO_AT + 1))
 """``options_shape(legal)``: the tuple ``(can_fold, can_check, call_amount,
 min_raise_to, max_raise_to)`` of a :class:`LegalActions`, by one C-level call (what a
 betting decision's options look like, for code that keys on it at every decision)."""
@@ -340,34 +375,33 @@ class BettingRound:
 
     # -- what the actor may do ------------------------------------------------------
 
-    def call_amount(self, seat: int) -> int:
-        """What ``seat`` owes: the chips a call puts in, the level above its wager or
-        its whole stack if less (TH-18); 0 when nothing is owed. Facing a wager (more
-        than 0) a seat may fold or call, else it may check (TH-4): :meth:`legal` and
-        :meth:`plain` read their fold, check and call options here."""
-        owed = self.level - self.bets[seat]
-        if owed <= 0:
-            return 0
-        stack = self.stacks[seat]
-        return owed if owed < stack else stack
-
     def plain(self, seat: int, kind: Action, amount: object) -> int | None:
-        """The chips a fold, check or call (``kind``) of ``seat`` puts in if it may
-        take it now, else ``None``: :meth:`legal`'s options without making them, for a
-        hand applying a plain decision (a fold or check puts in 0; only a call takes an
-        amount, and only its own)."""
-        call = self.call_amount(seat)
+        """What ``seat`` owes and may do without betting or raising, stated once (TH-4,
+        TH-18): the chips a fold, check or call (``kind``) puts in if it may take it
+        now, else ``None``. A seat facing a wager (the level above its own) may fold
+        (0 chips) or call: the level less its wager, or its whole stack if less, and no
+        other amount; a seat facing none may check (0 chips). :meth:`legal` and
+        :meth:`call_amount` read the call here; a hand applies a plain decision by it
+        without making the whole :class:`LegalActions`."""
+        owed = self.level - self.bets[seat]
         if kind is _CALL:
+            stack = self.stacks[seat]
+            call = owed if owed < stack else stack
             return call if call > 0 and (amount is None or amount == call) else None
-        if amount is not None or (call > 0) is (kind is _CHECK):
+        if amount is not None or (owed > 0) is (kind is _CHECK):
             return None  # a fold facing no wager, a check facing one
         return 0
+
+    def call_amount(self, seat: int) -> int:
+        """The chips a call by ``seat`` puts in (:meth:`plain`); 0 when nothing is
+        owed."""
+        return self.plain(seat, _CALL, None) or 0
 
     def legal(self, seat: int, pot: int, players_in_hand: int) -> LegalActions:
         """The options of ``seat``; ``pot`` is every chip already in the middle, this
         round's bets included (read for the pot-limit maximum only, TH-16)."""
         bet, stack, level = self.bets[seat], self.stacks[seat], self.level
-        call = self.call_amount(seat)  # what it owes: its fold, check and call options
+        call = self.plain(seat, _CALL, None) or 0  # what it owes: fold, check, call
         all_in_to = bet + stack
         low: int | None = None
         high: int | None = None

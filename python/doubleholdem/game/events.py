@@ -106,7 +106,9 @@ class HandLog:
     >>> log = HandLog()
     >>> log.add("deal", 0, cards=(51, 50))
     Event(seq=0, kind='deal', seat=0, cards=(51, 50))
-    >>> log.action("fold", 1, None, None, False)
+    >>> log.action("fold", 1, None, None, False)  # its record: a plain tuple
+    (1, 'fold', 1, None, None, (), False, None, (), None, None, None, ())
+    >>> log.events()[1]
     Event(seq=1, kind='fold', seat=1)
     >>> log.dicts(1, reveal_point=False)[0]
     {'seq': 0, 'kind': 'deal', 'seat': 0}
@@ -156,24 +158,27 @@ class HandLog:
 
     def action(
         self, kind: str, seat: int, amount: int | None, to: int | None, all_in: bool
-    ) -> Event:
+    ) -> tuple[Any, ...]:
         """:meth:`add` of an event of a seat, chips, a total and the all-in flag (a
-        betting action or a post), the common case; returns it (the log keeps it as a
-        plain tuple: the garbage collector stops tracking those)."""
+        betting action or a post), the common case; returns its record, the plain tuple
+        the log keeps (the garbage collector stops tracking those; ``Event._make``
+        reads it)."""
         records = self.records
         record = (len(records), kind, seat, amount, to, (), all_in, None, (), None, None, None, ())
         records.append(record)
-        return _new_event(Event, record)
+        return record
 
-    def cards(self, kind: str, seat: int, cards: tuple[int, ...], point: int | None) -> Event:
+    def cards(
+        self, kind: str, seat: int, cards: tuple[int, ...], point: int | None
+    ) -> tuple[Any, ...]:
         """:meth:`add` of an event of a seat's ``cards`` and point index (``point`` or
         ``show``): positional, as every Double Hold'em flop and every showdown logs
-        them; returns it."""
+        them; returns its record."""
         records = self.records
         seq = len(records)
         record = (seq, kind, seat, None, None, cards, False, None, (), point, None, None, ())
         records.append(record)
-        return _new_event(Event, record)
+        return record
 
     def hand(
         self,

@@ -41,7 +41,22 @@ from doubleholdem import _core
 from doubleholdem.cards import CardLike, Deck
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import snapshot as _snapshot
-from doubleholdem.game.betting import CLOCKWISE, Action, BettingRound, LegalActions, point_choice
+from doubleholdem.game.betting import (
+    BET_AT,
+    CALL_AMOUNT_AT,
+    CAN_CHECK_AT,
+    CAN_FOLD_AT,
+    CLOCKWISE,
+    DECISION_AT,
+    IS_BET_AT,
+    MAX_RAISE_TO_AT,
+    MIN_RAISE_TO_AT,
+    SEAT_AT,
+    Action,
+    BettingRound,
+    LegalActions,
+    point_choice,
+)
 from doubleholdem.game.config import GameConfig, Variant
 from doubleholdem.game.dealing import BOARD_CARDS, hand_deck, stacked_deck
 from doubleholdem.game.events import Event, hand_view
@@ -145,14 +160,20 @@ class Hand(HandState):
         legal options) and changes nothing if the action is not allowed now."""
         if self._legal is None and isinstance(action, str):  # a word or an Action member
             plain = _PLAIN.get(action)  # a fold, check or call needs no LegalActions
-            if plain is not None and (seat is None or (type(seat) is int and seat == self._actor)):
-                event = self._plainly(plain, amount)
-                if event is not None:
-                    return event
+            actor = self._actor
+            if (
+                plain is not None
+                and actor is not None
+                and (seat is None or (type(seat) is int and seat == actor))
+                and self._decision == BET
+            ):
+                chips = self._round.plain(actor, plain, amount)
+                if chips is not None:
+                    return self._take(actor, plain, chips)
         legal = self._legal or self.legal_actions()  # made once per decision, when asked
         if (
             legal is None
-            or legal.decision != BET
+            or legal[DECISION_AT] != BET
             or not (seat is None or (type(seat) is int and seat == self._actor))
         ):  # else the options of this betting decision are known: no need to check again
             legal = self._expect(BET, seat, action, amount)
@@ -162,25 +183,25 @@ class Hand(HandState):
             kind = as_action(action, legal, amount)
         if kind is _ALL_IN:
             kind, amount = all_in_as(legal, amount)
-        actor = legal.seat
+        actor = legal[SEAT_AT]
         if kind is _CALL:
-            chips = legal.call_amount
+            chips = legal[CALL_AMOUNT_AT]
             if chips <= 0 or not (amount is None or amount == chips):
                 check_plain(legal, kind, amount)
-            event = self._call(actor, chips)
+            record = self._call(actor, chips)
         elif kind is _FOLD:
-            if not legal.can_fold or amount is not None:
+            if not legal[CAN_FOLD_AT] or amount is not None:
                 check_plain(legal, kind, amount)
-            event = self._fold(actor)
+            record = self._fold(actor)
         elif kind is _CHECK:
-            if not legal.can_check or amount is not None:
+            if not legal[CAN_CHECK_AT] or amount is not None:
                 check_plain(legal, kind, amount)
-            event = self._check(actor)
+            record = self._check(actor)
         else:
-            event = self._raise(legal, kind, amount)
+            record = self._raise(legal, kind, amount)
         self._cursor = actor
         self._proceed()
-        return event
+        return _new_event(Event, record)
 
     def fold(self) -> Event:
         """:meth:`act` with ``fold``."""
@@ -207,17 +228,20 @@ class Hand(HandState):
         if seat is None or self._decision != BET:
             return None
         chips = self._round.plain(seat, kind, amount)
-        if chips is None:
-            return None
+        return None if chips is None else self._take(seat, kind, chips)
+
+    def _take(self, seat: int, kind: Action, chips: int) -> Event:
+        """Applies the fold, check or call ``kind`` of ``seat``, putting in ``chips``
+        (:meth:`BettingRound.plain` said it may); returns its event."""
         if kind is _CALL:
-            event = self._call(seat, chips)
+            record = self._call(seat, chips)
         elif kind is _FOLD:
-            event = self._fold(seat)
+            record = self._fold(seat)
         else:
-            event = self._check(seat)
+            record = self._check(seat)
         self._cursor = seat
         self._proceed()
-        return event
+        return _new_event(Event, record)
 
     def bet_or_raise_to(self, amount: int) -> Event:
         """Bets or raises to ``amount``; returns its event."""
@@ -225,10 +249,10 @@ class Hand(HandState):
         legal = self.legal_actions() if self._decision == BET else None
         if legal is None:
             legal = self._expect(BET, None, Action.RAISE, amount)
-        event = self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
+        record = self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
         self._cursor = legal.seat
         self._proceed()
-        return event
+        return _new_event(Event, record)
 
     def choose_point(self, seat: int, point: int | str) -> Event:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
@@ -274,11 +298,11 @@ class Hand(HandState):
         self._points[seat] = index
         self._needs_point[seat] = False
         self._points_due -= 1
-        event = self._log.cards(POINT, seat, (card,), index)
+        record = self._log.cards(POINT, seat, (card,), index)
         if seat != self._betting_actor:
             self._cursor = seat
         self._proceed()
-        return event
+        return _new_event(Event, record)
 
     def _expect(
         self, decision: str, seat: int | None, action: object, amount: object
@@ -289,17 +313,17 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ chips
 
-    def _fold(self, seat: int) -> Event:
+    def _fold(self, seat: int) -> tuple[Any, ...]:
         self._in_hand[seat] = False
         self._live -= 1
         self._round.fold(seat)
         return self._log.action(FOLD, seat, None, None, False)
 
-    def _check(self, seat: int) -> Event:
+    def _check(self, seat: int) -> tuple[Any, ...]:
         self._round.match(seat, False)
         return self._log.action(CHECK, seat, None, None, False)
 
-    def _call(self, seat: int, chips: int) -> Event:
+    def _call(self, seat: int, chips: int) -> tuple[Any, ...]:
         stacks = self._stacks
         stacks[seat] -= chips
         self._bets[seat] += chips
@@ -308,20 +332,20 @@ class Hand(HandState):
         self._round.match(seat, all_in)
         return self._log.action(CALL, seat, chips, None, all_in)
 
-    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> Event:
-        low, high = legal.min_raise_to, legal.max_raise_to
+    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> tuple[Any, ...]:
+        low, high = legal[MIN_RAISE_TO_AT], legal[MAX_RAISE_TO_AT]
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
             check_raise(legal, kind, amount)
         assert isinstance(amount, int)
-        seat = legal.seat
-        chips = amount - legal.bet
+        seat = legal[SEAT_AT]
+        chips = amount - legal[BET_AT]
         stacks = self._stacks
         stacks[seat] -= chips
         self._bets[seat] = amount
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.record_raise(seat, amount, all_in, self._live)
-        return self._log.action(BET if legal.is_bet else RAISE, seat, chips, amount, all_in)
+        return self._log.action(BET if legal[IS_BET_AT] else RAISE, seat, chips, amount, all_in)
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips
@@ -549,6 +573,7 @@ class Hand(HandState):
 
 
 _FOLD, _CHECK, _CALL, _BET, _RAISE, _ALL_IN = Action
+_new_event = tuple.__new__  # Event(*record), faster
 # enum members as module constants: Python 3.11 looks attributes of an Enum class up slowly
 _DOUBLE = Variant.DOUBLE
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}

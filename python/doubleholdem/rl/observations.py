@@ -9,6 +9,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from doubleholdem.game import Hand, LegalActions
+from doubleholdem.game.betting import CALL_AMOUNT_AT, CAN_FOLD_AT, MAX_RAISE_TO_AT, MIN_RAISE_TO_AT
 from doubleholdem.game.words import POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
@@ -187,12 +188,8 @@ class Encoder:
                 raw[start : start + size * FLOAT_BYTES] = _FLOATS[ints]
             return
         o[at + self._decision] = 1.0
-        can_fold, call, low, high = (
-            legal.can_fold,
-            legal.call_amount,
-            legal.min_raise_to,
-            legal.max_raise_to,
-        )
+        can_fold, call = legal[CAN_FOLD_AT], legal[CALL_AMOUNT_AT]
+        low, high = legal[MIN_RAISE_TO_AT], legal[MAX_RAISE_TO_AT]
         bb = self.bb
         if low is None:
             block = LEGAL_ROW.pack(
