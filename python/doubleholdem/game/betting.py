@@ -260,6 +260,7 @@ CLOCKWISE = {
 }
 """``CLOCKWISE[n][start]``: the seats of an ``n``-seat hand clockwise from ``start``."""
 _new_legal = tuple.__new__
+_NEVER = 1 << 62  # more bets than any round makes
 # sets of seats as bits: every seat but ``s``, and the lowest seat in a set, plus one
 _ALL_BUT = tuple(~(1 << s) for s in range(10))
 _BITS = tuple(1 << s for s in range(10))
@@ -291,6 +292,7 @@ class BettingRound:
         "bets_made",
         "big_bet",
         "cap",
+        "cap_bets",
         "capped",
         "full_level",
         "full_raise",
@@ -331,6 +333,8 @@ class BettingRound:
         self.bets = bets
         self.stacks = stacks
         self.in_hand = in_hand
+        # the bets made from which _at_cap is asked (below them the cap is not reached)
+        self.cap_bets = self.cap if self.limit and self.cap is not None else _NEVER
         if able is None:  # the seats in the hand with chips: stack * in hand is truthy
             able = sum(compress(_BITS, map(mul, stacks, in_hand)))
         self.able = self.pending = able  # nobody has acted: every one of them owes it
@@ -450,8 +454,8 @@ class BettingRound:
             and (self.limit or self.level - acted < self.full_raise)
         ):
             return False
-        if self.capped or (self.limit and self._at_cap(players_in_hand)):  # TH-12, TH-13
-            return False
+        if self.capped or (self.bets_made >= self.cap_bets and self._at_cap(players_in_hand)):
+            return False  # TH-12, TH-13
         # somebody else in the hand must be able to answer: more than the level in
         # chips and wagers; the others with chips first, lowest seat first
         level, bets, stacks = self.level, self.bets, self.stacks
@@ -469,7 +473,8 @@ class BettingRound:
         """The fixed-limit cap: the bet and full raises made reach it (TH-12), unless
         the game is uncapped heads-up and two players are left (TH-13)."""
         return (
-            self.cap is not None
+            self.limit
+            and self.cap is not None
             and self.bets_made >= self.cap
             and not (self.heads_up_uncapped and players_in_hand == 2)
         )
@@ -488,7 +493,7 @@ class BettingRound:
             if not self.limit:
                 self.full_raise = increment
             self.bets_made += 1
-            if self.limit and self._at_cap(players_in_hand):
+            if self._at_cap(players_in_hand):
                 self.capped = True
         self.level = to
         self.acted[seat] = to

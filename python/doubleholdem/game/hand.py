@@ -168,8 +168,10 @@ class Hand(HandState):
                 and self._decision == BET
             ):
                 chips = self._round.plain(actor, plain, amount)
-                if chips is not None:
-                    return self._take(actor, plain, chips)
+                if chips is not None:  # the round says it may: no LegalActions needed
+                    if plain is _CALL:
+                        return self._call(actor, chips)
+                    return self._fold(actor) if plain is _FOLD else self._check(actor)
         legal = self._legal or self.legal_actions()  # made once per decision, when asked
         if (
             legal is None
@@ -188,60 +190,40 @@ class Hand(HandState):
             chips = legal[CALL_AMOUNT_AT]
             if chips <= 0 or not (amount is None or amount == chips):
                 check_plain(legal, kind, amount)
-            record = self._call(actor, chips)
-        elif kind is _FOLD:
+            return self._call(actor, chips)
+        if kind is _FOLD:
             if not legal[CAN_FOLD_AT] or amount is not None:
                 check_plain(legal, kind, amount)
-            record = self._fold(actor)
-        elif kind is _CHECK:
+            return self._fold(actor)
+        if kind is _CHECK:
             if not legal[CAN_CHECK_AT] or amount is not None:
                 check_plain(legal, kind, amount)
-            record = self._check(actor)
-        else:
-            record = self._raise(legal, kind, amount)
-        self._cursor = actor
-        self._proceed()
-        return _new_event(Event, record)
+            return self._check(actor)
+        return self._raise(legal, kind, amount)
 
     def fold(self) -> Event:
         """:meth:`act` with ``fold``."""
-        event = self._plainly(_FOLD, None)
-        return self.act(_FOLD) if event is None else event  # refused by act, with the options
+        seat = self._actor
+        if (
+            seat is not None
+            and self._decision == BET
+            and self._round.plain(seat, _FOLD, None) is not None
+        ):
+            return self._fold(seat)
+        return self.act(_FOLD)  # refused by act, with the options
 
     def check_or_call(self) -> Event:
         """Checks if nothing is owed, else calls."""
         seat = self._actor
-        if self._decision == BET and seat is not None:
-            owed = self._round.call_amount(seat)
-            event = self._plainly(_CALL if owed else _CHECK, None)
-            if event is not None:
-                return event
+        if seat is not None and self._decision == BET:
+            plain = self._round.plain
+            chips = plain(seat, _CALL, None)
+            if chips is not None:
+                return self._call(seat, chips)
+            if plain(seat, _CHECK, None) is not None:
+                return self._check(seat)
         legal = self._expect(BET, None, Action.CALL, None)
         return self.act(Action.CHECK if legal.can_check else Action.CALL)
-
-    def _plainly(self, kind: Action, amount: object) -> Event | None:
-        """Applies a fold, check or call (``kind``) of the seat to act if the round says
-        it may take it (:meth:`BettingRound.plain`, without the whole
-        :class:`LegalActions`) and returns its event; ``None`` if not: anything else is
-        left to :meth:`act`'s checks, which refuse it with the options."""
-        seat = self._actor
-        if seat is None or self._decision != BET:
-            return None
-        chips = self._round.plain(seat, kind, amount)
-        return None if chips is None else self._take(seat, kind, chips)
-
-    def _take(self, seat: int, kind: Action, chips: int) -> Event:
-        """Applies the fold, check or call ``kind`` of ``seat``, putting in ``chips``
-        (:meth:`BettingRound.plain` said it may); returns its event."""
-        if kind is _CALL:
-            record = self._call(seat, chips)
-        elif kind is _FOLD:
-            record = self._fold(seat)
-        else:
-            record = self._check(seat)
-        self._cursor = seat
-        self._proceed()
-        return _new_event(Event, record)
 
     def bet_or_raise_to(self, amount: int) -> Event:
         """Bets or raises to ``amount``; returns its event."""
@@ -249,10 +231,7 @@ class Hand(HandState):
         legal = self.legal_actions() if self._decision == BET else None
         if legal is None:
             legal = self._expect(BET, None, Action.RAISE, amount)
-        record = self._raise(legal, _BET if legal.is_bet else _RAISE, amount)
-        self._cursor = legal.seat
-        self._proceed()
-        return _new_event(Event, record)
+        return self._raise(legal, _BET if legal[IS_BET_AT] else _RAISE, amount)
 
     def choose_point(self, seat: int, point: int | str) -> Event:
         """Seat ``seat`` chooses its Double Hold'em point card (DH-2, DH-5): an index
@@ -313,26 +292,37 @@ class Hand(HandState):
 
     # ------------------------------------------------------------------ chips
 
-    def _fold(self, seat: int) -> tuple[Any, ...]:
+    # each applies a decision allowed by the rules, moves the hand on and returns its event
+
+    def _fold(self, seat: int) -> Event:
         self._in_hand[seat] = False
         self._live -= 1
         self._round.fold(seat)
-        return self._log.action(FOLD, seat, None, None, False)
+        record = self._log.action(FOLD, seat, None, None, False)
+        self._cursor = seat
+        self._proceed()
+        return _new_event(Event, record)
 
-    def _check(self, seat: int) -> tuple[Any, ...]:
+    def _check(self, seat: int) -> Event:
         self._round.match(seat, False)
-        return self._log.action(CHECK, seat, None, None, False)
+        record = self._log.action(CHECK, seat, None, None, False)
+        self._cursor = seat
+        self._proceed()
+        return _new_event(Event, record)
 
-    def _call(self, seat: int, chips: int) -> tuple[Any, ...]:
+    def _call(self, seat: int, chips: int) -> Event:
         stacks = self._stacks
         stacks[seat] -= chips
         self._bets[seat] += chips
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.match(seat, all_in)
-        return self._log.action(CALL, seat, chips, None, all_in)
+        record = self._log.action(CALL, seat, chips, None, all_in)
+        self._cursor = seat
+        self._proceed()
+        return _new_event(Event, record)
 
-    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> tuple[Any, ...]:
+    def _raise(self, legal: LegalActions, kind: Action, amount: object) -> Event:
         low, high = legal[MIN_RAISE_TO_AT], legal[MAX_RAISE_TO_AT]
         if type(amount) is not int or low is None or high is None or not low <= amount <= high:
             check_raise(legal, kind, amount)
@@ -345,7 +335,10 @@ class Hand(HandState):
         self._committed[seat] += chips
         all_in = stacks[seat] == 0
         self._round.record_raise(seat, amount, all_in, self._live)
-        return self._log.action(BET if legal[IS_BET_AT] else RAISE, seat, chips, amount, all_in)
+        record = self._log.action(BET if legal[IS_BET_AT] else RAISE, seat, chips, amount, all_in)
+        self._cursor = seat
+        self._proceed()
+        return _new_event(Event, record)
 
     def _return(self, seat: int, chips: int) -> None:
         self._stacks[seat] += chips

@@ -12,6 +12,7 @@ from typing import Any
 
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import Action, GameConfig, Hand, LegalActions
+from doubleholdem.game.betting import BET_AT, CALL_AMOUNT_AT, SEAT_AT
 from doubleholdem.game.phh import dumps
 from doubleholdem.game.words import CALL, CHECK, POINT
 from doubleholdem.rl.actions import ActionCodec
@@ -148,7 +149,7 @@ class Game:
                 raise IllegalAction("the episode is over: reset it", action=action)
         decision, legal, _, _, pot, _ = view
         kind, amount = self.codec.decode(action, decision, legal, pot)
-        if kind == CALL and not legal.call_amount:  # action 1: a check or a call
+        if kind == CALL and not legal[CALL_AMOUNT_AT]:  # action 1: a check or a call
             kind = CHECK
         return self._play(legal, kind, amount, rng)
 
@@ -167,7 +168,7 @@ class Game:
     ) -> bool:
         """Applies ``kind`` with ``amount`` for the seat to act (``legal`` its options);
         the rows record the event the game handed back."""
-        index = legal.seat
+        index = legal[SEAT_AT]
         table = self.table
         hand = self.hand
         public = self.public
@@ -184,7 +185,7 @@ class Game:
             else:
                 event = table.act(seat_of[index], kind, amount)
             chips = event.amount or 0  # what it put in (an all-in: the call, bet or raise)
-            public.played(hand, seat_of, index, KINDS[event.kind], chips, legal.bet + chips)
+            public.played(hand, seat_of, index, KINDS[event.kind], chips, legal[BET_AT] + chips)
         actor = hand.actor
         if actor is not None:
             self.actor = self.seat_of[actor]
