@@ -493,7 +493,7 @@ class BettingRound:
             if not self.limit:
                 self.full_raise = increment
             self.bets_made += 1
-            if self._at_cap(players_in_hand):
+            if self.bets_made >= self.cap_bets and self._at_cap(players_in_hand):
                 self.capped = True
         self.level = to
         self.acted[seat] = to
