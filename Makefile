@@ -16,6 +16,11 @@ test: rust-checks install python-checks docs fuzz pythons
 dist:
 	PYTHON=$(PYTHON) bash .ci/dist.sh
 
+# Also the musllinux_1_2 x86-64 and manylinux2014 aarch64 wheels, cross-compiled into dist/
+# and checked the same way; the aarch64 one run under qemu (.ci/wheels.sh; not in `make test`).
+wheels: dist
+	bash .ci/wheels.sh
+
 # The wheel of dist/ with the test dependencies (what `pip install ".[test]"` would build).
 install: dist
 	$(PYTHON) -m pip install --quiet --force-reinstall --no-deps dist/doubleholdem-*.whl

@@ -28,7 +28,7 @@ manylinux=${MANYLINUX:-manylinux_2_17}
 # the compiled crates (the sources keep their mtimes from the archive).
 build=$root/target/dist
 export CARGO_TARGET_DIR=$build/target
-# shellcheck source=check_wheel.sh
+# shellcheck source=SCRIPTDIR/check_wheel.sh
 source .ci/check_wheel.sh
 
 rm -rf "$out" "$build/src" "$build/tools"

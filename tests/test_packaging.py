@@ -12,8 +12,10 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from elftools.elf.elffile import ELFFile
 from packaging.utils import parse_wheel_filename
 
@@ -39,19 +41,37 @@ def test_a_broken_workflow_is_caught(tmp_path: Path) -> None:
     assert check_workflow(broken).returncode != 0
 
 
-@pytest.mark.parametrize(
-    "needed",
-    [
-        "target: x86_64",
-        "target: aarch64",
-        "macos",
-        "windows",
-        "command: sdist",
-        "PyO3/maturin-action@v1",
-    ],
-)
-def test_release_workflow_builds_every_platform(needed: str) -> None:
-    assert needed in WORKFLOW.read_text()
+def release_jobs() -> dict[str, Any]:
+    jobs: dict[str, Any] = yaml.safe_load(WORKFLOW.read_text())["jobs"]
+    return jobs
+
+
+def platforms(job: dict[str, Any], *keys: str) -> set[tuple[str, ...]]:
+    return {tuple(p[k] for k in keys) for p in job["strategy"]["matrix"]["platform"]}
+
+
+def test_release_workflow_builds_every_platform() -> None:
+    jobs = release_jobs()
+    assert platforms(jobs["linux"], "target", "manylinux") == {
+        ("x86_64", "2014"),
+        ("aarch64", "2014"),
+        ("x86_64", "musllinux_1_2"),
+        ("aarch64", "musllinux_1_2"),
+    }
+    assert platforms(jobs["macos"], "target") == {("x86_64",), ("aarch64",)}
+    windows = [s for s in jobs["windows"]["steps"] if s.get("uses") == "PyO3/maturin-action@v1"]
+    assert [s["with"]["target"] for s in windows] == ["x64"]
+    assert set(jobs["publish"]["needs"]) == {"linux", "macos", "windows", "sdist"}
+
+
+@pytest.mark.parametrize("job", ["linux", "macos", "windows", "sdist"])
+def test_each_release_build_uses_maturin_and_runs_the_readme_command(job: str) -> None:
+    steps = release_jobs()[job]["steps"]
+    builds = [s for s in steps if s.get("uses") == "PyO3/maturin-action@v1"]
+    runs = [s for s in steps if ".ci/readme_command.sh" in s.get("run", "")]
+    assert len(builds) == 1 and len(runs) == 1
+    assert steps.index(builds[0]) < steps.index(runs[0])
+    assert builds[0]["with"].get("command", "build") == ("sdist" if job == "sdist" else "build")
 
 
 def test_readme_first_command_installs_and_runs_both_jobs() -> None:
