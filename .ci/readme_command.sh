@@ -8,6 +8,7 @@
 set -euo pipefail
 readme=$(cd "$(dirname "$0")/.." && pwd)/README.md
 command=$(awk '/^## The two commands/ {on = 1} on && /^pip install \. / {print; exit}' "$readme")
+command=${command%$'\r'} # a checkout with Windows line ends
 if [ -z "$command" ]; then
     echo "readme_command: README.md has no 'pip install . ...' command under '## The two commands'" >&2
     exit 1
