@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 
 from doubleholdem.cards import CARD_NAMES, parse_card
@@ -16,10 +17,20 @@ from doubleholdem.game.hand import Hand
 from doubleholdem.game.pots import PotResult
 from doubleholdem.game.showdown import HandValue
 
-__all__ = ["UNKNOWN", "Dealt", "ReplayHand", "check_decided", "dealt_cards", "is_number", "player"]
+__all__ = [
+    "UNKNOWN",
+    "Dealt",
+    "ReplayHand",
+    "check_decided",
+    "dealt_cards",
+    "is_number",
+    "player",
+]
 
 UNKNOWN = -1
 """An unknown card (``??``)."""
+
+_new = tuple.__new__
 
 
 def is_number(text: str) -> bool:
@@ -134,16 +145,18 @@ def dealt_cards(config: GameConfig, split: list[list[str]]) -> Dealt:
     if len(known_set) != len(known) - known.count(UNKNOWN):
         twice = next(c for c in known if c != UNKNOWN and known.count(c) > 1)
         raise InvalidHandHistory(f"the card {CARD_NAMES[twice]} is dealt twice")
-    unseen = {seat for seat in range(n) if UNKNOWN in holes[seat]}
+    unseen = {s for s in range(n) if UNKNOWN in holes[s]} if UNKNOWN in known else set()
     spare = iter(sorted(_DECK.difference(known_set)))
     order = list(chain.from_iterable(zip(*holes)))  # the first card of each seat, ...
     board += [UNKNOWN] * (5 - len(board))
     order += [UNKNOWN, *board[:3], UNKNOWN, board[3], UNKNOWN, board[4]]
     deck = [c if c != UNKNOWN else next(spare) for c in order] + list(spare)
-    showers = {seat for seat, _, _, _ in shows} - mucked
-    shown_unseen = {seat for seat, cards, _, _ in shows if not cards} & unseen
-    unvalued = (unknown_points | shown_unseen) - mucked
-    return Dealt(deck, showers, mucked | (unseen - unvalued), unvalued)
+    showers = set(map(itemgetter(0), shows))
+    if unseen:  # shown as "-": shown, but not given
+        unknown_points.update(s for s, cards, _, _ in shows if not cards and s in unseen)
+    unvalued = unknown_points - mucked if unknown_points else unknown_points
+    # (a tuple made without the named tuple's __new__: every file)
+    return _new(Dealt, (deck, showers - mucked, mucked | (unseen - unvalued), unvalued))
 
 
 class ReplayHand(Hand):
@@ -159,22 +172,24 @@ class ReplayHand(Hand):
         super().__init__(config, deck=dealt.order)
 
     def _values(self, order: list[int]) -> dict[int, HandValue | None]:
-        forfeits = self._forfeits
-        unknown = [f"p{s + 1}" for s in order if s in self._unvalued]
-        if unknown:
+        if self._unvalued and not self._unvalued.isdisjoint(order):
+            unknown = [f"p{s + 1}" for s in order if s in self._unvalued]
             raise InvalidHandHistory(
                 f"{', '.join(unknown)} shows down a hand the file does not give (a point "
                 "card ?? or cards shown as -): the showdown cannot be replayed"
             )
         values = super()._values(order)
-        for seat in forfeits.intersection(order):
-            values[seat] = None
+        if self._forfeits:
+            for seat in self._forfeits.intersection(order):
+                values[seat] = None
         return values
 
 
 def check_decided(pots: list[PotResult], forfeits: set[int]) -> None:
     """Refuses a showdown the file does not decide: a pot contested only by hands that
     forfeit (mucked or never shown), whose winner no card in the file says."""
+    if not forfeits:
+        return
     for result in pots:
         if len(result.eligible) > 1 and forfeits.issuperset(result.eligible):
             which = "the main pot" if result.pot == 0 else f"side pot {result.pot}"
