@@ -41,6 +41,9 @@ class BotBankrolls:
     seat_bot: Callable[[int, str], str | None] | None
     unfunded: dict[int, str]
     _unfunded_at: dict[int, int]
+    # the seats whose bot left in a change not yet committed: refilled only once that
+    # commit ended (its cash-out closes the bot's seat in the ledger)
+    _leaving_bots: set[int]
 
     @property
     def money(self) -> TableMoney | None:
@@ -168,7 +171,9 @@ class BotBankrolls:
         return {
             seat: kind
             for seat, kind in self.wanted_bots.items()
-            if seats[seat] is None and self._unfunded_at.get(seat) != hand
+            if seats[seat] is None
+            and self._unfunded_at.get(seat) != hand
+            and seat not in self._leaving_bots
         }
 
     def replace_bots(self) -> None:
@@ -191,4 +196,5 @@ class BotBankrolls:
         self.bots.pop(seat)
         self.bot_kinds.pop(seat)
         self._sat_out.discard(seat)
+        self._leaving_bots.add(seat)
         self._store_bots()

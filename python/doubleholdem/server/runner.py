@@ -115,6 +115,7 @@ class TableRunner(TableMessages, BotBankrolls):
         self.seat_bot: Callable[[int, str], str | None] | None = None
         self.unfunded: dict[int, str] = {}
         self._unfunded_at: dict[int, int] = {}
+        self._leaving_bots: set[int] = set()
 
     @property
     def money(self) -> TableMoney | None:
@@ -260,6 +261,9 @@ class TableRunner(TableMessages, BotBankrolls):
         """The commit of the changes made ended, committed or failed (after
         :meth:`reload`): what was kept for it goes; the money finishes its calls."""
         self._kept = None
+        if self._leaving_bots:  # their seats may be refilled now
+            self._leaving_bots.clear()
+            self.wake.set()
         money = self.money
         if money is not None and money.outside:
             money.finish_noted()
@@ -505,6 +509,8 @@ class TableRunner(TableMessages, BotBankrolls):
                 except (DatabaseBusy, WalletFailed):  # the ledger is busy, a wallet failed
                     await asyncio.sleep(0.05)
                 continue
+            elif self._leaving_bots:  # no hand before their seats are refilled: woken then
+                pass
             elif now >= self.next_start and self._ready():
                 with self.change():
                     table.start_hand(now=now)
