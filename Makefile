@@ -35,7 +35,7 @@ python-checks:
 	$(PYTHON) -m ruff check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m ruff format --check python tests benches fuzz .ci docs/hooks
 	$(PYTHON) -m mypy
-	$(PYTHON) -m pytest -q -p no:randomly --durations=15
+	$(PYTHON) -m pytest -q -n 2 -p no:randomly --durations=15
 
 # The suite in a random order (pytest-randomly, SEED or a new seed each run) on two
 # workers (pytest-xdist): a test that depends on order or timing fails here first.
