@@ -93,10 +93,17 @@ def _read(client: Client, fd: int, room: Room) -> None:
             return
         message = json.loads(text)
         kind = message["type"]
+        # a sit where the account sits already takes that seat back (issue 32 item 3):
+        # "seated" without a token, nothing paid, the seat's own occupancy
+        resumed = kind == "seated" and message["token"] is None
         if kind in ("seated", "result", "error"):
-            if kind != "error" and client.pending is not None:
+            if kind != "error" and client.pending is not None and not resumed:
                 _tell(fd, client.pending)
             client.pending = None
+        if resumed:
+            table = message["table"]
+            client.occupancy[table] = room.runners[table].table.occupancy(message["seat"])
+            continue
         if kind == "seated":  # the next child resumes the seat with its token
             table = message["table"]
             client.occupancy.setdefault(table, -1)

@@ -210,6 +210,8 @@ def test_freezing_an_account_closes_its_sockets_at_once(served: tuple[ServerThre
         ann = await Client.connect(server.ws_url, **_cookie(ann_token))
         bob = await Client.connect(server.ws_url, **_cookie(bob_token))
         await asyncio.to_thread(freeze)
+        told = await ann.next(timeout=10)  # told why first (issue 32 item 4), then closed
+        assert (told["type"], told["code"]) == ("error", "account_frozen")
         with pytest.raises(websockets.exceptions.ConnectionClosed):
             await ann.next(timeout=10)
         again = await Client.connect(server.ws_url, **_cookie(ann_token))

@@ -205,38 +205,41 @@ def run(args: argparse.Namespace) -> int:
     port = listener.getsockname()[1]
     _announce_upgrade(args.db)
     oplog.configure(level=args.log_level, style=args.log_format, access=args.access_log)
-    room = Room.open(args.db, settings, synchronous=args.sync, repair=args.repair)
-    for line in room.repaired:
-        print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
-    quiet_collector()
-    limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
-    config = uvicorn_config(
-        create_app(room),
-        limits,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        log_config=None,
-        log_level=None,
-    )
-    server = uvicorn.Server(config)
+    try:
+        room = Room.open(args.db, settings, synchronous=args.sync, repair=args.repair)
+        for line in room.repaired:
+            print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
+        quiet_collector()
+        limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
+        config = uvicorn_config(
+            create_app(room),
+            limits,
+            forwarded_allow_ips=args.forwarded_allow_ips,
+            log_config=None,
+            log_level=None,
+        )
+        server = uvicorn.Server(config)
 
-    async def serve() -> None:
-        task = asyncio.create_task(server.serve(sockets=[listener]))
-        while not server.started and not task.done():
-            await asyncio.sleep(0.01)
-        if server.started:
-            host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
-            tables = len(room.runners)
-            print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
-            print(f"doubleholdem: {_who_sits(settings, args.db)}", flush=True)
-            oplog.event("start", tables=tables, address=f"{host}:{port}", db=args.db)
-        await task
+        async def serve() -> None:
+            task = asyncio.create_task(server.serve(sockets=[listener]))
+            while not server.started and not task.done():
+                await asyncio.sleep(0.01)
+            if server.started:
+                host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
+                tables = len(room.runners)
+                print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
+                print(f"doubleholdem: {_who_sits(settings, args.db)}", flush=True)
+                oplog.event("start", tables=tables, address=f"{host}:{port}", db=args.db)
+            await task
 
-    import asyncio
-    import contextlib
+        import asyncio
+        import contextlib
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve())
-    return 0
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve())
+        return 0
+    finally:  # the log's handler goes with the command (a test's stderr closes after)
+        oplog.unconfigure()
 
 
 def _announce_upgrade(db: str) -> None:
