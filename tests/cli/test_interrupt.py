@@ -20,15 +20,25 @@ _CHILD = """
 import signal, sys, threading
 import doubleholdem.cli as cli
 
-def interrupted_again():
-    raise KeyboardInterrupt  # a second Ctrl-C while main reported the first
+def interrupted_again_while_reporting():
+    try:
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C
+    except KeyboardInterrupt:
+        signal.raise_signal(signal.SIGINT)  # again, while the first is reported
+        return 130
 
-def interrupted_while_a_thread_ends():
-    # a thread the interpreter joins at its end; Ctrl-C lands meanwhile
-    threading.Thread(target=signal.raise_signal, args=(signal.SIGINT,)).start()
-    return 130
+def interrupted_again_while_a_thread_ends():
+    try:
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C
+    except KeyboardInterrupt:
+        # again, from a thread the interpreter joins at its end: anywhere from here on
+        threading.Thread(target=signal.raise_signal, args=(signal.SIGINT,)).start()
+        return 130
 
-cli.main = {"report": interrupted_again, "shutdown": interrupted_while_a_thread_ends}[sys.argv[1]]
+cli.main = {
+    "report": interrupted_again_while_reporting,
+    "shutdown": interrupted_again_while_a_thread_ends,
+}[sys.argv[1]]
 cli.entry_point()
 """
 

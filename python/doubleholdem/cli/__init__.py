@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import Any
 
 from doubleholdem.cli.base import Parser, UsageError
@@ -144,19 +145,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+class _FirstInterrupt:
+    """The command line's Ctrl-C: the first raises :class:`KeyboardInterrupt` (the
+    command stops and says so, status 130) and any later one is ignored, wherever it
+    lands: while the first is reported or while the interpreter shuts down (threads, the
+    progress bar, the core's pool), it would otherwise end the process by the signal."""
+
+    def __init__(self) -> None:
+        self.interrupted = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if not self.interrupted:
+            self.interrupted = True
+            raise KeyboardInterrupt
+
+
 def entry_point() -> None:
-    """The console script: exits with :func:`main`'s status. After a closed output pipe
-    (:data:`CLOSED_PIPE`) what is left of the output goes nowhere, so that exiting does
-    not fail to flush it. After a Ctrl-C (130) the process ends ignoring further ones: a
-    second Ctrl-C while the first is reported, or while the interpreter shuts down
-    (threads, the progress bar, the core's pool), would otherwise end it by the signal
-    instead of with status 130."""
-    try:
-        status = main()
-    except KeyboardInterrupt:  # a second Ctrl-C while main reported the first
-        status = 130
-    if status == 130:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """The console script: exits with :func:`main`'s status, Ctrl-C handled by
+    :class:`_FirstInterrupt` (unless the process was started with it ignored). After a
+    closed output pipe (:data:`CLOSED_PIPE`) what is left of the output goes nowhere,
+    so that exiting does not fail to flush it."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _FirstInterrupt())
+    status = main()
     if status == CLOSED_PIPE:  # nothing more can be written: exiting must not try
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
