@@ -46,8 +46,8 @@ from typing import Any
 import websockets
 
 import doubleholdem
-from doubleholdem.server.database import open_database
 from doubleholdem.server.settings import default_configs
+from doubleholdem.server.storage.database import open_database
 from doubleholdem.table import Table
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import hand_record
@@ -91,7 +91,7 @@ ROOM = """
 import sys
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import Passwords, create_account
-from doubleholdem.server.room import Room
+from doubleholdem.server.tables.room import Room
 from doubleholdem.server.settings import RoomSettings
 room = Room.open(sys.argv[1], RoomSettings(tables=2, bots=2, seed=1))
 with room.store.transaction():

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import Rake
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import TableConfig
 
 HANDS = 20  # a round

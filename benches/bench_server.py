@@ -100,7 +100,7 @@ def test_restart_200_tables_mid_hand(benchmark: Any, tmp_path: Path) -> None:
 def test_sign_in_cost(benchmark: Any, tmp_path: Path) -> None:
     """One sign-in as the server does it (OWASP's Argon2id verification, the session and
     the address written in a transaction of their own), on the server's Desk."""
-    from doubleholdem.server.desk import Desk
+    from doubleholdem.server.http.desk import Desk
     from doubleholdem.server.settings import RoomSettings
 
     benchmark.group = "server: one sign-in (Argon2id, OWASP)"

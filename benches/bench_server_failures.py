@@ -197,7 +197,7 @@ async def _cycles(db: Path, disk: Path) -> dict[str, Any]:
 
 RESTART = """
 import json, sys
-from doubleholdem.server.room import Room
+from doubleholdem.server.tables.room import Room
 from doubleholdem.server.settings import RoomSettings
 room = Room.open(sys.argv[1], RoomSettings(tables=0))
 print(json.dumps({i: r.table.hand_number for i, r in room.runners.items()}))

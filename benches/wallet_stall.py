@@ -28,8 +28,8 @@ import time
 from typing import Any
 
 from doubleholdem.errors import InsufficientFunds, UnknownAccount
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 
 HANG = float(os.environ.get("DOUBLEHOLDEM_WALLET_HANG", "5"))

@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.server.room import Room
+from doubleholdem.server.tables.room import Room
 
 
 def fail_next_write(room: Room) -> Callable[[], int]:

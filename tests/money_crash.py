@@ -26,11 +26,11 @@ from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.game import Rake
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.money import audit_room
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import TableConfig
 
 PLAYERS = [f"p{i}" for i in range(6)]

@@ -10,11 +10,11 @@ from typing import Any
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import Passwords, create_account
 from doubleholdem.game import Rake
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.money import audit_room
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import Decision, TableConfig
 from faults import fail_next_commit_statement, fail_next_write
 

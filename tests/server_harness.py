@@ -25,13 +25,13 @@ import websockets
 
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.game import Structure, Variant
-from doubleholdem.server.app import create_app
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.limits import Limits, uvicorn_config
+from doubleholdem.server.http.app import create_app
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.http.limits import Limits, uvicorn_config
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import TableConfig
 
 DOUBLE_THREE = TableConfig(
@@ -197,7 +197,7 @@ class ServerThread:
     the seat exactly (mismatches into ``self.mismatches``). Without a ``desk`` the room
     takes guests (anyone sits under a chosen name: what most tests rely on); with one,
     only its signed-in accounts sit. ``options``: more of
-    :func:`~doubleholdem.server.limits.uvicorn_config`'s (``forwarded_allow_ips``)."""
+    :func:`~doubleholdem.server.http.limits.uvicorn_config`'s (``forwarded_allow_ips``)."""
 
     def __init__(
         self,

@@ -202,3 +202,67 @@ def test_no_literal_offset_in_rl_outside_the_layout() -> None:
         and (places := literal_offsets(path.read_text(encoding="utf-8")))
     }
     assert found == {}
+
+
+# -- the server's tree (issue 31 item 7) --------------------------------------------------
+
+SERVER = "doubleholdem.server"
+# Each concern of the server, with the concerns it may import: http on tables, tables on
+# money and storage, money on storage. What they all share (the wire format, settings, the
+# operator's log, the process tuning) sits in ``server/`` itself and imports none of them.
+LAYERS = {
+    "http": {"http", "tables", "money", "storage"},
+    "tables": {"tables", "money", "storage"},
+    "money": {"money", "storage"},
+    "storage": {"storage"},
+    "": set(),
+}
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+OLD_PATHS: dict[str, str] = {}  # old module paths kept as aliases: old -> new
+
+
+def _concern(module: str) -> str:
+    """The concern a server module belongs to (``""``: the shared ones at the root)."""
+    parts = module.split(".")[2:]  # below doubleholdem.server
+    return parts[0] if parts and parts[0] in LAYERS and (len(parts) > 1 or parts[0]) else ""
+
+
+def test_the_server_is_a_tree_of_its_concerns() -> None:
+    """Every server module but the shared ones and the old paths kept lives in a concern."""
+    flat = sorted(
+        module
+        for module in MODULES
+        if module.startswith(SERVER + ".")
+        and module.count(".") == 2
+        and module not in OLD_PATHS
+        and module.rpartition(".")[2] not in LAYERS
+    )
+    assert flat == [f"{SERVER}.{name}" for name in ("oplog", "process", "protocol", "settings")]
+
+
+def test_server_imports_point_down_its_tree() -> None:
+    upward = sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        if module.startswith(SERVER + ".") and module not in OLD_PATHS
+        for target in targets
+        if target.startswith(SERVER + ".")
+        and _concern(target)  # the shared modules are below every concern
+        and _concern(target) not in LAYERS[_concern(module)]
+    )
+    assert upward == []
+
+
+def test_docs_list_every_server_module() -> None:
+    """docs/server.md's "The code, one concept per file" names each module of the server."""
+    page = (DOCS / "server.md").read_text(encoding="utf-8")
+    listed = page.split("### The code, one concept per file")[1].split("\n### ")[0]
+    missing = sorted(
+        module
+        for module, path in MODULES.items()
+        if module.startswith(SERVER + ".")
+        and path.name != "__init__.py"
+        and module not in OLD_PATHS
+        and f"`{module.rpartition('.')[2]}`" not in listed
+    )
+    assert missing == []

@@ -13,9 +13,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Decision
 from money_room import RAKED
 from wallets import FileWallet

@@ -10,7 +10,7 @@ import pytest
 
 from doubleholdem.accounts.schema import SCHEMA_VERSION, ensure_schema, schema_version
 from doubleholdem.errors import SchemaMismatch
-from doubleholdem.server.storage import Storage
+from doubleholdem.server.storage.storage import Storage
 
 
 def _names(db: sqlite3.Connection) -> set[str]:

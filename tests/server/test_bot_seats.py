@@ -10,10 +10,10 @@ import asyncio
 from pathlib import Path
 
 from doubleholdem.accounts import ledger
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.money import audit_room
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from money_room import audit_ok, play_hand
 from server_harness import ServerThread, until_hands

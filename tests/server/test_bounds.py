@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.server.limits import Limits
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.limits import Limits
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import FORGET_BATCH, Storage
+from doubleholdem.server.storage.storage import FORGET_BATCH, Storage
+from doubleholdem.server.tables.room import Room
 from server_harness import DOUBLE_THREE, Client, ServerThread, until_hands
 
 CONFIG = DOUBLE_THREE

@@ -11,8 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from server_harness import (
     DOUBLE_THREE,
     NEEDS_BROWSER,

@@ -15,10 +15,10 @@ from typing import Any
 
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.money import audit_room
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from server_harness import NEEDS_BROWSER, ServerThread, chromium, signed_up_page
 
 pytestmark = NEEDS_BROWSER

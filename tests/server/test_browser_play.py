@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem.game import phh
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from server_harness import NEEDS_BROWSER, ServerThread, chromium, screenshots
 

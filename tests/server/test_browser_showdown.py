@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import GameConfig, Hand, Structure, Variant, stacked_deck
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from doubleholdem.table import deal as deal_module
 from server_harness import NEEDS_BROWSER, ServerThread, chromium, screenshots

@@ -15,11 +15,11 @@ import pytest
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.game import phh
-from doubleholdem.server.connection import CHAT_BURST
-from doubleholdem.server.desk import Desk
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import MAX_CHAT
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings, load_room, load_tables
+from doubleholdem.server.tables.connection import CHAT_BURST
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table, TableConfig
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record

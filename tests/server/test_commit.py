@@ -1,4 +1,4 @@
-"""Group commit (python/doubleholdem/server/commit.py): the changes that tables make in one
+"""Group commit (python/doubleholdem/server/storage/commit.py): the changes that tables make in one
 turn of the event loop are committed in one transaction, and no reply or state about
 them is sent before that commit."""
 
@@ -12,11 +12,11 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.server.commit import GroupCommit
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.room import UNAVAILABLE, Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import Storage
+from doubleholdem.server.storage.commit import GroupCommit
+from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import UNAVAILABLE, Room
 from doubleholdem.table import TableConfig
 
 HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
@@ -205,7 +205,7 @@ async def _held_lock_scenario(room: Room, path: Path) -> None:
 def test_a_lock_held_too_long_fails_the_commit_and_changes_nothing(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from doubleholdem.server import commit, storage
+    from doubleholdem.server.storage import commit, storage
 
     monkeypatch.setattr(commit, "LOCK_PATIENCE", 0.05)
     monkeypatch.setattr(storage, "BUSY_SECONDS", 0.05)

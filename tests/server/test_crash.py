@@ -22,10 +22,10 @@ from typing import Any
 
 import websockets
 
-from doubleholdem.server.connection import RATE
-from doubleholdem.server.journal import restore
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.storage import read_tables
+from doubleholdem.server.storage.journal import restore
+from doubleholdem.server.storage.storage import read_tables
+from doubleholdem.server.tables.connection import RATE
 
 CRASHES = 20
 DECISIONS = {"fold", "check", "call", "bet", "raise", "all_in", "point"}

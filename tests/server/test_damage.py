@@ -18,10 +18,10 @@ import pytest
 
 from doubleholdem.accounts import ledger
 from doubleholdem.errors import DamagedDatabase, DatabaseInUse
-from doubleholdem.server.database import SCHEMA_VERSION
-from doubleholdem.server.money import audit_room
-from doubleholdem.server.room import Room
+from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.database import SCHEMA_VERSION
+from doubleholdem.server.tables.room import Room
 
 SETTINGS = RoomSettings(tables=3, bots=4, bot_delay=0.0, pause=0.0, seed=3)
 

@@ -12,7 +12,7 @@ from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.errors import BadCredentials, SignInThrottled
-from doubleholdem.server.desk import Desk
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 
 WEAK = Passwords(time_cost=1, memory_cost=8, insecure=True)

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.room import Room
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 from money_room import audit_ok, balance, fail_next_commit, kinds, money_room, send, sign_up
 
 Ask = Callable[..., list[str]]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from faults import fail_next_write
 from server_harness import Client, ServerThread, served

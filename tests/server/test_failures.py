@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.server import commit
-from doubleholdem.server.connection import Connection
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import commit
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from faults import fail_next_commit_statement, fail_next_write
 from server_harness import ServerThread, fill, until_hands

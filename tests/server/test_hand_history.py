@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.errors import InvalidConfig
-from doubleholdem.server.database import pending_upgrade
-from doubleholdem.server.desk import Desk
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import MAX_HANDS
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings, load_room
-from doubleholdem.server.storage import FORGET_BATCH, Storage
+from doubleholdem.server.storage.database import pending_upgrade
+from doubleholdem.server.storage.storage import FORGET_BATCH, Storage
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record, seat_hands

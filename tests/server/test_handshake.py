@@ -16,9 +16,9 @@ import websockets
 
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from server_harness import Client, ServerThread
 

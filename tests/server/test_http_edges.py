@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.limits import Limits
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.http.limits import Limits
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from http_harness import PASSWORD, Browser, CountingPasswords
 from server_harness import ServerThread
 

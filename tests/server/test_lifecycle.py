@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import TableConfig
 from server_harness import Client, ServerThread, served
 

@@ -14,10 +14,10 @@ import pytest
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.cli import main
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.loadtest import _Client
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.http.loadtest import _Client
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from server_harness import ServerThread
 
 

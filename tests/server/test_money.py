@@ -18,8 +18,8 @@ import pytest
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import set_state
 from doubleholdem.errors import InvalidConfig
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Decision
 from money_room import (
     audit_ok,

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.errors import MoneyKindMismatch
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import Decision, TableConfig
 from doubleholdem.table.bots import BOTS
 from money_room import kinds, send

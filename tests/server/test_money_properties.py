@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_account
-from doubleholdem.server.money import audit_room
-from doubleholdem.server.room import Room
+from doubleholdem.server.money.money import audit_room
+from doubleholdem.server.tables.room import Room
 from money_room import FAST, fail_next_commit, kinds, money_room, play_hand, send
 
 NAMES = ["ann", "bob", "cy", "dee"]  # signed up first; "eve" when the plan says

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from doubleholdem.errors import MoneyKindMismatch
-from doubleholdem.server import tables
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.room import Room
+from doubleholdem.server.money.wallet_calls import retry_failed
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.wallet_calls import retry_failed
+from doubleholdem.server.tables import tables
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 from money_room import RAKED, kinds, play_hand, send, sign_up
 from wallet_crash import BOTS, killed_at
 from wallets import DictWallet, FlakyWallet, SeatWallet, TellingWallet
@@ -302,7 +302,7 @@ def _owed(room: Room, path: str, capsys: pytest.CaptureFixture[str]) -> list[str
     """The calls the wallet failed still owed, as the room's health, the database's
     audit and the command line's audit each tell them."""
     from doubleholdem.cli import main
-    from doubleholdem.server.money import audit_room
+    from doubleholdem.server.money.money import audit_room
 
     health = room.health()
     problems = audit_room(room.store.db)["problems"]

@@ -15,9 +15,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 from money_room import RAKED, fail_next_commit, play_hand, send
 from wallets import FlakyWallet
 

@@ -26,9 +26,9 @@ import websockets
 from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.server import oplog
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from http_harness import Browser
 from money_room import kinds, send
 from server_harness import DOUBLE_THREE, Client, ServerThread, play_seat

@@ -12,7 +12,7 @@ import pytest
 
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.cli import main
-from doubleholdem.server.desk import Desk
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from money_room import kinds, money_room, send, sign_up
 

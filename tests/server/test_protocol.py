@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.server.journal import restore
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import read_tables
+from doubleholdem.server.storage.journal import restore
+from doubleholdem.server.storage.storage import read_tables
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table
 from server_harness import DOUBLE_THREE, Client, ServerThread
 

@@ -16,8 +16,8 @@ import pytest
 from doubleholdem.cli import main
 from doubleholdem.game import Structure, Variant
 from doubleholdem.game.phh import loads, stacks_agree
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from doubleholdem.table.history import seat_hands
 

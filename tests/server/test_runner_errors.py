@@ -9,9 +9,9 @@ import asyncio
 import contextlib
 import json
 
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.journal import restore
-from doubleholdem.server.room import Room
+from doubleholdem.server.storage.journal import restore
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 from money_room import audit_ok, balance, fail_next_commit, money_room, sign_up
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import Structure, Variant
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from server_harness import Client, ServerThread
 

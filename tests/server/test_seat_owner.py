@@ -17,9 +17,9 @@ import pytest
 import websockets
 
 from doubleholdem.accounts.accounts import Passwords
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from server_harness import DOUBLE_THREE, Client, ServerThread
 
 FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only

@@ -22,9 +22,9 @@ import pytest
 
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.accounts.sessions import Throttle
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from http_harness import PASSWORD, Browser, CountingPasswords, Reply
 from server_harness import ServerThread
 

@@ -1,4 +1,4 @@
-"""The server's durable state (python/doubleholdem/server/storage.py): a table is its last
+"""The server's durable state (python/doubleholdem/server/storage/storage.py): a table is its last
 snapshot with the moves made since replayed through the rules. After every committed
 change of many random hands, that gives the live table exactly; most changes store a
 move, not a snapshot; and edited, reordered, missing, foreign or unplayable move rows
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server.journal import restore
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import move_hash, read_tables
+from doubleholdem.server.storage.journal import restore
+from doubleholdem.server.storage.storage import move_hash, read_tables
+from doubleholdem.server.tables.room import Room
 from server_harness import until_hands
 
 HANDS = 30

@@ -14,8 +14,8 @@ import pytest
 
 from doubleholdem.errors import ProtocolError
 from doubleholdem.server.protocol import decode
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from server_harness import Client, ServerThread
 

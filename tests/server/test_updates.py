@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from doubleholdem.game import Structure, Variant
-from doubleholdem.server.connection import Connection
 from doubleholdem.server.protocol import apply_patch, diff
-from doubleholdem.server.room import Room
-from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings, default_configs
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import TableConfig
 from server_harness import leaks, until_hands
 

@@ -301,7 +301,7 @@ def test_decide_is_a_deprecated_alias_of_choose() -> None:
 
 def test_one_registry_makes_every_bot_by_name() -> None:
     """The simulator, the server and the command line seat bots from ``BOTS``."""
-    from doubleholdem.server import runner
+    from doubleholdem.server.tables import runner
 
     assert sorted(BOTS) == ["equity", "random", "station"]
     assert runner.BOT_KINDS is BOTS  # the server seats the equity bot too

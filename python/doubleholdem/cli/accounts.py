@@ -155,7 +155,7 @@ def _show(args: argparse.Namespace, shown: dict[str, Any]) -> int:
 
 def _audit_database(args: argparse.Namespace, bank: Bank) -> dict[str, Any]:
     """The audit; on a game server's database with its tables' chips as well."""
-    from doubleholdem.server.money import audit_room
+    from doubleholdem.server.money.money import audit_room
 
     tables = bank.db.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"

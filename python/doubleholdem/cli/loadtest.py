@@ -1,5 +1,5 @@
 """``doubleholdem loadtest``: bot clients over WebSockets against a running server
-(:mod:`doubleholdem.server.loadtest`). Only for servers on this machine or your own test
+(:mod:`doubleholdem.server.http.loadtest`). Only for servers on this machine or your own test
 hosts."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 from typing import Any
 
 from doubleholdem.cli.base import UsageError, add_seed_option, bounded, seed_of
-from doubleholdem.server.loadtest import run_load
+from doubleholdem.server.http.loadtest import run_load
 from doubleholdem.server.process import raise_file_limit
 
 __all__ = ["add_parser", "run"]

@@ -181,14 +181,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from doubleholdem.server.app import create_app
-        from doubleholdem.server.limits import Limits, uvicorn_config
+        from doubleholdem.server.http.app import create_app
+        from doubleholdem.server.http.limits import Limits, uvicorn_config
     except ImportError as error:
         from doubleholdem.extras import install_command
 
         raise ValueError(f"serve needs {install_command('server')} ({error})") from None
     from doubleholdem.server import oplog
-    from doubleholdem.server.room import Room
+    from doubleholdem.server.tables.room import Room
 
     settings = RoomSettings(
         tables=args.tables, bots=args.bots, bot_delay=args.bot_delay, pause=args.pause
@@ -245,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
 def _announce_upgrade(db: str) -> None:
     """Says on stderr, before it starts, that opening ``db`` upgrades it (the hand index
     is built from every stored hand, in one transaction: a Ctrl-C leaves it as it was)."""
-    from doubleholdem.server.database import SCHEMA_VERSION, pending_upgrade
+    from doubleholdem.server.storage.database import SCHEMA_VERSION, pending_upgrade
 
     pending = pending_upgrade(db)
     if pending is not None:

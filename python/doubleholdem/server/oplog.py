@@ -194,7 +194,7 @@ def unconfigure() -> None:
 
 class Logged:
     """The event ``name`` with ``fields``, logged when sent: handed to the group commit
-    (:meth:`~doubleholdem.server.commit.GroupCommit.post`), it is logged once the change
+    (:meth:`~doubleholdem.server.storage.commit.GroupCommit.post`), it is logged once the change
     it tells of is committed, and never if that commit fails."""
 
     def __init__(self, name: str, /, **fields: object) -> None:

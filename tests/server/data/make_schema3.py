@@ -2,9 +2,9 @@
 
 import sys
 
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import SCHEMA_VERSION
+from doubleholdem.server.storage.storage import SCHEMA_VERSION
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Decision
 
 assert SCHEMA_VERSION == 3

@@ -6,9 +6,9 @@ calling stations), stored as the room stores a finished hand."""
 import asyncio
 import sys
 
-from doubleholdem.server.database import SCHEMA_VERSION
-from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.database import SCHEMA_VERSION
+from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table, TableConfig
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import hand_record

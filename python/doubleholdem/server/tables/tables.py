@@ -1,8 +1,8 @@
 """The room's tables (:class:`RoomTables`): restored from the database where they were,
 created up to the settings' count, a damaged one replaced on ``serve --repair``, each
-with its :class:`~doubleholdem.server.runner.TableRunner` task, its bots and its money
-(:class:`~doubleholdem.server.money.TableMoney`). The clients and their requests are
-the :class:`~doubleholdem.server.room.Room`'s, built on this."""
+with its :class:`~doubleholdem.server.tables.runner.TableRunner` task, its bots and its money
+(:class:`~doubleholdem.server.money.money.TableMoney`). The clients and their requests are
+the :class:`~doubleholdem.server.tables.room.Room`'s, built on this."""
 
 from __future__ import annotations
 
@@ -27,15 +27,15 @@ from doubleholdem.errors import (
     WalletFailed,
 )
 from doubleholdem.server import protocol
-from doubleholdem.server.commit import GroupCommit
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.journal import restore
-from doubleholdem.server.money import TableMoney, paying, write_off
-from doubleholdem.server.runner import BOT_KINDS, Humans, TableRunner
+from doubleholdem.server.money.money import TableMoney, paying, write_off
+from doubleholdem.server.money.wallet_calls import finish_noted, owed_problems
+from doubleholdem.server.money.wallet_gate import BoundedWallet, WalletGate
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
-from doubleholdem.server.storage import Damage, Storage, StoredTable
-from doubleholdem.server.wallet_calls import finish_noted, owed_problems
-from doubleholdem.server.wallet_gate import BoundedWallet, WalletGate
+from doubleholdem.server.storage.commit import GroupCommit
+from doubleholdem.server.storage.journal import restore
+from doubleholdem.server.storage.storage import Damage, Storage, StoredTable
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
 
 __all__ = ["BANKROLL_BUY_INS", "HEALTH_OWED", "RETRY_OWED_SECONDS", "RoomTables"]
@@ -116,7 +116,7 @@ class RoomTables:
     @property
     def _wallet_outside(self) -> bool:
         """Whether a wallet outside the database pays for the seats (an embedding
-        server's: :mod:`doubleholdem.server.wallet_calls`)."""
+        server's: :mod:`doubleholdem.server.money.wallet_calls`)."""
         return self.wallet is not None and not isinstance(self.wallet, LedgerWallet)
 
     def now(self, table: Table) -> float:
@@ -202,7 +202,7 @@ class RoomTables:
 
     def _check_money_kind(self) -> None:
         """Refuses to serve a database whose tables hold chips of another kind of money
-        than this room's (:data:`~doubleholdem.server.database.MONEY_KINDS`): a guest's
+        than this room's (:data:`~doubleholdem.server.storage.database.MONEY_KINDS`): a guest's
         play chips cashed out to an account, or an account's chips to an embedding
         server's wallet, would be money made from nothing; a seat of the other kind
         never cashed out, money lost; a seat with no chips left (a busted guest) would
@@ -231,7 +231,7 @@ class RoomTables:
 
     @property
     def _money_kind(self) -> str:
-        """This room's kind of money (:data:`~doubleholdem.server.database.MONEY_KINDS`)."""
+        """This room's kind of money (:data:`~doubleholdem.server.storage.database.MONEY_KINDS`)."""
         if self.wallet is None:
             return "guests"
         return "wallet" if self._wallet_outside else "ledger"
@@ -334,7 +334,7 @@ class RoomTables:
     def _seat_new_bots(self, wallet: Wallet) -> None:
         """The bots that new tables paid by a wallet outside the database are still to
         seat (:meth:`Storage.bots_to_seat
-        <doubleholdem.server.storage.Storage.bots_to_seat>`: made at their creation,
+        <doubleholdem.server.storage.storage.Storage.bots_to_seat>`: made at their creation,
         and by a restart that a crash or a failure left them to) sit down, each in a
         change of its own that forgets it (:meth:`_seat_bot`; a seat taken meanwhile, or
         a bot the wallet does not cover, is forgotten too). One whose payment failed (the
@@ -407,7 +407,7 @@ class RoomTables:
         """Every ``RETRY_OWED_SECONDS``, the calls the wallet outside the database
         failed are tried again, an idle table's too, each table's off the loop through
         its gate (:meth:`TableMoney.retry_owed
-        <doubleholdem.server.money.TableMoney.retry_owed>`: at most one call in flight,
+        <doubleholdem.server.money.money.TableMoney.retry_owed>`: at most one call in flight,
         none while the wallet rests after failures)."""
         while True:
             await asyncio.sleep(RETRY_OWED_SECONDS)

@@ -1,7 +1,7 @@
 """Reading the server's database and naming what is damaged in it (issue 17): the
 tables that hold together as rows, their move rows checked against their snapshot and
 their head, and a :class:`Damage` for each of the others. The storage
-(:mod:`doubleholdem.server.storage`) writes what this reads."""
+(:mod:`doubleholdem.server.storage.storage`) writes what this reads."""
 
 from __future__ import annotations
 

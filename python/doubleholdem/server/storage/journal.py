@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
-from doubleholdem.server.storage import StoredTable
+from doubleholdem.server.storage.storage import StoredTable
 from doubleholdem.table import Decision, Table
 
 __all__ = ["advance_move", "decide_move", "replay", "restore"]

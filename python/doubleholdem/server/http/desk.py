@@ -35,9 +35,9 @@ from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import HashingBusy
-from doubleholdem.server.database import ThreadConnections
-from doubleholdem.server.hands import player_records
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.database import ThreadConnections
+from doubleholdem.server.storage.hands import player_records
 from doubleholdem.table.history import seat_hands
 
 __all__ = ["BUSY_SECONDS", "HASH_SLOTS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
@@ -239,7 +239,7 @@ class Desk:
         """The account's last :data:`MY_HANDS` hands, newest first, each as its seat saw
         it (:func:`~doubleholdem.table.history.seat_hands`): ``table`` (one-based, as
         the page and PHH number it), ``number`` and ``phh``; found through the hand index
-        (:func:`~doubleholdem.server.hands.player_records`: each hand's record, which
+        (:func:`~doubleholdem.server.storage.hands.player_records`: each hand's record, which
         holds its PHH)."""
         with self._snapshot() as db:
             logs = [[record] for record in player_records(db, name, last=MY_HANDS)]

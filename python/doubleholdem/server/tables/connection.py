@@ -24,7 +24,7 @@ CHAT_BURST = 5.0  # and 5 at once
 class Connection:
     """One client. ``post(connection, text)`` sends ``text`` after the next commit, in
     order with the other replies (:meth:`GroupCommit.post
-    <doubleholdem.server.commit.GroupCommit.post>`)."""
+    <doubleholdem.server.storage.commit.GroupCommit.post>`)."""
 
     def __init__(
         self,

@@ -18,7 +18,7 @@ one sitting-down, never given twice).
 
 A wallet outside the database (an embedding server's) cannot share the transactions:
 its calls are noted in the database and made when their fate is known
-(:mod:`doubleholdem.server.wallet_calls`), a debit's key ending ``#N``; and other rooms
+(:mod:`doubleholdem.server.money.wallet_calls`), a debit's key ending ``#N``; and other rooms
 may share it, so the table in its keys is ``ROOM.TABLE`` (``ROOM`` the database's own
 random name).
 
@@ -46,13 +46,7 @@ from doubleholdem.errors import (
     WalletFailed,
     WalletUnavailable,
 )
-from doubleholdem.server.commit import Step, running_loop
-from doubleholdem.server.database import money_kind
-from doubleholdem.server.journal import restore
-from doubleholdem.server.protocol import for_people
-from doubleholdem.server.storage import Storage
-from doubleholdem.server.survey import meta_int, survey
-from doubleholdem.server.wallet_calls import (
+from doubleholdem.server.money.wallet_calls import (
     WalletCall,
     count_failure,
     finish,
@@ -64,7 +58,13 @@ from doubleholdem.server.wallet_calls import (
     owed_problems,
     retry_failed,
 )
-from doubleholdem.server.wallet_gate import WalletGate
+from doubleholdem.server.money.wallet_gate import WalletGate
+from doubleholdem.server.protocol import for_people
+from doubleholdem.server.storage.commit import Step, running_loop
+from doubleholdem.server.storage.database import money_kind
+from doubleholdem.server.storage.journal import restore
+from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.storage.survey import meta_int, survey
 from doubleholdem.table import Table
 
 __all__ = [
@@ -86,7 +86,7 @@ PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint 
 def paying(store: Storage) -> Iterator[None]:
     """A change that may be refused (a buy-in the balance cannot pay): it is written at
     once into ``store``'s next transaction (begun now, :meth:`Storage.reserve
-    <doubleholdem.server.storage.Storage.reserve>`), which the group commit then commits
+    <doubleholdem.server.storage.storage.Storage.reserve>`), which the group commit then commits
     with the table change it pays for, or rolls back with it. If the block raises, what
     it wrote is undone (a savepoint; the whole transaction, and its write lock, when it
     held nothing else) and the error raised.
@@ -128,7 +128,7 @@ class TableMoney:
     """The money of table ``table_id``: paid through ``wallet``, written with ``store``.
     Seats of occupancies below ``legacy_below`` were seated before the ledger; ``room``
     names the room in the keys (:meth:`Storage.room_name
-    <doubleholdem.server.storage.Storage.room_name>`, for a wallet outside the
+    <doubleholdem.server.storage.storage.Storage.room_name>`, for a wallet outside the
     database); ``clock`` the room's, for the backoff of such a wallet's gate."""
 
     def __init__(
@@ -387,7 +387,7 @@ class TableMoney:
 
     def finish_noted(self) -> None:
         """Finishes what the calls noted for this table still owe
-        (:func:`~doubleholdem.server.wallet_calls.finish`), right after a commit ended,
+        (:func:`~doubleholdem.server.money.wallet_calls.finish`), right after a commit ended,
         committed or failed: then no change of the table is under way, so a debit still
         noted paid for no seat written (its seat's commit failed, the table refused it,
         the wallet failed) and is given back, and a credit or a rake noted is committed
@@ -528,7 +528,7 @@ def _stored_tables(db: sqlite3.Connection, key: bytes | None) -> tuple[dict[int,
 def _ledger_seated(db: sqlite3.Connection, tables: dict[int, Table]) -> dict[int, list[str]]:
     """Who sits at each of ``tables`` through the ledger: every seat but those of the
     occupancies seated before the ledger (:meth:`Storage.legacy_below
-    <doubleholdem.server.storage.Storage.legacy_below>`)."""
+    <doubleholdem.server.storage.storage.Storage.legacy_below>`)."""
     seated = {}
     for table_id, table in tables.items():
         legacy_below = meta_int(db, f"legacy:{table_id}") or 0
@@ -544,7 +544,7 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     database, all read in one snapshot of the database (a running server may write
     meanwhile): each stored table's chips (:func:`table_chips`) held against its ledger
     account when the ledger pays for the seats, and the calls a wallet outside the
-    database failed and still owes (:func:`~doubleholdem.server.wallet_calls.owed_problems`).
+    database failed and still owes (:func:`~doubleholdem.server.money.wallet_calls.owed_problems`).
     ``{"ok": bool, "problems": [...], "unchecked": [...]}``: ``unchecked`` says what it
     cannot check (the chips of a guest room, or of a room paid through an embedding
     server's own wallet: :func:`unchecked_tables`), which is no problem. Tables and seats

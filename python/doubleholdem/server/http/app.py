@@ -1,6 +1,6 @@
 """The ASGI app (starlette): the browser page, ``/healthz``, ``/api/tables`` and the
 WebSocket ``/ws`` that speaks ``docs/PROTOCOL.md``, whose handshake is refused from
-another site's page (:func:`~doubleholdem.server.gate.same_origin`) and signed in by the
+another site's page (:func:`~doubleholdem.server.http.gate.same_origin`) and signed in by the
 session cookie. Needs ``doubleholdem[server]``."""
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from doubleholdem.accounts.sessions import token_hash
-from doubleholdem.server.api import account_routes
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.gate import SESSION_COOKIE, same_origin
-from doubleholdem.server.room import Room
+from doubleholdem.server.http.api import account_routes
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.room import Room
 
 __all__ = ["STATIC", "create_app"]
 

@@ -140,14 +140,14 @@ def _room_kind(base: str) -> str:
 def _audit(db: str | None, kind: str) -> dict[str, Any]:
     """The accounts audit of the server's database ``db``, each stored table's chips
     (pots included) against its ledger account, read in one snapshot of the file
-    (:func:`~doubleholdem.server.money.audit_room`); none in a guest room, whose chips
+    (:func:`~doubleholdem.server.money.money.audit_room`); none in a guest room, whose chips
     are not money."""
     if db is None:
         return {"audit_ok": None, "audit": "not run: no --db (the server's database file)"}
     if kind == "guests":
         return {"audit_ok": None, "audit": "not run: a guest room's chips are not in the ledger"}
     from doubleholdem.accounts.bank import Bank
-    from doubleholdem.server.money import audit_room
+    from doubleholdem.server.money.money import audit_room
 
     with Bank(db) as bank:
         found = audit_room(bank.db)

@@ -19,7 +19,7 @@ share the room's transactions, so each call is *noted* in the database (the tabl
 
 A call the wallet fails (not a refusal: an error of its own) stays noted and is
 finished after the next commit of its table
-(:meth:`TableMoney.finish_noted <doubleholdem.server.money.TableMoney.finish_noted>`),
+(:meth:`TableMoney.finish_noted <doubleholdem.server.money.money.TableMoney.finish_noted>`),
 by a serving room every few seconds (:func:`retry_failed`), or at
 the next start. Each failure is counted with the note (the table ``wallet_failures``):
 the calls the wallet failed and still owes (:func:`owed`) are what the room's health and
@@ -42,8 +42,8 @@ from typing import Literal
 from doubleholdem.accounts.wallet import Reason, Refunds, Wallet, WritesOff
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server import oplog
-from doubleholdem.server.storage import Storage, WalletCallRow, wallet_calls
-from doubleholdem.server.wallet_gate import WalletGate
+from doubleholdem.server.money.wallet_gate import WalletGate
+from doubleholdem.server.storage.storage import Storage, WalletCallRow, wallet_calls
 
 __all__ = [
     "WalletCall",

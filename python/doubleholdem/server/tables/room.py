@@ -1,6 +1,6 @@
 """The game server's heart, without HTTP: a :class:`Room` of tables (their database,
-runners and group commit: :class:`~doubleholdem.server.tables.RoomTables`) and its
-clients (:class:`~doubleholdem.server.connection.Connection`). The room reads each
+runners and group commit: :class:`~doubleholdem.server.tables.tables.RoomTables`) and its
+clients (:class:`~doubleholdem.server.tables.connection.Connection`). The room reads each
 client's requests and routes them to the tables. The protocol is ``docs/PROTOCOL.md``."""
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from doubleholdem.errors import (
     ProtocolError,
 )
 from doubleholdem.server import oplog, protocol
-from doubleholdem.server.commit import running_loop
-from doubleholdem.server.connection import CHAT_BURST, CHAT_SECONDS, Connection
+from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.protocol import encode
-from doubleholdem.server.runner import TableRunner
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import Storage, token_hash
-from doubleholdem.server.tables import RoomTables
-from doubleholdem.server.wallet_calls import WalletCall
-from doubleholdem.server.wallet_requests import WalletRequests, answering
+from doubleholdem.server.storage.commit import running_loop
+from doubleholdem.server.storage.storage import Storage, token_hash
+from doubleholdem.server.tables.connection import CHAT_BURST, CHAT_SECONDS, Connection
+from doubleholdem.server.tables.runner import TableRunner
+from doubleholdem.server.tables.tables import RoomTables
+from doubleholdem.server.tables.wallet_requests import WalletRequests, answering
 from doubleholdem.table import Decision
 from doubleholdem.table.history import seat_hands
 

@@ -6,7 +6,7 @@ Every change to the table happens inside :meth:`TableRunner.change`, synchronous
 table needs no lock): the table changes, and what it stores (a move of the journal for a
 decision or a deadline, else the table's snapshot) and sends (the replies, each client's
 new state) go to the group commit, which sends only after committing. Each client
-receives what its seat may see (:class:`~doubleholdem.server.messages.TableMessages`).
+receives what its seat may see (:class:`~doubleholdem.server.tables.messages.TableMessages`).
 
 The seat lifecycle (docs/tables.md): the room tells the table whose player has no
 connection (:meth:`Table.set_away`: no time bank; sat out on its first timeout), and
@@ -26,15 +26,16 @@ from functools import partial
 from typing import Any
 
 from doubleholdem.errors import DatabaseBusy, WalletFailed
-from doubleholdem.server import journal, oplog
-from doubleholdem.server.bot_bankrolls import BotBankrolls
-from doubleholdem.server.commit import GroupCommit, Step
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.messages import TableMessages
-from doubleholdem.server.money import TableMoney, occupancies
+from doubleholdem.server import oplog
+from doubleholdem.server.money.bot_bankrolls import BotBankrolls
+from doubleholdem.server.money.money import TableMoney, occupancies
 from doubleholdem.server.protocol import MAX_HANDS, encode
 from doubleholdem.server.settings import DAY, RoomSettings
-from doubleholdem.server.storage import Storage
+from doubleholdem.server.storage import journal
+from doubleholdem.server.storage.commit import GroupCommit, Step
+from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.messages import TableMessages
 from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
 from doubleholdem.table.history import hand_record

@@ -15,9 +15,10 @@ edited, reordered or foreign row, or a gap in the numbers, is refused on reading
 *head* (its number of moves, in ``heads``, written with every change) shows moves cut
 off at the end, and the number of tables created (``meta``) a missing ``tables`` row:
 :meth:`Storage.survey` names every such problem (:class:`Damage`). The file is made,
-checked and upgraded by :mod:`doubleholdem.server.database` (an upgrade from schema 3
+checked and upgraded by :mod:`doubleholdem.server.storage.database` (an upgrade from schema 3
 notes each table's chips as the ledger's opening, :meth:`Storage.openings`). One server
-per database: the storage holds :class:`~doubleholdem.server.lock.DatabaseLock` while it is open.
+per database: the storage holds
+:class:`~doubleholdem.server.storage.lock.DatabaseLock` while it is open.
 
 ``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
 also survives the machine losing power, at the price of a disk flush per change.
@@ -47,17 +48,17 @@ from collections.abc import Iterator
 from typing import Any
 
 from doubleholdem.errors import TamperedSnapshot
-from doubleholdem.server import hands
-from doubleholdem.server.database import (
+from doubleholdem.server.storage import hands
+from doubleholdem.server.storage.database import (
     TABLE_ROWS,
     ThreadConnections,
     checkpoints,
     money_kind,
     open_database,
 )
-from doubleholdem.server.hands import FORGET_BATCH, Seating
-from doubleholdem.server.lock import DatabaseLock
-from doubleholdem.server.survey import (
+from doubleholdem.server.storage.hands import FORGET_BATCH, Seating
+from doubleholdem.server.storage.lock import DatabaseLock
+from doubleholdem.server.storage.survey import (
     Damage,
     StoredTable,
     checked,
@@ -267,7 +268,7 @@ class Storage:
         of :mod:`doubleholdem.accounts`, through
         :class:`~doubleholdem.accounts.wallet.LedgerWallet`). Write through it only
         inside :meth:`transaction` (or a payment joining the next one:
-        :func:`doubleholdem.server.money.paying`)."""
+        :func:`doubleholdem.server.money.money.paying`)."""
         return self._db
 
     # tables
@@ -383,7 +384,7 @@ class Storage:
         """Whose chips the tables hold: ``"guests"`` (play chips, outside the ledger),
         ``"ledger"`` (accounts' money), ``"wallet"`` (an embedding server's own
         wallet's), or ``None`` before a room first said (:meth:`set_money_kind`;
-        :func:`~doubleholdem.server.database.money_kind`)."""
+        :func:`~doubleholdem.server.storage.database.money_kind`)."""
         return money_kind(self._db)
 
     def set_money_kind(self, kind: str) -> None:
@@ -405,7 +406,7 @@ class Storage:
     def repairs(self, table_id: int) -> int:
         """How many times table ``table_id`` was dropped by a repair and made anew (its
         money's keys then name the table's new life:
-        :class:`~doubleholdem.server.money.TableMoney`)."""
+        :class:`~doubleholdem.server.money.money.TableMoney`)."""
         return meta_int(self._db, f"repairs:{table_id}") or 0
 
     def put_table(self, table_id: int, snapshot: str) -> None:
@@ -446,7 +447,7 @@ class Storage:
 
     def put_hand(self, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
         """Stores the log of a finished hand (the server's record: every card) with the
-        index of who played it (:func:`doubleholdem.server.hands.put`)."""
+        index of who played it (:func:`doubleholdem.server.storage.hands.put`)."""
         hands.put(self._db, table_id, number, log)
 
     def forget_hands(self, table_id: int, last: int, keep: int | None, **rule: Any) -> None:
@@ -454,7 +455,7 @@ class Storage:
         the hands of a table numbered up to ``last - keep`` (``last`` the hand just
         stored) and, by ``rule``, those ended before ``older_than``, sparing the last
         ``protect`` of each seating of ``open_seats``
-        (:func:`doubleholdem.server.hands.forget`)."""
+        (:func:`doubleholdem.server.storage.hands.forget`)."""
         hands.forget(self._db, table_id, last=last, keep=keep, **rule)
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
@@ -469,13 +470,13 @@ class Storage:
         self, table_id: int, seating: Seating, *, last: int
     ) -> list[list[dict[str, Any]]]:
         """The logs of the last ``last`` hands of ``seating`` (occupancy, player, seat)
-        at table ``table_id``, newest first (:func:`doubleholdem.server.hands.seat_logs`),
+        at table ``table_id``, newest first (:func:`doubleholdem.server.storage.hands.seat_logs`),
         read on this thread's own connection (:meth:`reader`): call it off the loop."""
         return hands.seat_logs(self.reader(), table_id, seating, last=last)
 
     def player_hands(self, player: str, *, last: int) -> list[dict[str, Any]]:
         """The PHH records of the last ``last`` hands ``player`` played at any table,
-        newest first (:func:`doubleholdem.server.hands.player_records`), like
+        newest first (:func:`doubleholdem.server.storage.hands.player_records`), like
         :meth:`seat_hands`."""
         return hands.player_records(self.reader(), player, last=last)
 
@@ -508,7 +509,7 @@ class Storage:
 
     def add_wallet_call(self, table_id: int, call: str) -> int:
         """Notes a call to a wallet outside the database (its JSON text,
-        :mod:`doubleholdem.server.wallet_calls`) about table ``table_id``; returns its
+        :mod:`doubleholdem.server.money.wallet_calls`) about table ``table_id``; returns its
         number, never given twice."""
         cursor = self._db.execute(
             "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)", (table_id, call)

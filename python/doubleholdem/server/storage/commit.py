@@ -2,7 +2,7 @@
 store is committed in one transaction, and only then are their replies and states sent.
 
 The parts that change hand it callbacks: the *steps* of a change (functions of the
-:class:`~doubleholdem.server.storage.Storage`), an *undo* that takes their table back to
+:class:`~doubleholdem.server.storage.storage.Storage`), an *undo* that takes their table back to
 its last committed state if the commit fails, what to do once the commit *ended*,
 either way (call a wallet outside the database), the messages to *post* after the
 commit (to anything with a ``send(text)``) and those to send *instead* if it fails. It
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from doubleholdem.server import oplog
-from doubleholdem.server.storage import Storage
+from doubleholdem.server.storage.storage import Storage
 
 __all__ = [
     "FLUSH_RETRY",

@@ -2,8 +2,8 @@
 sign-in, sign-out, the signed-in account and its statement. Every ``POST`` must come
 from the server's own page (its ``Origin``) with a JSON body of at most
 :data:`MAX_BODY` bytes; the session travels in an HttpOnly, SameSite=Strict cookie
-(:func:`~doubleholdem.server.gate.session_cookie`). Hashing runs in the thread pool
-(:class:`~doubleholdem.server.desk.Desk`), never on the event loop."""
+(:func:`~doubleholdem.server.http.gate.session_cookie`). Hashing runs in the thread pool
+(:class:`~doubleholdem.server.http.desk.Desk`), never on the event loop."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from doubleholdem.errors import (
     BadCredentials,
     SignInThrottled,
 )
-from doubleholdem.server.desk import Desk
-from doubleholdem.server.gate import SESSION_COOKIE, same_origin, set_session_cookie
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin, set_session_cookie
 from doubleholdem.server.oplog import event
 
 __all__ = ["MAX_BODY", "account_routes"]

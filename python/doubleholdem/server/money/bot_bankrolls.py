@@ -1,8 +1,8 @@
 """The bots' chips at a table of a room with money (a base of the table's runner,
-:class:`~doubleholdem.server.runner.TableRunner`): between hands a bot below half the
+:class:`~doubleholdem.server.tables.runner.TableRunner`): between hands a bot below half the
 maximum buy-in tops up from its bankroll while it lasts, and a bot with no chips and
 no bankroll leaves. A wallet outside the database (an embedding server's) is asked
-off the event loop (:mod:`doubleholdem.server.wallet_gate`): while it fails, the short
+off the event loop (:mod:`doubleholdem.server.money.wallet_gate`): while it fails, the short
 bots sit out, and the table plays on without them until it answers again."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import contextlib
 import logging
 from collections.abc import Callable
 
-from doubleholdem.server.commit import running_loop
-from doubleholdem.server.money import TableMoney
+from doubleholdem.server.money.money import TableMoney
+from doubleholdem.server.storage.commit import running_loop
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
@@ -94,8 +94,8 @@ class BotBankrolls:
 
     async def _top_up_bots_outside(self) -> None:
         """:meth:`_top_up_bots` with a wallet outside the database, asked off the loop
-        (:meth:`TableMoney.balance <doubleholdem.server.money.TableMoney.balance>`,
-        :meth:`~doubleholdem.server.money.TableMoney.prepay`): if it fails, the bot
+        (:meth:`TableMoney.balance <doubleholdem.server.money.money.TableMoney.balance>`,
+        :meth:`~doubleholdem.server.money.money.TableMoney.prepay`): if it fails, the bot
         sits out, with the other short bots, until it answers again (the table plays on
         without them), then sits in."""
         money = self.money

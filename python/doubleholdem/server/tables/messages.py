@@ -1,5 +1,5 @@
 """What the clients watching a table are sent (the read side of
-:class:`~doubleholdem.server.runner.TableRunner`): each receives what
+:class:`~doubleholdem.server.tables.runner.TableRunner`): each receives what
 :meth:`Table.view` allows its seat (spectators: seat ``None``) and the log entries new
 to it, filtered for its seat by :meth:`Table.event_log`: a whole ``state`` when it starts
 watching, then an ``update`` with only what changed in its view (:func:`protocol.diff`);
@@ -11,9 +11,9 @@ from collections import deque
 from typing import Any
 
 from doubleholdem.server import protocol
-from doubleholdem.server.connection import Connection
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.connection import Connection
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 

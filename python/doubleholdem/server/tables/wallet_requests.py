@@ -1,8 +1,8 @@
 """Requests a wallet outside the room's database pays for (an embedding server's own,
 docs/accounts.md), served off the event loop (a base of the
-:class:`~doubleholdem.server.room.Room`): a buy-in or a top-up is paid first, through
+:class:`~doubleholdem.server.tables.room.Room`): a buy-in or a top-up is paid first, through
 the table's gate (:meth:`TableMoney.prepay
-<doubleholdem.server.money.TableMoney.prepay>`: in a thread, one call at a time, with a
+<doubleholdem.server.money.money.TableMoney.prepay>`: in a thread, one call at a time, with a
 timeout and a backoff), in a task of its own, then made in a change of the table (or
 the payment given back); its refusals are answered as every request's
 (:func:`answering`)."""
@@ -22,9 +22,9 @@ from doubleholdem.errors import (
     WalletFailed,
 )
 from doubleholdem.server import protocol
-from doubleholdem.server.connection import Connection
-from doubleholdem.server.runner import TableRunner
-from doubleholdem.server.wallet_calls import WalletCall
+from doubleholdem.server.money.wallet_calls import WalletCall
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.runner import TableRunner
 
 __all__ = ["WalletRequests", "answering"]
 
@@ -78,7 +78,7 @@ class WalletRequests:
         self, connection: Connection, runner: TableRunner, seat: int, name: str, buy_in: int
     ) -> None:
         """A sit whose buy-in a wallet outside the database pays, asked off the loop
-        (:meth:`TableMoney.prepay <doubleholdem.server.money.TableMoney.prepay>`), then
+        (:meth:`TableMoney.prepay <doubleholdem.server.money.money.TableMoney.prepay>`), then
         the seat taken with it (or the payment given back)."""
         money = runner.money
         assert money is not None

@@ -1,11 +1,11 @@
 """The server's database file: made new, or checked and upgraded in place when opened
 (:func:`open_database`). Schema 5 holds the server's tables (its tables' snapshots, moves
-and heads, finished hands with the index of who played them: :mod:`doubleholdem.server.hands`,
-seat tokens, client action ids, chat) beside the accounts' tables and ledger
-(:mod:`doubleholdem.accounts.schema`). A database of the previous schemas (2, 3 and 4) is
-upgraded in place, in one transaction (from 4: the hand index built from the stored
-hands); an empty or foreign file, or another schema, is refused
-(:class:`~doubleholdem.errors.DamagedDatabase`). While a server holds it, its
+and heads, finished hands with the index of who played them:
+:mod:`doubleholdem.server.storage.hands`, seat tokens, client action ids, chat) beside
+the accounts' tables and ledger (:mod:`doubleholdem.accounts.schema`). A database of the
+previous schemas (2, 3 and 4) is upgraded in place, in one transaction (from 4: the hand
+index built from the stored hands); an empty or foreign file, or another schema, is
+refused (:class:`~doubleholdem.errors.DamagedDatabase`). While a server holds it, its
 write-ahead log is checkpointed in a thread of its own (:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
@@ -23,8 +23,8 @@ import threading
 
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.errors import DamagedDatabase, SchemaMismatch
-from doubleholdem.server.hands import SCHEMA as HANDS_SCHEMA
-from doubleholdem.server.hands import add_occupancies, build_index
+from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
+from doubleholdem.server.storage.hands import add_occupancies, build_index
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -94,7 +94,7 @@ CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 """
 # added without a new schema version (a database without them gets them when opened),
 # so that an older server still reads the database: the tables' chat, and the calls to
-# a wallet outside the database not yet known done (doubleholdem.server.wallet_calls;
+# a wallet outside the database not yet known done (doubleholdem.server.money.wallet_calls;
 # AUTOINCREMENT: a call's number is never given twice, it is part of a debit's key)
 # with the wallet's failures of each
 _ADDED = (
@@ -288,8 +288,8 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
     (``meta`` key ``opening:ID``): its chips came from nowhere, and the room enters them
     in the ledger when it first loads it
-    (:meth:`~doubleholdem.server.storage.Storage.openings`). From every one: the hand
-    index, built from the stored hands (:func:`~doubleholdem.server.hands.build_index`;
+    (:meth:`~doubleholdem.server.storage.storage.Storage.openings`). From every one: the hand
+    index, built from the stored hands (:func:`~doubleholdem.server.storage.hands.build_index`;
     a stored log that is not a hand's refuses the upgrade, naming it)."""
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -331,7 +331,7 @@ def checkpoints(path: str, stop: threading.Event) -> None:
     the time, so past ``WAL_LIMIT`` bytes a TRUNCATE does, right after the PASSIVE one
     has copied nearly everything: it holds the write lock only for what the server wrote
     in between (the server's commits meanwhile wait without blocking its event loop:
-    :meth:`Storage.reserve <doubleholdem.server.storage.Storage.reserve>`)."""
+    :meth:`Storage.reserve <doubleholdem.server.storage.storage.Storage.reserve>`)."""
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         while not stop.wait(CHECKPOINT_SECONDS):
