@@ -218,7 +218,7 @@ LAYERS = {
     "": set(),
 }
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-OLD_PATHS: dict[str, str] = {}  # old module paths kept as aliases: old -> new
+OLD_PATHS = {"doubleholdem.server.room": "doubleholdem.server.tables.room"}  # docs showed it
 
 
 def _concern(module: str) -> str:
@@ -251,6 +251,15 @@ def test_server_imports_point_down_its_tree() -> None:
         and _concern(target) not in LAYERS[_concern(module)]
     )
     assert upward == []
+
+
+def test_the_old_server_paths_are_the_new_modules() -> None:
+    import importlib
+
+    for old, new in OLD_PATHS.items():
+        old_module, new_module = importlib.import_module(old), importlib.import_module(new)
+        assert old_module.__all__ == new_module.__all__
+        assert all(getattr(old_module, n) is getattr(new_module, n) for n in new_module.__all__)
 
 
 def test_docs_list_every_server_module() -> None:
