@@ -57,6 +57,10 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    async def favicon(request: Request) -> Response:
+        """The page's icon (it names it in a link; other clients ask this path)."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def healthz(request: Request) -> Response:
         problem = room.health()
         if problem is None:
@@ -115,6 +119,7 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
     return Starlette(
         routes=[
             Route("/", index),
+            Route("/favicon.ico", favicon),
             Route("/healthz", healthz),
             Route("/api/tables", tables),
             *(account_routes(desk, room.signed_out) if desk is not None else [guest_room]),
