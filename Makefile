@@ -44,6 +44,8 @@ random:
 
 # The documentation site into site/, warnings as errors (mkdocs.yml).
 docs:
+	@$(PYTHON) -c "import mkdocs, mkdocstrings, material" 2>/dev/null || { \
+	    echo 'make docs needs the docs extra: pip install ".[docs]"' >&2; exit 2; }
 	NO_MKDOCS_2_WARNING=1 $(PYTHON) -m mkdocs build --strict --quiet
 
 fuzz:
