@@ -15,7 +15,13 @@ async function call(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const reply = await fetch(path, options);
+  let reply;
+  try {
+    reply = await fetch(path, options);
+  } catch (error) { // no answer at all: the server is down or the network is gone
+    const message = "the server cannot be reached: try again in a moment";
+    return { status: 0, headers: new Headers(), data: { message } };
+  }
   let data = null;
   try { data = await reply.json(); } catch (error) { data = null; }
   return { status: reply.status, headers: reply.headers, data };
