@@ -27,7 +27,7 @@ from __future__ import annotations
 import sqlite3
 
 from doubleholdem.accounts import ledger
-from doubleholdem.accounts.accounts import get_account, ledger_account
+from doubleholdem.accounts.accounts import Account, get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
 from doubleholdem.errors import AccountClosed, AccountError, AccountFrozen
 
@@ -49,24 +49,7 @@ def deposit(
 ) -> Posted:
     """Credits ``amount`` chips to ``name``'s balance from the cashier (a frozen
     account may receive them; a closed one may not, nor a bot)."""
-    key = _key(ref)
-    account = get_account(db, name)
-    existing = ledger.find(db, key)
-    if existing is None:
-        if account.state == "closed":
-            raise AccountClosed(f"{account.name} is closed", account=account.name)
-        if account.role == "bot":
-            raise AccountError("a bot's bankroll comes from the house, not from deposits")
-    return ledger.transfer(
-        db,
-        key,
-        "deposit",
-        ledger.CASHIER,
-        ledger_account(account),
-        amount,
-        memo={"ref": ref},
-        now=now,
-    )
+    return _move(db, name, amount, ref, now, "deposit")
 
 
 def withdraw(
@@ -74,24 +57,33 @@ def withdraw(
 ) -> Posted:
     """Pays ``amount`` chips out of ``name``'s balance to the cashier; refused for a
     frozen or closed account (its balance is held) and beyond its balance."""
+    return _move(db, name, amount, ref, now, "withdrawal")
+
+
+def _move(
+    db: sqlite3.Connection, name: str, amount: int, ref: str, now: float | None, kind: str
+) -> Posted:
+    """Posts a ``deposit`` or a ``withdrawal`` under ``ref``: a new one is refused first
+    when the account may not take part; a reference already applied returns its posting."""
     key = _key(ref)
     account = get_account(db, name)
-    existing = ledger.find(db, key)
-    if existing is None:
-        if account.state != "active":
-            error = AccountClosed if account.state == "closed" else AccountFrozen
-            raise error(
-                f"{account.name} is {account.state}: its balance is held", account=account.name
-            )
-        if account.role == "bot":
-            raise AccountError("a bot's bankroll goes back to the house, not to the cashier")
-    return ledger.transfer(
-        db,
-        key,
-        "withdrawal",
-        ledger_account(account),
-        ledger.CASHIER,
-        amount,
-        memo={"ref": ref},
-        now=now,
-    )
+    if ledger.find(db, key) is None:
+        _refuse(account, kind)
+    own = ledger_account(account)
+    source, target = (ledger.CASHIER, own) if kind == "deposit" else (own, ledger.CASHIER)
+    return ledger.transfer(db, key, kind, source, target, amount, memo={"ref": ref}, now=now)
+
+
+def _refuse(account: Account, kind: str) -> None:
+    """Raises when ``account`` may not take a new ``kind``: a closed account neither, a
+    frozen one no withdrawal (its balance is held), a bot neither (the house's bankroll)."""
+    held = f"{account.name} is {account.state}: its balance is held"
+    if account.state == "closed":
+        message = held if kind == "withdrawal" else f"{account.name} is closed"
+        raise AccountClosed(message, account=account.name)
+    if kind == "withdrawal" and account.state != "active":
+        raise AccountFrozen(held, account=account.name)
+    if account.role == "bot":
+        if kind == "deposit":
+            raise AccountError("a bot's bankroll comes from the house, not from deposits")
+        raise AccountError("a bot's bankroll goes back to the house, not to the cashier")

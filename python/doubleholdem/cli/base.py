@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.game.config import STRUCTURE_ALIASES, VARIANT_ALIASES, Structure, Variant
+from doubleholdem.table.bots import BOTS
 
 __all__ = [
     "DefaultsFormatter",
@@ -161,6 +162,24 @@ def add_structure_option(p: Any, default: str = Structure.FIXED_LIMIT.value) -> 
         default=default,
         help=f"betting structure (also {', '.join(STRUCTURE_ALIASES)})",
     )
+
+
+def add_bots_option(p: Any, defaults: Sequence[str], over: str) -> None:
+    """``--bots``: bot names, comma-separated, cycled over ``over`` (seats, entrants)."""
+    p.add_argument(
+        "--bots",
+        default=",".join(defaults),
+        help=f"bot names cycled over the {over}, from {', '.join(sorted(BOTS))}",
+    )
+
+
+def bots_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The bot names of ``--bots``; refused when one names no bot."""
+    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    for name in bots:
+        if name not in BOTS:
+            raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
+    return bots
 
 
 def bounded(kind: type[int] | type[float], low: float, high: float, what: str) -> Any:

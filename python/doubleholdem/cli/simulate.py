@@ -8,15 +8,15 @@ import json
 from typing import Any
 
 from doubleholdem.cli.base import (
+    add_bots_option,
     add_seed_option,
     add_structure_option,
     add_variant_option,
+    bots_of,
     no_collections,
     seed_of,
 )
-from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.progress import ProgressBar
-from doubleholdem.table.bots import BOTS
 from doubleholdem.table.simulate import DEFAULT_BOTS, simulate
 
 __all__ = ["add_parser", "run"]
@@ -30,21 +30,14 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=6, help="seats, 2 to 10")
     p.add_argument("--hands", type=int, default=10_000, help="hands to play")
     add_seed_option(p, "the deals and the bots")
-    p.add_argument(
-        "--bots",
-        default=",".join(DEFAULT_BOTS),
-        help=f"bot names cycled over the seats, from {', '.join(sorted(BOTS))}",
-    )
+    add_bots_option(p, DEFAULT_BOTS, "seats")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """``doubleholdem simulate``."""
-    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
-    for name in bots:
-        if name not in BOTS:
-            raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
+    bots = bots_of(args)
     bar = ProgressBar(f"simulate: {args.hands:,} hands")
     try:
         with no_collections():

@@ -9,16 +9,17 @@ from typing import Any
 
 from doubleholdem.cli.base import (
     Parser,
+    add_bots_option,
     add_seed_option,
     add_structure_option,
     add_variant_option,
+    bots_of,
     bounded,
     no_collections,
     seed_of,
 )
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.progress import ProgressBar
-from doubleholdem.table.bots import BOTS
 from doubleholdem.tournament.simulate import DEFAULT_BOTS, MOST_PLAYERS, simulate_tournament
 
 __all__ = ["add_parser", "run"]
@@ -44,23 +45,16 @@ def add_parser(subparsers: Any) -> None:
     add_variant_option(p, default="texas")
     add_structure_option(p, default="no-limit")
     add_seed_option(p, "the draw, the deals and the bots")
-    p.add_argument(
-        "--bots",
-        default=",".join(DEFAULT_BOTS),
-        help=f"bot names cycled over the entrants, from {', '.join(sorted(BOTS))}",
-    )
+    add_bots_option(p, DEFAULT_BOTS, "entrants")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """``doubleholdem tournament simulate``."""
-    bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+    bots = bots_of(args)
     if not bots:
         raise DoubleHoldemError("--bots: give at least one bot")
-    for name in bots:
-        if name not in BOTS:
-            raise DoubleHoldemError(f"no bot named {name!r}: one of {', '.join(sorted(BOTS))}")
     bar = ProgressBar(f"tournament: {args.players:,} players")
     try:
         with no_collections():

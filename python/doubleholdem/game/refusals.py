@@ -47,8 +47,15 @@ def amount_field(amount: object) -> int | None:
 def refusal(legal: LegalActions, reason: str, action: object, amount: object) -> IllegalAction:
     """The refusal of what the seat to act tried, ``"seat {seat} {reason}"``; its
     ``reason`` field lets a table say it with its own seat number."""
+    return _illegal(f"seat {legal.seat} {reason}", legal, action, amount, reason)
+
+
+def _illegal(
+    message: str, legal: LegalActions, action: object, amount: object, reason: str | None
+) -> IllegalAction:
+    """The :class:`IllegalAction` of ``action`` for the seat of ``legal``."""
     return IllegalAction(
-        f"seat {legal.seat} {reason}",
+        message,
         seat=legal.seat,
         action=action,
         amount=amount_field(amount),
@@ -71,13 +78,8 @@ def as_action(action: object, legal: LegalActions, amount: object) -> Action:
         return Action(action)
     except ValueError:
         names = ", ".join(a.value for a in Action)
-        raise IllegalAction(
-            f"{action!r} is not an action (one of {names})",
-            seat=legal.seat,
-            action=action,
-            amount=amount_field(amount),
-            legal=legal,
-        ) from None
+        message = f"{action!r} is not an action (one of {names})"
+        raise _illegal(message, legal, action, amount, None) from None
 
 
 def expect(
