@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.cli import main
+from passwords_double import FAST
 
-FAST = Passwords(time_cost=1, memory_cost=8, parallelism=1, insecure=True)
+__all__ = ["FAST", "run_accounts"]
 
 
 def run_accounts(

@@ -1,38 +1,14 @@
 """Shared by the tests of the accounts' HTTP API: a client that speaks to a served room
-from its own page (:class:`Browser`), its replies, and fast Argon2id that counts its
-work from any thread (:class:`CountingPasswords`)."""
+from its own page (:class:`Browser`) and its replies (the fast Argon2id that counts its
+work is :mod:`passwords_double`'s)."""
 
 from __future__ import annotations
 
 import http.client
 import json
-import threading
 from typing import Any
 
-from doubleholdem.accounts.accounts import Passwords
-
 PASSWORD = "correct horse battery"
-
-
-class CountingPasswords(Passwords):
-    """Fast Argon2id (tests only) that counts its verifications and hashes, safely from
-    the server's threads."""
-
-    def __init__(self) -> None:
-        super().__init__(time_cost=1, memory_cost=8, insecure=True)
-        self._counting = threading.Lock()
-        self.verified = 0
-        self.hashed = 0
-
-    def verify(self, hashed: str, password: str) -> bool:
-        with self._counting:
-            self.verified += 1
-        return super().verify(hashed, password)
-
-    def hash(self, password: str) -> str:
-        with self._counting:
-            self.hashed += 1
-        return super().hash(password)
 
 
 class Reply:

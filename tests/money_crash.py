@@ -22,7 +22,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.game import Rake
@@ -32,6 +31,7 @@ from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import TableConfig
+from passwords_double import FAST
 
 PLAYERS = [f"p{i}" for i in range(6)]
 TABLE = TableConfig(
@@ -42,7 +42,6 @@ TABLE = TableConfig(
     action_time=0.5,
     time_bank=0.5,
 )
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)
 
 
 def settings(seed: int) -> RoomSettings:

@@ -1,6 +1,7 @@
 """Helpers of the money tests (issue 19): a room with accounts outside any event loop
 (each change committed at once), signed-in players, requests and their answers, the
-audit of the room's database, a hand played through the runner."""
+audit of the room's database, a hand played through the runner, and the steps the money
+state machines share (:class:`RoomSteps`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from typing import Any
 
 from doubleholdem.accounts import ledger
-from doubleholdem.accounts.accounts import Passwords, create_account
+from doubleholdem.accounts.accounts import create_account
 from doubleholdem.game import Rake
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
@@ -17,8 +18,8 @@ from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import Decision, TableConfig
 from faults import fail_next_commit_statement, fail_next_write
+from passwords_double import FAST
 
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)
 RAKED = TableConfig(
     small_blind=5, big_blind=10, seats=3, rake=Rake(500, cap=20, no_flop_no_drop=False)
 )
@@ -103,3 +104,35 @@ def fail_next_commit(room: Room, write: bool) -> None:
     """The next commit of ``room`` fails (as on a full disk): a write in it (``write``:
     its table's row), or its ``COMMIT`` statement, the transaction left open."""
     (fail_next_write if write else fail_next_commit_statement)(room)
+
+
+class RoomSteps:
+    """The steps of the money state machines, taken by name: ``step("top_up", "ann", 50)``
+    is ``self.top_up("ann", 50)``. The steps both machines take are here; each machine
+    adds its own (``sit``, ``restart``, ...) and says how a player sends a request."""
+
+    room: Room
+
+    def request(self, name: str, **fields: Any) -> object:
+        """Sends ``fields`` as ``name``'s request to the room."""
+        raise NotImplementedError
+
+    def step(self, kind: str, *args: Any) -> None:
+        getattr(self, kind)(*args)
+
+    def top_up(self, name: str, amount: int) -> None:
+        self.request(name, type="top_up", amount=amount)
+
+    def leave(self, name: str) -> None:
+        self.request(name, type="leave")
+
+    def hand(self, table: int) -> None:
+        """A hand at ``table`` (the one in play finished) if one can be played."""
+        runner = self.room.runners[table]
+        if runner.table.in_hand or runner.table.can_start():
+            play_hand(runner, start=not runner.table.in_hand)
+
+    def fail_next_commit(self, write: bool) -> None:
+        """The next commit fails: a write in it, or its ``COMMIT`` (with a wallet outside
+        the database, the note of a debit's too: then the wallet is not asked)."""
+        fail_next_commit(self.room, write)

@@ -25,7 +25,8 @@ from doubleholdem.cli import main
 from doubleholdem.server.http.desk import STATEMENT_PAGE, Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from http_harness import PASSWORD, Browser, CountingPasswords
+from http_harness import PASSWORD, Browser
+from passwords_double import CountingPasswords
 from server_harness import ServerThread
 
 

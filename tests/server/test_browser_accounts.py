@@ -13,12 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import NEEDS_BROWSER, ServerThread, chromium, signed_up_page
 
 pytestmark = NEEDS_BROWSER
@@ -73,8 +73,7 @@ def test_sign_up_sign_in_reload_and_sign_out_in_the_browser(tmp_path: Path) -> N
         tables=1, bots=0, bot_delay=0.0, pause=30.0, signup=True, welcome_chips=1000
     )
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         seen = asyncio.run(_scenario(server.url))
         seated = [s["player"] for s in room.runners[0].table.seats() if s is not None]
     assert seen["name_box_hidden"]
@@ -135,13 +134,12 @@ def test_buy_in_play_leave_and_the_statement_in_the_browser(tmp_path: Path) -> N
         tables=1, bots=1, bot_delay=0.0, pause=5.0, signup=True, welcome_chips=5000
     )
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 
     def ledger_balance() -> int:
         with Bank(room.store.path) as bank:
             return int(bank.show("ann")["balance"])
 
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         seen = asyncio.run(_money_scenario(server.url, ledger_balance))
         with Bank(room.store.path) as bank:
             assert bank.show("ann")["seats"] == []

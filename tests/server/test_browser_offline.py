@@ -8,10 +8,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import NEEDS_BROWSER, ServerThread, chromium
 
 pytestmark = NEEDS_BROWSER
@@ -40,8 +40,7 @@ async def _sign_in_while_unreachable(url: str) -> dict[str, Any]:
 def test_a_sign_in_the_server_never_answers_is_told_in_words(tmp_path: Path) -> None:
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=30.0, signup=True)
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         seen = asyncio.run(_sign_in_while_unreachable(server.url))
     assert seen["message"] == "the server cannot be reached: try again in a moment"
     assert seen["form"] and seen["errors"] == []

@@ -9,11 +9,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import NEEDS_BROWSER, ServerThread, chromium, signed_up_page
 
 pytestmark = NEEDS_BROWSER
@@ -43,8 +43,7 @@ async def _scenario(url: str, path: str) -> dict[str, Any]:
 def test_refusals_in_words_beside_their_control_and_a_freeze_told(tmp_path: Path) -> None:
     settings = RoomSettings(tables=1, bots=0, pause=30.0, signup=True, welcome_chips=1000)
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         seen = asyncio.run(_scenario(server.url, room.store.path))
     assert seen["chat_note"] == "spectators read this table's chat but may not write in it"
     assert "read_only" not in seen["status"] and "_" not in seen["status"]

@@ -10,10 +10,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import NEEDS_BROWSER, ServerThread, chromium, signed_up_page
 
 pytestmark = NEEDS_BROWSER
@@ -54,8 +54,7 @@ async def _scenario(url: str) -> dict[str, Any]:
 def test_back_to_my_table_from_another_browser(tmp_path: Path) -> None:
     settings = RoomSettings(tables=2, bots=0, pause=30.0, signup=True, welcome_chips=1000)
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         seen = asyncio.run(_scenario(server.url))
         seated = [s["player"] for s in room.runners[0].table.seats() if s is not None]
     assert seen["back"] == "Back to my table 1"

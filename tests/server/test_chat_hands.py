@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.game import phh
 from doubleholdem.server.http.desk import Desk
@@ -23,9 +22,9 @@ from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table, TableConfig
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record
+from passwords_double import FAST
 from server_harness import DOUBLE_THREE, Client, ServerThread, get_json, play_seat
 
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 PASSWORD = "correct horse battery"
 NAMES = ("ann", "bob", "cy")
 FRAGMENTS = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">', "a & b < c"]

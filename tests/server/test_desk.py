@@ -14,8 +14,8 @@ from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.errors import BadCredentials, SignInThrottled
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
+from passwords_double import FAST, CountingPasswords
 
-WEAK = Passwords(time_cost=1, memory_cost=8, insecure=True)
 STRONGER = Passwords(time_cost=2, memory_cost=16, insecure=True)
 
 
@@ -26,7 +26,7 @@ def _hash(path: Path) -> str:
 
 def test_a_weaker_hash_is_replaced_at_sign_in(tmp_path: Path) -> None:
     path = tmp_path / "room.db"
-    with Bank(str(path), passwords=WEAK, create=True) as bank:
+    with Bank(str(path), passwords=FAST, create=True) as bank:
         bank.create("ann", "correct horse")
     assert "m=8,t=1" in _hash(path)
     desk = Desk(str(path), RoomSettings(), passwords=STRONGER)
@@ -38,18 +38,8 @@ def test_a_weaker_hash_is_replaced_at_sign_in(tmp_path: Path) -> None:
         desk.close()
 
 
-class Counting(Passwords):
-    def __init__(self) -> None:
-        super().__init__(time_cost=1, memory_cost=8, insecure=True)
-        self.verified = 0
-
-    def verify(self, hashed: str, password: str) -> bool:
-        self.verified += 1
-        return super().verify(hashed, password)
-
-
 def test_a_throttled_sign_in_costs_no_hashing(tmp_path: Path) -> None:
-    hasher = Counting()
+    hasher = CountingPasswords()
     throttle = Throttle(clock=lambda: 0.0, per_account=(1, 60.0))
     desk = Desk(str(tmp_path / "room.db"), RoomSettings(), passwords=hasher, throttle=throttle)
     try:

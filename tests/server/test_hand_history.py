@@ -22,7 +22,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import MAX_HANDS
@@ -33,10 +32,10 @@ from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record, seat_hands
+from passwords_double import FAST
 from server_harness import DOUBLE_THREE, Client, ServerThread, get_json, play_seat, until_hands
 
 DATA = Path(__file__).parent / "data"
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 PASSWORD = "correct horse battery"
 DAY = 86_400.0
 

@@ -14,15 +14,14 @@ from typing import Any
 import pytest
 import websockets
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
+from passwords_double import FAST
 from server_harness import Client, ServerThread
 
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 PASSWORD = "correct horse battery"
 
 

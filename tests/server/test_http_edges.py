@@ -16,7 +16,8 @@ from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.limits import Limits
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from http_harness import PASSWORD, Browser, CountingPasswords
+from http_harness import PASSWORD, Browser
+from passwords_double import CountingPasswords
 from server_harness import ServerThread
 
 

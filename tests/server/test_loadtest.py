@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.cli import main
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.loadtest import _Client
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import ServerThread
 
 
@@ -51,8 +51,7 @@ def test_loadtest_signs_its_clients_in(tmp_path: Path, capsys: pytest.CaptureFix
         tables=2, bots=0, bot_delay=0.0, pause=0.01, signup=True, welcome_chips=5000
     )
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         args = ["--clients", "6", "--seconds", "3", "--think", "0.01", "--json"]
         status = main(["loadtest", "--url", server.url, *args, "--db", room.store.path])
         result = json.loads(capsys.readouterr().out)
@@ -73,8 +72,7 @@ def test_loadtest_says_when_sign_up_is_closed(
 ) -> None:
     settings = RoomSettings(tables=1, bots=0, pause=0.01)
     room = Room.open(str(tmp_path / "tables.db"), settings)
-    fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
-    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=fast)) as server:
+    with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         status = main(["loadtest", "--url", server.url, "--clients", "1", "--seconds", "1"])
     assert status == 2 and "sign-up is closed" in capsys.readouterr().err
     missing = str(tmp_path / "none.db")

@@ -21,7 +21,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_account
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.tables.room import Room
-from money_room import FAST, fail_next_commit, kinds, money_room, play_hand, send
+from money_room import FAST, RoomSteps, kinds, money_room, play_hand, send
 
 NAMES = ["ann", "bob", "cy", "dee"]  # signed up first; "eve" when the plan says
 
@@ -46,7 +46,7 @@ steps = st.lists(
 )
 
 
-class World:
+class World(RoomSteps):
     """A room with accounts and the signed-in connections of its players."""
 
     def __init__(self, path: str) -> None:
@@ -101,6 +101,8 @@ class World:
     def retry(self, name: str) -> None:
         """The last buy-in, top-up or cash-out of ``name`` posted again with its key:
         nothing changes."""
+        if name not in self.clients:
+            return
         found = self.db.execute(
             "SELECT t.key FROM ledger_transactions t JOIN ledger_entries e ON e.seq = t.seq "
             "JOIN ledger_accounts a ON a.id = e.account_id WHERE a.kind = 'player' "
@@ -132,10 +134,6 @@ class World:
         vars(self.room.store).pop("put_table", None)
         self.room.commit.writable()
 
-    def fail_next_commit(self, write: bool) -> None:
-        """The next commit fails: a write in it, or its ``COMMIT``."""
-        fail_next_commit(self.room, write)
-
     def audit(self) -> None:
         """The audit of the database as committed, read on a connection of its own."""
         db = sqlite3.connect(self.path, isolation_level=None)
@@ -146,32 +144,11 @@ class World:
 
     def step(self, kind: str, *args: Any) -> None:
         with contextlib.suppress(sqlite3.DatabaseError):  # the test's own transaction failed
-            self._step(kind, *args)
+            super().step(kind, *args)
         self.room.commit.writable()  # a refusing room takes writes again when it can
 
-    def _step(self, kind: str, *args: Any) -> None:
-        if kind == "sign_up":
-            self.sign_up(*args)
-        elif kind == "deposit":
-            self.deposit(*args)
-        elif kind == "sit":
-            name, table, amount = args
-            self.request(name, type="sit", table=table, name=name, buy_in=amount)
-        elif kind == "top_up":
-            self.request(args[0], type="top_up", amount=args[1])
-        elif kind == "leave":
-            self.request(args[0], type="leave")
-        elif kind == "hand":
-            runner = self.room.runners[args[0]]
-            if runner.table.in_hand or runner.table.can_start():
-                play_hand(runner, start=not runner.table.in_hand)
-        elif kind == "remove":
-            self.remove(*args)
-        elif kind == "retry":
-            if args[0] in self.clients:
-                self.retry(args[0])
-        else:
-            self.fail_next_commit(*args)
+    def sit(self, name: str, table: int, amount: int) -> None:
+        self.request(name, type="sit", table=table, name=name, buy_in=amount)
 
 
 def _plays_out(welcome: list[int], plan: list[tuple[Any, ...]]) -> None:

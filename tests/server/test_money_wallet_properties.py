@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
-from money_room import RAKED, fail_next_commit, play_hand, send
+from money_room import RAKED, RoomSteps, play_hand, send
 from wallets import FlakyWallet
 
 NAMES = ["ann", "bob", "cy"]
@@ -44,7 +44,7 @@ steps = st.lists(
 )
 
 
-class World:
+class World(RoomSteps):
     """A room on a file, paying through a :class:`FlakyWallet` that outlives it."""
 
     def __init__(self, path: str) -> None:
@@ -70,11 +70,6 @@ class World:
             if reply["type"] == "seated":
                 self.tokens[name] = reply["token"]
         self.room.commit.writable()  # a refusing room takes writes again when it can
-
-    def fail_next_commit(self, write: bool) -> None:
-        """The next commit fails: a write in it, or its ``COMMIT`` (the note of a
-        debit's too: then the wallet is not asked)."""
-        fail_next_commit(self.room, write)
 
     def lose_a_reply(self, buy_in: bool) -> None:
         """The wallet applies the next debit (or credit) and its reply is lost, once."""
@@ -108,25 +103,12 @@ class World:
         for name, token in list(self.tokens.items()):
             self.request(name, type="resume", token=token)
 
-    def step(self, kind: str, *args: Any) -> None:
-        if kind == "sit":
-            name, table, seat, amount = args
-            self.request(name, type="sit", table=table, seat=seat, buy_in=amount)
-        elif kind == "top_up":
-            self.request(args[0], type="top_up", amount=args[1])
-        elif kind == "leave":
-            self.request(args[0], type="leave")
-        elif kind == "hand":
-            runner = self.room.runners[args[0]]
-            if runner.table.in_hand or runner.table.can_start():
-                play_hand(runner, start=not runner.table.in_hand)
-            self.room.commit.writable()
-        elif kind == "fail_next_commit":
-            self.fail_next_commit(*args)
-        elif kind == "lose_a_reply":
-            self.lose_a_reply(*args)
-        else:
-            self.restart()
+    def sit(self, name: str, table: int, seat: int, amount: int) -> None:
+        self.request(name, type="sit", table=table, seat=seat, buy_in=amount)
+
+    def hand(self, table: int) -> None:
+        super().hand(table)
+        self.room.commit.writable()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 import websockets
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.server import oplog
 from doubleholdem.server.http.desk import Desk
@@ -31,10 +30,10 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from http_harness import Browser
 from money_room import kinds, send
+from passwords_double import FAST
 from server_harness import DOUBLE_THREE, Client, ServerThread, play_seat
 from wallets import FlakyWallet
 
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 SECRET = "zebra-unicorn-PASSWORD-91"
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
 

@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 import websockets
 
-from doubleholdem.accounts.accounts import Passwords
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import DOUBLE_THREE, Client, ServerThread
 
-FAST = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 PASSWORD = "correct horse battery"
 
 

@@ -25,7 +25,8 @@ from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from http_harness import PASSWORD, Browser, CountingPasswords, Reply
+from http_harness import PASSWORD, Browser, Reply
+from passwords_double import CountingPasswords
 from server_harness import ServerThread
 
 WRONG = "wrong horse battery"
