@@ -118,6 +118,17 @@ class DamagedDatabase(TamperedSnapshot):
     table and its problem; nothing of it is used."""
 
 
+class MissingTriggers(DamagedDatabase):
+    """A room database whose ledger lost append-only triggers (someone dropped them: the
+    audit says what changed since). ``missing`` names them, in order. Opening it is
+    refused rather than re-making them in silence; ``serve --repair`` restores them on
+    purpose."""
+
+    def __init__(self, message: str, *, missing: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
 class DatabaseInUse(DoubleHoldemError, RuntimeError):
     """Another server holds the database (one server per database); the message says
     which process."""

@@ -218,3 +218,29 @@ def test_serve_says_it_upgrades_a_database_of_schema_4(tmp_path: Path) -> None:
     with sqlite3.connect(db) as connection:
         schema = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
     assert schema == ("5",)
+
+
+def test_serve_refuses_a_database_whose_ledger_triggers_were_dropped(tmp_path: Path) -> None:
+    """One line naming the missing triggers, the audit and the way to restore them; exit
+    status 2; the database left as it was (issue 30)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from doubleholdem.accounts.schema import APPEND_ONLY_TRIGGERS
+    from doubleholdem.server.storage.database import open_database
+
+    db = tmp_path / "t.db"
+    open_database(str(db), "normal", busy_seconds=1.0).close()
+    dropped = sorted(APPEND_ONLY_TRIGGERS)[0]
+    with sqlite3.connect(db) as raw:
+        raw.execute(f"DROP TRIGGER {dropped}")
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db), "--port", "0"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert dropped in done.stderr and "doubleholdem accounts audit" in done.stderr
+    assert "serve --repair" in done.stderr
+    with sqlite3.connect(db) as raw:
+        found = raw.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (dropped,)).fetchall()
+    assert found == []

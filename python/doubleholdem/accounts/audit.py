@@ -44,7 +44,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from doubleholdem.accounts.ledger import GENESIS, KINDS, MAX_AMOUNT, digest, head
-from doubleholdem.accounts.schema import APPEND_ONLY_TRIGGERS
+from doubleholdem.accounts.schema import missing_triggers
 
 __all__ = ["audit"]
 
@@ -88,14 +88,7 @@ def _whole(value: object) -> int:
 
 
 def _triggers(db: sqlite3.Connection) -> list[str]:
-    present = {
-        str(row[0]) for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-    }
-    return [
-        f"the append-only trigger {name} is missing"
-        for name in sorted(APPEND_ONLY_TRIGGERS)
-        if name not in present
-    ]
+    return [f"the append-only trigger {name} is missing" for name in missing_triggers(db)]
 
 
 Row = tuple[Any, ...]

@@ -6,7 +6,10 @@ game server's tables (``meta``, ``tables``, ``moves``, ``hands``, ``tokens``,
 
 Ledger rows are append-only: triggers refuse an ``UPDATE`` or a ``DELETE`` of a
 transaction or an entry (a writer with the file in hand can drop the triggers; the hash
-chain, checked by :func:`doubleholdem.accounts.audit.audit`, still shows the change).
+chain, checked by :func:`doubleholdem.accounts.audit.audit`, still shows the change). A
+database that has the accounts' tables but lost triggers is refused
+(:class:`~doubleholdem.errors.MissingTriggers`) unless they are restored on purpose:
+re-making them in silence would hide that they were dropped.
 
 >>> import sqlite3
 >>> db = sqlite3.connect(":memory:", isolation_level=None)
@@ -14,19 +17,30 @@ chain, checked by :func:`doubleholdem.accounts.audit.audit`, still shows the cha
 >>> ensure_schema(db)  # idempotent
 >>> schema_version(db)
 '1'
+>>> _ = db.execute("DROP TRIGGER ledger_entries_delete_refused")
+>>> from doubleholdem.errors import MissingTriggers
+>>> try:
+...     ensure_schema(db)
+... except MissingTriggers as refused:
+...     print(refused.missing)
+('ledger_entries_delete_refused',)
+>>> ensure_schema(db, restore_triggers=True)
+>>> missing_triggers(db)
+()
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-from doubleholdem.errors import DamagedDatabase, SchemaMismatch
+from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 
 __all__ = [
     "APPEND_ONLY_TRIGGERS",
     "SCHEMA_VERSION",
     "check_schema",
     "ensure_schema",
+    "missing_triggers",
     "schema_version",
 ]
 
@@ -127,23 +141,34 @@ def schema_version(db: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-def ensure_schema(db: sqlite3.Connection) -> None:
+def ensure_schema(db: sqlite3.Connection, *, restore_triggers: bool = False) -> None:
     """Creates the accounts tables of ``db`` if missing (idempotent), with the house
     and cashier ledger accounts. Inside the caller's transaction when there is one
     (never committing it), else in one of its own. A database of another schema
     version is refused with :class:`~doubleholdem.errors.SchemaMismatch` naming both
-    (version 1 is the first: there is no older one to upgrade)."""
+    (version 1 is the first: there is no older one to upgrade); one that has the
+    accounts' tables but lacks append-only triggers with
+    :class:`~doubleholdem.errors.MissingTriggers` naming them, unless
+    ``restore_triggers`` (then they are made anew)."""
     own = not db.in_transaction
     if own:
         db.execute("BEGIN IMMEDIATE")
     try:
-        _create(db)
+        _create(db, restore_triggers=restore_triggers)
     except BaseException:
         if own:
             db.execute("ROLLBACK")
         raise
     if own:
         db.execute("COMMIT")
+
+
+def missing_triggers(db: sqlite3.Connection) -> tuple[str, ...]:
+    """The append-only triggers ``db`` lacks, by name in order (reads only)."""
+    present = {
+        str(name) for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+    }
+    return tuple(name for name in sorted(APPEND_ONLY_TRIGGERS) if name not in present)
 
 
 def check_schema(db: sqlite3.Connection, path: str) -> None:
@@ -168,8 +193,12 @@ def _same_version(found: str | None) -> None:
         )
 
 
-def _create(db: sqlite3.Connection) -> None:
-    _same_version(schema_version(db))
+def _create(db: sqlite3.Connection, *, restore_triggers: bool) -> None:
+    found = schema_version(db)
+    _same_version(found)
+    missing = () if found is None else missing_triggers(db)
+    if missing and not restore_triggers:
+        raise _missing(missing)
     for statement in (*_TABLES, *APPEND_ONLY_TRIGGERS.values()):
         db.execute(statement)
     db.execute(
@@ -178,6 +207,18 @@ def _create(db: sqlite3.Connection) -> None:
     for kind, name in (HOUSE, CASHIER):
         db.execute("INSERT OR IGNORE INTO ledger_accounts (kind, name) VALUES (?, ?)", (kind, name))
     _key_names(db)
+
+
+def _missing(missing: tuple[str, ...]) -> MissingTriggers:
+    """The refusal of a database that lost the append-only triggers ``missing``."""
+    which = "trigger" if len(missing) == 1 else "triggers"
+    verb = "is" if len(missing) == 1 else "are"
+    return MissingTriggers(
+        f"the ledger's append-only {which} {', '.join(missing)} {verb} missing (dropped: "
+        "ledger rows may have been changed since): run `doubleholdem accounts audit --db "
+        "DB` to see what changed, then `doubleholdem serve --repair` restores them",
+        missing=missing,
+    )
 
 
 def _key_names(db: sqlite3.Connection) -> None:

@@ -7,7 +7,8 @@ entries take :class:`~doubleholdem.table.TableConfig` fields (``variant``,
 ``--tables`` tables use them in turn; a ``[room]`` table sets the room
 (:func:`~doubleholdem.server.settings.load_room`: ``remove_after``, ``busted_after``). A
 database that already holds tables restores them where they were; a damaged one is
-refused (exit status 2, naming each table and its problem) unless ``--repair``. One
+refused (exit status 2, naming each table and its problem) unless ``--repair``, and so
+is one whose ledger lost its append-only triggers (``--repair`` restores them). One
 server per database: a second one exits with status 2 naming the process that holds it.
 See docs/server.md."""
 
@@ -70,7 +71,8 @@ def add_parser(subparsers: Any) -> None:
         "--repair",
         action="store_true",
         help="keep the tables of a damaged database that hold together, replace the others "
-        "(a copy of the database is kept as DB.before-repair)",
+        "(a copy of the database is kept as DB.before-repair); restore the ledger's "
+        "append-only triggers if someone dropped them (see `accounts audit` first)",
     )
     p.add_argument(
         "--snapshot-key",

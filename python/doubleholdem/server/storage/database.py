@@ -22,7 +22,7 @@ import sqlite3
 import threading
 
 from doubleholdem.accounts.schema import ensure_schema
-from doubleholdem.errors import DamagedDatabase, SchemaMismatch
+from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
 
@@ -126,10 +126,14 @@ TABLE_ROWS = (
 _NEIGHBOURS = ("account", "ledger_", "sqlite_")
 
 
-def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite3.Connection:
+def open_database(
+    path: str, synchronous: str, *, busy_seconds: float, restore_triggers: bool = False
+) -> sqlite3.Connection:
     """The database at ``path``, created if missing, upgraded from the previous schema
     (a writer waits ``busy_seconds`` for the write lock); :class:`DamagedDatabase` if it
-    is empty, not SQLite, not a doubleholdem database or of another schema."""
+    is empty, not SQLite, not a doubleholdem database or of another schema, and
+    :class:`MissingTriggers` naming them if its ledger lost append-only triggers, unless
+    ``restore_triggers`` (then they are made anew)."""
     if path != ":memory:" and os.path.isfile(path) and _empty(path):
         raise DamagedDatabase(f"{path}: the file is empty, not a doubleholdem database")
     db = sqlite3.connect(path, timeout=busy_seconds, isolation_level=None, check_same_thread=False)
@@ -153,7 +157,7 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
                 f"{path}: not a doubleholdem database (tables {found}, no schema version)"
             )
         elif version in {str(v) for v in UPGRADES_FROM}:
-            _upgrade(db, int(version))
+            _upgrade(db, int(version), restore_triggers=restore_triggers)
         elif version != str(SCHEMA_VERSION):
             older = ", ".join(str(v) for v in UPGRADES_FROM)
             raise DamagedDatabase(
@@ -161,7 +165,8 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
                 f"reads version {SCHEMA_VERSION} and upgrades versions {older}"
             )
         else:
-            ensure_schema(db)  # refuses another accounts schema, naming both versions
+            # refuses another accounts schema, naming both versions, or lost triggers
+            ensure_schema(db, restore_triggers=restore_triggers)
             add_occupancies(db)
         for statement in _ADDED:
             db.execute(statement)
@@ -169,6 +174,9 @@ def open_database(path: str, synchronous: str, *, busy_seconds: float) -> sqlite
     except sqlite3.DatabaseError as error:
         db.close()
         raise DamagedDatabase(f"{path}: not a doubleholdem database ({error})") from None
+    except MissingTriggers as error:
+        db.close()
+        raise MissingTriggers(f"{path}: {error}", missing=error.missing) from None
     except (SchemaMismatch, ValueError) as error:
         db.close()
         raise DamagedDatabase(f"{path}: {error}") from None
@@ -282,7 +290,7 @@ def _tell_wallet_rooms(db: sqlite3.Connection) -> None:
         raise
 
 
-def _upgrade(db: sqlite3.Connection, version: int) -> None:
+def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) -> None:
     """Schema 2, 3 or 4 to 5, in one transaction. From 2: each table's head is its moves
     as stored, and the tables created are those stored (schema 2 could not tell more).
     From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
@@ -295,8 +303,8 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     try:
         if version < 4:
             _upgrade_to_4(db, version)
-        else:
-            ensure_schema(db)  # refuses another accounts schema, naming both versions
+        else:  # refuses another accounts schema, naming both versions, or lost triggers
+            ensure_schema(db, restore_triggers=restore_triggers)
         (stored,) = db.execute("SELECT COUNT(*) FROM hands").fetchone()
         _log.info("building the hand index of %d stored hands (schema 5)", stored)
         build_index(db)

@@ -47,7 +47,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from doubleholdem.errors import TamperedSnapshot
+from doubleholdem.errors import MissingTriggers, TamperedSnapshot
 from doubleholdem.server.storage import hands
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
@@ -118,13 +118,17 @@ def token_hash(token: str) -> str:
 class Storage:
     """The server's database at ``path`` (created if missing)."""
 
-    def __init__(self, path: str, *, synchronous: str = "normal") -> None:
+    def __init__(
+        self, path: str, *, synchronous: str = "normal", restore_triggers: bool = False
+    ) -> None:
         if synchronous not in ("normal", "full"):
             raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
         self.path = path
         self._lock = None if path == ":memory:" else DatabaseLock(path)
+        # the ledger's append-only triggers made anew on ``restore_triggers`` (a repair)
+        self.restored_triggers: tuple[str, ...] = ()
         try:
-            self._db = open_database(path, synchronous, busy_seconds=BUSY_SECONDS)
+            self._db = self._open(synchronous, restore_triggers=restore_triggers)
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
@@ -150,6 +154,19 @@ class Storage:
                 daemon=True,
             )
             self._checkpoints.start()
+
+    def _open(self, synchronous: str, *, restore_triggers: bool) -> sqlite3.Connection:
+        """The database, its lost append-only triggers made anew if ``restore_triggers``
+        (noted in :attr:`restored_triggers`), else refused (:class:`MissingTriggers`)."""
+        try:
+            return open_database(self.path, synchronous, busy_seconds=BUSY_SECONDS)
+        except MissingTriggers as refused:
+            if not restore_triggers:
+                raise
+            self.restored_triggers = refused.missing
+        return open_database(
+            self.path, synchronous, busy_seconds=BUSY_SECONDS, restore_triggers=True
+        )
 
     def close(self) -> None:
         """Closes the database."""

@@ -98,9 +98,17 @@ class RoomTables:
         (:class:`DamagedDatabase` naming each table and its problem) unless ``repair``:
         then the tables that hold together are kept, the others replaced by new ones
         (:attr:`repaired` says which and why, and ``PATH.before-repair`` keeps a copy of
-        the database as it was). ``wallet`` pays for the seats (by default the ledger in
-        the same database)."""
-        room = cls(Storage(path, synchronous=synchronous), settings, wallet=wallet)
+        the database as it was); the ledger's append-only triggers someone dropped are
+        likewise refused (:class:`MissingTriggers`) unless ``repair``, which makes them
+        anew. ``wallet`` pays for the seats (by default the ledger in the same
+        database)."""
+        store = Storage(path, synchronous=synchronous, restore_triggers=repair)
+        room = cls(store, settings, wallet=wallet)
+        if store.restored_triggers:
+            room.repaired.append(
+                f"restored the ledger's append-only triggers {', '.join(store.restored_triggers)}"
+                " (`doubleholdem accounts audit` tells whether ledger rows changed meanwhile)"
+            )
         try:
             room.load(repair=repair)
         except BaseException:
