@@ -107,6 +107,11 @@ def add_run_options(p: Any) -> None:
     """The options both commands take: the Monte Carlo's seed, threads and JSON output."""
     add_seed_option(p, "the Monte Carlo")
     p.add_argument("--threads", type=int, help="threads (default: all cores)")
+    add_json_option(p)
+
+
+def add_json_option(p: Any) -> None:
+    """``--json``: the result as one JSON object instead of text."""
     p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
 
 
@@ -144,24 +149,22 @@ def _canonical(kind: type[Variant] | type[Structure]) -> Callable[[str], str]:
 
 def add_variant_option(p: Any, default: str = Variant.TEXAS.value) -> None:
     """``--variant``: a :class:`~doubleholdem.game.Variant` name, aliases accepted."""
-    p.add_argument(
-        "--variant",
-        type=_canonical(Variant),
-        choices=[v.value for v in Variant],
-        default=default,
-        help=f"the game: texas or double (also {', '.join(VARIANT_ALIASES)})",
-    )
+    also = ", ".join(VARIANT_ALIASES)
+    _add_name_option(p, "--variant", Variant, default, f"the game: texas or double (also {also})")
 
 
 def add_structure_option(p: Any, default: str = Structure.FIXED_LIMIT.value) -> None:
     """``--structure``: a :class:`~doubleholdem.game.Structure` name, aliases accepted."""
-    p.add_argument(
-        "--structure",
-        type=_canonical(Structure),
-        choices=[s.value for s in Structure],
-        default=default,
-        help=f"betting structure (also {', '.join(STRUCTURE_ALIASES)})",
-    )
+    also = ", ".join(STRUCTURE_ALIASES)
+    _add_name_option(p, "--structure", Structure, default, f"betting structure (also {also})")
+
+
+def _add_name_option(
+    p: Any, flag: str, kind: type[Variant] | type[Structure], default: str, words: str
+) -> None:
+    """``flag``: one of ``kind``'s names (or an alias), given as its canonical name."""
+    choices = [member.value for member in kind]
+    p.add_argument(flag, type=_canonical(kind), choices=choices, default=default, help=words)
 
 
 def add_bots_option(p: Any, defaults: Sequence[str], over: str) -> None:

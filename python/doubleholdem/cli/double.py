@@ -8,7 +8,7 @@ from typing import Any
 
 from doubleholdem import double
 from doubleholdem.cards import CARD_NAMES, format_cards, parse_cards
-from doubleholdem.cli.base import UsageError, point_word, print_result
+from doubleholdem.cli.base import UsageError, add_json_option, point_word, print_result
 from doubleholdem.cli.eval import hand_lines, hand_result
 from doubleholdem.evaluate import describe, evaluate
 from doubleholdem.point_card import point_error, point_index
@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
         help="the point card: hole card 0, 1 or 2 in dealing order, the card itself "
         "(e.g. Ks) or auto (DH-6)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+    add_json_option(p)
     p.set_defaults(run=run)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from doubleholdem.cli.base import UsageError, add_seed_option, print_result
+from doubleholdem.cli.base import UsageError, add_json_option, add_seed_option, print_result
 from doubleholdem.icm import METHODS, chip_chop, equities, icm_deal
 from doubleholdem.progress import ProgressBar
 
@@ -61,7 +61,7 @@ def add_parser(subparsers: Any) -> None:
         help="chips left to play for in a deal (default: 0, all dealt)",
     )
     add_seed_option(p, "the Monte Carlo")
-    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+    add_json_option(p)
     p.set_defaults(run=run)
 
 

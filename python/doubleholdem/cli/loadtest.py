@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any
 
-from doubleholdem.cli.base import UsageError, add_seed_option, bounded, seed_of
+from doubleholdem.cli.base import UsageError, add_json_option, add_seed_option, bounded, seed_of
 from doubleholdem.server.http.loadtest import run_load
 from doubleholdem.server.process import raise_file_limit
 
@@ -45,7 +45,7 @@ def add_parser(subparsers: Any) -> None:
         "end (default: no audit)",
     )
     add_seed_option(p, "the clients' choices")
-    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+    add_json_option(p)
     p.set_defaults(run=run)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from doubleholdem.cli.base import (
     add_bots_option,
+    add_json_option,
     add_seed_option,
     add_structure_option,
     add_variant_option,
@@ -31,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--hands", type=int, default=10_000, help="hands to play")
     add_seed_option(p, "the deals and the bots")
     add_bots_option(p, DEFAULT_BOTS, "seats")
-    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+    add_json_option(p)
     p.set_defaults(run=run)
 
 

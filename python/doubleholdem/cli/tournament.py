@@ -10,6 +10,7 @@ from typing import Any
 from doubleholdem.cli.base import (
     Parser,
     add_bots_option,
+    add_json_option,
     add_seed_option,
     add_structure_option,
     add_variant_option,
@@ -46,7 +47,7 @@ def add_parser(subparsers: Any) -> None:
     add_structure_option(p, default="no-limit")
     add_seed_option(p, "the draw, the deals and the bots")
     add_bots_option(p, DEFAULT_BOTS, "entrants")
-    p.add_argument("--json", action="store_true", help="print one JSON object (default: text)")
+    add_json_option(p)
     p.set_defaults(run=run)
 
 
