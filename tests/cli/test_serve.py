@@ -34,6 +34,9 @@ from doubleholdem.cli import main
         ["serve", "--keep-hands-days", "0"],
         ["serve", "--keep-hands-days", "nan"],
         ["serve", "--keep-hands", "-1"],
+        ["serve", "--hash-slots", "0"],
+        ["serve", "--hash-slots", "65"],
+        ["serve", "--hash-slots", "many"],
         ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "1", "--seconds", "nan"],
         ["loadtest", "--url", "http://127.0.0.1:9", "--clients", "1", "--seconds", "1e9"],
         [

@@ -46,6 +46,9 @@ def test_a_room_table_sets_the_account_options(tmp_path: Path) -> None:
         ("[room]\nbusted_after = 1e9\n", "busted_after must be a number of seconds in 1..86400"),
         ('[room]\nremove_after = "5m"\n', "remove_after must be a number of seconds"),
         ("[room]\nbusted_after = true\n", "busted_after must be a number of seconds"),
+        ("[room]\nhash_slots = 0\n", "hash_slots must be in 1..64"),
+        ("[room]\nhash_slots = 65\n", "hash_slots must be in 1..64"),
+        ("[room]\nhash_slots = 2.5\n", "hash_slots must be a int"),
     ],
 )
 def test_a_bad_room_table_is_named(tmp_path: Path, text: str, says: str) -> None:
@@ -67,6 +70,7 @@ def test_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
         signups_per_address=0,
         keep_hands=None,
         keep_hands_days=0.5,
+        hash_slots=None,
     )
     _room_options(args, settings)
     assert (settings.signup, settings.welcome_chips, settings.guests) == (False, 5, False)
@@ -79,3 +83,24 @@ def test_the_seat_lifecycle_times_default_and_are_read(tmp_path: Path) -> None:
     assert (settings.remove_after, settings.busted_after) == (300.0, 60.0)
     load_room(_file(tmp_path, "[room]\nremove_after = 600\nbusted_after = 12.5\n"), settings)
     assert (settings.remove_after, settings.busted_after) == (600.0, 12.5)
+
+
+def test_hash_slots_come_from_the_file_and_the_command_line(tmp_path: Path) -> None:
+    """The desk's hash slots (Argon2 hashes at once): 4 by default, ``[room]
+    hash_slots``, and ``serve --hash-slots`` over both; the desk takes them."""
+    from doubleholdem.cli import build_parser
+    from doubleholdem.server.http.desk import Desk
+
+    settings = RoomSettings()
+    assert settings.hash_slots == 4
+    load_room(_file(tmp_path, "[room]\nhash_slots = 9\n"), settings)
+    assert settings.hash_slots == 9
+    _room_options(build_parser().parse_args(["serve"]), settings)
+    assert settings.hash_slots == 9
+    _room_options(build_parser().parse_args(["serve", "--hash-slots", "64"]), settings)
+    assert settings.hash_slots == 64
+    desk = Desk(str(tmp_path / "room.db"), settings)
+    try:
+        assert desk.hash_slots == 64
+    finally:
+        desk.close()

@@ -74,7 +74,8 @@ def _serve(
     tmp_path: Path,
     *,
     hasher: HeldPasswords | None = None,
-    hash_slots: int = 64,
+    hash_slots: int | None = 64,
+    room_hash_slots: int = 4,
     signups_per_address: int = 20,
     throttle: Throttle | None = None,
     **options: Any,
@@ -87,6 +88,7 @@ def _serve(
         signup=True,
         welcome_chips=100,
         signups_per_address=signups_per_address,
+        hash_slots=room_hash_slots,
     )
     room = Room.open(str(tmp_path / "tables.db"), settings)
     hasher = HeldPasswords() if hasher is None else hasher
@@ -203,9 +205,13 @@ def test_a_taken_name_burst_hashes_nothing(served: Served) -> None:
     assert (served.hasher.hashed, served.hasher.verified) == (hashed, verified)
 
 
-def test_hashing_takes_at_most_its_slots_and_429_beyond(tmp_path: Path) -> None:
+@pytest.mark.parametrize("told", ["desk", "room"])
+def test_hashing_takes_at_most_its_slots_and_429_beyond(tmp_path: Path, told: str) -> None:
+    """Two slots, given to the desk or by the room's settings (``serve --hash-slots``)."""
     hasher = HeldPasswords()
-    for served in _serve(tmp_path, hasher=hasher, hash_slots=2):
+    slots: dict[str, int | None] = {"hash_slots": 2} if told == "desk" else {"hash_slots": None}
+    room_slots = 2 if told == "room" else 4
+    for served in _serve(tmp_path, hasher=hasher, room_hash_slots=room_slots, **slots):
         hasher.go.set()
         assert served.browser.sign_up("ann").status == 201
         hasher.go.clear()

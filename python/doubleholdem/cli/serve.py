@@ -23,6 +23,7 @@ from doubleholdem.cli.base import UsageError, bounded
 from doubleholdem.server.oplog import FORMATS, LEVELS
 from doubleholdem.server.process import quiet_collector, raise_file_limit
 from doubleholdem.server.settings import (
+    MAX_HASH_SLOTS,
     MAX_KEEP_DAYS,
     MAX_WELCOME,
     RoomSettings,
@@ -134,6 +135,13 @@ def add_parser(subparsers: Any) -> None:
         type=bounded(int, 0, 10**9, "a number of sign-ups"),
         help="sign-ups from one address in an hour (default 20; 0: no bound, e.g. for "
         "the load test, whose clients all come from one address)",
+    )
+    p.add_argument(
+        "--hash-slots",
+        type=bounded(int, 1, MAX_HASH_SLOTS, "a number of hash slots"),
+        help=f"Argon2 password hashes (sign-ins and sign-ups) run at once, 1..{MAX_HASH_SLOTS}, "
+        "19 MiB each; beyond them a request is answered 429 at once (default 4; also "
+        "hash_slots in [room])",
     )
     p.add_argument(
         "--households",
@@ -282,6 +290,8 @@ def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:
         settings.signups_per_address = args.signups_per_address
     if args.households is not None:
         settings.households = args.households
+    if args.hash_slots is not None:
+        settings.hash_slots = args.hash_slots
     if args.keep_hands is not None:
         settings.keep_hands = args.keep_hands
     if args.keep_hands_days is not None:

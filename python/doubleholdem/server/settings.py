@@ -18,7 +18,9 @@ from doubleholdem.textfile import read_text
 __all__ = [
     "DAY",
     "DEFAULT_BOTS",
+    "HASH_SLOTS",
     "MAX_CONFIG_BYTES",
+    "MAX_HASH_SLOTS",
     "MAX_KEEP_DAYS",
     "MAX_SEAT_TIME",
     "MAX_WELCOME",
@@ -61,6 +63,12 @@ def default_configs() -> list[TableConfig]:
     ]
 
 
+HASH_SLOTS = 4
+"""The Argon2 hashes a room's desk runs at once by default (19 MiB each)."""
+MAX_HASH_SLOTS = 64
+"""The most hash slots a room may have."""
+
+
 @dataclass
 class RoomSettings:
     """How a room runs: ``tables`` tables, ``bots`` seats per new table taken by bots
@@ -88,7 +96,10 @@ class RoomSettings:
     opens ``POST /api/signup`` to anyone; ``welcome_chips`` new accounts get from the
     house; ``households`` refuses a second account from one address at one table;
     ``signups_per_address`` bounds the sign-ups from one address in an hour (0: no
-    bound), so that an open room's welcome chips cannot be farmed.
+    bound), so that an open room's welcome chips cannot be farmed; ``hash_slots`` is the
+    number of Argon2 hashes (sign-ins and sign-ups) the desk runs at once, 1 to
+    :data:`MAX_HASH_SLOTS` (19 MiB each at OWASP's parameters; beyond them a request is
+    refused at once, 429).
 
     Money (docs/server.md, "Money at the tables"): unless ``guests``, every seat is paid
     from an account's balance through the room's wallet, and each bot is an account
@@ -120,6 +131,7 @@ class RoomSettings:
     welcome_chips: int = 0
     households: bool = False
     signups_per_address: int = 20
+    hash_slots: int = HASH_SLOTS
     bot_bankroll: int = 0
     house_limit: int | None = None
     remove_after: float = 300.0
@@ -222,6 +234,7 @@ ROOM_OPTIONS: dict[str, type] = {
     "signup": str,
     "welcome_chips": int,
     "signups_per_address": int,
+    "hash_slots": int,
     "households": bool,
     "spectator_chat": bool,
     "bot_bankroll": int,
@@ -264,7 +277,8 @@ def _days(path: str, value: object) -> float:
 def load_room(path: str, settings: RoomSettings) -> None:
     """Applies the ``[room]`` table of the TOML file at ``path`` to ``settings``:
     ``guests`` (true: anyone sits under a chosen name), ``signup`` (``"open"`` or
-    ``"closed"``), ``welcome_chips``, ``signups_per_address`` (a sign-up bound, 0: none)
+    ``"closed"``), ``welcome_chips``, ``signups_per_address`` (a sign-up bound, 0: none),
+    ``hash_slots`` (Argon2 hashes at once, 1 to :data:`MAX_HASH_SLOTS`),
     ``bot_bankroll`` and ``house_limit`` (0 to 10**12), ``households``
     (true: one account per address at a table), ``spectator_chat`` (false: spectators
     read the chat but may not write in it), ``remove_after`` and ``busted_after``
@@ -308,6 +322,11 @@ def load_room(path: str, settings: RoomSettings) -> None:
             if value not in ("open", "closed"):
                 raise InvalidConfig(f'{path}: [room] signup is "open" or "closed"')
             settings.signup = value == "open"
+        elif key == "hash_slots":
+            assert isinstance(value, int)
+            if not 1 <= value <= MAX_HASH_SLOTS:
+                raise InvalidConfig(f"{path}: [room] hash_slots must be in 1..{MAX_HASH_SLOTS}")
+            settings.hash_slots = value
         elif key in (
             "welcome_chips",
             "signups_per_address",

@@ -7,7 +7,7 @@ transaction, so that no table waits on it.
 
 >>> import os, tempfile
 >>> from doubleholdem.accounts.accounts import Passwords
->>> from doubleholdem.server.settings import RoomSettings
+>>> from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
 >>> fast = Passwords(time_cost=1, memory_cost=8, insecure=True)  # tests only
 >>> folder = tempfile.mkdtemp()
 >>> desk = Desk(os.path.join(folder, "room.db"), RoomSettings(welcome_chips=500), passwords=fast)
@@ -35,7 +35,7 @@ from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.errors import HashingBusy
-from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
 from doubleholdem.server.storage.database import ThreadConnections
 from doubleholdem.server.storage.hands import player_records
 from doubleholdem.table.history import seat_hands
@@ -46,13 +46,13 @@ BUSY_SECONDS = 5.0  # how long a change waits for the group commit's write lock
 STATEMENT_PAGE = 50  # the most statement lines in one answer
 SIGNUP_WINDOW = 3600.0  # seconds over which sign-ups from one address are counted
 MY_HANDS = 20  # the most hands in one answer of ``GET /api/me/hands``
-HASH_SLOTS = 4  # Argon2 hashes at once (19 MiB each at OWASP's parameters)
 
 
 class Desk:
     """The accounts of the room whose database is at ``path``, as ``settings`` say
     (``welcome_chips``, ``signups_per_address``). ``passwords`` hashes (OWASP's
-    Argon2id by default), in at most ``hash_slots`` threads at once (one more is
+    Argon2id by default), in at most ``hash_slots`` threads at once (by default the
+    settings', ``serve --hash-slots``: 1 to 64; one more is
     refused at once with :class:`~doubleholdem.errors.HashingBusy`: hashing never
     takes the server's thread pool); ``clock`` the wall time of sessions;
     ``throttle`` counts failed sign-ins (5 per address and account and 20 per address
@@ -68,10 +68,12 @@ class Desk:
         passwords: Passwords | None = None,
         clock: Callable[[], float] = time.time,
         throttle: Throttle | None = None,
-        hash_slots: int = HASH_SLOTS,
+        hash_slots: int | None = None,
     ) -> None:
-        if hash_slots < 1:
-            raise ValueError(f"a desk hashes in at least 1 slot, not {hash_slots}")
+        hash_slots = settings.hash_slots if hash_slots is None else hash_slots
+        if not 1 <= hash_slots <= MAX_HASH_SLOTS:
+            raise ValueError(f"a desk hashes in 1..{MAX_HASH_SLOTS} slots, not {hash_slots}")
+        self.hash_slots = hash_slots
         self.path = path
         self.settings = settings
         self._passwords = passwords
