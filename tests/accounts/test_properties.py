@@ -190,49 +190,54 @@ class Ledger(RuleBasedStateMachine):
 
     @rule(data=st.data(), amount=AMOUNTS, ref=REFS)
     def deposit(self, data: st.DataObject, amount: int, ref: str) -> None:
-        name = self._name(data)
-        holder = self._holder(name)
-        expected: type[Exception] | None = None
-        if holder is None:
-            expected = UnknownAccount
-        elif ref in self.refs:
-            expected = self._by_ref("deposit", name, amount, ref)
-        elif holder.state == "closed":
-            expected = AccountClosed
-        elif holder.bot:
-            expected = AccountError
-        elif not self._fits(holder.balance + amount, self.cashier - amount):
-            expected = InvalidAmount
-        result = self._call(expected, lambda: deposit(self.db, name, amount, ref=ref))
-        if result is not None and ref not in self.refs:
-            assert holder is not None
-            holder.balance += amount
-            self.cashier -= amount
-            self.refs[ref] = ("deposit", holder.name, amount)
+        self._cashier("deposit", data, amount, ref)
 
     @rule(data=st.data(), amount=AMOUNTS, ref=REFS)
     def withdraw(self, data: st.DataObject, amount: int, ref: str) -> None:
+        self._cashier("withdrawal", data, amount, ref)
+
+    def _cashier(self, kind: str, data: st.DataObject, amount: int, ref: str) -> None:
+        """A deposit (chips from the cashier) or a withdrawal (chips to it), against the
+        model."""
         name = self._name(data)
         holder = self._holder(name)
         expected: type[Exception] | None = None
         if holder is None:
             expected = UnknownAccount
         elif ref in self.refs:
-            expected = self._by_ref("withdrawal", name, amount, ref)
-        elif holder.state != "active":
-            expected = AccountFrozen if holder.state == "frozen" else AccountClosed
-        elif holder.bot:
-            expected = AccountError
-        elif holder.balance < amount:
-            expected = InsufficientFunds
-        elif not self._fits(self.cashier + amount):
-            expected = InvalidAmount
-        result = self._call(expected, lambda: withdraw(self.db, name, amount, ref=ref))
+            expected = self._by_ref(kind, name, amount, ref)
+        elif kind == "deposit":
+            expected = self._deposit_refused(holder, amount)
+        else:
+            expected = self._withdrawal_refused(holder, amount)
+        move = deposit if kind == "deposit" else withdraw
+        result = self._call(expected, lambda: move(self.db, name, amount, ref=ref))
         if result is not None and ref not in self.refs:
             assert holder is not None
-            holder.balance -= amount
-            self.cashier += amount
-            self.refs[ref] = ("withdrawal", holder.name, amount)
+            credit = amount if kind == "deposit" else -amount
+            holder.balance += credit
+            self.cashier -= credit
+            self.refs[ref] = (kind, holder.name, amount)
+
+    def _deposit_refused(self, holder: Holder, amount: int) -> type[Exception] | None:
+        if holder.state == "closed":
+            return AccountClosed
+        if holder.bot:
+            return AccountError
+        if not self._fits(holder.balance + amount, self.cashier - amount):
+            return InvalidAmount
+        return None
+
+    def _withdrawal_refused(self, holder: Holder, amount: int) -> type[Exception] | None:
+        if holder.state != "active":
+            return AccountFrozen if holder.state == "frozen" else AccountClosed
+        if holder.bot:
+            return AccountError
+        if holder.balance < amount:
+            return InsufficientFunds
+        if not self._fits(self.cashier + amount):
+            return InvalidAmount
+        return None
 
     # seats
 
