@@ -112,6 +112,7 @@ class RoomSteps:
     adds its own (``sit``, ``restart``, ...) and says how a player sends a request."""
 
     room: Room
+    clients: dict[str, Connection]
 
     def request(self, name: str, **fields: Any) -> object:
         """Sends ``fields`` as ``name``'s request to the room."""
@@ -131,6 +132,14 @@ class RoomSteps:
         runner = self.room.runners[table]
         if runner.table.in_hand or runner.table.can_start():
             play_hand(runner, start=not runner.table.in_hand)
+
+    def everyone_leaves(self) -> None:
+        """The hands in play finish and every player leaves."""
+        for runner in self.room.runners.values():
+            if runner.table.in_hand:
+                play_hand(runner, start=False)
+        for name in self.clients:
+            self.request(name, type="leave")
 
     def fail_next_commit(self, write: bool) -> None:
         """The next commit fails: a write in it, or its ``COMMIT`` (with a wallet outside

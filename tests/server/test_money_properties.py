@@ -21,7 +21,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_account
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.tables.room import Room
-from money_room import FAST, RoomSteps, kinds, money_room, play_hand, send
+from money_room import FAST, RoomSteps, kinds, money_room, send
 
 NAMES = ["ann", "bob", "cy", "dee"]  # signed up first; "eve" when the plan says
 
@@ -164,11 +164,7 @@ def _plays_out(welcome: list[int], plan: list[tuple[Any, ...]]) -> None:
             world.step(*step)
             world.audit()
         world.disarm()
-        for runner in world.room.runners.values():
-            if runner.table.in_hand:
-                play_hand(runner, start=False)
-        for name in world.clients:
-            world.request(name, type="leave")
+        world.everyone_leaves()
         world.audit()
         for runner in world.room.runners.values():
             humans = [s for s, p in enumerate(runner.table.seats()) if p and s not in runner.bots]

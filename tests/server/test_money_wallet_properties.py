@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
-from money_room import RAKED, RoomSteps, play_hand, send
+from money_room import RAKED, RoomSteps, send
 from wallets import FlakyWallet
 
 NAMES = ["ann", "bob", "cy"]
@@ -126,11 +126,7 @@ def test_the_wallet_and_the_tables_hold_every_chip_after_every_step(
         world.restart()
         assert world.held() == TOTAL
         assert world.room.store.wallet_calls() == []  # the start finished every call noted
-        for runner in world.room.runners.values():  # everyone leaves: all comes back
-            if runner.table.in_hand:
-                play_hand(runner, start=False)
-        for name in world.clients:
-            world.request(name, type="leave")
+        world.everyone_leaves()  # all comes back
         assert world.wallet.total() == TOTAL
     finally:
         world.room.store.db.set_authorizer(None)
