@@ -4,16 +4,10 @@ and hands, JSON or text, typed refusals, and Ctrl-C stopping a run with status 1
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
-import signal
-import subprocess
-import sys
 
 from doubleholdem.cli import main
-
-from .test_simulate import _read_until
+from terminal import interrupt_when_shown
 
 
 def test_json_reports_every_place_and_prizes_summing_to_the_pool(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -58,26 +52,10 @@ def test_bad_arguments_are_one_line_errors(capsys) -> None:  # type: ignore[no-u
 
 def test_ctrl_c_stops_a_long_run() -> None:
     """SIGINT once the progress bar is drawn: status 130, one line, no traceback."""
-    leader, follower = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "doubleholdem.cli", "tournament", "simulate", "--seed", "1",
-         "--players", "20000", "--bots", "equity"],
-        stdout=subprocess.PIPE,
-        stderr=follower,
-        text=True,
-    )  # fmt: skip
-    os.close(follower)
-    try:
-        seen = _read_until(leader, b"tournament: 20,000 players [", deadline=120)
-        assert process.poll() is None, seen
-        process.send_signal(signal.SIGINT)
-        out, _ = process.communicate(timeout=60)
-        seen += _read_until(leader, b"", deadline=5)
-    finally:
-        process.kill()
-        os.close(leader)
+    command = ["tournament", "simulate", "--seed", "1", "--players", "20000", "--bots", "equity"]
+    returncode, out, seen = interrupt_when_shown(command, b"tournament: 20,000 players [")
     lines = seen.decode().replace("\r", "\n").split("\n")
-    assert process.returncode == 130, seen
+    assert returncode == 130, seen
     assert out == ""
     assert "Traceback" not in seen.decode()
     assert [line.strip() for line in lines if line.strip()][-1] == "doubleholdem: interrupted"
