@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -29,6 +30,7 @@ from doubleholdem.server.http.app import create_app
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.limits import Limits, uvicorn_config
 from doubleholdem.server.protocol import apply_patch
+from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
@@ -85,6 +87,24 @@ async def signed_up_page(browser: Any, url: str, name: str, password: str) -> An
     await page.click("#signup")
     await page.locator("#account-who", has_text=name).wait_for()
     return page
+
+
+def stored_mid_hand(path: Path, settings: RoomSettings) -> dict[int, str]:
+    """A room of ``settings`` stored at ``path`` with table 0 three bot moves into a hand
+    after its snapshot (the moves checked in the database), closed: each table as stored."""
+    room = Room.open(str(path), settings)
+    runner = room.runners[0]
+    with runner.change():
+        runner.table.start_hand(now=room.now(runner.table))
+    for _ in range(3):
+        seat = runner.table.to_act
+        assert seat is not None
+        runner.bot_turn(seat)
+    tables = {i: r.table.to_json() for i, r in room.runners.items()}
+    room.store.close()
+    with sqlite3.connect(str(path)) as db:
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    return tables
 
 
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')

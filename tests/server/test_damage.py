@@ -22,6 +22,7 @@ from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.tables.room import Room
+from server_harness import stored_mid_hand
 
 SETTINGS = RoomSettings(tables=3, bots=4, bot_delay=0.0, pause=0.0, seed=3)
 
@@ -30,19 +31,7 @@ def _stored(tmp_path: Path) -> tuple[Path, dict[int, str]]:
     """A database of three tables, table 0 with three moves after its snapshot, and each
     table as stored."""
     path = tmp_path / "tables.db"
-    room = Room.open(str(path), SETTINGS)
-    runner = room.runners[0]
-    with runner.change():
-        runner.table.start_hand(now=room.now(runner.table))
-    for _ in range(3):
-        seat = runner.table.to_act
-        assert seat is not None
-        runner.bot_turn(seat)
-    tables = {i: r.table.to_json() for i, r in room.runners.items()}
-    room.store.close()
-    with sqlite3.connect(str(path)) as db:
-        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
-    return path, tables
+    return path, stored_mid_hand(path, SETTINGS)
 
 
 def _edit(path: Path, *statements: str) -> None:

@@ -18,7 +18,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.storage import move_hash, read_tables
 from doubleholdem.server.tables.room import Room
-from server_harness import until_hands
+from server_harness import stored_mid_hand, until_hands
 
 HANDS = 30
 
@@ -73,18 +73,7 @@ def test_restore_gives_the_live_table_after_every_change(tmp_path: Path) -> None
 def _stored_mid_hand(tmp_path: Path) -> Path:
     """A database whose table 0 has a few moves after its snapshot."""
     path = tmp_path / "tables.db"
-    settings = RoomSettings(tables=1, bots=4, bot_delay=0.0, pause=0.0, seed=3)
-    room = Room.open(str(path), settings)
-    runner = room.runners[0]
-    with runner.change():
-        runner.table.start_hand(now=room.now(runner.table))
-    for _ in range(3):
-        seat = runner.table.to_act
-        assert seat is not None
-        runner.bot_turn(seat)
-    room.store.close()
-    with sqlite3.connect(str(path)) as db:
-        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    stored_mid_hand(path, RoomSettings(tables=1, bots=4, bot_delay=0.0, pause=0.0, seed=3))
     return path
 
 
