@@ -114,3 +114,19 @@ def test_no_password_or_token_in_the_database_in_clear(
     db = sqlite3.connect(path)
     text = "\n".join(db.iterdump())
     assert PASSWORD not in text and token not in text
+
+
+def test_the_name_bound_spares_the_addresses_the_owner_signed_in_from(bank: Bank) -> None:
+    """The desk's sign-in rule (docs/server.md, "Throttles"): guessers from many
+    addresses spend the name's bound for new addresses only; its owner still signs in
+    from an address it signed in from before (issue 30)."""
+    bank.create("ann", PASSWORD)
+    bank.sign_in("ann", PASSWORD, address="192.0.2.1")  # home
+    throttle = Throttle(clock=lambda: 0.0, per_name=(3, 3600.0))
+    for n in range(3):
+        with pytest.raises(BadCredentials):
+            bank.sign_in("ann", "wrong password", address=f"203.0.113.{n}", throttle=throttle)
+    with pytest.raises(SignInThrottled):
+        bank.sign_in("ann", PASSWORD, address="198.51.100.7", throttle=throttle)
+    account, _ = bank.sign_in("ann", PASSWORD, address="192.0.2.1", throttle=throttle)
+    assert account.name == "ann"

@@ -219,9 +219,15 @@ class Bank:
         With a ``throttle``, refused with
         :class:`~doubleholdem.errors.SignInThrottled` while it says to wait; each try
         is counted against the address and the name before it is checked, and taken
-        back if it succeeds."""
+        back if it succeeds, by the server's rule
+        (:func:`~doubleholdem.accounts.sessions.sign_in_guess`: the addresses the name
+        signed in from are spared its count against guessers with many addresses)."""
         moment = time.time() if now is None else now
-        guess = contextlib.nullcontext() if throttle is None else throttle.guess(name, address)
+        guess = (
+            contextlib.nullcontext()
+            if throttle is None
+            else sessions.sign_in_guess(throttle, self.db, name, address)
+        )
         with guess, self.transaction() as db:
             account = accounts.sign_in(db, name, password, passwords=self.passwords)
             households.record_address(db, account, address, now=moment)

@@ -51,7 +51,9 @@ import sqlite3
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
+from doubleholdem.accounts import households
 from doubleholdem.accounts.accounts import Account
 from doubleholdem.errors import NotInTransaction, SignInThrottled
 
@@ -63,6 +65,7 @@ __all__ = [
     "end_session",
     "purge_sessions",
     "session_account",
+    "sign_in_guess",
     "start_session",
     "token_hash",
 ]
@@ -276,6 +279,17 @@ class Throttle:
         except BaseException:
             self._release(keys, at)
             raise
+
+
+def sign_in_guess(
+    throttle: Throttle, db: sqlite3.Connection, name: str, address: str
+) -> AbstractContextManager[None]:
+    """The sign-in rule, of the server's desk and of the bank alike: a guess at
+    ``name``'s password from ``address``, counted by ``throttle``
+    (:meth:`Throttle.guess`), with the address ``known`` (spared the name's count
+    against guessers with many addresses) when the name signed in from it before, as
+    ``db`` keeps it (:func:`~doubleholdem.accounts.households.signed_in`)."""
+    return throttle.guess(name, address, known=households.signed_in(db, name, address))
 
 
 def address_key(address: str) -> str:

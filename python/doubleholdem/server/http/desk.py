@@ -188,8 +188,7 @@ class Desk:
         :class:`~doubleholdem.errors.SignInThrottled` while the throttle says to wait;
         :class:`~doubleholdem.errors.BadCredentials` for an unknown name and a wrong
         password alike, after the same work (counted by the throttle before it)."""
-        known = households.signed_in(self._db(), name, address)
-        with self.throttle.guess(name, address, known=known):
+        with sessions.sign_in_guess(self.throttle, self._db(), name, address):
             with self._hashing():  # verified outside any transaction: the hash holds no lock
                 account = accounts.sign_in(self._db(), name, password, passwords=self.passwords)
                 rehashed = self._rehash(account, password)
