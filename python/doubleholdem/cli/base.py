@@ -176,6 +176,14 @@ def add_bots_option(p: Any, defaults: Sequence[str], over: str) -> None:
     )
 
 
+def add_bots_run_options(p: Any, seeds: str, bots: Sequence[str], over: str) -> None:
+    """The options of a run of bots: ``--seed`` (of ``seeds``), ``--bots`` (``bots`` by
+    default, cycled over ``over``) and ``--json``."""
+    add_seed_option(p, seeds)
+    add_bots_option(p, bots, over)
+    add_json_option(p)
+
+
 def bots_of(args: argparse.Namespace) -> tuple[str, ...]:
     """The bot names of ``--bots``; refused when one names no bot."""
     bots = tuple(name.strip() for name in args.bots.split(",") if name.strip())

@@ -8,9 +8,7 @@ import json
 from typing import Any
 
 from doubleholdem.cli.base import (
-    add_bots_option,
-    add_json_option,
-    add_seed_option,
+    add_bots_run_options,
     add_structure_option,
     add_variant_option,
     bots_of,
@@ -30,9 +28,7 @@ def add_parser(subparsers: Any) -> None:
     add_structure_option(p, default="fixed-limit")
     p.add_argument("--players", type=int, default=6, help="seats, 2 to 10")
     p.add_argument("--hands", type=int, default=10_000, help="hands to play")
-    add_seed_option(p, "the deals and the bots")
-    add_bots_option(p, DEFAULT_BOTS, "seats")
-    add_json_option(p)
+    add_bots_run_options(p, "the deals and the bots", DEFAULT_BOTS, "seats")
     p.set_defaults(run=run)
 
 

@@ -9,9 +9,7 @@ from typing import Any
 
 from doubleholdem.cli.base import (
     Parser,
-    add_bots_option,
-    add_json_option,
-    add_seed_option,
+    add_bots_run_options,
     add_structure_option,
     add_variant_option,
     bots_of,
@@ -45,9 +43,7 @@ def add_parser(subparsers: Any) -> None:
                    help="each entry's buy-in into the prize pool")  # fmt: skip
     add_variant_option(p, default="texas")
     add_structure_option(p, default="no-limit")
-    add_seed_option(p, "the draw, the deals and the bots")
-    add_bots_option(p, DEFAULT_BOTS, "entrants")
-    add_json_option(p)
+    add_bots_run_options(p, "the draw, the deals and the bots", DEFAULT_BOTS, "entrants")
     p.set_defaults(run=run)
 
 
