@@ -157,6 +157,17 @@ def _seating_hands(db: sqlite3.Connection, table_id: int, seating: Seating, last
     return sorted(found, reverse=True)[:last]
 
 
+def latest(
+    db: sqlite3.Connection, table_id: int, *, last: int
+) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The ``last`` finished hands of a table as (number, log), oldest first."""
+    rows = db.execute(
+        "SELECT number, log FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT ?",
+        (table_id, last),
+    ).fetchall()
+    return [(number, json.loads(log)) for number, log in reversed(rows)]
+
+
 def seat_logs(
     db: sqlite3.Connection, table_id: int, seating: Seating, *, last: int
 ) -> list[list[dict[str, Any]]]:

@@ -476,12 +476,9 @@ class Storage:
         hands.forget(self._db, table_id, last=last, keep=keep, **rule)
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
-        """The ``last`` finished hands of a table as (number, log), oldest first."""
-        rows = self._db.execute(
-            "SELECT number, log FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT ?",
-            (table_id, last),
-        ).fetchall()
-        return [(number, json.loads(log)) for number, log in reversed(rows)]
+        """The ``last`` finished hands of a table as (number, log), oldest first
+        (:func:`doubleholdem.server.storage.hands.latest`)."""
+        return hands.latest(self._db, table_id, last=last)
 
     def seat_hands(
         self, table_id: int, seating: Seating, *, last: int
