@@ -1,10 +1,12 @@
-"""Writes a server database of schema 3 (run with main's code of Dec 2026)."""
+"""Writes a server database of schema 3. It ran once, on commit 345871e (the last of schema
+3): check that commit out to run it again, as these imports are that commit's module paths
+(the server's tree moved them later; the file it wrote, schema3.db, is what the tests read)."""
 
 import sys
 
+from doubleholdem.server.room import Room
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage.storage import SCHEMA_VERSION
-from doubleholdem.server.tables.room import Room
+from doubleholdem.server.storage import SCHEMA_VERSION
 from doubleholdem.table import Decision
 
 assert SCHEMA_VERSION == 3
