@@ -65,16 +65,19 @@ __all__ = [
     "ROLES",
     "STATES",
     "Account",
+    "Checked",
     "Passwords",
     "check_name",
     "check_name_free",
     "check_password",
     "check_person_name",
+    "check_sign_in",
     "create_account",
     "create_bot",
     "get_account",
     "inactive",
     "ledger_account",
+    "set_password_hash",
     "set_state",
     "sign_in",
 ]
@@ -336,15 +339,26 @@ def set_state(
     return account._replace(state=state)
 
 
-def sign_in(
+class Checked(NamedTuple):
+    """A password checked at sign-in (:func:`check_sign_in`): the account, and the new
+    hash of its password to store when the old one was made with weaker parameters
+    (else ``None``)."""
+
+    account: Account
+    rehashed: str | None
+
+
+def check_sign_in(
     db: sqlite3.Connection, name: object, password: object, *, passwords: Passwords
-) -> Account:
+) -> Checked:
     """The account if ``password`` is its password, else
     :class:`~doubleholdem.errors.BadCredentials` for a malformed or unknown name, a
     wrong password or a bot alike, after the same Argon2 work (an unknown name is
     verified against :attr:`Passwords.dummy`). A closed account with the right password
-    gets :class:`~doubleholdem.errors.AccountClosed`. A hash made with weaker parameters
-    than ``passwords``' is replaced (inside the caller's transaction, if any)."""
+    gets :class:`~doubleholdem.errors.AccountClosed`. The rehash rule, once: a hash made
+    with other parameters than ``passwords``' comes back made anew (:attr:`Checked.rehashed`,
+    to store with :func:`set_password_hash`). Only reads ``db``: the hashing holds no
+    write lock."""
     row = None
     if isinstance(name, str) and _NAME.fullmatch(name) is not None:
         row = db.execute(
@@ -359,8 +373,24 @@ def sign_in(
     account = _row(row[:5])
     if account.state == "closed":
         raise AccountClosed(f"{account.name} is closed", account=account.name)
-    if passwords.needs_rehash(hashed) and db.in_transaction:
-        db.execute(
-            "UPDATE accounts SET password_hash = ? WHERE id = ?", (passwords.hash(text), account.id)
-        )
+    rehashed = passwords.hash(text) if passwords.needs_rehash(hashed) else None
+    return Checked(account, rehashed)
+
+
+def set_password_hash(db: sqlite3.Connection, account: Account, hashed: str) -> None:
+    """Stores ``hashed`` as ``account``'s password hash (inside the caller's
+    transaction)."""
+    _need_transaction(db)
+    db.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", (hashed, account.id))
+
+
+def sign_in(
+    db: sqlite3.Connection, name: object, password: object, *, passwords: Passwords
+) -> Account:
+    """The account if ``password`` is its password (:func:`check_sign_in`, which says
+    what is refused); a hash made with weaker parameters than ``passwords``' is
+    replaced inside the caller's transaction, if any."""
+    account, rehashed = check_sign_in(db, name, password, passwords=passwords)
+    if rehashed is not None and db.in_transaction:
+        set_password_hash(db, account, rehashed)
     return account

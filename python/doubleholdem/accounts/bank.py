@@ -215,24 +215,22 @@ class Bank:
         throttle: Throttle | None = None,
         now: float | None = None,
     ) -> tuple[Account, str]:
-        """Signs ``name`` in from ``address``: the account and a new session token.
-        With a ``throttle``, refused with
-        :class:`~doubleholdem.errors.SignInThrottled` while it says to wait; each try
-        is counted against the address and the name before it is checked, and taken
-        back if it succeeds, by the server's rule
-        (:func:`~doubleholdem.accounts.sessions.sign_in_guess`: the addresses the name
-        signed in from are spared its count against guessers with many addresses)."""
+        """Signs ``name`` in from ``address``: the account and a new session token, by
+        the server's own sign-in (:func:`~doubleholdem.accounts.sessions.sign_in`:
+        with a ``throttle``, each try counted against the address and the name before
+        it is checked, the addresses the name signed in from spared its count against
+        guessers with many addresses; a weaker hash made anew)."""
         moment = time.time() if now is None else now
-        guess = (
-            contextlib.nullcontext()
-            if throttle is None
-            else sessions.sign_in_guess(throttle, self.db, name, address)
+        return sessions.sign_in(
+            self.db,
+            self.transaction,
+            name,
+            password,
+            address=address,
+            passwords=self.passwords,
+            clock=lambda: moment,
+            throttle=throttle,
         )
-        with guess, self.transaction() as db:
-            account = accounts.sign_in(db, name, password, passwords=self.passwords)
-            households.record_address(db, account, address, now=moment)
-            token = sessions.start_session(db, account, now=moment)
-        return account, token
 
     def session(self, token: str, *, now: float | None = None) -> Account | None:
         """The account of a live session token, or ``None``."""

@@ -51,10 +51,10 @@ import sqlite3
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 
 from doubleholdem.accounts import households
-from doubleholdem.accounts.accounts import Account
+from doubleholdem.accounts.accounts import Account, Passwords, check_sign_in, set_password_hash
 from doubleholdem.errors import NotInTransaction, SignInThrottled
 
 __all__ = [
@@ -63,8 +63,10 @@ __all__ = [
     "address_key",
     "end_all_sessions",
     "end_session",
+    "open_session",
     "purge_sessions",
     "session_account",
+    "sign_in",
     "sign_in_guess",
     "start_session",
     "token_hash",
@@ -290,6 +292,48 @@ def sign_in_guess(
     against guessers with many addresses) when the name signed in from it before, as
     ``db`` keeps it (:func:`~doubleholdem.accounts.households.signed_in`)."""
     return throttle.guess(name, address, known=households.signed_in(db, name, address))
+
+
+def open_session(db: sqlite3.Connection, account: Account, *, address: str, now: float) -> str:
+    """``account`` signed in (or up) from ``address`` at ``now``, inside the caller's
+    transaction: the address recorded (:func:`~doubleholdem.accounts.households.record_address`)
+    and a new session started; its token."""
+    households.record_address(db, account, address, now=now)
+    return start_session(db, account, now=now)
+
+
+def sign_in(
+    db: sqlite3.Connection,
+    transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
+    name: str,
+    password: str,
+    *,
+    address: str,
+    passwords: Passwords,
+    clock: Callable[[], float],
+    throttle: Throttle | None = None,
+    hashing: AbstractContextManager[object] | None = None,
+) -> tuple[Account, str]:
+    """Signs ``name`` in from ``address``: the account and a new session token; the one
+    sign-in of the server's desk and of the command line's bank. With a ``throttle``,
+    refused with :class:`~doubleholdem.errors.SignInThrottled` while it says to wait,
+    each guess counted by :func:`sign_in_guess` before the password is checked. The
+    password is checked on ``db`` outside any write transaction (Argon2 holds no
+    lock), within ``hashing`` (a bound on the hashes at once, if any), by
+    :func:`~doubleholdem.accounts.accounts.check_sign_in`, which says what is refused
+    and makes a weaker hash anew; then, in one ``transaction()`` (a write transaction,
+    yielding its connection), the new hash is stored, the address recorded and the
+    session started, at ``clock()``."""
+    guess = nullcontext() if throttle is None else sign_in_guess(throttle, db, name, address)
+    with guess:
+        with nullcontext() if hashing is None else hashing:
+            account, rehashed = check_sign_in(db, name, password, passwords=passwords)
+        now = clock()
+        with transaction() as tx:
+            if rehashed is not None:
+                set_password_hash(tx, account, rehashed)
+            token = open_session(tx, account, address=address, now=now)
+    return account, token
 
 
 def address_key(address: str) -> str:

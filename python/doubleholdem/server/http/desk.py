@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from doubleholdem.accounts import accounts, households, ledger, sessions
+from doubleholdem.accounts import accounts, ledger, sessions
 from doubleholdem.accounts.accounts import Account, Passwords
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
@@ -162,7 +162,7 @@ class Desk:
                     now=now,
                     password_hash=hashed,
                 )
-                token = self._start(db, account, address, now)
+                token = sessions.open_session(db, account, address=address, now=now)
         return account, token
 
     def _signup_allowance(self, address: str) -> contextlib.AbstractContextManager[None]:
@@ -188,35 +188,17 @@ class Desk:
         :class:`~doubleholdem.errors.SignInThrottled` while the throttle says to wait;
         :class:`~doubleholdem.errors.BadCredentials` for an unknown name and a wrong
         password alike, after the same work (counted by the throttle before it)."""
-        with sessions.sign_in_guess(self.throttle, self._db(), name, address):
-            with self._hashing():  # verified outside any transaction: the hash holds no lock
-                account = accounts.sign_in(self._db(), name, password, passwords=self.passwords)
-                rehashed = self._rehash(account, password)
-            now = self._clock()
-            with self._transaction() as db:
-                if rehashed is not None:
-                    db.execute(
-                        "UPDATE accounts SET password_hash = ? WHERE id = ?",
-                        (rehashed, account.id),
-                    )
-                token = self._start(db, account, address, now)
-        return account, token
-
-    def _rehash(self, account: Account, password: str) -> str | None:
-        """A new hash of ``password`` when ``account``'s was made with weaker parameters
-        than the desk's (made here, before the write transaction), else ``None``."""
-        row = (
-            self._db()
-            .execute("SELECT password_hash FROM accounts WHERE id = ?", (account.id,))
-            .fetchone()
+        return sessions.sign_in(
+            self._db(),
+            self._transaction,
+            name,
+            password,
+            address=address,
+            passwords=self.passwords,
+            clock=self._clock,
+            throttle=self.throttle,
+            hashing=self._hashing(),
         )
-        if row is None or not self.passwords.needs_rehash(str(row[0])):
-            return None
-        return self.passwords.hash(password)
-
-    def _start(self, db: sqlite3.Connection, account: Account, address: str, now: float) -> str:
-        households.record_address(db, account, address, now=now)
-        return sessions.start_session(db, account, now=now)
 
     def sign_out(self, token: object) -> None:
         """Revokes the session ``token`` (an unknown one changes nothing)."""
