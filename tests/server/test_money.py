@@ -7,9 +7,11 @@ of schema 3 is upgraded with its tables' chips entered in the ledger."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,8 @@ from doubleholdem.accounts.accounts import set_state
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from doubleholdem.table import Decision
+from doubleholdem.server.tables.runner import TableRunner
+from doubleholdem.table import Decision, Table
 from money_room import (
     audit_ok,
     balance,
@@ -57,6 +60,55 @@ def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_hou
     assert balance(room, "bob") == 700 + stacks["bob"]
     assert balance(room, "ann") + balance(room, "bob") + rake == 2000
     assert ledger.balance(room.store.db, ledger.table(0)) == 0
+    audit_ok(room)
+
+
+def test_a_change_reads_its_entries_once_and_cashes_out_the_occupancy_its_leave_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 31 item 1: each change of the table reads its entries once (the replies,
+    the operator's log and the money take the same records), and each cash-out is keyed
+    by the occupancy the :class:`Leave` record names: a leave at once, a seat taken
+    again under the same name (a new occupancy) and a leave after the hand."""
+    reads: list[int] = []
+    changes: list[int] = []
+    entries, change = Table.table_entries, TableRunner.change
+
+    def read(table: Table, since: int) -> Any:
+        reads.append(since)
+        return entries(table, since)
+
+    @contextlib.contextmanager
+    def counted(runner: TableRunner, *, moves: bool = False) -> Iterator[None]:
+        changes.append(runner.id)
+        with change(runner, moves=moves):
+            yield
+
+    monkeypatch.setattr(Table, "table_entries", read)
+    monkeypatch.setattr(Table, "seating_entries", None)  # the dicts are for the edges
+    monkeypatch.setattr(TableRunner, "change", counted)
+    room = money_room()
+    ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
+    runner = room.runners[0]
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
+    assert kinds(send(room, bob, type="sit", table=0, name="bob", buy_in=300)) == ["seated"]
+    left = [r for r in send(room, ann, type="leave") if r["type"] == "left"]
+    assert [(r["after_hand"], r["cash_out"]) for r in left] == [(False, 400)]
+    assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=200)) == ["seated"]
+    with runner.change():
+        runner.table.start_hand(now=100.0)
+    bob_seat = bob.seat
+    assert bob_seat is not None and runner.table.occupancy(bob_seat) == 1
+    left = [r for r in send(room, bob, type="leave") if r["type"] == "left"]
+    assert [(r["after_hand"], r["cash_out"]) for r in left] == [(True, None)]
+    play_hand(runner, start=False)
+    assert runner.table.occupancy(bob_seat) is None
+    assert [r["type"] for r in send(room, ann, type="leave") if r["type"] == "left"] == ["left"]
+    assert changes and len(reads) == len(changes)
+    rows = room.store.db.execute(
+        "SELECT key FROM ledger_transactions WHERE key LIKE 'cashout:%' ORDER BY seq"
+    )
+    assert [key for (key,) in rows] == ["cashout:0:0", "cashout:0:1", "cashout:0:2"]
     audit_ok(room)
 
 

@@ -27,6 +27,8 @@ import sys
 import time
 from typing import Any, TextIO
 
+from doubleholdem.table.entries import Entry, Join, Leave, TopUp
+
 __all__ = [
     "EVENTS",
     "FORMATS",
@@ -204,22 +206,21 @@ class Logged:
         event(self.name, **self.fields)
 
 
-_SEATING = {"join": "buy_in", "top_up": "top_up", "leave": "cash_out"}
-
-
-def seating(table_id: int, entries: list[dict[str, Any]], seats: list[Any]) -> list[Logged]:
-    """The buy-ins, top-ups and cash-outs among a table's own log ``entries``
-    (``table_id`` from 0; ``seats`` the table's seats now, naming a top-up's player),
-    to log once committed."""
+def seating(table_id: int, entries: list[Entry]) -> list[Logged]:
+    """The buy-ins, top-ups and cash-outs among a table's own ``entries`` (``table_id``
+    from 0), to log once committed."""
     events = []
     for entry in entries:
-        name = _SEATING.get(entry["kind"])
-        if name is None:
+        if type(entry) is Join:
+            name = "buy_in"
+        elif type(entry) is TopUp:
+            name = "top_up"
+        elif type(entry) is Leave:
+            name = "cash_out"
+        else:
             continue
-        seat = entry["seat"]
-        player = entry.get("player") or (seats[seat] or {}).get("player")
-        fields = {"table": table_id + 1, "seat": seat + 1, "player": player}
-        events.append(Logged(name, **fields, chips=entry["amount"]))
+        fields = {"table": table_id + 1, "seat": entry.seat + 1, "player": entry.player}
+        events.append(Logged(name, **fields, chips=entry.amount))
     return events
 
 

@@ -179,11 +179,6 @@ class Deal:
         brought = sum(seating.at(s).stack for s in self.seats)
         return sum(hand.stacks) + hand.pot - brought
 
-    def by_seat(self, values: Sequence[Any]) -> dict[str, Any]:
-        """``values`` of each hand index, keyed by table seat as text."""
-        seats = self.seats
-        return {str(seats[i]): value for i, value in enumerate(values)}
-
     def stack(self, seat: int) -> int | None:
         """The chips ``seat`` has behind in the hand being played, if it was dealt in."""
         index = self._index.get(seat)

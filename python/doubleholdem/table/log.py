@@ -1,5 +1,7 @@
 """The table's log: its own entries (seating, hand starts and ends, missed blinds, time
-banks) and every hand's events, in table seats and numbered by hand, in one sequence.
+banks: the typed records of :mod:`doubleholdem.table.entries`) and every hand's events,
+in table seats and numbered by hand, in one sequence. Both become dicts only when read
+at an edge (:meth:`TableLog.entries`, :meth:`TableLog.written_out`).
 
 A hand's events are not copied at every decision: the log notes each by its number in
 the hand when it is read or a table entry follows, and writes it out as a table entry
@@ -11,13 +13,14 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from doubleholdem.game.events import Event, visible
 from doubleholdem.game.hand import Hand
 from doubleholdem.table.deal import entry_in_seats
+from doubleholdem.table.entries import Entry
 
-__all__ = ["TableLog"]
+__all__ = ["StoredEvent", "TableLog"]
 
 _new_tuple = tuple.__new__
 
@@ -27,30 +30,40 @@ _new_tuple = tuple.__new__
 Played = tuple[Union[Hand, tuple[tuple[Any, ...], ...]], int, list[int], list[int]]
 
 
+class StoredEvent(NamedTuple):
+    """A hand's event read back from a snapshot as the dict it was written out as (the
+    events of hands before the last one the log holds): shown to nobody as its own."""
+
+    fields: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.fields
+
+
 class TableLog:
-    """``items``: table entries as dicts, a hand event as its number in its hand;
+    """``items``: table entries (:data:`~doubleholdem.table.entries.Entry`), a hand
+    event as its number in its hand (or a :class:`StoredEvent`);
     ``starts``: where each hand's events start in ``items``; ``hands``: each of those
     hands (:data:`Played`); ``synced``: the current hand's events noted so far."""
 
     __slots__ = ("hands", "items", "starts", "synced")
 
     def __init__(self) -> None:
-        self.items: list[dict[str, Any] | int] = []
+        self.items: list[Entry | StoredEvent | int] = []
         self.starts: list[int] = []
         self.hands: list[Played] = []
         self.synced = 0
 
-    def record(self, kind: str, seat: int | None, at: float, fields: dict[str, Any]) -> None:
-        """Appends a table entry of ``kind`` (after the hand events before it): its
-        ``seat`` if any, its ``fields``, and when it happened (``at``, unless given)."""
+    def add(self, entry: Entry) -> None:
+        """Appends the table's ``entry`` (after the hand events before it)."""
         self.sync()
-        entry: dict[str, Any] = {"kind": kind}
-        if seat is not None:
-            entry["seat"] = seat
-        entry.update(fields)
-        if "at" not in entry:
-            entry["at"] = at
         self.items.append(entry)
+
+    def table_entries(self, since: int) -> list[Entry]:
+        """The table's own entries from position ``since`` on, as records (the hands'
+        events skipped, not written out)."""
+        self.sync()
+        return [item for item in self.items[since:] if not isinstance(item, (int, StoredEvent))]
 
     def begin(self, hand: Hand, number: int, seats: list[int], occupancies: list[int]) -> None:
         """Hand ``number`` starts: its events follow from here."""
@@ -101,8 +114,8 @@ class TableLog:
         events: dict[int, Sequence[Sequence[Any]]] = {}  # of each hand read, by its place
         for index in range(len(items))[since:]:
             item = items[index]
-            if isinstance(item, dict):
-                entries.append((item, None))
+            if not isinstance(item, int):
+                entries.append((item.to_dict(), None))
                 continue
             place = bisect.bisect_right(starts, index) - 1
             played, number, seats, occupancies = hands[place]
@@ -123,15 +136,15 @@ class TableLog:
         return entries
 
     def written_out(self) -> tuple[list[Any], int]:
-        """For a snapshot: the items, with the events of hands before the last one the
-        log holds written out as dicts (the last one's stay numbers), and where the last
-        hand's events start (the end of the items if the log holds no hand)."""
+        """For a snapshot: the items as dicts, but for the last hand's events, which
+        stay numbers (its record is stored beside them), and where the last hand's
+        events start (the end of the items if the log holds no hand)."""
         self.sync()
-        start = self.starts[-1] if self.hands else len(self.items)
-        older: list[Any] = self.items[:start]
-        if not all(isinstance(item, dict) for item in older):
-            older = self.entries(0)[:start]
-        return [*older, *self.items[start:]], start
+        items = self.items
+        start = self.starts[-1] if self.hands else len(items)
+        older: list[Any] = self.entries(0)[:start] if start else []
+        last = [item if isinstance(item, int) else item.to_dict() for item in items[start:]]
+        return [*older, *last], start
 
 
 def _table_entry(event: Event, number: int, seats: list[int]) -> dict[str, Any]:

@@ -12,7 +12,11 @@ player gets an id on load, and a player dealt into the last hand keeps the right
 their cards only if they still sit in that seat and nobody sat down there since the
 hand started (which the log says). Snapshots written before the seat lifecycle (issue
 20) are read too: a seat sitting out then is taken as sat out since the snapshot's time,
-and nobody is remembered as departed."""
+and nobody is remembered as departed.
+
+The log's entries are written as the dicts of the event log (``to_dict`` of each
+:mod:`~doubleholdem.table.entries` record) and read back as those dicts
+(:class:`~doubleholdem.table.entries.Stored`): a snapshot holds nothing more of them."""
 
 from __future__ import annotations
 
@@ -30,7 +34,8 @@ from doubleholdem.table.blinds import Positions
 from doubleholdem.table.clock import PHASES, Clock
 from doubleholdem.table.config import TableConfig, is_int
 from doubleholdem.table.deal import Deal
-from doubleholdem.table.log import TableLog
+from doubleholdem.table.entries import Stored
+from doubleholdem.table.log import StoredEvent, TableLog
 from doubleholdem.table.seats import Departure, Seat, Seating
 
 __all__ = ["VERSION", "TableState", "dump", "load"]
@@ -197,7 +202,7 @@ def _state(body: dict[str, Any]) -> TableState:
     clock = _clock(body, config)
     _lifecycle(body, config, seating, clock.now)
     table_log = TableLog()
-    table_log.items = log
+    table_log.items = [_stored(item) for item in log]
     table_log.synced = body["synced"]
     joined = _joined_since_last_hand(log, body["hand_number"]) if legacy else set()
     positions = _positions(body, config, seating, joined)
@@ -216,6 +221,14 @@ def _state(body: dict[str, Any]) -> TableState:
         body["hand_number"],
         body["rake"],
     )
+
+
+def _stored(item: Any) -> Stored | StoredEvent | Any:
+    """A log item as stored: a table entry's or an older hand's event's dict (the
+    events of the last hand stay numbers)."""
+    if not isinstance(item, dict):
+        return item
+    return StoredEvent(item) if "hand_number" in item else Stored(item)
 
 
 def _seating(body: dict[str, Any], config: TableConfig, legacy: bool) -> Seating:
@@ -328,10 +341,10 @@ def _deal(
     check(is_int(start) and 0 <= start <= len(items), "hand_start")
     for index, item in enumerate(items):
         if index < start:
-            check(isinstance(item, dict), "log entry")
-        else:
-            ok = isinstance(item, dict) or (is_int(item) and 0 <= item < log.synced)
-            check(ok, "log entry")
+            check(isinstance(item, (Stored, StoredEvent)), "log entry")
+        elif not isinstance(item, (Stored, StoredEvent)):
+            ok = isinstance(item, int) and is_int(item) and 0 <= item < log.synced
+            check(ok, "log entry")  # a hand event's number in its hand
     deal = Deal(hand, body["hand_number"], list(dealt), list(occupancies), players)
     log.starts = [start]
     played = hand.records if hand.over else hand  # as the log keeps them

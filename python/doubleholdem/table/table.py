@@ -58,6 +58,19 @@ from doubleholdem.table.config import MAX_SEATS as MAX_SEATS
 from doubleholdem.table.config import ButtonRule, TableConfig
 from doubleholdem.table.deal import Deal, HandConfigs, deal_hand, out_of_turn
 from doubleholdem.table.decisions import POINT, Decision, Observation
+from doubleholdem.table.entries import (
+    ChipRace,
+    HandEnd,
+    HandStart,
+    Join,
+    Leave,
+    Leaving,
+    MissedBlind,
+    SitIn,
+    SitOut,
+    TimeBank,
+    TopUp,
+)
 from doubleholdem.table.lifecycle import Lifecycle
 from doubleholdem.table.log import TableLog
 from doubleholdem.table.preferences import Preferences, prefer
@@ -131,8 +144,8 @@ class Table(TableViews):
         by more than a name says that another person takes the name."""
         self._clock.tick(now)
         post = not wait_for_big_blind
-        self._seating.sit_down(seat, player, buy_in, post=post, stranger=stranger)
-        self._record("join", seat, player=player, amount=buy_in)
+        occupant = self._seating.sit_down(seat, player, buy_in, post=post, stranger=stranger)
+        self._log.add(Join(seat, player, buy_in, occupant.occupancy, self._clock.now))
 
     def leave(self, seat: int, *, now: float | None = None) -> int:
         """``seat`` leaves and takes its chips (returned). Refused with
@@ -150,7 +163,7 @@ class Table(TableViews):
         occupant = self._seating.occupant(seat)
         if self._playing(seat):
             occupant.leaving = True
-            self._record("leaving", seat)
+            self._log.add(Leaving(seat, self._clock.now))
         else:
             self._remove(seat)
 
@@ -159,7 +172,7 @@ class Table(TableViews):
         are missed (TH-37). The time it sat out starts the clock of :meth:`overstayed`."""
         self._clock.tick(now)
         if self._lifecycle.sit_out(seat):
-            self._record("sit_out", seat)
+            self._log.add(SitOut(seat, self._clock.now))
 
     def set_away(self, seat: int, away: bool, *, now: float | None = None) -> None:
         """The player of ``seat`` has lost its connection (``away``) or is back. A seat
@@ -181,7 +194,7 @@ class Table(TableViews):
         waits until the big blind reaches it (TH-37)."""
         self._clock.tick(now)
         if self._lifecycle.sit_in(seat, post=not wait_for_big_blind):
-            self._record("sit_in", seat, wait=wait_for_big_blind)
+            self._log.add(SitIn(seat, wait_for_big_blind, self._clock.now))
 
     def set_preferences(
         self,
@@ -205,10 +218,10 @@ class Table(TableViews):
     def top_up(self, seat: int, amount: int, *, now: float | None = None) -> None:
         """Adds ``amount`` chips to ``seat`` between its hands, up to the maximum buy-in."""
         self._clock.tick(now)
-        self._seating.occupant(seat)
+        occupant = self._seating.occupant(seat)
         self._require_between_hands(seat, "top up")
         self._seating.top_up(seat, amount)
-        self._record("top_up", seat, amount=amount)
+        self._log.add(TopUp(seat, occupant.player, amount, occupant.occupancy, self._clock.now))
 
     def adjust_stack(self, seat: int, amount: int, *, now: float | None = None) -> None:
         """Adds ``amount`` chips to ``seat`` between its hands, or takes them away when
@@ -218,7 +231,7 @@ class Table(TableViews):
         self._seating.occupant(seat)
         self._require_between_hands(seat, "race chips")
         self._seating.adjust(seat, amount)
-        self._record("chip_race", seat, amount=amount)
+        self._log.add(ChipRace(seat, amount, self._clock.now))
 
     # ------------------------------------------------------------------ hands
 
@@ -261,24 +274,18 @@ class Table(TableViews):
         deal = deal_hand(plan, seating, self._configs, self._preferences, self._rng, number)
         self._hand_number = number  # the table changes once the hand is dealt (above)
         self._positions = plan.positions(debts)
+        log, now = self._log, self._clock.now
         for seat, blind in plan.missed:  # TH-37
             seating.miss(seat, blind)
-            self._record("missed_blind", seat, blind=blind)
+            log.add(MissedBlind(seat, blind, now))
         if seating.departed:
             seating.passed_departed(plan.button, plan.small_position, plan.big)
         seating.settle_debts(plan.dealt)
-        self._record(
-            "hand_start",
-            number=number,
-            button=plan.button,
-            small_blind=plan.small,
-            big_blind=plan.big,
-            seats=list(plan.dealt),
-        )
+        log.add(HandStart(number, plan.button, plan.small, plan.big, list(plan.dealt), now))
         self._deal = deal
-        self._log.begin(deal.hand, number, deal.seats, deal.occupancies)
+        log.begin(deal.hand, number, deal.seats, deal.occupancies)
         self._lifecycle.new_hand()
-        self._after_change(self._clock.now)
+        self._after_change(now)
 
     # ------------------------------------------------------------------ decisions
 
@@ -386,7 +393,7 @@ class Table(TableViews):
             assert deal is not None
             bank = clock.start_bank(deal.hand.decision)
             if bank is not None:
-                self._record("time_bank", deal.to_act, at=bank[0], until=bank[1])
+                self._log.add(TimeBank(deal.to_act, bank[0], bank[1]))  # type: ignore[arg-type]
                 continue
             seat = deal.to_act
             deal.timeout()
@@ -442,7 +449,8 @@ class Table(TableViews):
                 self._lifecycle.busted(occupant)
         rake = hand.rake
         self._rake += rake
-        self._record("hand_end", number=self._hand_number, stacks=deal.by_seat(stacks), rake=rake)
+        ended = HandEnd(self._hand_number, dict(zip(deal.seats, stacks)), rake, self._clock.now)
+        self._log.add(ended)
         self._log.end(hand)
         for s in deal.seats:
             if seats[s].leaving:  # type: ignore[union-attr]
@@ -518,9 +526,6 @@ class Table(TableViews):
 
     # ------------------------------------------------------------------ helpers
 
-    def _record(self, kind: str, seat: int | None = None, **fields: Any) -> None:
-        self._log.record(kind, seat, self._clock.now, fields)
-
     def _playing(self, seat: int) -> bool:
         deal = self._deal
         return deal is not None and deal.to_act is not None and deal.index_of(seat) is not None
@@ -533,6 +538,7 @@ class Table(TableViews):
             )
 
     def _remove(self, seat: int) -> int:
-        occupant = self._seating.remove(seat, now=self._clock.now)
-        self._record("leave", seat, player=occupant.player, amount=occupant.stack)
+        now = self._clock.now
+        occupant = self._seating.remove(seat, now=now)
+        self._log.add(Leave(seat, occupant.player, occupant.stack, occupant.occupancy, now))
         return occupant.stack

@@ -13,6 +13,7 @@ from doubleholdem.table.blinds import Positions
 from doubleholdem.table.clock import Clock
 from doubleholdem.table.config import TableConfig
 from doubleholdem.table.deal import Deal
+from doubleholdem.table.entries import Entry
 from doubleholdem.table.log import TableLog
 from doubleholdem.table.preferences import Preferences
 from doubleholdem.table.seats import Seat, Seating
@@ -192,12 +193,25 @@ class TableViews(TableParts):
         """The occupancy the next player to sit down gets."""
         return self._seating.next_occupancy
 
+    def table_entries(self, since: int) -> list[Entry]:
+        """The table's own entries (:mod:`~doubleholdem.table.entries`: joins, top-ups,
+        leaves with their occupancies, hand ends with their rake, ...; no hand events)
+        from log position ``since`` on, as typed records: what a server pays or cashes
+        out for. Cheaper than :meth:`event_log`: hand events are skipped, not written
+        out.
+
+        >>> from doubleholdem.table import Table, TableConfig
+        >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=1)
+        >>> table.join(0, "ann", 1000, now=1.0); table.leave(0, now=2.0)
+        1000
+        >>> table.table_entries(0)[-1]
+        Leave(seat=0, player='ann', amount=1000, occupancy=0, at=2.0)
+        """
+        return self._log.table_entries(since)
+
     def seating_entries(self, since: int) -> list[dict[str, Any]]:
-        """The table's own log entries (joins, top-ups, leaves, hand ends, ...; no hand
-        events) from log position ``since`` on: what a server pays or cashes out for.
-        Cheaper than :meth:`event_log`: hand events are skipped, not written out."""
-        self._log.sync()
-        return [item for item in self._log.items[since:] if isinstance(item, dict)]
+        """:meth:`table_entries` as the dicts of the event log."""
+        return [entry.to_dict() for entry in self._log.table_entries(since)]
 
     def seat_of(self, player: str) -> int | None:
         """The seat of ``player``, or ``None``."""

@@ -7,8 +7,10 @@ tables").
   the table change it pays for; if either is refused, neither happens. The group commit
   then commits both, or, if the commit fails, rolls both back.
 - A **cash-out** and a hand's **rake** are never refused: :meth:`TableMoney.settle`
-  reads them from the table's own log entries of a change (``leave``: whatever took
-  the seat away, a leave, a removal, a bust; ``hand_end``: its rake) and hands back the
+  reads them from the table's own entries of a change
+  (:mod:`~doubleholdem.table.entries`: a :class:`~doubleholdem.table.entries.Leave`,
+  whatever took the seat away, a leave, a removal, a bust, with the occupancy it ends;
+  a :class:`~doubleholdem.table.entries.HandEnd` with its rake) and hands back the
   steps that post them in the commit of that change.
 
 Every movement carries a key naming what it pays for, so a retry changes nothing:
@@ -66,6 +68,7 @@ from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.storage.survey import meta_int, survey
 from doubleholdem.table import Table
+from doubleholdem.table.entries import Entry, HandEnd, Leave
 
 __all__ = [
     "PAY_PATIENCE",
@@ -347,21 +350,20 @@ class TableMoney:
         """``owner``'s balance in the wallet, asked off the loop through :attr:`gate`."""
         return await self.gate.call(partial(self.wallet.balance, owner), probe=True)
 
-    def settle(self, entries: list[dict[str, Any]], before: dict[int, int]) -> list[Step]:
+    def settle(self, entries: list[Entry]) -> list[Step]:
         """The steps that post the cash-outs and rake of a change: ``entries`` the
-        table's own log entries it made, ``before`` the occupancies of its seats when it
-        began."""
+        table's own entries it made (each :class:`Leave` names the occupancy it ends,
+        which keys its cash-out)."""
         steps: list[Step] = []
         if self._settled:
             numbers, self._settled = self._settled, []
             steps.append(partial(Storage.forget_wallet_calls, numbers=numbers))
         for entry in entries:
-            kind = entry["kind"]
-            if kind == "leave":
-                occupancy = before[entry["seat"]]
-                steps.append(partial(self._cash_out, entry["player"], occupancy, entry["amount"]))
-            elif kind == "hand_end" and entry.get("rake"):
-                steps.append(partial(self._rake, entry["number"], entry["rake"]))
+            if type(entry) is Leave:
+                cash_out = partial(self._cash_out, entry.player, entry.occupancy, entry.amount)
+                steps.append(cash_out)
+            elif type(entry) is HandEnd and entry.rake:
+                steps.append(partial(self._rake, entry.number, entry.rake))
         return steps
 
     def _cash_out(self, owner: str, occupancy: int, amount: int, store: Storage) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 from doubleholdem.errors import DatabaseBusy, WalletFailed
 from doubleholdem.server import oplog
 from doubleholdem.server.money.bot_bankrolls import BotBankrolls
-from doubleholdem.server.money.money import TableMoney, occupancies
+from doubleholdem.server.money.money import TableMoney
 from doubleholdem.server.protocol import MAX_HANDS, encode
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import journal
@@ -38,6 +38,7 @@ from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.messages import TableMessages
 from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
+from doubleholdem.table.entries import Entry, Leave
 from doubleholdem.table.history import hand_record
 
 __all__ = ["BOT_KINDS", "MAX_DEPARTED", "Emit", "TableRunner"]
@@ -98,9 +99,11 @@ class TableRunner(TableMessages, BotBankrolls):
         self._store_extra: list[Step] = []
         self._replies: list[tuple[Connection, str]] = []
         self._moves: list[str] = []  # the moves of the change being made
-        self._start = 0  # the table's log position where the change being made began
         # seats left after the hand they play: seat -> (player, the connections told)
         self._departing: dict[int, tuple[str, list[Connection]]] = {}
+        # seats released empty in the change being made: seat -> the connections told
+        # ``left`` with the cash-out once the change's entries are read
+        self._released: dict[int, list[Connection]] = {}
         # who sits in each human seat (seat -> (player, identity): Connection.identity),
         # and who each player that left was (player -> identity), so that another
         # person taking the name does not owe the blinds the one who left missed
@@ -140,9 +143,7 @@ class TableRunner(TableMessages, BotBankrolls):
         playing = table.in_hand
         number = table.hand_number
         money = self.money
-        if money is not None:
-            before = occupancies(table)
-        start = self._start = table.log_length
+        start = table.log_length
         self._moves.clear()
         self._keep()
         try:
@@ -150,6 +151,7 @@ class TableRunner(TableMessages, BotBankrolls):
         except BaseException:
             self._store_extra.clear()
             self._replies.clear()
+            self._released.clear()
             self._logged.clear()
             self._moves.clear()
             raise
@@ -157,14 +159,14 @@ class TableRunner(TableMessages, BotBankrolls):
         if ended:
             table.forget_departures(table.now - self.settings.remove_after)
         self._drop_gone()
-        entries = table.seating_entries(start)
-        if self._departing:
-            self._tell_departed(entries)
-        self._logged += oplog.seating(self.id, entries, table.seats())
+        entries = table.table_entries(start)  # read once: the replies, the log, the money
+        if self._released or self._departing:
+            self._tell_left(entries)
+        self._logged += oplog.seating(self.id, entries)
         messages = self._updates()
         steps, self._store_extra = self._store_extra, []
         if money is not None:
-            steps += money.settle(entries, before)
+            steps += money.settle(entries)
         if ended:
             history = table.release_history()
             history.append(hand_record(table, table_id=self.id))
@@ -337,45 +339,48 @@ class TableRunner(TableMessages, BotBankrolls):
         ``cash_out``: the chips the seat took away, ``None`` until it goes) and watches
         on as a spectator. A seat left during a hand is played by its deadlines until
         the hand ends, as a seat whose player is away (no time bank); then its
-        connection is told ``left`` again, with the cash-out (:meth:`_tell_departed`)."""
+        connection is told ``left`` again, with the cash-out. The cash-out is read from
+        the change's entries when it ends (:meth:`_tell_left`)."""
         hashed, player = self.humans.pop(seat)
         self._store_extra.append(partial(Storage.drop_token, hashed=hashed))
         held = self.table.seats()[seat] is not None
         if held:
             self.table.set_away(seat, True)
-        cash_out = None if held else self._cash_out(self.table.seating_entries(self._start), seat)
         told = []
         for connection in self.connections:
             if connection.token == hashed:
                 connection.seat = connection.token = None
                 told.append(connection)
-                left = encode("left", table=self.id, seat=seat, after_hand=held, cash_out=cash_out)
+        if not held:
+            self._released[seat] = told
+            return
+        left = encode("left", table=self.id, seat=seat, after_hand=True, cash_out=None)
+        for connection in told:
+            self.reply(connection, left)
+        self._departing[seat] = (player, told)
+
+    def _tell_left(self, entries: list[Entry]) -> None:
+        """The connections of the seats that ended in the change, its own ``entries``,
+        are told ``left`` with the cash-out: those released empty in it (``None`` if it
+        left no :class:`Leave`), and those that left a seat held for its hand, when that
+        seat's ``Leave`` (of the same player) is among ``entries`` and they still watch
+        without a seat."""
+        leaves = [entry for entry in entries if type(entry) is Leave]
+        last = {leave.seat: leave.amount for leave in leaves}
+        released, self._released = self._released, {}
+        for seat, told in released.items():
+            cash_out = last.get(seat)
+            left = encode("left", table=self.id, seat=seat, after_hand=False, cash_out=cash_out)
+            for connection in told:
                 self.reply(connection, left)
-        if held:
-            self._departing[seat] = (player, told)
-
-    @staticmethod
-    def _cash_out(entries: list[dict[str, Any]], seat: int) -> int | None:
-        """The chips ``seat`` took away by the last ``leave`` among ``entries``."""
-        for entry in reversed(entries):
-            if entry["kind"] == "leave" and entry["seat"] == seat:
-                return int(entry["amount"])
-        return None
-
-    def _tell_departed(self, entries: list[dict[str, Any]]) -> None:
-        """The seats left after their hand that went in ``entries`` (the change's own
-        log entries): the connections that left them, still watching without a seat,
-        are told ``left`` with the cash-out."""
-        for entry in entries:
-            seat = entry.get("seat")
-            if entry["kind"] != "leave" or seat not in self._departing:
+        for leave in leaves:
+            seat = leave.seat
+            if seat not in self._departing:
                 continue
             player, told = self._departing.pop(seat)
-            if entry["player"] != player:
+            if leave.player != player:
                 continue
-            left = encode(
-                "left", table=self.id, seat=seat, after_hand=False, cash_out=entry["amount"]
-            )
+            left = encode("left", table=self.id, seat=seat, after_hand=False, cash_out=leave.amount)
             for connection in told:
                 if connection in self.connections and connection.seat is None:
                     self.reply(connection, left)
