@@ -5,6 +5,7 @@ count too: a lazy import is still an arrow."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import doubleholdem
@@ -275,3 +276,45 @@ def test_docs_list_every_server_module() -> None:
         and f"`{module.rpartition('.')[2]}`" not in listed
     )
     assert missing == []
+
+
+# a pattern that reads the number after "seat" or "table", or before "is not a seat"
+_NUMBERED_WORD = re.compile(r"(seat|table)s?\??\)? \(?\\d|is not a seat")
+
+
+def _renumbering_patterns(source: str) -> list[str]:
+    """The regular expressions in ``source`` that read seats or tables out of text."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "re"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and _NUMBERED_WORD.search(node.args[0].value)
+        ):
+            found.append(node.args[0].value)
+    return found
+
+
+def test_renumbering_patterns_are_found() -> None:
+    assert _renumbering_patterns('import re\nre.compile(r"\\b(seats?) (\\d+)")') == [
+        "\\b(seats?) (\\d+)"
+    ]
+    assert _renumbering_patterns('import re\nre.compile(r"\\d+ cards")') == []
+    assert _renumbering_patterns('import re\nre.compile(r"(\\d+) is not a seat")') != []
+    assert _renumbering_patterns('import re\nre.compile(r"\\"table\\":(.*)")') == []
+
+
+def test_no_module_renumbers_seats_or_tables_in_text() -> None:
+    """Seats and tables are numbered for people from their numbers (issue 31 item 5:
+    ``doubleholdem.wording``), never by a regular expression over English text."""
+    found = {
+        module: patterns
+        for module, path in MODULES.items()
+        if (patterns := _renumbering_patterns(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}

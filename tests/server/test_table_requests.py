@@ -91,14 +91,20 @@ def test_people_read_seats_and_tables_from_one(tmp_path: Path) -> None:
         error = await bob.next("error")
         assert error["code"] == "illegal"
         assert error["message"] == "seat 2 cannot fold: it is seat 1's turn", error
+        assert (error["seat"], error["turn"]) == (1, 0)  # the fields count from 0
         eve = await Client.connect(server.ws_url)
         await eve.send(type="sit", table=0, seat=0, name="eve", buy_in=1000)
         taken = await eve.next("error")
         assert taken["message"] == "seat 1 is taken by ann", taken
+        assert taken["seat"] == 0 and "table" not in taken
         await eve.send(type="watch", table=7)
-        assert (await eve.next("error"))["message"] == "there is no table 8"
+        missing = await eve.next("error")
+        assert missing["message"] == "there is no table 8"
+        assert (missing["code"], missing["table"]) == ("no_table", 7)
         await ann.send(type="sit", table=0, seat=2, name="ann2", buy_in=1000)
-        assert "you sit in seat 1 at table 1" in (await ann.next("error"))["message"]
+        seated = await ann.next("error")
+        assert "you sit in seat 1 at table 1" in seated["message"]
+        assert (seated["code"], seated["seat"], seated["table"]) == ("already_seated", 0, 0)
         for client in (ann, bob, eve):
             await client.close()
 

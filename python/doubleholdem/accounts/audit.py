@@ -45,6 +45,7 @@ from typing import Any
 
 from doubleholdem.accounts.ledger import GENESIS, KINDS, MAX_AMOUNT, digest, head
 from doubleholdem.accounts.schema import missing_triggers
+from doubleholdem.wording import table_said
 
 __all__ = ["audit"]
 
@@ -192,12 +193,15 @@ def _balances(accounts: dict[int, tuple[str, str, int]], sums: dict[int, int]) -
     problems = []
     for account_id, (kind, name, cached) in sorted(accounts.items()):
         label = kind if kind in ("house", "cashier") else f"{kind} {name}"
+        if kind == "table" and name.isdecimal():
+            label = table_said(int(name))
         if cached != sums.get(account_id, 0):
             problems.append(
-                f"{label}: the balance is {cached} but its entries sum to {sums.get(account_id, 0)}"
+                label
+                + f": the balance is {cached} but its entries sum to {sums.get(account_id, 0)}"
             )
         if kind in _NON_NEGATIVE and sums.get(account_id, 0) < 0:
-            problems.append(f"{label}: below zero ({sums.get(account_id, 0)})")
+            problems.append(label + f": below zero ({sums.get(account_id, 0)})")
     return problems
 
 
@@ -229,10 +233,10 @@ def _tables(
         held, chips = ledger_tables.get(table_id, 0), table_chips.get(table_id)
         if chips is None:
             if held:
-                problems.append(f"table {table_id}: the ledger holds {held} chips, no table")
+                problems.append(table_said(table_id) + f": the ledger holds {held} chips, no table")
         elif held != chips:
             problems.append(
-                f"table {table_id}: the ledger holds {held} chips, the table holds {chips}"
+                table_said(table_id) + f": the ledger holds {held} chips, the table holds {chips}"
             )
     return problems
 
@@ -260,4 +264,4 @@ def _seats(db: sqlite3.Connection, seated: Mapping[int, Collection[str]]) -> lis
         if lowered not in {n.lower() for n in seated.get(table_id, ())}:
             text = f"{name} has an open seat there in the ledger but is not seated there"
             found.append((table_id, lowered, text))
-    return [f"table {table_id}: {text}" for table_id, _, text in sorted(found)]
+    return [table_said(table_id) + f": {text}" for table_id, _, text in sorted(found)]

@@ -44,6 +44,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import Account, get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
 from doubleholdem.errors import AccountClosed, AccountFrozen, AlreadySeated, NotSeated
+from doubleholdem.wording import Wording, table_said
 
 __all__ = ["LedgerWallet", "Refunds", "Wallet", "WritesOff"]
 
@@ -182,13 +183,13 @@ class LedgerWallet:
         seated = self._seated(account, table_id)
         if reason == "buy_in" and seated:
             raise AlreadySeated(
-                f"{account.name} already has a seat at table {table_id}",
+                Wording(f"{account.name} already has a seat at ", table_said(table_id)),
                 account=account.name,
                 table_id=table_id,
             )
         if reason == "top_up" and not seated:
             raise NotSeated(
-                f"{account.name} has no seat at table {table_id} to top up",
+                Wording(f"{account.name} has no seat at ", table_said(table_id), " to top up"),
                 account=account.name,
                 table_id=table_id,
             )
@@ -209,7 +210,7 @@ class LedgerWallet:
             return done
         if not self._seated(account, table_id):
             raise NotSeated(
-                f"{account.name} has no seat at table {table_id} to cash out",
+                Wording(f"{account.name} has no seat at ", table_said(table_id), " to cash out"),
                 account=account.name,
                 table_id=table_id,
             )

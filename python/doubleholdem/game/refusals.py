@@ -22,6 +22,7 @@ from doubleholdem.game.betting import Action, LegalActions
 from doubleholdem.game.words import POINT
 from doubleholdem.point_card import point_error
 from doubleholdem.point_card import point_index as index_of
+from doubleholdem.wording import Wording, not_a_seat, seat_said
 
 __all__ = [
     "all_in_as",
@@ -47,7 +48,7 @@ def amount_field(amount: object) -> int | None:
 def refusal(legal: LegalActions, reason: str, action: object, amount: object) -> IllegalAction:
     """The refusal of what the seat to act tried, ``"seat {seat} {reason}"``; its
     ``reason`` field lets a table say it with its own seat number."""
-    return _illegal(f"seat {legal.seat} {reason}", legal, action, amount, reason)
+    return _illegal(Wording(seat_said(legal.seat), " ", reason), legal, action, amount, reason)
 
 
 def _illegal(
@@ -95,7 +96,7 @@ def expect(
         )
     if seat is not None and seat != legal.seat:
         raise IllegalAction(
-            f"seat {seat} cannot act: it is {turn_text(legal.seat, legal.decision)}",
+            Wording(seat_said(seat), " cannot act: it is ", turn_text(legal.seat, legal.decision)),
             seat=seat,
             action=action,
             amount=amount_field(amount),
@@ -171,7 +172,7 @@ def point_index(hole: tuple[int, ...], legal: LegalActions, point: object) -> in
 def check_seat(seat: object, players: int) -> None:
     """Refuses ``seat`` unless it is one of the seats ``0..players - 1``."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise IllegalAction(f"{seat!r} is not a seat (seats 0..{players - 1})", action=None)
+        raise IllegalAction(not_a_seat(seat, players), action=None)
 
 
 def turn_text(actor: int | None, decision: str | None) -> str:
@@ -179,4 +180,4 @@ def turn_text(actor: int | None, decision: str | None) -> str:
     if actor is None:
         return "the end of the hand"
     what = "choose a point card" if decision == POINT else "act"
-    return f"seat {actor}'s turn to {what}"
+    return Wording(seat_said(actor, "turn"), f"'s turn to {what}")

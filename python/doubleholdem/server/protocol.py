@@ -25,7 +25,6 @@ doubleholdem.errors.ProtocolError: a message is at most 4096 bytes, this one has
 from __future__ import annotations
 
 import json
-import re
 import string
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
@@ -61,7 +60,6 @@ __all__ = [
     "decode",
     "diff",
     "encode",
-    "for_people",
 ]
 
 PROTOCOL_VERSION = 2
@@ -200,30 +198,6 @@ def decode(text: str | bytes) -> Message:
 def encode(kind: str, **fields: Any) -> str:
     """A server message: ``{"v": 2, "type": kind, ...fields}`` as compact JSON."""
     return json.dumps({"v": PROTOCOL_VERSION, "type": kind, **fields}, separators=(",", ":"))
-
-
-_NUMBERED = re.compile(r"\b(seats?|tables?) (\d+)(?:\.\.(\d+))?")
-_NOT_A_SEAT = re.compile(r"\b(\d+) is not a seat")
-
-
-def for_people(text: str) -> str:
-    """A library message (seats and tables numbered from 0, as in Python and in the
-    protocol's fields) as a person reads it, numbered from 1 as the page numbers them:
-    every "seat N", "seats A..B", "table N" and "N is not a seat" is renumbered.
-
-    >>> for_people("seat 2 cannot raise: it is seat 0's turn (seats 0..5)")
-    "seat 3 cannot raise: it is seat 1's turn (seats 1..6)"
-    >>> for_people("5 is not a seat (seats 0..2)")
-    '6 is not a seat (seats 1..3)'
-    """
-
-    def renumber(match: re.Match[str]) -> str:
-        word, first, last = match.groups()
-        text = f"{word} {int(first) + 1}"
-        return text if last is None else f"{text}..{int(last) + 1}"
-
-    text = _NOT_A_SEAT.sub(lambda match: f"{int(match.group(1)) + 1} is not a seat", text)
-    return _NUMBERED.sub(renumber, text)
 
 
 Patch = list[list[Any]]

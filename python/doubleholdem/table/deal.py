@@ -34,6 +34,7 @@ from doubleholdem.table.blinds import BlindPlan
 from doubleholdem.table.config import TableConfig, is_int
 from doubleholdem.table.preferences import Preferences
 from doubleholdem.table.seats import Seat, Seating
+from doubleholdem.wording import Wording, seat_said, told
 
 _new_event = tuple.__new__
 
@@ -150,7 +151,9 @@ class Deal:
         legal = error.legal
         if isinstance(legal, LegalActions):
             legal = legal._replace(seat=self.seats[legal.seat])
-        message = str(error) if error.reason is None else f"seat {seat} {error.reason}"
+        message = (
+            told(error) if error.reason is None else Wording(seat_said(seat), " ", error.reason)
+        )
         return IllegalAction(
             message,
             seat=seat,
@@ -202,9 +205,9 @@ def out_of_turn(
     seat: int, to_act: int | None, action: object, amount: object, legal: LegalActions | None
 ) -> IllegalAction:
     """The refusal of a decision of ``seat`` when it is ``to_act``'s turn (or nobody's)."""
-    who = "nobody" if to_act is None else f"seat {to_act}"
+    who = "nobody" if to_act is None else seat_said(to_act, "turn")
     return IllegalAction(
-        f"seat {seat} cannot {action}: it is {who}'s turn",
+        Wording(seat_said(seat), f" cannot {action}: it is ", who, "'s turn"),
         seat=seat,
         action=action,
         amount=amount if is_int(amount) else None,  # type: ignore[arg-type]

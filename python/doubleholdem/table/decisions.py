@@ -10,6 +10,7 @@ from doubleholdem.errors import TableError
 from doubleholdem.game.betting import LegalActions
 from doubleholdem.game.config import Variant
 from doubleholdem.game.words import BET, POINT
+from doubleholdem.wording import Wording, seat_said
 
 __all__ = ["BET", "POINT", "Decision", "Observation"]  # the words, for the table's parts
 
@@ -57,7 +58,9 @@ class Observation(NamedTuple):
 
         hand = view["hand"]
         if hand is None or hand["legal"] is None:
-            raise TableError(f"seat {view['seat']} has no decision to make", seat=view["seat"])
+            raise TableError(
+                Wording(seat_said(view["seat"]), " has no decision to make"), seat=view["seat"]
+            )
         legal = dict(hand["legal"])
         legal["points"] = tuple(legal["points"])
         seat = legal.pop("seat")

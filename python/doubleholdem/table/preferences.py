@@ -25,6 +25,7 @@ from dataclasses import replace
 from doubleholdem.errors import TableError
 from doubleholdem.game.hand import Hand
 from doubleholdem.table.seats import Seat, Seating
+from doubleholdem.wording import Wording, seat_said
 
 __all__ = ["Preferences", "prefer"]
 
@@ -54,7 +55,9 @@ class Preferences:
         occupant = self.seating.occupant(seat)
         for name, value in (("muck_losing", muck_losing), ("show_uncontested", show_uncontested)):
             if value is not None and not isinstance(value, bool):
-                raise TableError(f"seat {seat}: {name} is true or false, not {value!r}", seat=seat)
+                raise TableError(
+                    Wording(seat_said(seat), f": {name} is true or false, not {value!r}"), seat=seat
+                )
         if muck_losing is not None:
             occupant.muck_losing = muck_losing
         if show_uncontested is not None:

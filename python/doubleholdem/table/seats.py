@@ -35,6 +35,7 @@ from typing import Any
 from doubleholdem.errors import BuyInOutOfRange, NoSuchSeat, SeatEmpty, SeatTaken, TableError
 from doubleholdem.table.blinds import Debts, passed_blind
 from doubleholdem.table.config import is_int
+from doubleholdem.wording import Wording, not_a_seat, seat_said
 
 __all__ = ["Departure", "Seat", "Seating"]
 
@@ -130,7 +131,7 @@ class Seating:
             return
         if not is_int(seat) or not 0 <= seat < count:  # type: ignore[operator]
             raise NoSuchSeat(
-                f"{seat!r} is not a seat (seats 0..{count - 1})",
+                not_a_seat(seat, count),
                 seat=seat if is_int(seat) else None,  # type: ignore[arg-type]
                 seats=count,
             )
@@ -142,7 +143,7 @@ class Seating:
             self.check_number(seat)
         occupant = seats[seat]
         if occupant is None:
-            raise SeatEmpty(f"seat {seat} is empty", seat=seat)
+            raise SeatEmpty(Wording(seat_said(seat), " is empty"), seat=seat)
         return occupant
 
     def at(self, seat: int) -> Seat:
@@ -173,12 +174,16 @@ class Seating:
         self.check_number(seat)
         occupant = self.seats[seat]
         if occupant is not None:
-            raise SeatTaken(f"seat {seat} is taken by {occupant.player}", seat=seat)
+            raise SeatTaken(Wording(seat_said(seat), f" is taken by {occupant.player}"), seat=seat)
         if not isinstance(player, str) or not player:
-            raise TableError(f"seat {seat}: a player needs a name, not {player!r}", seat=seat)
+            raise TableError(
+                Wording(seat_said(seat), f": a player needs a name, not {player!r}"), seat=seat
+            )
         taken = self.seat_of(player)
         if taken is not None:
-            raise SeatTaken(f"{player} already sits in seat {taken}", seat=seat)
+            raise SeatTaken(
+                Wording(f"{player} already sits in ", seat_said(taken, "taken")), seat=seat
+            )
         low, high = self.buy_in_range
         _check_amount(seat, buy_in, low, high, "buy-in")
         occupant = Seat(player, buy_in, buy_in, self.next_occupancy, post=post)
@@ -198,7 +203,9 @@ class Seating:
         high = self.buy_in_range[1] - occupant.stack
         if high < 1:
             raise BuyInOutOfRange(
-                f"seat {seat} cannot top up: its {occupant.stack} chips are the maximum",
+                Wording(
+                    seat_said(seat), f" cannot top up: its {occupant.stack} chips are the maximum"
+                ),
                 seat=seat,
                 amount=amount,
                 low=0,
@@ -217,7 +224,9 @@ class Seating:
         low = 1 - occupant.stack
         if not is_int(amount) or amount < low:
             raise BuyInOutOfRange(
-                f"seat {seat} cannot change its {occupant.stack} chips by {amount!r}",
+                Wording(
+                    seat_said(seat), f" cannot change its {occupant.stack} chips by {amount!r}"
+                ),
                 seat=seat,
                 amount=amount,
                 low=low,
@@ -297,7 +306,7 @@ class Seating:
 def _check_amount(seat: int, amount: object, low: int, high: int, what: str) -> None:
     if not is_int(amount) or not low <= amount <= high:  # type: ignore[operator]
         raise BuyInOutOfRange(
-            f"seat {seat}: a {what} of {amount!r} is outside {low}..{high}",
+            Wording(seat_said(seat), f": a {what} of {amount!r} is outside {low}..{high}"),
             seat=seat,
             amount=amount,
             low=low,

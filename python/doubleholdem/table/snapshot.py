@@ -37,6 +37,7 @@ from doubleholdem.table.deal import Deal
 from doubleholdem.table.entries import Stored
 from doubleholdem.table.log import StoredEvent, TableLog
 from doubleholdem.table.seats import Departure, Seat, Seating
+from doubleholdem.wording import Wording, seat_said
 
 __all__ = ["VERSION", "TableState", "dump", "load"]
 
@@ -120,7 +121,7 @@ def _verify(kind: str, digest: str, body: str, key: bytes | None) -> None:
 def check(ok: bool, what: str) -> None:
     """A consistency check of a table snapshot."""
     if not ok:
-        raise TamperedSnapshot(f"table snapshot: {what} is not consistent")
+        raise TamperedSnapshot(Wording("table snapshot: ", what, " is not consistent"))
 
 
 # ---------------------------------------------------------------------- writing
@@ -238,16 +239,18 @@ def _seating(body: dict[str, Any], config: TableConfig, legacy: bool) -> Seating
     for number, seat in enumerate(seats):
         if seat is None:
             continue
-        check(isinstance(seat, dict) and ("occupancy" in seat) is not legacy, f"seat {number}")
+        check(isinstance(seat, dict) and ("occupancy" in seat) is not legacy, seat_said(number))
         if legacy:
             seat = {**seat, "occupancy": seating.next_occupancy}
             seating.next_occupancy += 1
         occupant = Seat(**seat)
-        check(is_int(occupant.stack) and occupant.stack >= 0, f"seat {number} stack")
+        check(is_int(occupant.stack) and occupant.stack >= 0, seat_said(number) + " stack")
         check(isinstance(occupant.player, str) and occupant.player != "", "player")
-        check(is_int(occupant.occupancy) and occupant.occupancy >= 0, f"seat {number}")
+        check(is_int(occupant.occupancy) and occupant.occupancy >= 0, seat_said(number))
         preferences = (occupant.muck_losing, occupant.show_uncontested)
-        check(all(isinstance(flag, bool) for flag in preferences), f"seat {number} preferences")
+        check(
+            all(isinstance(flag, bool) for flag in preferences), seat_said(number) + " preferences"
+        )
         seating.seats[number] = occupant
     if not legacy:
         seating.next_occupancy = body["next_occupancy"]
@@ -263,10 +266,10 @@ def _lifecycle(body: dict[str, Any], config: TableConfig, seating: Seating, now:
     for number, occupant in enumerate(seating.seats):
         if occupant is None:
             continue
-        check(type(occupant.away) is bool and type(occupant.leaving) is bool, f"seat {number}")
-        check(is_int(occupant.timeouts) and occupant.timeouts >= 0, f"seat {number} timeouts")
+        check(type(occupant.away) is bool and type(occupant.leaving) is bool, seat_said(number))
+        check(is_int(occupant.timeouts) and occupant.timeouts >= 0, seat_said(number) + " timeouts")
         for when in (occupant.sat_out_at, occupant.busted_at):
-            check(when is None or _is_time(when), f"seat {number} times")
+            check(when is None or _is_time(when), seat_said(number) + " times")
         if occupant.sitting_out and occupant.sat_out_at is None:  # an older snapshot
             occupant.sat_out_at = now
     departed = body.get("departed", [])
@@ -354,11 +357,11 @@ def _deal(
         return deal
     for index, seat in enumerate(dealt):
         occupant = seating.seats[seat]
-        check(occupant is not None, f"dealt seat {seat} is empty")
+        check(occupant is not None, "dealt " + seat_said(seat) + " is empty")
         assert occupant is not None
-        check(occupant.player == players[index], f"seat {seat}")
-        check(occupant.occupancy == occupancies[index], f"seat {seat}")
-        check(occupant.stack == hand.config.stacks[index], f"seat {seat} stack")
+        check(occupant.player == players[index], seat_said(seat))
+        check(occupant.occupancy == occupancies[index], seat_said(seat))
+        check(occupant.stack == hand.config.stacks[index], seat_said(seat) + " stack")
     check(deal.next_turn() is not None, "actor")
     check(body["deadline"] is not None and body["phase"] is not None, "deadline")
     return deal

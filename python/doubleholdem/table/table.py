@@ -76,6 +76,7 @@ from doubleholdem.table.log import TableLog
 from doubleholdem.table.preferences import Preferences, prefer
 from doubleholdem.table.seats import Seating
 from doubleholdem.table.views import TableViews
+from doubleholdem.wording import Wording, seat_said
 
 __all__ = ["ButtonRule", "Decision", "Observation", "Table", "TableConfig"]
 
@@ -352,7 +353,7 @@ class Table(TableViews):
         """What ``seat`` knows for the decision it must make now."""
         deal = self._deal
         if deal is None or deal.to_act != seat:
-            raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
+            raise IllegalAction(Wording(seat_said(seat), " has no decision to make now"), seat=seat)
         decision, legal, hole, board, pot, live = deal.hand.actor_view()  # type: ignore[misc]
         if deal.actor != seat:  # the hand numbers its seats from 0
             legal = deal.legal_actions()
@@ -533,7 +534,10 @@ class Table(TableViews):
     def _require_between_hands(self, seat: int, what: str) -> None:
         if self._playing(seat):
             raise HandInProgress(
-                f"seat {seat} cannot {what} during hand {self._hand_number}: wait for its end",
+                Wording(
+                    seat_said(seat),
+                    f" cannot {what} during hand {self._hand_number}: wait for its end",
+                ),
                 seat=seat,
             )
 

@@ -61,7 +61,6 @@ from doubleholdem.server.money.wallet_calls import (
     retry_failed,
 )
 from doubleholdem.server.money.wallet_gate import WalletGate
-from doubleholdem.server.protocol import for_people
 from doubleholdem.server.storage.commit import Step, running_loop
 from doubleholdem.server.storage.database import money_kind
 from doubleholdem.server.storage.journal import restore
@@ -69,6 +68,7 @@ from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.storage.survey import meta_int, survey
 from doubleholdem.table import Table
 from doubleholdem.table.entries import Entry, HandEnd, Leave
+from doubleholdem.wording import Wording, for_people, joined, table_said
 
 __all__ = [
     "PAY_PATIENCE",
@@ -550,8 +550,8 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     ``{"ok": bool, "problems": [...], "unchecked": [...]}``: ``unchecked`` says what it
     cannot check (the chips of a guest room, or of a room paid through an embedding
     server's own wallet: :func:`unchecked_tables`), which is no problem. Tables and seats
-    are numbered from 1 (an operator reads them: :func:`protocol.for_people
-    <doubleholdem.server.protocol.for_people>`)."""
+    are numbered from 1 (an operator reads them: :func:`~doubleholdem.wording.for_people`
+    over the problems' :class:`~doubleholdem.wording.Wording`)."""
     own = not db.in_transaction
     if own:
         db.execute("BEGIN")  # a read transaction: one consistent snapshot of the file
@@ -582,13 +582,19 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
 def unchecked_tables(kind: str | None, chips: dict[int, int]) -> list[str]:
     """What the audit of a room of money kind ``kind`` cannot hold its tables' ``chips``
     (table id -> chips) against: nothing for the ledger's."""
-    held = ", ".join(f"{count} at table {table}" for table, count in sorted(chips.items()) if count)
+    held = joined(Wording(f"{n} at ", table_said(t)) for t, n in sorted(chips.items()) if n)
     if kind == "wallet" and held:
         return [
-            f"the tables' chips ({held}) are paid through the embedding server's own wallet: "
-            "the room keeps no record of the calls made to it, so this audit cannot check "
-            "them (the wallet's own books can)"
+            Wording(
+                "the tables' chips (",
+                held,
+                ") are paid through the embedding server's own wallet: the room keeps no "
+                "record of the calls made to it, so this audit cannot check them (the "
+                "wallet's own books can)",
+            )
         ]
     if kind == "guests" and held:
-        return [f"the tables' chips ({held}) are a guest room's play chips, in no ledger"]
+        return [
+            Wording("the tables' chips (", held, ") are a guest room's play chips, in no ledger")
+        ]
     return []

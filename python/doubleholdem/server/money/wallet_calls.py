@@ -44,6 +44,7 @@ from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server import oplog
 from doubleholdem.server.money.wallet_gate import WalletGate
 from doubleholdem.server.storage.storage import Storage, WalletCallRow, wallet_calls
+from doubleholdem.wording import table_said
 
 __all__ = [
     "WalletCall",
@@ -124,8 +125,8 @@ def owed(db: sqlite3.Connection) -> list[WalletCall]:
 
 
 def owed_problems(db: sqlite3.Connection) -> list[str]:
-    """:func:`owed`, each told for an operator (tables numbered from 0, as stored: see
-    :func:`~doubleholdem.server.protocol.for_people`)."""
+    """:func:`owed`, each told for an operator (a :class:`~doubleholdem.wording.Wording`:
+    tables numbered from 0, as stored, and from 1 for people)."""
     return [_owed_text(call) for call in owed(db)]
 
 
@@ -138,7 +139,8 @@ def _owed_text(call: WalletCall) -> str:
     }[call.method]
     times = "once" if call.attempts == 1 else f"{call.attempts} times"
     key = f"refund:{call.wallet_key}" if call.method == "debit" else call.wallet_key
-    return f"the wallet owes {key}: {what}, table {call.table_id}, failed {times} ({call.error})"
+    told = f"the wallet owes {key}: {what}, "
+    return told + table_said(call.table_id) + f", failed {times} ({call.error})"
 
 
 def give_back(wallet: Wallet, call: WalletCall) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
 from doubleholdem.server.storage.storage import StoredTable
 from doubleholdem.table import Decision, Table
+from doubleholdem.wording import table_said, told
 
 __all__ = ["advance_move", "decide_move", "replay", "restore"]
 
@@ -52,12 +53,12 @@ def restore(stored: StoredTable, key: bytes | None = None) -> Table:
     try:
         table = Table.from_json(stored.snapshot, key)
     except InvalidSnapshot as error:
-        raise TamperedSnapshot(f"table {stored.id}: {error}") from None
+        raise TamperedSnapshot(table_said(stored.id) + ": " + told(error)) from None
     for number, text in enumerate(stored.moves, 1):
         try:
             replay(table, json.loads(text))
         except (DoubleHoldemError, ValueError, TypeError) as error:
             raise TamperedSnapshot(
-                f"table {stored.id}: move {number} cannot be replayed: {error}"
+                table_said(stored.id) + f": move {number} cannot be replayed: " + told(error)
             ) from None
     return table

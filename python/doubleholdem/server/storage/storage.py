@@ -69,6 +69,7 @@ from doubleholdem.server.storage.survey import (
     survey,
     tagged,
 )
+from doubleholdem.wording import table_said
 
 __all__ = [
     "FORGET_BATCH",
@@ -306,14 +307,16 @@ class Storage:
             (table_id,),
         ).fetchone()
         if row is None:
-            raise TamperedSnapshot(f"table {table_id} is not in the database")
+            raise TamperedSnapshot(table_said(table_id) + " is not in the database")
         snapshot, bots, head = row
         rows = self._db.execute(
             "SELECT number, move, sha256 FROM moves WHERE table_id = ? ORDER BY number",
             (table_id,),
         ).fetchall()
         if len(rows) != head:
-            raise TamperedSnapshot(f"table {table_id}: {len(rows)} moves stored, its head {head}")
+            raise TamperedSnapshot(
+                table_said(table_id) + f": {len(rows)} moves stored, its head {head}"
+            )
         moves = checked(table_id, snapshot, rows)
         return StoredTable(
             table_id, snapshot, json.loads(bots), moves, tuple(self.tokens(table_id))

@@ -11,6 +11,7 @@ import sqlite3
 from typing import NamedTuple
 
 from doubleholdem.errors import TamperedSnapshot
+from doubleholdem.wording import table_said, told
 
 __all__ = ["MAX_TABLES", "Damage", "StoredTable", "move_hash", "read_tables", "survey"]
 
@@ -52,7 +53,12 @@ class Damage(NamedTuple):
     problem: str
 
     def __str__(self) -> str:
-        return self.problem if self.table is None else f"table {self.table}: {self.problem}"
+        return str(self.wording())
+
+    def wording(self) -> str:
+        """What is wrong, after the table it concerns (its number kept: a
+        :class:`~doubleholdem.wording.Wording`)."""
+        return self.problem if self.table is None else table_said(self.table) + ": " + self.problem
 
 
 def read_tables(db: sqlite3.Connection) -> list[StoredTable]:
@@ -126,7 +132,7 @@ def _problem(
     try:
         checked(table_id, rows[table_id][0], made)
     except TamperedSnapshot as error:
-        return str(error).removeprefix(f"table {table_id}: ")
+        return told(error).removeprefix(f"table {table_id}: ")
     if len(made) < head:
         return f"its last moves are missing: {len(made)} of {head} stored (cut off)"
     if len(made) > head:
@@ -165,7 +171,7 @@ def checked(table_id: int, snapshot: str, rows: list[tuple[int, str, str]]) -> l
     for expected, (number, move, digest) in enumerate(rows, 1):
         if number != expected or tagged(anchor, number, move) != digest:
             raise TamperedSnapshot(
-                f"table {table_id}: move row {number} does not match its checksum, its "
-                "place or its snapshot"
+                table_said(table_id) + f": move row {number} does not match its checksum, "
+                "its place or its snapshot"
             )
     return [move for _, move, _ in rows]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from doubleholdem.server.protocol import encode
+from doubleholdem.wording import Wording, for_people
 
 __all__ = ["BURST", "CHAT_BURST", "CHAT_SECONDS", "FLOOD_LIMIT", "MAX_QUEUE", "RATE", "Connection"]
 
@@ -103,8 +104,12 @@ class Connection:
 
     def error(self, code: str, message: str, ident: str | None = None) -> None:
         """Replies with an error (the request changed nothing), in order after the
-        replies posted before it."""
-        fields: dict[str, Any] = {"code": code, "message": message}
+        replies posted before it. A ``message`` that is a :class:`Wording` is said for
+        people (seats and tables from 1) and its numbers go in fields of their own, from
+        0 as every field of the protocol (``seat``, ``table``, ``turn``...)."""
+        fields: dict[str, Any] = {"code": code, "message": for_people(message)}
+        if isinstance(message, Wording):
+            fields.update(message.fields())
         if ident is not None:
             fields["id"] = ident
         self._post(self, encode("error", **fields))

@@ -32,6 +32,7 @@ from doubleholdem.server.tables.tables import RoomTables
 from doubleholdem.server.tables.wallet_requests import WalletRequests, answering
 from doubleholdem.table import Decision
 from doubleholdem.table.history import seat_hands
+from doubleholdem.wording import Wording, seat_said, table_said, told
 
 __all__ = ["MAX_ADDRESSES", "RETENTION_SECONDS", "UNAVAILABLE", "Room"]
 
@@ -323,7 +324,7 @@ class Room(RoomTables, WalletRequests):
     def _table(self, table_id: int) -> TableRunner:
         runner = self.runners.get(table_id)
         if runner is None:
-            raise ProtocolError(f"there is no table {table_id + 1}", code="no_table")
+            raise ProtocolError(Wording("there is no ", table_said(table_id)), code="no_table")
         return runner
 
     def _seated_elsewhere(self, connection: Connection, hashed: str | None) -> bool:
@@ -333,8 +334,13 @@ class Room(RoomTables, WalletRequests):
             return False
         connection.error(
             "already_seated",
-            f"you sit in seat {connection.seat + 1} at table {(connection.table or 0) + 1}: "
-            "leave it first",
+            Wording(
+                "you sit in ",
+                seat_said(connection.seat),
+                " at ",
+                table_said(connection.table or 0),
+                ": leave it first",
+            ),
         )
         return True
 
@@ -367,7 +373,8 @@ class Room(RoomTables, WalletRequests):
             return None
         if self.settings.households and self._household_at(connection, message.table):
             connection.error(
-                "household", f"another account from your address sits at table {message.table + 1}"
+                "household",
+                Wording("another account from your address sits at ", table_said(message.table)),
             )
             return None
         return account
@@ -404,7 +411,7 @@ class Room(RoomTables, WalletRequests):
         if seat is None:
             open_seats = [s for s, p in enumerate(table.seats()) if p is None]
             if not open_seats:
-                connection.error("table_full", f"table {message.table + 1} has no open seat")
+                connection.error("table_full", table_said(message.table) + " has no open seat")
                 return
             seat = open_seats[0]
         money = runner.money
@@ -543,7 +550,7 @@ class Room(RoomTables, WalletRequests):
                 runner.reply(connection, encode("result", id=message.id, ok=True))
                 commit.instead(connection, _unavailable(message.id))
         except DoubleHoldemError as error:
-            connection.error("illegal", protocol.for_people(str(error)), message.id)
+            connection.error("illegal", told(error), message.id)
 
     def _seat_request(
         self,

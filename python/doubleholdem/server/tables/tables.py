@@ -37,6 +37,7 @@ from doubleholdem.server.storage.storage import Damage, Storage, StoredTable
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
+from doubleholdem.wording import Wording, for_people, seat_said, told
 
 __all__ = ["BANKROLL_BUY_INS", "HEALTH_OWED", "RETRY_OWED_SECONDS", "RoomTables"]
 
@@ -179,8 +180,8 @@ class RoomTables:
             if problem is not None:
                 damage.append(Damage(stored.id, problem))
         if damage and (not repair or any(d.table is None for d in damage)):
-            listed = "; ".join(str(d) for d in sorted(damage, key=lambda d: d.table or -1))
-            problems = protocol.for_people(listed)  # tables and seats from 1, as people count
+            listed = sorted(damage, key=lambda d: d.table or -1)
+            problems = "; ".join(for_people(d.wording()) for d in listed)  # as people count
             advice = "" if repair else " (serve --repair keeps the tables that hold together)"
             raise DamagedDatabase(f"{self.store.path}: {problems}{advice}")
         if damage:
@@ -189,11 +190,12 @@ class RoomTables:
             self._check_money_kind()
             for found in damage:
                 assert found.table is not None
-                problem = protocol.for_people(found.problem)
+                problem = for_people(found.problem)
                 gone = write_off(self.store, self.wallet, found.table, problem)
                 self.store.drop_table(found.table)
                 self.runners.pop(found.table, None)
-                self.repaired.append(protocol.for_people(f"{found}: replaced by a new table{gone}"))
+                replaced = found.wording() + f": replaced by a new table{gone}"
+                self.repaired.append(for_people(replaced))
             count = max(self.store.count(), self.settings.tables)
             for table_id in range(count):
                 if table_id not in self.runners:
@@ -249,18 +251,22 @@ class RoomTables:
         try:
             table = restore(stored, self.settings.snapshot_key)
         except TamperedSnapshot as error:
-            return str(error).removeprefix(f"table {stored.id}: ")
+            return told(error).removeprefix(f"table {stored.id}: ")
         seats = range(table.config.seats)
         bots: dict[int, str] = {}
         for key, kind in stored.bots.items():
             seat = int(key)
             if seat not in seats or kind not in BOT_KINDS or table.seats()[seat] is None:
-                return f"its bots column names seat {key} ({kind!r}): not a seated bot"
+                return Wording(
+                    "its bots column names ", seat_said(seat), f" ({kind!r}): not a seated bot"
+                )
             bots[seat] = kind
         humans: Humans = {}
         for hashed, seat, player in stored.tokens:
             if seat not in seats or seat in humans:
-                return f"a seat token for seat {seat}, of {table.config.seats} seats"
+                return Wording(
+                    "a seat token for ", seat_said(seat), f", of {table.config.seats} seats"
+                )
             humans[seat] = (hashed, player)
         runner = self._runner(stored.id, table, bots)
         runner.humans = humans
@@ -312,7 +318,7 @@ class RoomTables:
             if why is not None:
                 return why
         if not self._seat_bot(runner, seat, name, runner.now()):
-            return f"bot seat {seat + 1} cannot buy in"
+            return for_people("bot " + seat_said(seat) + " cannot buy in")
         runner.add_bot(seat, kind)
         return None
 
@@ -331,7 +337,8 @@ class RoomTables:
             return None
         limit = self.settings.house_limit
         if limit is not None and ledger.balance(db, ledger.HOUSE) - bankroll < -limit:
-            return f"the house cannot fund bot seat {seat + 1} (house limit {limit})"
+            why = Wording("the house cannot fund bot ", seat_said(seat), f" (house limit {limit})")
+            return for_people(why)
         if account is not None:
             assert runner.money is not None
             key = f"bankroll:{account.id}:{runner.money.name}:{runner.table.next_occupancy}"
@@ -446,10 +453,10 @@ class RoomTables:
             owed = owed_problems(self.store.db)
         except sqlite3.Error as error:
             return f"the wallet calls cannot be read: {error}"
-        told = owed[:HEALTH_OWED]
+        lines = owed[:HEALTH_OWED]
         if len(owed) > HEALTH_OWED:
-            told.append(f"and {len(owed) - HEALTH_OWED} more calls the wallet owes")
-        return protocol.for_people("; ".join(told)) or None
+            lines.append(f"and {len(owed) - HEALTH_OWED} more calls the wallet owes")
+        return "; ".join(for_people(line) for line in lines) or None
 
     def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
         """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the

@@ -25,6 +25,7 @@ from doubleholdem.server import protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.runner import TableRunner
+from doubleholdem.wording import told
 
 __all__ = ["WalletRequests", "answering"]
 
@@ -137,9 +138,7 @@ def answering(connection: Connection) -> Iterator[None]:
     """Answers a refusal raised by the block with an error reply to ``connection``."""
     try:
         yield
-    except (ProtocolError, DatabaseBusy, WalletFailed) as error:
-        connection.error(error.code, str(error))
-    except AccountError as error:  # the accounts' library numbers tables from 0
-        connection.error(error.code, protocol.for_people(str(error)))
+    except (ProtocolError, DatabaseBusy, WalletFailed, AccountError) as error:
+        connection.error(error.code, told(error))
     except DoubleHoldemError as error:
-        connection.error("refused", protocol.for_people(str(error)))
+        connection.error("refused", told(error))

@@ -109,7 +109,7 @@ function signedIn(me) {
   function renderBack(seats) {
     back.replaceChildren(...seats.map((table) => {
       const again = element("button", { type: "button", "data-back": String(table) },
-        `Back to my table ${table + 1}`);
+        `Back to my ${People.table(table)}`);
       again.onclick = () => { if (window.dh && window.dh.seat === null) window.dh.send({ type: "resume", table }); };
       return again;
     }));

@@ -22,7 +22,7 @@ function seatName(entries, seat) {
   const join = entries.find((e) => e.kind === "join" && e.seat === seat);
   const view = window.dh.state && window.dh.state.view;
   const sitting = view && view.seats[seat];
-  return join ? join.player : sitting ? sitting.player : `Seat ${seat + 1}`;
+  return join ? join.player : sitting ? sitting.player : People.Seat(seat);
 }
 
 function describe(e, entries) {

@@ -38,7 +38,7 @@ window.SeatLifecycle = (function () {
   // The status line when the server lets the seat go (a "left" message): leaving after
   // the hand being played, or gone with the chips it took away (its cash-out).
   function leftText(m) {
-    if (m.after_hand) return `seat ${m.seat + 1}: leaving after this hand`;
+    if (m.after_hand) return `${People.seat(m.seat)}: leaving after this hand`;
     if (typeof m.cash_out === "number") return `you left the table with ${m.cash_out} chips`;
     return "you left the table";
   }

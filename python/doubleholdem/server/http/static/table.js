@@ -59,7 +59,7 @@
       case "seated": // a resume by table (from another window) comes without a token
         if (m.token) store.setItem("dh-token", m.token);
         seat = m.seat; tableId = m.table;
-        status(`seat ${m.seat + 1} at table ${m.table + 1}`);
+        status(`${People.seat(m.seat)} at ${People.table(m.table)}`);
         if (pending) send(pending); // a decision sent before the connection broke: applied once
         break;
       case "state": $("history").textContent = ""; renderState(m); break; // its log starts over
@@ -111,7 +111,7 @@
       const row = document.createElement("tr");
       const players = t.seats.filter((s) => s).length;
       const open = t.seats.length - players;
-      cells(row, [`Table ${t.id + 1}`, `${t.variant === "double" ? "Double" : "Texas"} Hold'em, ${t.structure}`,
+      cells(row, [People.Table(t.id), `${t.variant === "double" ? "Double" : "Texas"} Hold'em, ${t.structure}`,
         `${t.blinds[0]}/${t.blinds[1]}`, `${players}/${t.seats.length}`, `#${t.hand_number}`]);
       row.title = t.idle || ""; // why no hand is played there (the host reads it too)
       const td = document.createElement("td");
@@ -178,7 +178,7 @@
     const view = m.view;
     const hand = view.hand;
     const playing = hand && !hand.over;
-    $("table-title").textContent = `Table ${m.table + 1}: ${view.variant === "double" ? "Double" : "Texas"} Hold'em, hand #${view.hand_number}`;
+    $("table-title").textContent = `${People.Table(m.table)}: ${view.variant === "double" ? "Double" : "Texas"} Hold'em, hand #${view.hand_number}`;
     renderSeats(view, hand, playing);
     const board = $("board"); board.textContent = "";
     if (hand) for (const c of hand.board) board.append(card(c));
@@ -201,7 +201,7 @@
       li.className = "seat"; li.dataset.seat = i;
       if (!s) {
         li.classList.add("open");
-        li.append(`Seat ${i + 1}: open`);
+        li.append(`${People.Seat(i)}: open`);
         if (seat === null) {
           const b = button("Sit here", () => sitDown(null, i));
           b.dataset.sitSeat = i;
@@ -308,7 +308,7 @@
     const el = $("clock");
     if (!state || state.view.deadline === null) { el.textContent = ""; return; }
     const left = Math.max(0, state.view.deadline - (Date.now() / 1000 + offset));
-    const who = state.view.to_act === seat ? "You have" : `Seat ${state.view.to_act + 1} has`;
+    const who = state.view.to_act === seat ? "You have" : `${People.Seat(state.view.to_act)} has`;
     const bank = state.view.time_bank_running;
     el.className = bank ? "bank" : "";
     el.textContent = `${who} ${left.toFixed(0)} s` + (bank ? " (time bank)" : `; time bank ${state.times.bank} s`);
@@ -350,7 +350,7 @@
       case "award": return `${who(e.seat)} wins ${e.amount} from ${potName(e.pot)}`;
       case "time_bank": return `${who(e.seat)} uses the time bank`;
       case "timeout": return `${who(e.seat)} ran out of time`;
-      case "join": return `${e.player} sits down in seat ${e.seat + 1} with ${e.amount}`;
+      case "join": return `${e.player} sits down in ${People.seat(e.seat)} with ${e.amount}`;
       case "leave": return `${e.player} leaves with ${e.amount}`;
       case "leaving": return `${who(e.seat)} leaves after this hand`;
       case "sit_out": return `${who(e.seat)} sits out`;
@@ -362,7 +362,7 @@
   }
 
   function history(e, view) {
-    const who = (s) => (view.seats[s] ? view.seats[s].player : `Seat ${s + 1}`);
+    const who = (s) => (view.seats[s] ? view.seats[s].player : People.Seat(s));
     if (e.kind === "hand_start") { $("results").textContent = ""; historyHand = e.number; }
     if (e.kind === "award") $("results").textContent += `${who(e.seat)} wins ${e.amount} from ${potName(e.pot)}. `;
     const text = historyLine(e, who);
