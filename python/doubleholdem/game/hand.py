@@ -83,6 +83,7 @@ from doubleholdem.game.showdown import (
 from doubleholdem.game.snapshot import SNAPSHOT_VERSION
 from doubleholdem.game.state import STREETS, HandState
 from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
+from doubleholdem.wording import Wording, seat_said
 
 __all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "play_through", "stacked_deck"]
 
@@ -260,7 +261,11 @@ class Hand(HandState):
         check_seat(seat, len(self._stacks))
         if self._actor != seat:
             raise IllegalAction(
-                f"seat {seat} cannot time out: it is {turn_text(self._actor, self._decision)}",
+                Wording(
+                    seat_said(seat),
+                    " cannot time out: it is ",
+                    turn_text(self._actor, self._decision),
+                ),
                 seat=seat,
                 action=TIMEOUT,
                 legal=self.legal_actions(),

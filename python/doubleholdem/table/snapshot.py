@@ -118,10 +118,12 @@ def _verify(kind: str, digest: str, body: str, key: bytes | None) -> None:
         raise TamperedSnapshot(f"table snapshot: the {what} does not match")
 
 
-def check(ok: bool, what: str) -> None:
-    """A consistency check of a table snapshot."""
+def check(ok: bool, what: str, seat: int | None = None) -> None:
+    """A consistency check of a table snapshot: ``what`` is not consistent (``what`` of
+    ``seat``, when it names one: ``"seat 3 stack"``, its number kept)."""
     if not ok:
-        raise TamperedSnapshot(Wording("table snapshot: ", what, " is not consistent"))
+        said = what if seat is None else Wording(seat_said(seat), what and " " + what)
+        raise TamperedSnapshot(Wording("table snapshot: ", said, " is not consistent"))
 
 
 # ---------------------------------------------------------------------- writing
@@ -239,18 +241,16 @@ def _seating(body: dict[str, Any], config: TableConfig, legacy: bool) -> Seating
     for number, seat in enumerate(seats):
         if seat is None:
             continue
-        check(isinstance(seat, dict) and ("occupancy" in seat) is not legacy, seat_said(number))
+        check(isinstance(seat, dict) and ("occupancy" in seat) is not legacy, "", number)
         if legacy:
             seat = {**seat, "occupancy": seating.next_occupancy}
             seating.next_occupancy += 1
         occupant = Seat(**seat)
-        check(is_int(occupant.stack) and occupant.stack >= 0, seat_said(number) + " stack")
+        check(is_int(occupant.stack) and occupant.stack >= 0, "stack", number)
         check(isinstance(occupant.player, str) and occupant.player != "", "player")
-        check(is_int(occupant.occupancy) and occupant.occupancy >= 0, seat_said(number))
+        check(is_int(occupant.occupancy) and occupant.occupancy >= 0, "", number)
         preferences = (occupant.muck_losing, occupant.show_uncontested)
-        check(
-            all(isinstance(flag, bool) for flag in preferences), seat_said(number) + " preferences"
-        )
+        check(all(isinstance(flag, bool) for flag in preferences), "preferences", number)
         seating.seats[number] = occupant
     if not legacy:
         seating.next_occupancy = body["next_occupancy"]
@@ -266,10 +266,10 @@ def _lifecycle(body: dict[str, Any], config: TableConfig, seating: Seating, now:
     for number, occupant in enumerate(seating.seats):
         if occupant is None:
             continue
-        check(type(occupant.away) is bool and type(occupant.leaving) is bool, seat_said(number))
-        check(is_int(occupant.timeouts) and occupant.timeouts >= 0, seat_said(number) + " timeouts")
+        check(type(occupant.away) is bool and type(occupant.leaving) is bool, "", number)
+        check(is_int(occupant.timeouts) and occupant.timeouts >= 0, "timeouts", number)
         for when in (occupant.sat_out_at, occupant.busted_at):
-            check(when is None or _is_time(when), seat_said(number) + " times")
+            check(when is None or _is_time(when), "times", number)
         if occupant.sitting_out and occupant.sat_out_at is None:  # an older snapshot
             occupant.sat_out_at = now
     departed = body.get("departed", [])
@@ -357,11 +357,12 @@ def _deal(
         return deal
     for index, seat in enumerate(dealt):
         occupant = seating.seats[seat]
-        check(occupant is not None, "dealt " + seat_said(seat) + " is empty")
+        if occupant is None:
+            check(False, "dealt " + seat_said(seat) + " is empty")
         assert occupant is not None
-        check(occupant.player == players[index], seat_said(seat))
-        check(occupant.occupancy == occupancies[index], seat_said(seat))
-        check(occupant.stack == hand.config.stacks[index], seat_said(seat) + " stack")
+        check(occupant.player == players[index], "", seat)
+        check(occupant.occupancy == occupancies[index], "", seat)
+        check(occupant.stack == hand.config.stacks[index], "stack", seat)
     check(deal.next_turn() is not None, "actor")
     check(body["deadline"] is not None and body["phase"] is not None, "deadline")
     return deal
