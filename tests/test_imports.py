@@ -318,3 +318,33 @@ def test_no_module_renumbers_seats_or_tables_in_text() -> None:
         if (patterns := _renumbering_patterns(path.read_text(encoding="utf-8")))
     }
     assert found == {}
+
+
+def _calls_of(source: str, method: str) -> list[str]:
+    """The functions of ``source`` that call a method named ``method``."""
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                    continue
+                if node.func.attr == method:
+                    found.append(function.name)
+    return found
+
+
+def test_the_server_applies_the_clock_in_one_place() -> None:
+    """Issue 31 item 5: the deadlines a table passed are applied by the server in one
+    place, :meth:`TableRunner.catch_up`, for a player's decision, a bot's and the
+    table's own task alike (the journal's replay applies again what it stored)."""
+    assert _calls_of("def f(t):\n    t.advance(1)\n", "advance") == ["f"]
+    found = {
+        module: calls
+        for module, path in MODULES.items()
+        if module.startswith(SERVER + ".")
+        and (calls := _calls_of(path.read_text(encoding="utf-8"), "advance"))
+    }
+    assert found == {
+        "doubleholdem.server.tables.runner": ["catch_up"],
+        "doubleholdem.server.storage.journal": ["replay"],
+    }

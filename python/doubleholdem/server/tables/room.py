@@ -539,9 +539,7 @@ class Room(RoomTables, WalletRequests):
             return
         now = runner.now()
         decision = Decision(message.action, message.amount)
-        if table.deadline is not None and table.deadline <= now:
-            with runner.change(moves=True):
-                runner.advance(now)
+        runner.catch_up(now)
         try:
             with runner.change(moves=True):
                 runner.decide(seat, decision, now)

@@ -137,7 +137,7 @@ class TableRunner(TableMessages, BotBankrolls):
         """Wraps a change of the table: afterwards the hand's end is handled, the state
         is committed, and every client is sent what is new to it. If the change raises,
         nothing is committed or sent (the table refuses without changing). With
-        ``moves``, the change makes only moves (:meth:`advance`, :meth:`decide`), and
+        ``moves``, the change makes only moves (:meth:`catch_up`, :meth:`decide`), and
         they are stored instead of a snapshot unless the hand ended."""
         table = self.table
         playing = table.in_hand
@@ -224,13 +224,19 @@ class TableRunner(TableMessages, BotBankrolls):
             protect=MAX_HANDS,
         )
 
-    def advance(self, now: float) -> list[dict[str, Any]]:
-        """:meth:`Table.advance`, noted as a move when it changed anything but the time
-        (the next move or snapshot carries the time)."""
-        entries = self.table.advance(now)
-        if entries:
-            self._moves.append(journal.advance_move(now))
-        return entries
+    def catch_up(self, now: float) -> bool:
+        """The one place the server's clock reaches the table's deadlines (TH-40, DH-7):
+        those passed by ``now`` (:meth:`now`) are applied, in a change of their own
+        (:meth:`Table.advance`, stored as a move when it changed anything but the time),
+        before any decision made at ``now`` (a decision that comes too late is refused
+        with the timeout stored). True if a deadline had passed."""
+        deadline = self.table.deadline
+        if deadline is None or deadline > now:
+            return False
+        with self.change(moves=True):
+            if self.table.advance(now):
+                self._moves.append(journal.advance_move(now))
+        return True
 
     def decide(self, seat: int, decision: Decision, now: float) -> None:
         """:meth:`Table.decide`, noted as a move."""
@@ -496,9 +502,7 @@ class TableRunner(TableMessages, BotBankrolls):
             if table.in_hand:
                 deadline = table.deadline
                 seat = table.to_act
-                if deadline is not None and deadline <= now:
-                    with self.change(moves=True):
-                        self.advance(now)
+                if self.catch_up(now):
                     continue
                 if seat in self.bots:
                     await asyncio.sleep(settings.bot_delay)
@@ -553,9 +557,9 @@ class TableRunner(TableMessages, BotBankrolls):
         now = self.now()
         if not table.in_hand or table.to_act != seat:
             return
-        with self.change(moves=True):
-            self.advance(now)
-            if table.in_hand and table.to_act == seat:
+        self.catch_up(now)
+        if table.in_hand and table.to_act == seat:
+            with self.change(moves=True):
                 self.decide(seat, self.bots[seat].choose(table.observe(seat)), now)
 
     def add_bot(self, seat: int, kind: str) -> None:
