@@ -1,5 +1,5 @@
 """PettingZoo's own checks (api_test, seed_test) and Gymnasium's (check_env) on every
-variant and structure, with 2, 3, 6 and 10 players (issue 21)."""
+variant and structure, with 2, 3, 6 and 10 players (issue 21), and with ICM rewards."""
 
 from __future__ import annotations
 
@@ -65,3 +65,13 @@ def test_gymnasium_with_bots_and_callables() -> None:
         seed=3,
     )
     _quiet(check_env, env, skip_render_check=True)
+
+
+def test_icm_rewards_pass_the_checkers() -> None:
+    """reward="icm" (issue 34 item 4): a table of a tournament with two other tables."""
+    icm = {"reward": "icm", "payouts": [60, 30, 10], "others": [40, 80]}
+    _quiet(api_test, rl.env(players=3, seed=1, **icm), num_cycles=20)
+    many = {"actions": "fcpa", "hands": None, "stacks": 20, **icm}
+    _quiet(api_test, rl.env(players=3, seed=2, **many), num_cycles=20)
+    _quiet(seed_test, lambda: rl.env(players=3, **many), num_cycles=20)
+    _quiet(check_env, rl.HoldemGymEnv(seed=1, players=3, **many), skip_render_check=True)

@@ -5,10 +5,8 @@ card is an action at its turn (DH-5), and a refused action changes nothing."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
@@ -16,6 +14,7 @@ pytest.importorskip("pettingzoo")
 from doubleholdem import rl
 from doubleholdem.errors import IllegalAction, InvalidConfig
 from doubleholdem.game import Hand
+from rl_harness import random_episode
 
 
 def engine_kind(env: rl.HoldemEnv, action: int) -> tuple[str, int | None]:
@@ -33,23 +32,15 @@ def engine_kind(env: rl.HoldemEnv, action: int) -> tuple[str, int | None]:
 def play(env: rl.HoldemEnv, seed: int) -> tuple[list[tuple[Hand, list[Any]]], dict[str, float]]:
     """A random episode: each hand with the decisions made in it, and each agent's
     rewards summed."""
-    rng = random.Random(seed)
-    env.reset(seed=seed)
     hands: list[tuple[Hand, list[Any]]] = []
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        observation, reward, terminated, truncated, _ = env.last()
-        totals[agent] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
+
+    def record(action: int) -> None:
         hand = env.game.hand
         if not hands or hands[-1][0] is not hand:
             hands.append((hand, []))
-        legal = np.flatnonzero(observation["action_mask"])
-        action = int(legal[int(rng.random() * len(legal))])
         hands[-1][1].append(engine_kind(env, action))
-        env.step(action)
+
+    totals = random_episode(env, seed, record)
     return hands, totals
 
 

@@ -2,8 +2,9 @@
 agents ``player_0`` .. ``player_{n-1}`` act in turn; each observation is a dict with
 ``observation`` (the float32 vector of :class:`~doubleholdem.rl.observations.Encoder`) and
 ``action_mask`` (int8, 1 for each legal action number), as in PettingZoo's classic
-environments. Rewards are chips won or lost, in big blinds, when a hand ends; then every
-agent's ``info["phh"]`` holds that hand as PHH text.
+environments. Rewards are chips won or lost, in big blinds, when a hand ends (or with
+``reward="icm"`` the change of each agent's ICM equity, :mod:`doubleholdem.rl.rewards`);
+then every agent's ``info["phh"]`` holds that hand as PHH text.
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ class HoldemEnv(AECEnv[str, Obs, int]):  # type: ignore[misc]
             info["phh"] = game.phh
         if game.later_phh:
             info["later_phh"] = list(game.later_phh)
-        payoffs, bb, seats = game.payoffs, self._bb, self._seats
+        icm, seats = game.icm, self._seats
+        # chips in big blinds, or with reward="icm" the changes of ICM equity
+        payoffs, bb = (game.payoffs, self._bb) if icm is None else (icm.rewards, 1.0)
         rewards, cumulative, infos = self.rewards, self._cumulative_rewards, self.infos
         agents = self.agents
         for name in agents:

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Union, cast
 
-from doubleholdem.errors import InvalidConfig
+from doubleholdem.errors import InvalidConfig, InvalidICM
 from doubleholdem.game import AnteType, GameConfig, Rake, Structure, Variant
+from doubleholdem.icm.model import MAX_TOTAL, check_payouts
 
-__all__ = ["PRESETS", "EnvConfig", "RaiseToken", "raise_tokens"]
+__all__ = ["PRESETS", "REWARDS", "EnvConfig", "RaiseToken", "raise_tokens"]
 
 RaiseToken = Union[str, float]  # "min", "all-in" or a fraction of the pot
 
@@ -23,6 +24,9 @@ PRESETS: dict[str, tuple[RaiseToken, ...]] = {
 }
 """Discrete action sets by name: fold, check/call, then the bets and raises (``min``: the
 minimum raise; a number: that fraction of the pot after a call; ``all-in``)."""
+
+REWARDS = ("chips", "icm")
+"""What a reward measures: chips won in big blinds, or the change of ICM equity."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,10 @@ class EnvConfig:
     - ``button``: the button's seat of a one-hand episode (``None``: drawn at random each
       episode); a many-hand episode starts with the button at seat 0.
     - ``reveal_point``: DH-8; ``phh``: put each finished hand's PHH text in the infos.
+    - ``reward``: ``"chips"`` (chips won or lost, in big blinds) or ``"icm"``: the change
+      of each seat's ICM equity at a tournament table, in the units of ``payouts`` (the
+      prizes of the places still to be decided, first place first) with ``others``, the
+      stacks at the tournament's other tables (:mod:`doubleholdem.rl.rewards`).
     """
 
     variant: str = "texas"
@@ -61,6 +69,9 @@ class EnvConfig:
     button: int | None = None
     reveal_point: bool = False
     phh: bool = True
+    reward: str = "chips"
+    payouts: tuple[int, ...] | None = None
+    others: tuple[int, ...] = ()
     game: GameConfig = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -118,6 +129,41 @@ class EnvConfig:
         object.__setattr__(self, "game", game)
         if not isinstance(self.phh, bool):
             raise InvalidConfig(f"phh: {self.phh!r} is not true or false", field="phh")
+        self._check_reward()
+
+    def _check_reward(self) -> None:
+        """``reward``, and ``payouts`` and ``others`` with ``"icm"`` (only then)."""
+        if self.reward not in REWARDS:
+            raise InvalidConfig(f"reward: {self.reward!r} is not 'chips' or 'icm'", field="reward")
+        if self.reward == "chips":
+            for name in ("payouts", "others"):
+                if getattr(self, name):
+                    raise InvalidConfig(f"{name}: only with reward='icm'", field=name)
+            return
+        if self.payouts is None:
+            raise InvalidConfig(
+                "payouts: reward='icm' needs the prizes of the places left", field="payouts"
+            )
+        others = self.others
+        if (
+            isinstance(others, (str, bytes))
+            or not isinstance(others, Sequence)
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in others)
+        ):
+            raise InvalidConfig(
+                f"others: the stacks at the other tables are whole numbers above 0, not {others!r}",
+                field="others",
+            )
+        if sum(others) + sum(self.game.stacks) > MAX_TOTAL:
+            raise InvalidConfig(
+                "others: the chips in play add up to more than 2**53", field="others"
+            )
+        try:
+            payouts = check_payouts(self.payouts, self.players + len(others))
+        except InvalidICM as error:
+            raise InvalidConfig(f"payouts: {error}", field="payouts") from None
+        object.__setattr__(self, "payouts", tuple(payouts))
+        object.__setattr__(self, "others", tuple(others))
 
     @property
     def many_hands(self) -> bool:

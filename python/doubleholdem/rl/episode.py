@@ -17,6 +17,7 @@ from doubleholdem.game.phh import dumps
 from doubleholdem.game.words import CALL, CHECK, POINT
 from doubleholdem.rl.actions import ActionCodec
 from doubleholdem.rl.config import EnvConfig
+from doubleholdem.rl.rewards import IcmRewards
 from doubleholdem.rl.rows import KINDS, PublicRows
 from doubleholdem.table import Observation, Table, TableConfig
 
@@ -45,6 +46,8 @@ class Game:
         self.actor: int | None = None  # the seat to act
         self.hands_played = 0
         self.payoffs = [0] * n  # chips won by each seat in the hand that ended last
+        # reward="icm": each seat's ICM equity and its change in the hand that ended last
+        self.icm = None if config.payouts is None else IcmRewards(config.payouts, config.others)
         self.stacks = list(config.game.stacks)  # chips of each seat between hands
         self.phh: str | None = None  # the hand the last decision ended, as PHH text
         self.later_phh: list[str] = []  # hands dealt after it that needed no decision
@@ -69,6 +72,8 @@ class Game:
         self.hands_played = 0
         self.stacks = list(self._start)
         self.episode_over = False
+        if self.icm is not None:
+            self.icm.reset(self.stacks)
         if self._many:
             self.table = self._seated_table(rng)
             self._deal_at_table(rng)
@@ -205,13 +210,19 @@ class Game:
         payoffs = [0] * config.players
         stacks = self.stacks
         texts = []
+        icm = self.icm
+        settled = False  # a hand was settled in this call before this one
         while True:
             hand = self.hand
             seat_of = self.seat_of
+            start = stacks if icm is None else stacks.copy()
             for i, (now, before) in enumerate(zip(hand.stacks, hand.config.stacks)):
                 seat = seat_of[i]
                 payoffs[seat] += now - before
                 stacks[seat] = now
+            if icm is not None:
+                icm.hand(start, stacks, add=settled)
+            settled = True
             self.hands_played += 1
             if config.phh:
                 texts.append(dumps(hand))
@@ -233,6 +244,8 @@ class Game:
         final = hand.seat_lists()[0]
         self.payoffs = list(map(sub, final, self._start))  # chips won by each seat
         self.stacks[:] = final
+        if self.icm is not None:
+            self.icm.hand(self._start, final)
         self.hands_played = 1
         self.phh = dumps(hand) if self.config.phh else None
         self.episode_over = True

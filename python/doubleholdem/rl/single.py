@@ -36,9 +36,10 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
     Observations and actions are the AEC environment's (a dict with ``observation`` and
     ``action_mask``; action numbers of :class:`~doubleholdem.rl.actions.ActionCodec`). The
     reward of a step is the learner's chips won or lost, in big blinds, in the hands that
-    ended during it. A hand that ends before the learner acts (everybody folds to its
-    big blind) is not an episode of its own: its result is added to the reward of the
-    learner's next step, so no chip goes uncounted. ``info["phh"]`` holds the last
+    ended during it (``reward="icm"``: the change of its ICM equity). A hand that ends
+    before the learner acts (everybody folds to its big blind) is not an episode of its
+    own: its result is added to the reward of the learner's next step, so no chip goes
+    uncounted. ``info["phh"]`` holds the last
     finished hand.
 
     ``illegal`` says what an action number that is not legal now does (Gymnasium's
@@ -108,7 +109,6 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
     def _others(self) -> bool:
         """Plays the other seats until the learner acts; True if the episode ended."""
         game = self.game
-        bb = self.config.big_blind
         while game.actor is not None and game.actor != self.seat:
             player: Any = self.players[game.actor]
             # a bot's method or the callable itself (no typing.cast: its generic type
@@ -116,7 +116,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
             choose: Callable[[Observation], Decision] = getattr(player, "choose", player)
             action, amount = choose(game.bot_observation(game.actor))
             if game.decide(action, amount, self._rng):
-                self._pending += game.payoffs[self.seat] / bb
+                self._pending += self._won()
                 if game.phh is not None:
                     self._info = {"phh": game.phh}
                 if game.episode_over or game.stacks[self.seat] == 0:
@@ -125,7 +125,6 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         game = self.game
-        bb = self.config.big_blind
         if game.actor != self.seat:
             raise IllegalAction("the episode is over: reset it", action=action)
         reward, self._pending = self._pending, 0.0
@@ -142,7 +141,7 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
             game.codec.fill(memoryview(mask), decision, legal, pot)  # type: ignore[arg-type]
             ended = game.step(_substitute(mask, self.illegal), self._rng)
         if ended:
-            reward += game.payoffs[self.seat] / bb
+            reward += self._won()
             if game.phh is not None:
                 self._info = {"phh": game.phh}
         terminated = ended and (game.episode_over or game.stacks[self.seat] == 0)
@@ -154,6 +153,14 @@ class HoldemGymEnv(gymnasium.Env[Obs, int]):
         if info_illegal:
             info["illegal"] = True
         return self._observe(), reward, terminated, False, info
+
+    def _won(self) -> float:
+        """The learner's reward for the hands that just ended: chips in big blinds, or
+        with ``reward="icm"`` the change of its ICM equity."""
+        game = self.game
+        if game.icm is None:
+            return game.payoffs[self.seat] / self.config.big_blind
+        return game.icm.rewards[self.seat]
 
     def _observe(self) -> Obs:
         return self.encoder.observation(self.game, self.seat)

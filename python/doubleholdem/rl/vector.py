@@ -37,7 +37,8 @@ class VectorEnv:
     - ``action_masks`` (num_envs, actions) int8: its legal actions;
     - ``agents`` (num_envs,) int64: the seat to act;
     - ``rewards`` (num_envs, players) float32: chips each seat won or lost in big blinds
-      in the hands that ended during the step;
+      in the hands that ended during the step (``reward="icm"``: the change of its ICM
+      equity);
     - ``dones`` (num_envs,) bool: the episode ended during the step (the table was reset
       at once: its observation is the next episode's first).
 
@@ -157,7 +158,9 @@ class VectorEnv:
         new episode if this one is over."""
         cells, bb = self._cells, float(self.config.big_blind)
         first = table * self.config.players
-        for seat, chips in enumerate(game.payoffs):
+        icm = game.icm
+        payoffs, bb = (game.payoffs, bb) if icm is None else (icm.rewards, 1.0)
+        for seat, chips in enumerate(payoffs):
             if chips:
                 cells[first + seat] = chips / bb
         if game.phh is not None:
