@@ -105,14 +105,17 @@ class TableLog:
             for entry, owner in self.owned(since)
         ]
 
-    def owned(self, since: int) -> list[tuple[dict[str, Any], int | None]]:
-        """:meth:`entries`, each with the occupancy a hand event's seat was dealt to
-        (``None`` for the table's own entries): whose private cards it may carry."""
+    def owned(
+        self, since: int, until: int | None = None
+    ) -> list[tuple[dict[str, Any], int | None]]:
+        """:meth:`entries` (up to entry ``until``, if given), each with the occupancy a
+        hand event's seat was dealt to (``None`` for the table's own entries): whose
+        private cards it may carry."""
         self.sync()
         items, starts, hands = self.items, self.starts, self.hands
         entries: list[tuple[dict[str, Any], int | None]] = []
         events: dict[int, Sequence[Sequence[Any]]] = {}  # of each hand read, by its place
-        for index in range(len(items))[since:]:
+        for index in range(len(items))[since:until]:
             item = items[index]
             if not isinstance(item, int):
                 entries.append((item.to_dict(), None))
@@ -142,7 +145,7 @@ class TableLog:
         self.sync()
         items = self.items
         start = self.starts[-1] if self.hands else len(items)
-        older: list[Any] = self.entries(0)[:start] if start else []
+        older = [entry for entry, _ in self.owned(0, start)]
         last = [item if isinstance(item, int) else item.to_dict() for item in items[start:]]
         return [*older, *last], start
 
