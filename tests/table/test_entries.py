@@ -116,42 +116,47 @@ def test_seating_entries_are_the_records_as_dicts() -> None:
 
 
 _MOVES = st.lists(
-    st.tuples(st.sampled_from(["join", "leave", "top_up", "hand"]), st.integers(0, 3)),
-    max_size=30,
+    st.tuples(st.sampled_from(["join", "leave", "top_up", "start", "act"]), st.integers(0, 3)),
+    max_size=40,
 )
 
 
-@settings(max_examples=60, deadline=None)
+def _move(table: Table, move: str, seat: int, now: float) -> None:
+    """One thing a player or the dealer does at ``table``: sit down in ``seat``, leave
+    it (after the hand it plays, if it plays one), top it up, start a hand, or make the
+    decision of the seat to act (check when free, else call)."""
+    if move == "join":
+        table.join(seat, f"p{seat}", 500, now=now)
+    elif move == "leave":
+        table.leave_after_hand(seat, now=now)
+    elif move == "top_up":
+        table.top_up(seat, 10, now=now)
+    elif move == "start":
+        table.start_hand(now=now)
+    elif table.in_hand:
+        to_act, legal = table.to_act, table.legal_actions()
+        assert to_act is not None and legal is not None
+        table.act(to_act, "check" if legal.can_check else "call", now=now)
+
+
+@settings(max_examples=80, deadline=None)
 @given(_MOVES)
 def test_every_leave_ends_the_occupancy_its_seat_had(moves: list[tuple[str, int]]) -> None:
-    """Whatever players do, each leave (at once, or after the hand) names the
-    occupancy the seat was given when its player sat down, each top-up the one it
-    has, and each join a new one; the log's dicts are the records'."""
+    """Whatever players do, each leave (at once, or after the hand it plays) names the
+    occupancy the seat was given when its player sat down and the chips it took, each
+    top-up the occupancy it has, and each join a new one; a refused call records
+    nothing; the log's dicts are the records'."""
     table = Table(TableConfig(small_blind=5, big_blind=10, seats=4), seed=5)
     sitting: dict[int, int] = {}  # seat -> occupancy, as the joins said
-    now = 0.0
-    for move, seat in moves:
-        now += 1.0
+    for number, (move, seat) in enumerate(moves):
         start = table.log_length
+        stacks = {s: table.stack(s) for s in sitting}
         try:
-            if move == "join":
-                table.join(seat, f"p{seat}", 500, now=now)
-            elif move == "leave":
-                table.leave_after_hand(seat, now=now)
-            elif move == "top_up":
-                table.top_up(seat, 10, now=now)
-            elif table.can_start():
-                table.start_hand(now=now)
-                while table.in_hand:
-                    now += 1.0
-                    to_act = table.to_act
-                    assert to_act is not None
-                    legal = table.legal_actions()
-                    assert legal is not None
-                    table.act(to_act, "check" if legal.can_check else "call", now=now)
+            _move(table, move, seat, float(number))
         except TableError:
             assert table.log_length == start  # refused: nothing recorded
             continue
+        ended: dict[int, int] = {}  # the stacks a hand that ended in the move left
         for entry in table.table_entries(start):
             if type(entry) is Join:
                 assert entry.seat not in sitting
@@ -159,8 +164,11 @@ def test_every_leave_ends_the_occupancy_its_seat_had(moves: list[tuple[str, int]
                 sitting[entry.seat] = entry.occupancy
             elif type(entry) is TopUp:
                 assert sitting[entry.seat] == entry.occupancy
+            elif type(entry) is HandEnd:
+                ended = entry.stacks
             elif type(entry) is Leave:
                 assert sitting.pop(entry.seat) == entry.occupancy
+                assert entry.amount == ended.get(entry.seat, stacks[entry.seat])
     assert sitting == {
         seat: table.occupancy(seat) for seat in range(4) if table.occupancy(seat) is not None
     }

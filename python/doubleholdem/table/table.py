@@ -24,7 +24,8 @@ facade over parts that own their state: its settings
 (:mod:`~doubleholdem.table.blinds`), the clock (:mod:`~doubleholdem.table.clock`), the
 seat lifecycle's clocks (:mod:`~doubleholdem.table.lifecycle`), the showdown
 preferences (:mod:`~doubleholdem.table.preferences`), the hand in table seats
-(:mod:`~doubleholdem.table.deal`), the log (:mod:`~doubleholdem.table.log`) and the
+(:mod:`~doubleholdem.table.deal`), the log (:mod:`~doubleholdem.table.log`) of its own
+entries (:mod:`~doubleholdem.table.entries`) and the hands' events, and the
 snapshot (:mod:`~doubleholdem.table.snapshot`).
 
 >>> table = Table(TableConfig(small_blind=5, big_blind=10), seed=1)
