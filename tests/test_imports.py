@@ -348,3 +348,43 @@ def test_the_server_applies_the_clock_in_one_place() -> None:
         "doubleholdem.server.tables.runner": ["catch_up"],
         "doubleholdem.server.storage.journal": ["replay"],
     }
+
+
+_BINDING = {"table", "seat", "token", "since", "view"}
+
+
+def _binding_writers(source: str) -> list[str]:
+    """The assignments in ``source`` to a connection's binding (``x.seat = ...``, ``x``
+    another object than ``self``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            items = target.elts if isinstance(target, ast.Tuple) else [target]
+            found += [
+                f"{item.value.id}.{item.attr}"
+                for item in items
+                if isinstance(item, ast.Attribute)
+                and item.attr in _BINDING
+                and isinstance(item.value, ast.Name)
+                and item.value.id != "self"
+            ]
+    return found
+
+
+def test_one_object_owns_a_connections_binding() -> None:
+    """Issue 31 item 5: a connection's table, seat, seat token and what it was sent
+    are written by ``server.tables.watchers`` alone (the room, the runner and the
+    messages ask it)."""
+    assert _binding_writers("c.seat = c.token = None\nself.seat = 1\na, b.view = 1, 2") == [
+        "c.seat",
+        "c.token",
+        "b.view",
+    ]
+    found = {
+        module: writes
+        for module, path in MODULES.items()
+        if module.startswith(SERVER + ".")
+        and (writes := _binding_writers(path.read_text(encoding="utf-8")))
+    }
+    assert set(found) == {"doubleholdem.server.tables.watchers"}

@@ -14,6 +14,7 @@ from doubleholdem.server import protocol
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.watchers import Watchers
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
@@ -27,7 +28,7 @@ class TableMessages:
     id: int
     table: Table
     settings: RoomSettings
-    connections: set[Connection]
+    connections: Watchers
     bots: dict[int, Bot]
     chat: deque[dict[str, Any]]
     unfunded: dict[int, str]  # bot seats left empty: seat -> why (BotBankrolls)
@@ -51,8 +52,7 @@ class TableMessages:
             if text is None:
                 text = shared[key] = self.update_message(connection, view)
             else:
-                connection.since = self.table.log_length
-                connection.view = view
+                Watchers.sent(connection, self.table.log_length, view)
             messages.append((connection, text))
         return messages
 
@@ -105,10 +105,9 @@ class TableMessages:
         table = self.table
         seat = connection.seat
         log = table.event_log(seat, since=connection.since)
-        connection.since = table.log_length
         if view is None:
             view = table.view(seat, events=False)
-        connection.view = view
+        Watchers.sent(connection, table.log_length, view)
         return view, log
 
     def summary(self) -> dict[str, Any]:

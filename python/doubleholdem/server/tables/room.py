@@ -177,8 +177,7 @@ class Room(RoomTables, WalletRequests):
     def _unbind(self, connection: Connection) -> None:
         """``connection`` stops watching its table."""
         if connection.table is not None:
-            self.runners[connection.table].connections.discard(connection)
-            connection.table = None
+            self.runners[connection.table].connections.drop(connection)
 
     # ------------------------------------------------------------------ requests
 
@@ -207,7 +206,7 @@ class Room(RoomTables, WalletRequests):
         elif isinstance(message, protocol.Watch):
             runner = self._table(message.table)
             if connection.seat is not None and connection.table == runner.id:
-                self._watch(connection, runner, connection.seat)  # back to its own seat's view
+                self._watch(connection, runner, connection.seat, connection.token)  # its own view
             elif not self._seated_elsewhere(connection, None):
                 self._watch(connection, runner, None)
         elif isinstance(message, protocol.Hands):
@@ -344,15 +343,17 @@ class Room(RoomTables, WalletRequests):
         )
         return True
 
-    def _watch(self, connection: Connection, runner: TableRunner, seat: int | None) -> None:
-        """Binds ``connection`` to ``runner``'s table (as ``seat``) and sends the state."""
+    def _watch(
+        self,
+        connection: Connection,
+        runner: TableRunner,
+        seat: int | None,
+        token: str | None = None,
+    ) -> None:
+        """Binds ``connection`` to ``runner``'s table (as ``seat``, holding the seat of
+        token hash ``token``) and sends the state."""
         self._unbind(connection)
-        connection.table = runner.id
-        connection.seat = seat
-        if seat is None:
-            connection.token = None
-        connection.since = 0
-        runner.connections.add(connection)
+        runner.connections.watch(connection, seat, token)
         self.emit(connection, runner, runner.state_message(connection))
 
     def _seat_name(self, connection: Connection, message: protocol.Sit) -> str | None:
@@ -447,8 +448,7 @@ class Room(RoomTables, WalletRequests):
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
             self.commit.instead(connection, _unavailable(None))
         if runner.humans.get(seat) == (hashed, name):  # not undone by a commit failed already
-            connection.token = hashed
-            self._watch(connection, runner, seat)
+            self._watch(connection, runner, seat, hashed)
 
     def _resume(self, connection: Connection, message: protocol.Resume) -> None:
         """Binds ``connection`` to the seat of ``message``'s token or, signed in, to its
@@ -511,16 +511,11 @@ class Room(RoomTables, WalletRequests):
     ) -> None:
         """``connection`` takes over ``runner``'s ``seat`` (token hash ``hashed``; the
         token itself, when the client gave it, goes back in ``seated``)."""
-        for other in list(runner.connections):  # the seat's older connection
-            if other is not connection and other.token == hashed:
-                other.send(encode("replaced", table=runner.id, seat=seat))
-                other.seat = other.token = None
-                other.table = None
-                runner.connections.discard(other)
-        connection.token = hashed
+        for other in runner.connections.replace(hashed, connection):  # the seat's older one
+            other.send(encode("replaced", table=runner.id, seat=seat))
         connection.identity = runner.identity(seat, connection.identity)
         connection.send(encode("seated", table=runner.id, seat=seat, token=token))
-        self._watch(connection, runner, seat)
+        self._watch(connection, runner, seat, hashed)
         self._mark_away(runner)  # back: the time bank is there again
 
     def _act(self, connection: Connection, runner: TableRunner, message: protocol.Act) -> None:

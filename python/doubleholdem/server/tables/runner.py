@@ -36,6 +36,7 @@ from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.messages import TableMessages
+from doubleholdem.server.tables.watchers import Bindings, Watchers
 from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
 from doubleholdem.table.entries import Entry, Leave
@@ -57,7 +58,7 @@ class _Kept:
     if a commit fails (:meth:`TableRunner.reload`): the seat and token each connection
     held, and who sat and left."""
 
-    bindings: dict[Connection, tuple[int, str]]
+    bindings: Bindings
     departing: dict[int, tuple[str, list[Connection]]]
     sitters: dict[int, tuple[str, str]]
     departed: dict[str, str]
@@ -88,7 +89,7 @@ class TableRunner(TableMessages, BotBankrolls):
         self.bot_kinds = bots
         self.seed = seed
         self.bots: dict[int, Bot] = {s: BOT_KINDS[k](seed * 16 + s) for s, k in bots.items()}
-        self.connections: set[Connection] = set()
+        self.connections = Watchers(table_id)
         self.wake = asyncio.Event()
         self.next_start = 0.0
         self.humans: Humans = {}
@@ -178,7 +179,7 @@ class TableRunner(TableMessages, BotBankrolls):
             if retention is not None:
                 steps.insert(2, retention)
             for connection in self.connections:
-                connection.since = 0
+                Watchers.start_over(connection)
             self.next_start = self.now() + self.settings.pause
         if moves and not ended:
             steps += [partial(Storage.put_move, table_id=self.id, move=m) for m in self._moves]
@@ -255,12 +256,8 @@ class TableRunner(TableMessages, BotBankrolls):
         """Notes, before the first change after a commit, what :meth:`reload` puts back
         if that change's commit fails."""
         if self._kept is None:
-            bindings = {}
-            for connection in self.connections:
-                if connection.seat is not None and connection.token is not None:
-                    bindings[connection] = (connection.seat, connection.token)
             self._kept = _Kept(
-                bindings,
+                self.connections.held(),
                 dict(self._departing),
                 dict(self._sitters),
                 dict(self._departed),
@@ -290,12 +287,7 @@ class TableRunner(TableMessages, BotBankrolls):
                 s: old.get(s) or BOT_KINDS[k](self.seed * 16 + s) for s, k in kinds.items()
             }
             self.bot_kinds = kinds
-        seated = {hashed for hashed, _ in self.humans.values()}
-        for connection in self.connections:
-            connection.since = 0
-            connection.view = None
-            if connection.token is not None and connection.token not in seated:
-                connection.seat = connection.token = None
+        self.connections.reload({hashed for hashed, _ in self.humans.values()})
         kept, self._kept = self._kept, None
         if kept is not None:
             self._put_back(kept)
@@ -308,12 +300,8 @@ class TableRunner(TableMessages, BotBankrolls):
         whose end was not committed to the connections that held them (still watching,
         holding no other, not resumed by another)."""
         self._departing, self._sitters, self._departed = kept.departing, kept.sitters, kept.departed
-        held = {connection.token for connection in self.connections}
-        for connection, (seat, hashed) in kept.bindings.items():
-            back = self.humans.get(seat, ("", ""))[0] == hashed and hashed not in held
-            if back and connection in self.connections and connection.seat is None:
-                connection.seat, connection.token = seat, hashed
-                held.add(hashed)
+        tokens = {seat: hashed for seat, (hashed, _) in self.humans.items()}
+        self.connections.put_back(kept.bindings, tokens)
 
     def say(self, connection: Connection, player: str, text: str) -> None:
         """``player`` (the name of ``connection``'s seat, or a spectator's) says ``text``
@@ -352,11 +340,7 @@ class TableRunner(TableMessages, BotBankrolls):
         held = self.table.seats()[seat] is not None
         if held:
             self.table.set_away(seat, True)
-        told = []
-        for connection in self.connections:
-            if connection.token == hashed:
-                connection.seat = connection.token = None
-                told.append(connection)
+        told = self.connections.unseat(hashed)
         if not held:
             self._released[seat] = told
             return
