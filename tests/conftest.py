@@ -1,10 +1,13 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 import pytest
+
+from postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 
 
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
@@ -33,3 +36,27 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
 
     monkeypatch.setattr(bots._core, "equities", recording)
     return recorded
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the session (one per xdist worker). Where it
+    cannot start the tests that need it are skipped, saying why; in CI (``CI=true``, or
+    ``DOUBLEHOLDEM_REQUIRE_POSTGRES=1`` as .ci/run sets, which installs PostgreSQL) they
+    fail instead."""
+    try:
+        cluster = start_cluster()
+    except ClusterUnavailable as why:
+        required = os.environ.get("DOUBLEHOLDEM_REQUIRE_POSTGRES") == "1"
+        if required or os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL must start in CI: {why}")
+        pytest.skip(f"PostgreSQL cannot start here: {why}")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: Cluster) -> Iterator[str]:
+    """The URL of a PostgreSQL database of its own for one test (a fresh schema)."""
+    with postgres.schema() as url:
+        yield url

@@ -142,6 +142,14 @@ class DatabaseBusy(DoubleHoldemError, RuntimeError):
     code = "unavailable"
 
 
+class DatabaseUnavailable(DoubleHoldemError, RuntimeError):
+    """A PostgreSQL database that cannot be reached, or that refused the connection (no
+    server there, a wrong user or password, no such database): the message names it
+    (never its password) and says what the server answered. Nothing was done."""
+
+    code = "unavailable"
+
+
 class WalletFailed(DoubleHoldemError, RuntimeError):
     """A wallet outside the room's database (an embedding server's) failed a payment
     with an error of its own, not a refusal (its service unreachable): the seat or the

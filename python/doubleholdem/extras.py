@@ -1,7 +1,8 @@
 """The optional dependencies and the extra of the package that installs each:
 ``numpy`` (batch functions), ``plot`` (matplotlib, ``casino analyze --plot``), ``ray``
 (:func:`doubleholdem.casino.ray_runner`), ``server`` (``serve`` and ``loadtest``),
-``accounts`` (argon2-cffi: the passwords of :mod:`doubleholdem.accounts`) and ``rl``
+``accounts`` (argon2-cffi: the passwords of :mod:`doubleholdem.accounts`), ``postgres``
+(psycopg 3: a room's database on PostgreSQL, :mod:`doubleholdem.database`) and ``rl``
 (PettingZoo and Gymnasium, :mod:`doubleholdem.rl`).
 Asking for a missing one raises :class:`~doubleholdem.errors.MissingExtra`, which says
 what to install, from where the user stands (:func:`install_command`).
@@ -35,6 +36,7 @@ EXTRAS = {
     "uvicorn": "server",
     "websockets": "server",
     "argon2": "accounts",
+    "psycopg": "postgres",
 }
 """Each optional module and the extra that installs it."""
 

@@ -3,7 +3,6 @@ sign-in that answers an unknown name with the same error after the same work."""
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from typing import Any
 
@@ -21,6 +20,7 @@ from doubleholdem.accounts.accounts import (
     sign_in,
 )
 from doubleholdem.accounts.audit import audit
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import (
     AccountClosed,
     AccountExists,
@@ -66,7 +66,7 @@ def test_other_names_are_refused_without_repeating_them(name: object) -> None:
     assert caught.value.code == "bad_name"
 
 
-def test_names_are_unique_without_regard_to_case(tx: sqlite3.Connection, fast: Passwords) -> None:
+def test_names_are_unique_without_regard_to_case(tx: Connection, fast: Passwords) -> None:
     create_account(tx, "Ann", PASSWORD, passwords=fast)
     with pytest.raises(AccountExists):
         create_account(tx, "aNN", PASSWORD, passwords=fast)
@@ -79,7 +79,7 @@ def test_names_are_unique_without_regard_to_case(tx: sqlite3.Connection, fast: P
 
 @pytest.mark.parametrize("password", ["", "short12", "x" * 257, None, b"bytes-password"])
 def test_passwords_outside_8_to_256_characters_are_refused(
-    tx: sqlite3.Connection, fast: Passwords, password: Any
+    tx: Connection, fast: Passwords, password: Any
 ) -> None:
     with pytest.raises(InvalidPassword):
         create_account(tx, "ann", password, passwords=fast)
@@ -99,7 +99,7 @@ def test_weaker_parameters_need_insecure(weak: dict[str, int]) -> None:
     Passwords(**weak, insecure=True)
 
 
-def test_welcome_chips_come_from_the_house(tx: sqlite3.Connection, fast: Passwords) -> None:
+def test_welcome_chips_come_from_the_house(tx: Connection, fast: Passwords) -> None:
     ann = create_account(tx, "ann", PASSWORD, passwords=fast, welcome=250)
     assert ledger.balance(tx, ledger.player("ann")) == 250
     assert ledger.balance(tx, ledger.HOUSE) == -250
@@ -107,7 +107,7 @@ def test_welcome_chips_come_from_the_house(tx: sqlite3.Connection, fast: Passwor
     assert audit(tx)["ok"]
 
 
-def test_a_bot_gets_its_bankroll_from_the_house(tx: sqlite3.Connection) -> None:
+def test_a_bot_gets_its_bankroll_from_the_house(tx: Connection) -> None:
     robot = create_bot(tx, "robot", 5000)
     assert robot.role == "bot"
     assert ledger.balance(tx, ledger.bot("robot")) == 5000
@@ -126,7 +126,7 @@ class Spy(Passwords):
         return super().verify(hashed, password)
 
 
-def _sign_in_failure(db: sqlite3.Connection, spy: Spy, name: object, password: object) -> str:
+def _sign_in_failure(db: Connection, spy: Spy, name: object, password: object) -> str:
     spy.verified.clear()
     with pytest.raises(BadCredentials) as caught:
         sign_in(db, name, password, passwords=spy)
@@ -135,7 +135,7 @@ def _sign_in_failure(db: sqlite3.Connection, spy: Spy, name: object, password: o
 
 
 def test_an_unknown_name_costs_the_same_verification_as_a_wrong_password(
-    tx: sqlite3.Connection,
+    tx: Connection,
 ) -> None:
     spy = Spy()
     create_account(tx, "ann", PASSWORD, passwords=spy)
@@ -150,12 +150,12 @@ def test_an_unknown_name_costs_the_same_verification_as_a_wrong_password(
     assert _sign_in_failure(tx, spy, "ann", "x" * 10_000) == wrong
 
 
-def test_sign_in_takes_any_case_of_the_name(tx: sqlite3.Connection, fast: Passwords) -> None:
+def test_sign_in_takes_any_case_of_the_name(tx: Connection, fast: Passwords) -> None:
     create_account(tx, "Ann", PASSWORD, passwords=fast)
     assert sign_in(tx, "aNn", PASSWORD, passwords=fast).name == "Ann"
 
 
-def test_states_change_by_the_rules(tx: sqlite3.Connection, fast: Passwords) -> None:
+def test_states_change_by_the_rules(tx: Connection, fast: Passwords) -> None:
     create_account(tx, "ann", PASSWORD, passwords=fast)
     assert set_state(tx, "ann", "frozen").state == "frozen"
     with pytest.raises(AccountStateError):
@@ -173,7 +173,7 @@ def test_states_change_by_the_rules(tx: sqlite3.Connection, fast: Passwords) -> 
 
 
 def test_a_hash_of_weaker_parameters_is_upgraded_at_sign_in(
-    tx: sqlite3.Connection, fast: Passwords
+    tx: Connection, fast: Passwords
 ) -> None:
     create_account(tx, "ann", PASSWORD, passwords=fast)
     stronger = Passwords(time_cost=2, memory_cost=16, insecure=True)

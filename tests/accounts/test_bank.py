@@ -1,10 +1,12 @@
-"""The Bank: one transaction per request on a database file (rolled back on any error),
-sign-in with the throttle, and no password or session token in the file in clear."""
+"""The Bank: one transaction per request on a database file or a PostgreSQL database
+(rolled back on any error), sign-in with the throttle, and no password or session token
+in the file in clear."""
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,9 +25,15 @@ from doubleholdem.errors import (
 PASSWORD = "Tr0ub4dor&3-unique-password"
 
 
-@pytest.fixture
-def bank(tmp_path: Path) -> Bank:
-    return Bank(str(tmp_path / "room.db"), passwords=FAST, create=True)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def bank(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bank]:
+    """A bank on a new SQLite file, then on a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        target = str(tmp_path / "room.db")
+    else:
+        target = request.getfixturevalue("postgres_url")
+    with Bank(target, passwords=FAST, create=True) as bank:
+        yield bank
 
 
 def test_a_missing_file_is_not_created_without_create(tmp_path: Path) -> None:

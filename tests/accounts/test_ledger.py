@@ -3,13 +3,13 @@ idempotent keys, written inside the caller's transaction only, append-only."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
+from databases import integrity_errors
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.ledger import CASHIER, HOUSE, MAX_AMOUNT, player, table, transfer
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import (
     AccountError,
     InsufficientFunds,
@@ -22,14 +22,14 @@ from doubleholdem.errors import (
 ANN = player("ann")
 
 
-def _rows(db: sqlite3.Connection) -> tuple[int, int, list[tuple[str, str, int]]]:
+def _rows(db: Connection) -> tuple[int, int, list[tuple[str, str, int]]]:
     transactions = db.execute("SELECT COUNT(*) FROM ledger_transactions").fetchone()[0]
     entries = db.execute("SELECT COUNT(*) FROM ledger_entries").fetchone()[0]
     balances = db.execute("SELECT kind, name, balance FROM ledger_accounts ORDER BY id").fetchall()
     return transactions, entries, balances
 
 
-def test_a_transfer_is_two_entries_summing_to_zero(tx: sqlite3.Connection) -> None:
+def test_a_transfer_is_two_entries_summing_to_zero(tx: Connection) -> None:
     posted = transfer(tx, "k1", "deposit", CASHIER, ANN, 70, memo={"ref": "r"})
     assert posted.seq == 1 and posted.transfer.amount == 70
     entries = tx.execute("SELECT amount FROM ledger_entries WHERE seq = 1").fetchall()
@@ -37,7 +37,7 @@ def test_a_transfer_is_two_entries_summing_to_zero(tx: sqlite3.Connection) -> No
     assert ledger.balance(tx, ANN) == 70 and ledger.balance(tx, CASHIER) == -70
 
 
-def test_a_retry_returns_the_first_result_and_writes_nothing(tx: sqlite3.Connection) -> None:
+def test_a_retry_returns_the_first_result_and_writes_nothing(tx: Connection) -> None:
     first = transfer(tx, "k1", "deposit", CASHIER, ANN, 70, memo={"ref": "r"}, now=5.0)
     before = _rows(tx)
     again = transfer(tx, "k1", "deposit", CASHIER, ANN, 70, memo={"ref": "r"}, now=9.0)
@@ -56,7 +56,7 @@ def test_a_retry_returns_the_first_result_and_writes_nothing(tx: sqlite3.Connect
     ],
 )
 def test_a_key_used_for_something_else_is_refused(
-    tx: sqlite3.Connection,
+    tx: Connection,
     kind: str,
     source: ledger.LedgerAccount,
     target: ledger.LedgerAccount,
@@ -72,16 +72,14 @@ def test_a_key_used_for_something_else_is_refused(
 
 
 @pytest.mark.parametrize("amount", [0, -1, -MAX_AMOUNT, MAX_AMOUNT + 1, 2**80, True, 1.0, "5"])
-def test_amounts_outside_1_to_the_64_bit_limit_are_refused(
-    tx: sqlite3.Connection, amount: object
-) -> None:
+def test_amounts_outside_1_to_the_64_bit_limit_are_refused(tx: Connection, amount: object) -> None:
     with pytest.raises(InvalidAmount) as caught:
         transfer(tx, "k", "deposit", CASHIER, ANN, amount)  # type: ignore[arg-type]
     assert (caught.value.low, caught.value.high) == (1, MAX_AMOUNT)
     assert _rows(tx)[0] == 0
 
 
-def test_a_cash_out_may_be_zero(tx: sqlite3.Connection) -> None:
+def test_a_cash_out_may_be_zero(tx: Connection) -> None:
     transfer(tx, "d", "deposit", CASHIER, ANN, 5)
     transfer(tx, "b", "buy_in", ANN, table(2), 5)
     transfer(tx, "r", "rake", table(2), HOUSE, 5)
@@ -90,7 +88,7 @@ def test_a_cash_out_may_be_zero(tx: sqlite3.Connection) -> None:
     assert audit(tx)["ok"]
 
 
-def test_the_largest_amount_fits_and_one_more_chip_is_refused(tx: sqlite3.Connection) -> None:
+def test_the_largest_amount_fits_and_one_more_chip_is_refused(tx: Connection) -> None:
     transfer(tx, "k1", "deposit", CASHIER, ANN, MAX_AMOUNT)
     assert ledger.balance(tx, ANN) == MAX_AMOUNT
     with pytest.raises(InvalidAmount, match="beyond"):
@@ -102,7 +100,7 @@ def test_the_largest_amount_fits_and_one_more_chip_is_refused(tx: sqlite3.Connec
     assert audit(tx)["ok"]
 
 
-def test_not_enough_chips_is_refused_and_changes_nothing(tx: sqlite3.Connection) -> None:
+def test_not_enough_chips_is_refused_and_changes_nothing(tx: Connection) -> None:
     transfer(tx, "k1", "deposit", CASHIER, ANN, 10)
     before = _rows(tx)
     with pytest.raises(InsufficientFunds) as caught:
@@ -114,7 +112,7 @@ def test_not_enough_chips_is_refused_and_changes_nothing(tx: sqlite3.Connection)
     assert _rows(tx)[:2] == before[:2]
 
 
-def test_the_house_may_go_below_zero(tx: sqlite3.Connection) -> None:
+def test_the_house_may_go_below_zero(tx: Connection) -> None:
     transfer(tx, "w", "welcome", HOUSE, ANN, 100)
     assert ledger.balance(tx, HOUSE) == -100
     assert audit(tx)["ok"]
@@ -131,7 +129,7 @@ def test_the_house_may_go_below_zero(tx: sqlite3.Connection) -> None:
     ],
 )
 def test_a_kind_moves_chips_between_its_own_accounts_only(
-    tx: sqlite3.Connection,
+    tx: Connection,
     kind: str,
     source: ledger.LedgerAccount,
     target: ledger.LedgerAccount,
@@ -142,7 +140,7 @@ def test_a_kind_moves_chips_between_its_own_accounts_only(
 
 
 @pytest.mark.parametrize("key", ["", "x" * 201, "tab\there", "new\nline", None, 5])
-def test_keys_are_short_printable_text(tx: sqlite3.Connection, key: object) -> None:
+def test_keys_are_short_printable_text(tx: Connection, key: object) -> None:
     with pytest.raises(InvalidKey):
         transfer(tx, key, "deposit", CASHIER, ANN, 1)  # type: ignore[arg-type]
 
@@ -153,13 +151,13 @@ def test_table_ids_are_whole_numbers_from_zero(table_id: object) -> None:
         table(table_id)  # type: ignore[arg-type]
 
 
-def test_outside_a_transaction_nothing_is_written(db: sqlite3.Connection) -> None:
+def test_outside_a_transaction_nothing_is_written(db: Connection) -> None:
     with pytest.raises(NotInTransaction):
         transfer(db, "k", "deposit", CASHIER, ANN, 1)
     assert _rows(db)[0] == 0
 
 
-def test_it_never_commits_the_callers_transaction(db: sqlite3.Connection) -> None:
+def test_it_never_commits_the_callers_transaction(db: Connection) -> None:
     db.execute("BEGIN")
     transfer(db, "k", "deposit", CASHIER, ANN, 1)
     assert db.in_transaction
@@ -176,13 +174,13 @@ def test_it_never_commits_the_callers_transaction(db: sqlite3.Connection) -> Non
         "DELETE FROM ledger_transactions",
     ],
 )
-def test_the_ledger_is_append_only(tx: sqlite3.Connection, statement: str) -> None:
+def test_the_ledger_is_append_only(tx: Connection, statement: str) -> None:
     transfer(tx, "k", "deposit", CASHIER, ANN, 1)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(integrity_errors(), match="append-only"):
         tx.execute(statement)
 
 
-def test_each_hash_covers_the_previous_one(tx: sqlite3.Connection) -> None:
+def test_each_hash_covers_the_previous_one(tx: Connection) -> None:
     first = transfer(tx, "k1", "deposit", CASHIER, ANN, 1)
     second = transfer(tx, "k2", "deposit", CASHIER, ANN, 1)
     prev = tx.execute("SELECT prev FROM ledger_transactions WHERE seq = 2").fetchone()[0]
@@ -191,7 +189,7 @@ def test_each_hash_covers_the_previous_one(tx: sqlite3.Connection) -> None:
 
 
 def test_a_statement_lists_the_accounts_transactions_newest_first(
-    tx: sqlite3.Connection,
+    tx: Connection,
 ) -> None:
     transfer(tx, "d", "deposit", CASHIER, ANN, 100, memo={"ref": "wire"})
     transfer(tx, "b", "buy_in", ANN, table(4), 60, memo={"table": 4})

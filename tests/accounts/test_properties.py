@@ -3,10 +3,12 @@ bots, deposits, withdrawals, buy-ins, top-ups, hands with rake, cash-outs, state
 and retried or conflicting keys, each request in its own transaction (rolled back on
 error, as the server does). A model predicts every outcome, the exact error included,
 and after every step the audit holds (tables' chips included), every balance is the
-model's and every seat is where the model says: no chip is created or lost."""
+model's and every seat is where the model says: no chip is created or lost. On SQLite
+and on PostgreSQL (fewer examples: each is a schema of its own)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ from hypothesis.stateful import (
     invariant,
     precondition,
     rule,
+    run_state_machine_as_test,
 )
 
 from accounts_harness import FAST
@@ -36,6 +39,8 @@ from doubleholdem.accounts.cashier import deposit, withdraw
 from doubleholdem.accounts.ledger import MAX_AMOUNT
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.wallet import LedgerWallet
+from doubleholdem.database.connection import Connection, begin
+from doubleholdem.database.url import connect
 from doubleholdem.errors import (
     AccountClosed,
     AccountError,
@@ -49,6 +54,7 @@ from doubleholdem.errors import (
     NotSeated,
     UnknownAccount,
 )
+from postgres_cluster import Cluster
 
 NAMES = st.sampled_from(["ann", "Ann", "bob", "cy", "bot1", "bot2"])
 TABLES = st.integers(0, 2)
@@ -77,9 +83,16 @@ class Done:
 
 
 class Ledger(RuleBasedStateMachine):
+    cluster: Cluster | None = None  # PostgreSQL's, or SQLite in memory
+
     def __init__(self) -> None:
         super().__init__()
-        self.db = sqlite3.connect(":memory:", isolation_level=None)
+        self.closing = contextlib.ExitStack()
+        if self.cluster is None:
+            self.db: Connection = sqlite3.connect(":memory:", isolation_level=None)
+        else:
+            self.db = connect(self.closing.enter_context(self.cluster.schema()))
+        self.closing.callback(self.db.close)
         ensure_schema(self.db)
         self.wallet = LedgerWallet(self.db)
         self.holders: dict[str, Holder] = {}
@@ -90,7 +103,7 @@ class Ledger(RuleBasedStateMachine):
         self.counter = 0
 
     def teardown(self) -> None:
-        self.db.close()
+        self.closing.close()
 
     # helpers
 
@@ -101,7 +114,7 @@ class Ledger(RuleBasedStateMachine):
     def _call(self, expected: type[Exception] | None, request: Callable[[], Any]) -> Any:
         """Runs ``request`` in a transaction; the error it raises must be ``expected``
         (``None``: it must succeed). A failed request is rolled back."""
-        self.db.execute("BEGIN IMMEDIATE")
+        begin(self.db)
         try:
             result = request()
         except AccountError as error:
@@ -385,3 +398,18 @@ Ledger.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestLedger = Ledger.TestCase
+
+
+def test_the_ledger_holds_on_postgresql(postgres: Cluster) -> None:
+    class OnPostgres(Ledger):
+        cluster = postgres
+
+    run_state_machine_as_test(
+        OnPostgres,
+        settings=settings(
+            max_examples=8,
+            stateful_step_count=40,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )

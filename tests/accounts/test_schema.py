@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.accounts.schema import SCHEMA_VERSION, ensure_schema, schema_version
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import SchemaMismatch
 from doubleholdem.server.storage.storage import Storage
 
 
-def _names(db: sqlite3.Connection) -> set[str]:
+def _names(db: Connection) -> set[str]:
     rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
     return {str(name) for (name,) in rows}
 
@@ -48,7 +49,7 @@ def test_inside_a_transaction_it_commits_nothing(tmp_path: Path) -> None:
     assert schema_version(db) is None and not _names(db)
 
 
-def test_another_version_is_refused_naming_both(db: sqlite3.Connection) -> None:
+def test_another_version_is_refused_naming_both(db: Connection) -> None:
     db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
     with pytest.raises(SchemaMismatch, match=r"version 7.*version 1") as caught:
         ensure_schema(db)

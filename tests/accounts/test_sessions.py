@@ -3,8 +3,6 @@ sign-in throttle per address and name and per address, and households."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from doubleholdem.accounts.accounts import Account, Passwords, create_account, set_state
@@ -18,17 +16,16 @@ from doubleholdem.accounts.sessions import (
     start_session,
     token_hash,
 )
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import BadCredentials, SignInThrottled
 
 
 @pytest.fixture
-def ann(tx: sqlite3.Connection, fast: Passwords) -> Account:
+def ann(tx: Connection, fast: Passwords) -> Account:
     return create_account(tx, "ann", "correct horse", passwords=fast)
 
 
-def test_a_token_is_random_and_stored_only_as_its_hash(
-    tx: sqlite3.Connection, ann: Account
-) -> None:
+def test_a_token_is_random_and_stored_only_as_its_hash(tx: Connection, ann: Account) -> None:
     tokens = {start_session(tx, ann, now=0.0) for _ in range(20)}
     assert len(tokens) == 20 and all(len(t) == 43 for t in tokens)
     stored = {row[0] for row in tx.execute("SELECT hash FROM account_sessions")}
@@ -36,7 +33,7 @@ def test_a_token_is_random_and_stored_only_as_its_hash(
     assert not stored & tokens
 
 
-def test_a_session_expires_and_is_revoked(tx: sqlite3.Connection, ann: Account) -> None:
+def test_a_session_expires_and_is_revoked(tx: Connection, ann: Account) -> None:
     token = start_session(tx, ann, now=100.0, lifetime=50.0)
     assert session_account(tx, token, now=149.0) == ann
     assert session_account(tx, token, now=150.0) is None
@@ -48,13 +45,13 @@ def test_a_session_expires_and_is_revoked(tx: sqlite3.Connection, ann: Account) 
 
 @pytest.mark.parametrize("token", ["", "made-up-by-the-client", "x" * 10_000, None, 5])
 def test_tokens_the_server_did_not_issue_find_nobody(
-    tx: sqlite3.Connection, ann: Account, token: object
+    tx: Connection, ann: Account, token: object
 ) -> None:
     start_session(tx, ann, now=0.0)
     assert session_account(tx, token, now=1.0) is None
 
 
-def test_closing_an_account_ends_its_sessions(tx: sqlite3.Connection, ann: Account) -> None:
+def test_closing_an_account_ends_its_sessions(tx: Connection, ann: Account) -> None:
     token = start_session(tx, ann, now=0.0)
     set_state(tx, "ann", "frozen")
     assert session_account(tx, token, now=1.0) is not None  # frozen: still signed in
@@ -63,7 +60,7 @@ def test_closing_an_account_ends_its_sessions(tx: sqlite3.Connection, ann: Accou
     assert end_all_sessions(tx, ann, now=2.0) == 0
 
 
-def test_end_all_sessions(tx: sqlite3.Connection, ann: Account) -> None:
+def test_end_all_sessions(tx: Connection, ann: Account) -> None:
     tokens = [start_session(tx, ann, now=0.0) for _ in range(3)]
     assert end_all_sessions(tx, ann, now=1.0) == 3
     assert all(session_account(tx, t, now=2.0) is None for t in tokens)
@@ -173,9 +170,7 @@ def test_a_throttle_needs_a_limit_and_a_window(bad: tuple[int, float]) -> None:
         Throttle(clock=Clock(), per_account=bad)
 
 
-def test_households_list_accounts_sharing_an_address(
-    tx: sqlite3.Connection, fast: Passwords
-) -> None:
+def test_households_list_accounts_sharing_an_address(tx: Connection, fast: Passwords) -> None:
     ann, bob, cy = (create_account(tx, n, "correct horse", passwords=fast) for n in "abc")
     record_address(tx, ann, "10.0.0.1", now=1.0)
     record_address(tx, ann, "10.0.0.1", now=2.0)

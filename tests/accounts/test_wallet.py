@@ -4,8 +4,6 @@ embedding server's own satisfies the same protocol."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from doubleholdem.accounts import ledger
@@ -13,6 +11,7 @@ from doubleholdem.accounts.accounts import Passwords, create_account, create_bot
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.cashier import deposit
 from doubleholdem.accounts.wallet import LedgerWallet, Wallet
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import (
     AccountClosed,
     AccountFrozen,
@@ -25,19 +24,17 @@ from doubleholdem.errors import (
 
 
 @pytest.fixture
-def wallet(tx: sqlite3.Connection, fast: Passwords) -> LedgerWallet:
+def wallet(tx: Connection, fast: Passwords) -> LedgerWallet:
     create_account(tx, "ann", "correct horse", passwords=fast)
     deposit(tx, "ann", 1000, ref="w1")
     return LedgerWallet(tx)
 
 
-def _count(db: sqlite3.Connection) -> int:
+def _count(db: Connection) -> int:
     return int(db.execute("SELECT COUNT(*) FROM ledger_transactions").fetchone()[0])
 
 
-def test_a_seat_is_bought_topped_up_and_cashed_out(
-    tx: sqlite3.Connection, wallet: LedgerWallet
-) -> None:
+def test_a_seat_is_bought_topped_up_and_cashed_out(tx: Connection, wallet: LedgerWallet) -> None:
     wallet.debit("ann", 5, 300, key="t5:join")
     assert wallet.seats("ann") == [5] and wallet.balance("ann") == 700
     wallet.debit("ann", 5, 100, key="t5:top", reason="top_up")
@@ -57,7 +54,7 @@ def test_one_seat_per_account_per_table(wallet: LedgerWallet) -> None:
     assert wallet.seats("ann") == [5, 6]
 
 
-def test_top_up_and_cash_out_need_a_seat(tx: sqlite3.Connection, wallet: LedgerWallet) -> None:
+def test_top_up_and_cash_out_need_a_seat(tx: Connection, wallet: LedgerWallet) -> None:
     before = _count(tx)
     with pytest.raises(NotSeated):
         wallet.debit("ann", 5, 100, key="a", reason="top_up")
@@ -66,9 +63,7 @@ def test_top_up_and_cash_out_need_a_seat(tx: sqlite3.Connection, wallet: LedgerW
     assert _count(tx) == before
 
 
-def test_retries_are_harmless_and_conflicts_refused(
-    tx: sqlite3.Connection, wallet: LedgerWallet
-) -> None:
+def test_retries_are_harmless_and_conflicts_refused(tx: Connection, wallet: LedgerWallet) -> None:
     first = wallet.debit("ann", 5, 300, key="join")
     assert wallet.debit("ann", 5, 300, key="join") == first  # seated now, still a retry
     with pytest.raises(KeyConflict):
@@ -82,7 +77,7 @@ def test_retries_are_harmless_and_conflicts_refused(
     assert wallet.balance("ann") == 1000 and _count(tx) == 3
 
 
-def test_insufficient_funds_change_nothing(tx: sqlite3.Connection, wallet: LedgerWallet) -> None:
+def test_insufficient_funds_change_nothing(tx: Connection, wallet: LedgerWallet) -> None:
     with pytest.raises(InsufficientFunds) as caught:
         wallet.debit("ann", 5, 1001, key="join")
     assert caught.value.balance == 1000 and caught.value.amount == 1001
@@ -90,7 +85,7 @@ def test_insufficient_funds_change_nothing(tx: sqlite3.Connection, wallet: Ledge
 
 
 def test_frozen_and_closed_accounts_cannot_sit_but_are_cashed_out(
-    tx: sqlite3.Connection, wallet: LedgerWallet
+    tx: Connection, wallet: LedgerWallet
 ) -> None:
     wallet.debit("ann", 5, 300, key="join")
     set_state(tx, "ann", "frozen")
@@ -105,7 +100,7 @@ def test_frozen_and_closed_accounts_cannot_sit_but_are_cashed_out(
     assert wallet.balance("ann") == 1000  # held
 
 
-def test_a_bot_buys_in_from_its_bankroll_until_it_is_gone(tx: sqlite3.Connection) -> None:
+def test_a_bot_buys_in_from_its_bankroll_until_it_is_gone(tx: Connection) -> None:
     create_bot(tx, "robot", 500)
     wallet = LedgerWallet(tx)
     wallet.debit("robot", 1, 500, key="j1")
@@ -167,6 +162,6 @@ def _play(wallet: Wallet) -> int:
     return wallet.balance("ann")
 
 
-def test_any_wallet_serves_the_same_way(tx: sqlite3.Connection, wallet: LedgerWallet) -> None:
+def test_any_wallet_serves_the_same_way(tx: Connection, wallet: LedgerWallet) -> None:
     assert _play(wallet) == 990
     assert _play(MemoryWallet({"ann": 1000})) == 990

@@ -1,12 +1,12 @@
 """``doubleholdem accounts``: create (password from standard input, never an argument),
 freeze/unfreeze/close, deposit/withdraw by reference (applied once), show, audit (exit 0
-or 1), shared-addresses; typed errors are one line and exit status 2."""
+or 1), shared-addresses; typed errors are one line and exit status 2. On a SQLite file
+and on a PostgreSQL database (``--db postgresql://...``)."""
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -15,18 +15,23 @@ import pytest
 
 from accounts_harness import FAST
 from accounts_harness import run_accounts as _run
+from databases import drop_triggers
 from doubleholdem.accounts.bank import Bank
-from doubleholdem.accounts.schema import APPEND_ONLY_TRIGGERS
+from doubleholdem.database.url import connect
 
 PASSWORD = "a long pass phrase"
 
 
-@pytest.fixture
-def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    path = str(tmp_path / "room.db")
-    status, out, _ = _run(capsys, "create", "ann", "--db", path, stdin=PASSWORD + "\n")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A room database with ann's account: a SQLite file, then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        target = str(tmp_path / "room.db")
+    else:
+        target = request.getfixturevalue("postgres_url")
+    status, out, _ = _run(capsys, "create", "ann", "--db", target, stdin=PASSWORD + "\n")
     assert (status, out) == (0, "created player ann\n")
-    return path
+    return target
 
 
 def test_create_reads_the_password_from_standard_input(
@@ -112,11 +117,9 @@ def test_audit_exits_0_or_1(db: str, capsys: pytest.CaptureFixture[str]) -> None
     assert _run(capsys, "audit", "--db", db)[:2] == (0, "the ledger holds together\n")
     status, out, _ = _run(capsys, "audit", "--json", "--db", db)
     assert (status, json.loads(out)) == (0, {"ok": True, "problems": []})
-    raw = sqlite3.connect(db)
-    for name in APPEND_ONLY_TRIGGERS:
-        raw.execute(f"DROP TRIGGER {name}")
+    raw = connect(db)
+    drop_triggers(raw)
     raw.execute("UPDATE ledger_entries SET amount = 5000 WHERE amount = 50")
-    raw.commit()
     raw.close()
     status, out, _ = _run(capsys, "audit", "--json", "--db", db)
     problems = json.loads(out)["problems"]

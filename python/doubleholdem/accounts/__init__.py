@@ -1,11 +1,13 @@
 """Accounts, sessions, the cashier, the double-entry ledger and the wallet interface:
 money moves only here (docs/accounts.md).
 
-Every module writes into a SQLite connection inside its caller's transaction and never
-commits, so that a server writes a buy-in in the same transaction as the seat it pays
-for; :class:`~doubleholdem.accounts.bank.Bank` opens its own transactions, for the
-command line. Passwords need ``argon2-cffi`` (``pip install doubleholdem[accounts]``);
-the rest needs only the standard library.
+Every module writes into a connection to the room's database, SQLite or PostgreSQL
+(:mod:`doubleholdem.database`), inside its caller's transaction and never commits, so
+that a server writes a buy-in in the same transaction as the seat it pays for;
+:class:`~doubleholdem.accounts.bank.Bank` opens its own transactions, for the command
+line. Passwords need ``argon2-cffi`` (``pip install doubleholdem[accounts]``);
+PostgreSQL needs ``psycopg`` (``pip install doubleholdem[postgres]``); the rest needs
+only the standard library.
 
 - :mod:`~doubleholdem.accounts.schema`: the tables, versioned, beside the server's;
 - :mod:`~doubleholdem.accounts.ledger`: transactions, hash-chained, idempotent;

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import re
 import secrets
-import sqlite3
 import time
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -47,6 +46,7 @@ from typing import NamedTuple
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.ledger import LedgerAccount
 from doubleholdem.accounts.lookalike import looks_like_a_bot, name_key
+from doubleholdem.database.connection import Connection, inserted_id, serialise
 from doubleholdem.errors import (
     AccountClosed,
     AccountExists,
@@ -182,7 +182,7 @@ def check_password(password: object) -> str:
     return password
 
 
-def _need_transaction(db: sqlite3.Connection) -> None:
+def _need_transaction(db: Connection) -> None:
     if not db.in_transaction:
         raise NotInTransaction("accounts are written inside the caller's transaction: BEGIN first")
 
@@ -192,7 +192,7 @@ def _row(row: tuple[object, ...]) -> Account:
     return Account(int(str(id_)), str(name), str(role), str(state), float(str(created)))
 
 
-def check_name_free(db: sqlite3.Connection, name: str) -> None:
+def check_name_free(db: Connection, name: str) -> None:
     """Nothing if no account holds ``name`` (any case) or a name that looks like it
     (:func:`~doubleholdem.accounts.lookalike.name_key`), else
     :class:`~doubleholdem.errors.AccountExists`: a sign-up checks it before hashing."""
@@ -214,30 +214,33 @@ def check_person_name(name: object) -> str:
     return name
 
 
-def _insert(
-    db: sqlite3.Connection, name: str, role: str, hashed: str | None, now: float | None
-) -> Account:
+def _insert(db: Connection, name: str, role: str, hashed: str | None, now: float | None) -> Account:
     _need_transaction(db)
+    serialise(db, "accounts")  # the names checked stay free until this one is written
     if role == "bot":  # a bot's name is the room's own (no person's looks like one)
         if db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() is not None:
             raise AccountExists(f"the name {name} is taken", account=name)
     else:
         check_name_free(db, name)
     created = time.time() if now is None else float(now)
-    cursor = db.execute(
+    id_ = inserted_id(
+        db,
         "INSERT INTO accounts (name, role, state, password_hash, created) "
         "VALUES (?, ?, 'active', ?, ?)",
         (name, role, hashed, created),
     )
-    account = Account(int(cursor.lastrowid or 0), name, role, "active", created)
+    account = Account(id_, name, role, "active", created)
     db.execute("INSERT INTO account_name_keys VALUES (?, ?)", (account.id, name_key(name)))
     account_ledger = ledger_account(account)
-    db.execute("INSERT OR IGNORE INTO ledger_accounts (kind, name) VALUES (?, ?)", account_ledger)
+    db.execute(
+        "INSERT INTO ledger_accounts (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        account_ledger,
+    )
     return account
 
 
 def create_account(
-    db: sqlite3.Connection,
+    db: Connection,
     name: str,
     password: str,
     *,
@@ -273,9 +276,7 @@ def create_account(
     return account
 
 
-def create_bot(
-    db: sqlite3.Connection, name: str, bankroll: int, *, now: float | None = None
-) -> Account:
+def create_bot(db: Connection, name: str, bankroll: int, *, now: float | None = None) -> Account:
     """Creates a bot's account (it cannot sign in) with a bankroll of ``bankroll``
     chips from the house (a ``bankroll`` ledger transaction). A bot buys in from its
     bankroll like a person from a balance, and cannot once the bankroll is gone."""
@@ -293,7 +294,7 @@ def ledger_account(account: Account) -> LedgerAccount:
     return ledger.bot(account.name) if account.role == "bot" else ledger.player(account.name)
 
 
-def get_account(db: sqlite3.Connection, name: str) -> Account:
+def get_account(db: Connection, name: str) -> Account:
     """The account named ``name`` (any case), or
     :class:`~doubleholdem.errors.UnknownAccount`."""
     check_name(name)
@@ -305,7 +306,7 @@ def get_account(db: sqlite3.Connection, name: str) -> Account:
     return _row(row)
 
 
-def inactive(db: sqlite3.Connection, names: Iterable[str]) -> set[str]:
+def inactive(db: Connection, names: Iterable[str]) -> set[str]:
     """Those of ``names`` (accounts' names as stored) whose account is frozen or closed
     (a server closes their WebSockets at once: a name held open keeps nothing)."""
     wanted = list(names)
@@ -318,9 +319,7 @@ def inactive(db: sqlite3.Connection, names: Iterable[str]) -> set[str]:
     return found
 
 
-def set_state(
-    db: sqlite3.Connection, name: str, state: str, *, now: float | None = None
-) -> Account:
+def set_state(db: Connection, name: str, state: str, *, now: float | None = None) -> Account:
     """Freezes (``frozen``), unfreezes (``active``) or closes (``closed``) an account;
     closing is final and ends its sessions. Raises
     :class:`~doubleholdem.errors.AccountStateError` for a change the rules do not allow."""
@@ -349,7 +348,7 @@ class Checked(NamedTuple):
 
 
 def check_sign_in(
-    db: sqlite3.Connection, name: object, password: object, *, passwords: Passwords
+    db: Connection, name: object, password: object, *, passwords: Passwords
 ) -> Checked:
     """The account if ``password`` is its password, else
     :class:`~doubleholdem.errors.BadCredentials` for a malformed or unknown name, a
@@ -377,16 +376,14 @@ def check_sign_in(
     return Checked(account, rehashed)
 
 
-def set_password_hash(db: sqlite3.Connection, account: Account, hashed: str) -> None:
+def set_password_hash(db: Connection, account: Account, hashed: str) -> None:
     """Stores ``hashed`` as ``account``'s password hash (inside the caller's
     transaction)."""
     _need_transaction(db)
     db.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", (hashed, account.id))
 
 
-def sign_in(
-    db: sqlite3.Connection, name: object, password: object, *, passwords: Passwords
-) -> Account:
+def sign_in(db: Connection, name: object, password: object, *, passwords: Passwords) -> Account:
     """The account if ``password`` is its password (:func:`check_sign_in`, which says
     what is refused); a hash made with weaker parameters than ``passwords``' is
     replaced inside the caller's transaction, if any."""

@@ -39,12 +39,12 @@ It checks that
 from __future__ import annotations
 
 import itertools
-import sqlite3
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from doubleholdem.accounts.ledger import GENESIS, KINDS, MAX_AMOUNT, digest, head
 from doubleholdem.accounts.schema import missing_triggers
+from doubleholdem.database.connection import Connection
 from doubleholdem.wording import table_said
 
 __all__ = ["audit"]
@@ -54,7 +54,7 @@ _HOLDERS = frozenset({"player", "bot", "table", "house"})
 
 
 def audit(
-    db: sqlite3.Connection,
+    db: Connection,
     *,
     table_chips: Mapping[int, int] | None = None,
     seated: Mapping[int, Collection[str]] | None = None,
@@ -88,14 +88,14 @@ def _whole(value: object) -> int:
     return value if type(value) is int else 0
 
 
-def _triggers(db: sqlite3.Connection) -> list[str]:
+def _triggers(db: Connection) -> list[str]:
     return [f"the append-only trigger {name} is missing" for name in missing_triggers(db)]
 
 
 Row = tuple[Any, ...]
 
 
-def _transactions(db: sqlite3.Connection) -> Iterator[tuple[Row, list[tuple[int, object]]]]:
+def _transactions(db: Connection) -> Iterator[tuple[Row, list[tuple[int, object]]]]:
     """Each transaction in order with its entries (account id, amount)."""
     rows = db.execute(
         "SELECT t.seq, t.key, t.kind, t.memo, t.created, t.prev, t.hash, e.account_id, e.amount "
@@ -108,7 +108,7 @@ def _transactions(db: sqlite3.Connection) -> Iterator[tuple[Row, list[tuple[int,
 
 
 def _chain(
-    db: sqlite3.Connection,
+    db: Connection,
     accounts: dict[int, tuple[str, str, int]],
     sums: dict[int, int],
     moved: dict[str, int],
@@ -152,7 +152,7 @@ def _chain(
     return problems
 
 
-def _orphans(db: sqlite3.Connection, sums: dict[int, int]) -> list[str]:
+def _orphans(db: Connection, sums: dict[int, int]) -> list[str]:
     """Entries of no transaction (added to ``sums``: their accounts' balances count
     them)."""
     problems: list[str] = []
@@ -241,7 +241,7 @@ def _tables(
     return problems
 
 
-def _seats(db: sqlite3.Connection, seated: Mapping[int, Collection[str]]) -> list[str]:
+def _seats(db: Connection, seated: Mapping[int, Collection[str]]) -> list[str]:
     """The open seats (``account_seats``) held against who is ``seated`` at each table
     (names without regard to case, as accounts are)."""
     rows = db.execute(

@@ -1,6 +1,7 @@
-"""The :class:`Bank`: the accounts of one SQLite database behind one connection, each
-request in a transaction of its own (``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on
-any error). The command line (``doubleholdem accounts``) uses it; a server writes
+"""The :class:`Bank`: the accounts of one database (a SQLite file or a PostgreSQL URL:
+:mod:`doubleholdem.database`) behind one connection, each request in a transaction of its
+own (:func:`~doubleholdem.database.connection.begin` ... ``COMMIT``, rolled back on any
+error). The command line (``doubleholdem accounts``) uses it; a server writes
 through the module functions inside its own transactions instead.
 
 >>> from doubleholdem.accounts.accounts import Passwords
@@ -18,9 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sqlite3
 import time
-import urllib.parse
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -31,39 +30,12 @@ from doubleholdem.accounts.ledger import Posted
 from doubleholdem.accounts.schema import check_schema, ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
-from doubleholdem.errors import (
-    DamagedDatabase,
-    DatabaseBusy,
-    DoubleHoldemError,
-)
+from doubleholdem.database.connection import SQLITE, Connection, begin, dialect
+from doubleholdem.database.url import connect, is_postgres, shown
 
-__all__ = ["BUSY_SECONDS", "Bank", "Receipt", "database_error"]
+__all__ = ["BUSY_SECONDS", "Bank", "Receipt"]
 
 BUSY_SECONDS = 5.0  # how long a transaction waits for another writer (the server)
-
-
-def _connect(path: str, mode: str) -> sqlite3.Connection:
-    """A connection to the database at ``path`` in SQLite's ``mode`` (``ro``, ``rw``,
-    ``rwc``: read only, read and write, created if missing)."""
-    if path == ":memory:":
-        return sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
-    return sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
-
-
-def database_error(path: str, error: sqlite3.Error) -> DoubleHoldemError:
-    """SQLite's ``error`` about the database at ``path`` as a typed error naming both:
-    :class:`~doubleholdem.errors.DatabaseBusy` while another process holds its lock,
-    else :class:`~doubleholdem.errors.DamagedDatabase` (not a database, damaged,
-    unreadable)."""
-    code = getattr(error, "sqlite_errorcode", None)
-    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return DatabaseBusy(
-            f"{path}: the database is locked by another process (SQLite: {error}): try again"
-        )
-    if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
-        return DamagedDatabase(f"{path}: not a doubleholdem room database (SQLite: {error})")
-    return DamagedDatabase(f"{path}: the database cannot be used (SQLite: {error})")
 
 
 class Receipt(NamedTuple):
@@ -76,15 +48,17 @@ class Receipt(NamedTuple):
 
 
 class Bank:
-    """The accounts in the database at ``path``. It must exist unless ``create``
-    (``FileNotFoundError`` otherwise, so that a mistyped path creates nothing). Only
-    ``create`` writes the accounts' tables (and the WAL mode) into a file: without it,
-    a file that is not a doubleholdem room database is refused
+    """The accounts in the database at ``path`` (a SQLite file, or a PostgreSQL URL
+    ``postgresql://...``). A file must exist unless ``create`` (``FileNotFoundError``
+    otherwise, so that a mistyped path creates nothing; a PostgreSQL database is made by
+    its operator). Only ``create`` writes the accounts' tables (and SQLite's WAL mode)
+    into a database: without it, one that is not a doubleholdem room database is refused
     (:class:`~doubleholdem.errors.DamagedDatabase`) before anything is written, and
-    ``read_only`` opens it so that nothing can be (SQLite's ``mode=ro``: the audit's
-    evidence stays as found). ``passwords`` hashes and verifies passwords (OWASP's
-    Argon2id by default). SQLite's own errors are :class:`sqlite3.Error`;
-    :func:`database_error` tells them."""
+    ``read_only`` opens it so that nothing can be (SQLite's ``mode=ro``, PostgreSQL's
+    read-only transactions: the audit's evidence stays as found). ``passwords`` hashes
+    and verifies passwords (OWASP's Argon2id by default). The databases' own errors
+    (:func:`~doubleholdem.database.failure.database_errors`) are told by
+    :func:`~doubleholdem.database.failure.database_error`."""
 
     def __init__(
         self,
@@ -94,17 +68,19 @@ class Bank:
         create: bool = False,
         read_only: bool = False,
     ) -> None:
-        if path != ":memory:" and not create and not os.path.isfile(path):
+        file = not is_postgres(path) and path != ":memory:"
+        if file and not create and not os.path.isfile(path):
             raise FileNotFoundError(2, "no such database", path)
         self._passwords = passwords
-        self.db = _connect(path, "rwc" if create else "ro" if read_only else "rw")
+        mode = "rwc" if create else "ro" if read_only else "rw"
+        self.db: Connection = connect(path, mode=mode, timeout=BUSY_SECONDS)
         try:
             if create:
-                if path != ":memory:":
+                if file and dialect(self.db) == SQLITE:
                     self.db.execute("PRAGMA journal_mode=WAL")
                 ensure_schema(self.db)
             else:
-                check_schema(self.db, path)
+                check_schema(self.db, shown(path))
         except BaseException:
             self.db.close()
             raise
@@ -127,9 +103,9 @@ class Bank:
         return self._passwords
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         """One atomic change: committed at the end, rolled back on any error."""
-        self.db.execute("BEGIN IMMEDIATE")
+        begin(self.db)
         try:
             yield self.db
         except BaseException:
@@ -194,7 +170,7 @@ class Bank:
     def audit(self, *, table_chips: Mapping[int, int] | None = None) -> dict[str, Any]:
         """:func:`~doubleholdem.accounts.audit.audit` of the database, read in one
         transaction (a consistent snapshot while a server writes)."""
-        self.db.execute("BEGIN")
+        begin(self.db, write=False)
         try:
             return audit(self.db, table_chips=table_chips)
         finally:

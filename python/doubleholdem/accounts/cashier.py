@@ -24,11 +24,10 @@ doubleholdem.errors.InsufficientFunds: player ann holds 300 chips, not the 400 o
 
 from __future__ import annotations
 
-import sqlite3
-
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import Account, get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import AccountClosed, AccountError, AccountFrozen
 
 __all__ = ["applied", "deposit", "withdraw"]
@@ -39,13 +38,13 @@ def _key(ref: str) -> str:
     return ledger.check_key(f"cashier:{ref}", what="a reference")
 
 
-def applied(db: sqlite3.Connection, ref: str) -> Posted | None:
+def applied(db: Connection, ref: str) -> Posted | None:
     """The deposit or withdrawal made under ``ref``, or ``None``."""
     return ledger.find(db, _key(ref))
 
 
 def deposit(
-    db: sqlite3.Connection, name: str, amount: int, *, ref: str, now: float | None = None
+    db: Connection, name: str, amount: int, *, ref: str, now: float | None = None
 ) -> Posted:
     """Credits ``amount`` chips to ``name``'s balance from the cashier (a frozen
     account may receive them; a closed one may not, nor a bot)."""
@@ -53,19 +52,18 @@ def deposit(
 
 
 def withdraw(
-    db: sqlite3.Connection, name: str, amount: int, *, ref: str, now: float | None = None
+    db: Connection, name: str, amount: int, *, ref: str, now: float | None = None
 ) -> Posted:
     """Pays ``amount`` chips out of ``name``'s balance to the cashier; refused for a
     frozen or closed account (its balance is held) and beyond its balance."""
     return _move(db, name, amount, ref, now, "withdrawal")
 
 
-def _move(
-    db: sqlite3.Connection, name: str, amount: int, ref: str, now: float | None, kind: str
-) -> Posted:
+def _move(db: Connection, name: str, amount: int, ref: str, now: float | None, kind: str) -> Posted:
     """Posts a ``deposit`` or a ``withdrawal`` under ``ref``: a new one is refused first
     when the account may not take part; a reference already applied returns its posting."""
     key = _key(ref)
+    ledger.lock(db)
     account = get_account(db, name)
     if ledger.find(db, key) is None:
         _refuse(account, kind)

@@ -25,10 +25,10 @@ accounts that share one.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import NamedTuple
 
 from doubleholdem.accounts.accounts import Account
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import NotInTransaction
 
 __all__ = [
@@ -51,7 +51,7 @@ class SharedAddress(NamedTuple):
     names: tuple[str, ...]
 
 
-def record_address(db: sqlite3.Connection, account: Account, address: str, *, now: float) -> None:
+def record_address(db: Connection, account: Account, address: str, *, now: float) -> None:
     """Notes that ``account`` signed in from ``address`` (an IP address as text; longer
     than :data:`MAX_ADDRESS` characters is cut there)."""
     if not db.in_transaction:
@@ -59,12 +59,12 @@ def record_address(db: sqlite3.Connection, account: Account, address: str, *, no
     db.execute(
         "INSERT INTO account_addresses VALUES (?, ?, ?, ?, 1) "
         "ON CONFLICT (account_id, address) DO UPDATE SET last_seen = excluded.last_seen, "
-        "count = count + 1",
+        "count = account_addresses.count + 1",
         (account.id, str(address)[:MAX_ADDRESS], now, now),
     )
 
 
-def shared_addresses(db: sqlite3.Connection) -> list[SharedAddress]:
+def shared_addresses(db: Connection) -> list[SharedAddress]:
     """Every address more than one account signed in from, with their names (sorted)."""
     rows = db.execute(
         "SELECT x.address, a.name FROM account_addresses x JOIN accounts a ON a.id = x.account_id "
@@ -77,7 +77,7 @@ def shared_addresses(db: sqlite3.Connection) -> list[SharedAddress]:
     return [SharedAddress(address, tuple(names)) for address, names in found.items()]
 
 
-def household(db: sqlite3.Connection, name: str) -> tuple[str, ...]:
+def household(db: Connection, name: str) -> tuple[str, ...]:
     """The names of the accounts that share an address with ``name``'s, itself included
     (sorted; just ``(name,)`` when it shares none or never signed in)."""
     rows = db.execute(
@@ -89,7 +89,7 @@ def household(db: sqlite3.Connection, name: str) -> tuple[str, ...]:
     return tuple(str(row[0]) for row in rows) or (name,)
 
 
-def signed_in_from(db: sqlite3.Connection, address: str) -> tuple[str, ...]:
+def signed_in_from(db: Connection, address: str) -> tuple[str, ...]:
     """The names of the accounts that signed in from ``address`` (sorted)."""
     rows = db.execute(
         "SELECT a.name FROM account_addresses x JOIN accounts a ON a.id = x.account_id "
@@ -99,7 +99,7 @@ def signed_in_from(db: sqlite3.Connection, address: str) -> tuple[str, ...]:
     return tuple(str(row[0]) for row in rows)
 
 
-def signed_in(db: sqlite3.Connection, name: object, address: str) -> bool:
+def signed_in(db: Connection, name: object, address: str) -> bool:
     """True if the account named ``name`` (any case) has signed in from ``address``."""
     if not isinstance(name, str):
         return False

@@ -1,7 +1,8 @@
 """The double-entry ledger: every movement of chips is one transaction whose entries sum
-to zero, written into SQLite inside the caller's transaction (these functions never
-begin, commit or roll back: the server writes a buy-in in the same transaction that
-seats the player, so both happen or neither does).
+to zero, written into the room's database (SQLite or PostgreSQL) inside the caller's
+transaction (these functions never begin, commit or roll back: the server writes a
+buy-in in the same transaction that seats the player, so both happen or neither does).
+The ledger's writers go one at a time (:func:`lock`), in the order of the hash chain.
 
 Ledger accounts are of five kinds: ``player`` (a person's balance), ``bot`` (a bot's
 bankroll), ``table`` (the chips bought in at one table, pots included), ``house`` (the
@@ -16,9 +17,10 @@ hash-chained: each one's SHA-256 covers its number, key, kind, memo, time, entri
 the previous transaction's hash, and the chain's head is kept in ``accounts_meta``, so
 an edited, deleted, inserted or reordered row is found by the audit.
 
-Amounts are whole numbers; balances, like every amount, stay within SQLite's 64-bit
-integers (:data:`MAX_AMOUNT`). Players', bots' and tables' balances never go below zero;
-the house may (a play-money room issues chips from it) and so does the cashier.
+Amounts are whole numbers; balances, like every amount, stay within 64-bit integers
+(SQLite's, PostgreSQL's ``BIGINT``: :data:`MAX_AMOUNT`). Players', bots' and tables'
+balances never go below zero; the house may (a play-money room issues chips from it) and
+so does the cashier.
 
 >>> import sqlite3
 >>> from doubleholdem.accounts.schema import ensure_schema
@@ -39,11 +41,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from doubleholdem.database.connection import Connection, inserted_id, serialise
 from doubleholdem.errors import (
     AccountError,
     InsufficientFunds,
@@ -70,13 +72,14 @@ __all__ = [
     "digest",
     "find",
     "head",
+    "lock",
     "player",
     "statement",
     "table",
     "transfer",
 ]
 
-MAX_AMOUNT = 2**63 - 1  # SQLite's largest integer
+MAX_AMOUNT = 2**63 - 1  # the largest 64-bit integer (SQLite's, PostgreSQL's BIGINT)
 MAX_KEY = 200  # characters of an idempotency key
 MAX_MEMO = 1000  # characters of a memo's JSON text
 GENESIS = "0" * 64  # the "previous hash" of the first transaction
@@ -231,7 +234,7 @@ def digest(
     return hashlib.sha256(json.dumps(content, separators=(",", ":")).encode()).hexdigest()
 
 
-def head(db: sqlite3.Connection) -> tuple[int, str]:
+def head(db: Connection) -> tuple[int, str]:
     """The number and hash of the last transaction written (``(0, GENESIS)`` before the
     first), as recorded in ``accounts_meta``."""
     row = db.execute("SELECT value FROM accounts_meta WHERE key = ?", (_HEAD_KEY,)).fetchone()
@@ -241,7 +244,15 @@ def head(db: sqlite3.Connection) -> tuple[int, str]:
     return int(seq), hashed
 
 
-def balance(db: sqlite3.Connection, account: LedgerAccount) -> int:
+def lock(db: Connection) -> None:
+    """Puts the ledger's writers in one order until the caller's transaction ends
+    (:func:`~doubleholdem.database.connection.serialise`): :func:`transfer` takes it
+    first, and so does a writer that checks the ledger before it transfers (a seat
+    taken once, a reference applied once), so that what it checked holds."""
+    serialise(db, "ledger")
+
+
+def balance(db: Connection, account: LedgerAccount) -> int:
     """The balance of ``account`` (0 for an account never used)."""
     row = db.execute(
         "SELECT balance FROM ledger_accounts WHERE kind = ? AND name = ?", account
@@ -250,7 +261,7 @@ def balance(db: sqlite3.Connection, account: LedgerAccount) -> int:
 
 
 def transfer(
-    db: sqlite3.Connection,
+    db: Connection,
     key: str,
     kind: str,
     source: LedgerAccount,
@@ -273,6 +284,7 @@ def transfer(
     check_key(key)
     if not db.in_transaction:
         raise NotInTransaction("the ledger writes inside the caller's transaction: BEGIN first")
+    lock(db)
     text = json.dumps(dict(memo or {}), sort_keys=True, separators=(",", ":"))
     wanted = Transfer(kind, source, target, amount, text)
     existing = find(db, key)
@@ -304,7 +316,11 @@ def transfer(
         "UPDATE ledger_accounts SET balance = balance + ? WHERE id = ?",
         [(-amount, source_id), (amount, target_id)],
     )
-    db.execute("INSERT OR REPLACE INTO accounts_meta VALUES (?, ?)", (_HEAD_KEY, f"{seq} {hashed}"))
+    db.execute(
+        "INSERT INTO accounts_meta VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (_HEAD_KEY, f"{seq} {hashed}"),
+    )
     return Posted(seq, key, wanted, created, hashed)
 
 
@@ -344,13 +360,12 @@ def _check_balances(wanted: Transfer, source_after: int, target_after: int) -> N
             )
 
 
-def _account_row(db: sqlite3.Connection, account: LedgerAccount) -> tuple[int, int]:
+def _account_row(db: Connection, account: LedgerAccount) -> tuple[int, int]:
     row = db.execute(
         "SELECT id, balance FROM ledger_accounts WHERE kind = ? AND name = ?", account
     ).fetchone()
     if row is None:
-        cursor = db.execute("INSERT INTO ledger_accounts (kind, name) VALUES (?, ?)", account)
-        return int(cursor.lastrowid or 0), 0
+        return inserted_id(db, "INSERT INTO ledger_accounts (kind, name) VALUES (?, ?)", account), 0
     return int(row[0]), int(row[1])
 
 
@@ -358,7 +373,7 @@ def _describe(done: Transfer) -> str:
     return f"a {done.kind} of {done.amount} from {done.source} to {done.target}"
 
 
-def find(db: sqlite3.Connection, key: str) -> Posted | None:
+def find(db: Connection, key: str) -> Posted | None:
     """The transaction posted under ``key``, or ``None``."""
     row = db.execute(
         "SELECT seq, kind, memo, created, hash FROM ledger_transactions WHERE key = ?", (key,)
@@ -381,7 +396,7 @@ def find(db: sqlite3.Connection, key: str) -> Posted | None:
 _MAX_SEQ = 2**63 - 1
 
 
-def _moved_since(db: sqlite3.Connection, account: LedgerAccount, seq: int) -> int:
+def _moved_since(db: Connection, account: LedgerAccount, seq: int) -> int:
     """The sum of ``account``'s entries in transactions numbered ``seq`` or more."""
     row = db.execute(
         "SELECT COALESCE(SUM(e.amount), 0) FROM ledger_entries e "
@@ -393,7 +408,7 @@ def _moved_since(db: sqlite3.Connection, account: LedgerAccount, seq: int) -> in
 
 
 def statement(
-    db: sqlite3.Connection, account: LedgerAccount, *, last: int = 50, before: int | None = None
+    db: Connection, account: LedgerAccount, *, last: int = 50, before: int | None = None
 ) -> list[Line]:
     """The ``last`` transactions of ``account``, newest first, each with the balance
     after it; with ``before``, only those numbered below it (the next page)."""

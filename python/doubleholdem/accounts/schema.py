@@ -1,11 +1,18 @@
-"""The tables of :mod:`doubleholdem.accounts` in a SQLite database, created if missing
-and versioned in a row of their own (``accounts_meta``). They share the file with the
+"""The tables of :mod:`doubleholdem.accounts` in a SQLite or PostgreSQL database
+(:mod:`doubleholdem.database`), created if missing and versioned in a row of their own
+(``accounts_meta``). They share the file with the
 game server's tables (``meta``, ``tables``, ``moves``, ``hands``, ``tokens``,
 ``actions``) and never touch them: every name here starts with ``account`` or
 ``ledger_``.
 
+The two databases hold the same tables, columns and constraints, written once with their
+types in each one's words (:data:`SQLITE_TABLES`, :data:`POSTGRES_TABLES`): SQLite's
+``COLLATE NOCASE`` names are PostgreSQL's ``citext`` (its contrib extension, created if
+missing), whole numbers are 64-bit (``BIGINT``) and times ``DOUBLE PRECISION`` there.
+
 Ledger rows are append-only: triggers refuse an ``UPDATE`` or a ``DELETE`` of a
-transaction or an entry (a writer with the file in hand can drop the triggers; the hash
+transaction or an entry (and on PostgreSQL a ``TRUNCATE``, in PL/pgSQL) (a writer with
+the database in hand can drop the triggers; the hash
 chain, checked by :func:`doubleholdem.accounts.audit.audit`, still shows the change). A
 database that has the accounts' tables but lost triggers is refused
 (:class:`~doubleholdem.errors.MissingTriggers`) unless they are restored on purpose:
@@ -31,13 +38,25 @@ re-making them in silence would hide that they were dropped.
 
 from __future__ import annotations
 
-import sqlite3
-
+from doubleholdem.database.connection import (
+    POSTGRESQL,
+    SQLITE,
+    Connection,
+    begin,
+    dialect,
+    has_table,
+    serialise,
+    trigger_names,
+)
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 
 __all__ = [
     "APPEND_ONLY_TRIGGERS",
+    "POSTGRES_TABLES",
+    "POSTGRES_TRIGGERS",
     "SCHEMA_VERSION",
+    "SQLITE_TABLES",
+    "append_only_triggers",
     "check_schema",
     "ensure_schema",
     "missing_triggers",
@@ -55,68 +74,90 @@ _TABLES = (
     "CREATE TABLE IF NOT EXISTS accounts_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # people and bots; names are unique without regard to case
     """CREATE TABLE IF NOT EXISTS accounts (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        id {serial},
+        name {nocase},
         role TEXT NOT NULL CHECK (role IN ('player', 'admin', 'bot')),
         state TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
         password_hash TEXT,
-        created REAL NOT NULL
+        created {real} NOT NULL
     )""",
     # each account's name key (accounts.lookalike): names that look alike are one
     """CREATE TABLE IF NOT EXISTS account_name_keys (
-        account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+        account_id {int} PRIMARY KEY REFERENCES accounts (id),
         key TEXT NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS account_name_keys_by_key ON account_name_keys (key)",
     # sign-in sessions: the SHA-256 of the token, never the token
     """CREATE TABLE IF NOT EXISTS account_sessions (
         hash TEXT PRIMARY KEY,
-        account_id INTEGER NOT NULL REFERENCES accounts (id),
-        created REAL NOT NULL,
-        expires REAL NOT NULL,
-        revoked REAL
+        account_id {int} NOT NULL REFERENCES accounts (id),
+        created {real} NOT NULL,
+        expires {real} NOT NULL,
+        revoked {real}
     )""",
     "CREATE INDEX IF NOT EXISTS account_sessions_by_account ON account_sessions (account_id)",
     # addresses accounts signed in from (households)
     """CREATE TABLE IF NOT EXISTS account_addresses (
-        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        account_id {int} NOT NULL REFERENCES accounts (id),
         address TEXT NOT NULL,
-        first_seen REAL NOT NULL,
-        last_seen REAL NOT NULL,
-        count INTEGER NOT NULL,
+        first_seen {real} NOT NULL,
+        last_seen {real} NOT NULL,
+        count {int} NOT NULL,
         PRIMARY KEY (account_id, address)
     )""",
     "CREATE INDEX IF NOT EXISTS account_addresses_by_address ON account_addresses (address)",
     # the open seats of accounts (one per account per table)
     """CREATE TABLE IF NOT EXISTS account_seats (
-        account_id INTEGER NOT NULL REFERENCES accounts (id),
-        table_id INTEGER NOT NULL,
+        account_id {int} NOT NULL REFERENCES accounts (id),
+        table_id {int} NOT NULL,
         PRIMARY KEY (account_id, table_id)
     )""",
     # the ledger: accounts with their cached balance, transactions, entries
     """CREATE TABLE IF NOT EXISTS ledger_accounts (
-        id INTEGER PRIMARY KEY,
+        id {serial},
         kind TEXT NOT NULL CHECK (kind IN ('player', 'bot', 'table', 'house', 'cashier')),
         name TEXT NOT NULL,
-        balance INTEGER NOT NULL DEFAULT 0,
+        balance {int} NOT NULL DEFAULT 0,
         UNIQUE (kind, name)
     )""",
     """CREATE TABLE IF NOT EXISTS ledger_transactions (
-        seq INTEGER PRIMARY KEY,
+        seq {int} PRIMARY KEY,
         key TEXT NOT NULL UNIQUE,
         kind TEXT NOT NULL,
         memo TEXT NOT NULL,
-        created REAL NOT NULL,
+        created {real} NOT NULL,
         prev TEXT NOT NULL,
         hash TEXT NOT NULL
     )""",
     """CREATE TABLE IF NOT EXISTS ledger_entries (
-        seq INTEGER NOT NULL,
-        account_id INTEGER NOT NULL,
-        amount INTEGER NOT NULL,
+        seq {int} NOT NULL,
+        account_id {int} NOT NULL,
+        amount {int} NOT NULL,
         PRIMARY KEY (seq, account_id)
     )""",
     "CREATE INDEX IF NOT EXISTS ledger_entries_by_account ON ledger_entries (account_id, seq)",
+)
+
+# each type of the tables above in each database's words: SQLite's as they always were;
+# PostgreSQL's of the same range (64-bit whole numbers, doubles, names without case)
+_TYPES = {
+    SQLITE: {
+        "serial": "INTEGER PRIMARY KEY",
+        "int": "INTEGER",
+        "real": "REAL",
+        "nocase": "TEXT NOT NULL UNIQUE COLLATE NOCASE",
+    },
+    POSTGRESQL: {
+        "serial": "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+        "int": "BIGINT",
+        "real": "DOUBLE PRECISION",
+        "nocase": "CITEXT NOT NULL UNIQUE",
+    },
+}
+SQLITE_TABLES = tuple(statement.format(**_TYPES[SQLITE]) for statement in _TABLES)
+POSTGRES_TABLES = (
+    "CREATE EXTENSION IF NOT EXISTS citext",  # trusted: a database's owner may create it
+    *(statement.format(**_TYPES[POSTGRESQL]) for statement in _TABLES),
 )
 
 APPEND_ONLY_TRIGGERS = {
@@ -129,19 +170,36 @@ APPEND_ONLY_TRIGGERS = {
     for verb in ("update", "delete")
 }
 
+# the one function the append-only triggers call (an integrity error, as SQLite's)
+_APPEND_ONLY_FUNCTION = """CREATE OR REPLACE FUNCTION ledger_append_only() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        RAISE EXCEPTION 'the ledger is append-only'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END $$"""
 
-def schema_version(db: sqlite3.Connection) -> str | None:
+POSTGRES_TRIGGERS = {
+    f"ledger_{table}_{verb}_refused": (
+        f"CREATE OR REPLACE TRIGGER ledger_{table}_{verb}_refused "
+        f"BEFORE {verb.upper()} ON ledger_{table} "
+        f"FOR EACH {'STATEMENT' if verb == 'truncate' else 'ROW'} "
+        "EXECUTE FUNCTION ledger_append_only()"
+    )
+    for table in ("transactions", "entries")
+    for verb in ("update", "delete", "truncate")
+}
+_POSTGRES_APPEND_ONLY = (_APPEND_ONLY_FUNCTION, *POSTGRES_TRIGGERS.values())
+
+
+def schema_version(db: Connection) -> str | None:
     """The accounts schema version stored in ``db`` (text), or ``None`` if it has none."""
-    exists = db.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts_meta'"
-    ).fetchone()
-    if exists is None:
+    if not has_table(db, "accounts_meta"):
         return None
     row = db.execute("SELECT value FROM accounts_meta WHERE key = ?", (_VERSION_KEY,)).fetchone()
     return None if row is None else str(row[0])
 
 
-def ensure_schema(db: sqlite3.Connection, *, restore_triggers: bool = False) -> None:
+def ensure_schema(db: Connection, *, restore_triggers: bool = False) -> None:
     """Creates the accounts tables of ``db`` if missing (idempotent), with the house
     and cashier ledger accounts. Inside the caller's transaction when there is one
     (never committing it), else in one of its own. A database of another schema
@@ -152,8 +210,9 @@ def ensure_schema(db: sqlite3.Connection, *, restore_triggers: bool = False) -> 
     ``restore_triggers`` (then they are made anew)."""
     own = not db.in_transaction
     if own:
-        db.execute("BEGIN IMMEDIATE")
+        begin(db)
     try:
+        serialise(db, "schema")
         _create(db, restore_triggers=restore_triggers)
     except BaseException:
         if own:
@@ -163,15 +222,20 @@ def ensure_schema(db: sqlite3.Connection, *, restore_triggers: bool = False) -> 
         db.execute("COMMIT")
 
 
-def missing_triggers(db: sqlite3.Connection) -> tuple[str, ...]:
-    """The append-only triggers ``db`` lacks, by name in order (reads only)."""
-    present = {
-        str(name) for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-    }
-    return tuple(name for name in sorted(APPEND_ONLY_TRIGGERS) if name not in present)
+def append_only_triggers(db: Connection) -> dict[str, str]:
+    """The append-only triggers of ``db``'s dialect: name -> the statement that makes
+    it (:data:`APPEND_ONLY_TRIGGERS` on SQLite, :data:`POSTGRES_TRIGGERS`)."""
+    return APPEND_ONLY_TRIGGERS if dialect(db) == SQLITE else POSTGRES_TRIGGERS
 
 
-def check_schema(db: sqlite3.Connection, path: str) -> None:
+def missing_triggers(db: Connection) -> tuple[str, ...]:
+    """The append-only triggers ``db`` lacks (or, on PostgreSQL, has disabled), by name
+    in order (reads only)."""
+    present = trigger_names(db)
+    return tuple(name for name in sorted(append_only_triggers(db)) if name not in present)
+
+
+def check_schema(db: Connection, path: str) -> None:
     """Refuses, reading only, a database ``db`` (the file at ``path``) that holds no
     accounts' tables (:class:`~doubleholdem.errors.DamagedDatabase`: not a doubleholdem
     room database) or those of another version (:class:`SchemaMismatch`)."""
@@ -193,19 +257,29 @@ def _same_version(found: str | None) -> None:
         )
 
 
-def _create(db: sqlite3.Connection, *, restore_triggers: bool) -> None:
+def _create(db: Connection, *, restore_triggers: bool) -> None:
     found = schema_version(db)
     _same_version(found)
     missing = () if found is None else missing_triggers(db)
     if missing and not restore_triggers:
         raise _missing(missing)
-    for statement in (*_TABLES, *APPEND_ONLY_TRIGGERS.values()):
+    sqlite = dialect(db) == SQLITE
+    for statement in SQLITE_TABLES if sqlite else POSTGRES_TABLES:
         db.execute(statement)
+    # SQLite's triggers are made "IF NOT EXISTS"; PostgreSQL's are replaced (locking
+    # their tables), so only made when new or restored
+    if sqlite or found is None or missing:
+        for statement in append_only_triggers(db).values() if sqlite else _POSTGRES_APPEND_ONLY:
+            db.execute(statement)
     db.execute(
-        "INSERT OR IGNORE INTO accounts_meta VALUES (?, ?)", (_VERSION_KEY, str(SCHEMA_VERSION))
+        "INSERT INTO accounts_meta VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (_VERSION_KEY, str(SCHEMA_VERSION)),
     )
     for kind, name in (HOUSE, CASHIER):
-        db.execute("INSERT OR IGNORE INTO ledger_accounts (kind, name) VALUES (?, ?)", (kind, name))
+        db.execute(
+            "INSERT INTO ledger_accounts (kind, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (kind, name),
+        )
     _key_names(db)
 
 
@@ -221,7 +295,7 @@ def _missing(missing: tuple[str, ...]) -> MissingTriggers:
     )
 
 
-def _key_names(db: sqlite3.Connection) -> None:
+def _key_names(db: Connection) -> None:
     """Gives the accounts made before name keys existed theirs."""
     missing = db.execute(
         "SELECT id, name FROM accounts WHERE id NOT IN (SELECT account_id FROM account_name_keys)"

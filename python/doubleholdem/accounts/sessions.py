@@ -47,7 +47,6 @@ import hashlib
 import ipaddress
 import math
 import secrets
-import sqlite3
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
@@ -55,6 +54,7 @@ from contextlib import AbstractContextManager, nullcontext
 
 from doubleholdem.accounts import households
 from doubleholdem.accounts.accounts import Account, Passwords, check_sign_in, set_password_hash
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import NotInTransaction, SignInThrottled
 
 __all__ = [
@@ -81,13 +81,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _need_transaction(db: sqlite3.Connection) -> None:
+def _need_transaction(db: Connection) -> None:
     if not db.in_transaction:
         raise NotInTransaction("sessions are written inside the caller's transaction")
 
 
 def start_session(
-    db: sqlite3.Connection, account: Account, *, now: float, lifetime: float = SESSION_SECONDS
+    db: Connection, account: Account, *, now: float, lifetime: float = SESSION_SECONDS
 ) -> str:
     """A new session of ``account`` valid for ``lifetime`` seconds from ``now``: the
     token, to hand to the client (only its hash is stored)."""
@@ -102,7 +102,7 @@ def start_session(
     return token
 
 
-def session_account(db: sqlite3.Connection, token: object, *, now: float) -> Account | None:
+def session_account(db: Connection, token: object, *, now: float) -> Account | None:
     """The account of a live session ``token``, or ``None`` (unknown, expired, revoked,
     or the account closed). A frozen account still has its session."""
     if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN:
@@ -119,7 +119,7 @@ def session_account(db: sqlite3.Connection, token: object, *, now: float) -> Acc
     return Account(int(id_), str(name), str(role), str(state), float(created))
 
 
-def end_session(db: sqlite3.Connection, token: object, *, now: float) -> None:
+def end_session(db: Connection, token: object, *, now: float) -> None:
     """Revokes a session (sign-out); a token that is not a live session is ignored."""
     _need_transaction(db)
     if isinstance(token, str) and 0 < len(token) <= MAX_TOKEN:
@@ -129,7 +129,7 @@ def end_session(db: sqlite3.Connection, token: object, *, now: float) -> None:
         )
 
 
-def end_all_sessions(db: sqlite3.Connection, account: Account, *, now: float) -> int:
+def end_all_sessions(db: Connection, account: Account, *, now: float) -> int:
     """Revokes every live session of ``account``; returns how many."""
     _need_transaction(db)
     cursor = db.execute(
@@ -139,7 +139,7 @@ def end_all_sessions(db: sqlite3.Connection, account: Account, *, now: float) ->
     return cursor.rowcount
 
 
-def purge_sessions(db: sqlite3.Connection, *, now: float) -> int:
+def purge_sessions(db: Connection, *, now: float) -> int:
     """Deletes the sessions that expired or were revoked before ``now``; returns how
     many."""
     _need_transaction(db)
@@ -284,7 +284,7 @@ class Throttle:
 
 
 def sign_in_guess(
-    throttle: Throttle, db: sqlite3.Connection, name: str, address: str
+    throttle: Throttle, db: Connection, name: str, address: str
 ) -> AbstractContextManager[None]:
     """The sign-in rule, of the server's desk and of the bank alike: a guess at
     ``name``'s password from ``address``, counted by ``throttle``
@@ -294,7 +294,7 @@ def sign_in_guess(
     return throttle.guess(name, address, known=households.signed_in(db, name, address))
 
 
-def open_session(db: sqlite3.Connection, account: Account, *, address: str, now: float) -> str:
+def open_session(db: Connection, account: Account, *, address: str, now: float) -> str:
     """``account`` signed in (or up) from ``address`` at ``now``, inside the caller's
     transaction: the address recorded (:func:`~doubleholdem.accounts.households.record_address`)
     and a new session started; its token."""
@@ -303,8 +303,8 @@ def open_session(db: sqlite3.Connection, account: Account, *, address: str, now:
 
 
 def sign_in(
-    db: sqlite3.Connection,
-    transaction: Callable[[], AbstractContextManager[sqlite3.Connection]],
+    db: Connection,
+    transaction: Callable[[], AbstractContextManager[Connection]],
     name: str,
     password: str,
     *,

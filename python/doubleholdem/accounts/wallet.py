@@ -2,15 +2,16 @@
 through a :class:`Wallet`: :meth:`~Wallet.debit` when a player buys in or tops up,
 :meth:`~Wallet.credit` when a seat cashes out, :meth:`~Wallet.rake` when a hand ends
 with rake (and, if the wallet has them, :meth:`Refunds.refund` when a debit is given
-back, :meth:`WritesOff.write_off` when a repair drops a table), each with an
-idempotency key (a retry with the same key and content changes nothing and returns the
-first result). :class:`LedgerWallet`, over the SQLite ledger in the server's own
-database, is the default; a server embedding the tables in a system of its own supplies
-its own wallet (docs/accounts.md shows one).
+back, :meth:`WritesOff.write_off` when a repair drops a table), each with an idempotency
+key (a retry with the same key and content changes nothing and returns the first
+result). :class:`LedgerWallet`, over the ledger in the server's own database, is the
+default; a server embedding the tables in a system of its own supplies its own wallet
+(docs/accounts.md shows one).
 
-The ledger wallet writes inside the transaction open on its connection (the one that
-also writes the table change) and keeps each account's open seats: one per account per
-table, opened by a buy-in, topped up while open, closed by the cash-out.
+The ledger wallet writes inside the transaction open on its connection to SQLite or
+PostgreSQL (the one that also writes the table change) and keeps each account's open
+seats: one per account per table, opened by a buy-in, topped up while open, closed by
+the cash-out.
 
 >>> import sqlite3
 >>> from doubleholdem.accounts.schema import ensure_schema
@@ -37,12 +38,12 @@ doubleholdem.errors.InsufficientFunds: bot robot holds 600 chips, not the 700 of
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Literal, Protocol, runtime_checkable
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import Account, get_account, ledger_account
 from doubleholdem.accounts.ledger import Posted
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import AccountClosed, AccountFrozen, AlreadySeated, NotSeated
 from doubleholdem.wording import Wording, table_said
 
@@ -119,11 +120,11 @@ class WritesOff(Protocol):
 
 
 class LedgerWallet:
-    """The default :class:`Wallet`: the double-entry ledger in the SQLite database of
-    ``db``. Every method but :meth:`balance` and :meth:`seats` must be called inside a
+    """The default :class:`Wallet`: the double-entry ledger in the database of ``db``.
+    Every method but :meth:`balance` and :meth:`seats` must be called inside a
     transaction on ``db`` (which it never commits)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     def balance(self, owner: str) -> int:
@@ -168,6 +169,7 @@ class LedgerWallet:
         ledger transaction."""
         if reason not in ("buy_in", "top_up"):
             raise ValueError(f"a debit is a buy_in or a top_up, not {reason!r}")
+        ledger.lock(self._db)  # the seat checked stays as read until it is written
         account = get_account(self._db, owner)
         table = ledger.table(table_id)
         done = self._replay(key, reason, account, table_id, amount)
@@ -203,6 +205,7 @@ class LedgerWallet:
     def credit(self, owner: str, table_id: int, amount: int, *, key: str) -> Posted:
         """A cash-out into the ledger (see :meth:`Wallet.credit`); returns the ledger
         transaction."""
+        ledger.lock(self._db)
         account = get_account(self._db, owner)
         table = ledger.table(table_id)
         done = self._replay(key, "cash_out", account, table_id, amount)
@@ -242,6 +245,7 @@ class LedgerWallet:
         the house (a ``repair`` transaction whose memo names the table, from 1, and
         ``problem``) and its accounts' open seats end. Returns how many chips."""
         table = ledger.table(table_id)
+        ledger.lock(self._db)
         chips = ledger.balance(self._db, table)
         if chips:
             memo = {"table": table_id + 1, "problem": problem}

@@ -1,8 +1,9 @@
 """``doubleholdem accounts ...``: a room's accounts and cashier from the command line
 (:mod:`doubleholdem.accounts`). Every subcommand takes ``--db PATH``, the server's
-database (only ``create`` makes a new file, or writes the accounts' tables into one;
-the others refuse a file that is not a room database, and ``show``, ``audit`` and
-``shared-addresses`` open it read-only).
+database: a SQLite file, or a PostgreSQL URL ``postgresql://USER@HOST:PORT/NAME``
+(docs/postgres.md). Only ``create`` makes a new file, or writes the accounts' tables into
+a database; the others refuse one that is not a room database, and ``show``, ``audit``
+and ``shared-addresses`` open it read-only.
 
 - ``create NAME [--admin] [--welcome N]``: the password is read from standard input
   (its first line) or, on a terminal, asked twice; never an argument;
@@ -25,9 +26,13 @@ import sys
 from typing import Any
 
 from doubleholdem.accounts.accounts import MAX_PASSWORD
-from doubleholdem.accounts.bank import Bank, Receipt, database_error
+from doubleholdem.accounts.bank import Bank, Receipt
 from doubleholdem.accounts.ledger import MAX_AMOUNT
 from doubleholdem.cli.base import Parser, UsageError, bounded
+from doubleholdem.database.connection import has_table
+from doubleholdem.database.failure import database_error, database_errors
+from doubleholdem.database.url import shown
+from doubleholdem.errors import DamagedDatabase
 
 __all__ = ["add_parser", "run"]
 
@@ -39,7 +44,12 @@ def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("accounts", help="accounts, the cashier and the ledger's audit")
     commands = p.add_subparsers(dest="subcommand", required=True, parser_class=Parser)
     common = Parser(add_help=False)
-    common.add_argument("--db", required=True, metavar="PATH", help="the server's database")
+    common.add_argument(
+        "--db",
+        required=True,
+        metavar="PATH",
+        help="the server's database: a SQLite file or a postgresql:// URL",
+    )
     amount = bounded(int, 1, MAX_AMOUNT, "an amount of chips")
 
     create = commands.add_parser("create", parents=[common], help="create an account")
@@ -85,11 +95,11 @@ _READ_ONLY = frozenset({"show", "audit", "shared-addresses"})
 def run(args: argparse.Namespace) -> int:
     """Runs the subcommand; the exit status. Only ``create`` writes into a file that
     is not a room database yet; ``show``, ``audit`` and ``shared-addresses`` open the
-    database read-only. SQLite's errors are typed errors naming the file (one line and
-    exit status 2: :func:`~doubleholdem.accounts.bank.database_error`)."""
+    database read-only. The databases' errors are typed errors naming the database (one
+    line and exit status 2: :func:`~doubleholdem.database.failure.database_error`)."""
     try:
         return _run(args)
-    except sqlite3.Error as error:
+    except database_errors() as error:
         raise database_error(args.db, error) from None
 
 
@@ -157,11 +167,10 @@ def _audit_database(args: argparse.Namespace, bank: Bank) -> dict[str, Any]:
     """The audit; on a game server's database with its tables' chips as well."""
     from doubleholdem.server.money.money import audit_room
 
-    tables = bank.db.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'"
-    ).fetchone()
-    if tables is None:
+    if not has_table(bank.db, "tables"):
         return bank.audit()
+    if not isinstance(bank.db, sqlite3.Connection):  # a room's tables live in SQLite so far
+        raise DamagedDatabase(f"{shown(args.db)}: a room's tables are read from SQLite only")
     key = None
     if args.snapshot_key:
         from doubleholdem.cli.serve import read_key

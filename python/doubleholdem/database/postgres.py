@@ -1,0 +1,95 @@
+"""A PostgreSQL connection that reads the package's SQL text: psycopg 3
+(``pip install doubleholdem[postgres]``) in autocommit mode, each ``?`` placeholder
+sent as PostgreSQL's own ``$1``, ``$2``, ... (server-side parameters: no value is ever
+spliced into the text). Statements run often are prepared by psycopg on their own.
+
+>>> native("SELECT name FROM accounts WHERE state != 'a?' AND id = ? AND name = ?")
+"SELECT name FROM accounts WHERE state != 'a?' AND id = $1 AND name = $2"
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from doubleholdem.database.connection import POSTGRESQL
+from doubleholdem.extras import require
+
+if TYPE_CHECKING:
+    import psycopg
+
+__all__ = ["PostgresConnection", "connect", "native"]
+
+# what a placeholder may not be found in: quoted text, quoted names, $$ bodies
+_PLACEHOLDER = re.compile(r"'(?:[^']|'')*'|\"[^\"]*\"|\$\$.*?\$\$|\?", re.DOTALL)
+
+
+@functools.lru_cache(maxsize=1024)
+def native(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders numbered as PostgreSQL's ``$n`` (those inside
+    quotes left as they are)."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group() != "?":
+            return match.group()
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+class PostgresConnection:
+    """A :class:`~doubleholdem.database.connection.Connection` over a psycopg 3
+    connection in autocommit mode (which it takes over: it closes it)."""
+
+    dialect = POSTGRESQL
+
+    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self.connection = connection
+
+    @property
+    def in_transaction(self) -> bool:
+        """True between a ``BEGIN`` and its ``COMMIT`` or ``ROLLBACK`` (a failed
+        transaction too, until it is rolled back)."""
+        from psycopg.pq import TransactionStatus
+
+        return self.connection.info.transaction_status != TransactionStatus.IDLE
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.RawCursor[Any]:
+        """Runs one statement; its cursor."""
+        import psycopg
+
+        cursor = psycopg.RawCursor(self.connection)
+        cursor.execute(native(sql), parameters or None)
+        return cursor
+
+    def executemany(
+        self, sql: str, parameters: Iterable[Sequence[Any]], /
+    ) -> psycopg.RawCursor[Any]:
+        """Runs one statement once per set of ``parameters``."""
+        import psycopg
+
+        cursor = psycopg.RawCursor(self.connection)
+        cursor.executemany(native(sql), parameters)
+        return cursor
+
+    def close(self) -> None:
+        """Closes the connection (a transaction left open is rolled back)."""
+        self.connection.close()
+
+
+def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> PostgresConnection:
+    """A connection to the PostgreSQL database at ``url`` (libpq's URL or key=value
+    text), in autocommit mode; ``read_only`` makes every transaction of it read only.
+    ``timeout``: seconds to wait for the server."""
+    require("psycopg", "postgres", "a PostgreSQL database")
+    import psycopg
+
+    connection = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
+    if read_only:
+        connection.execute("SET default_transaction_read_only = on")
+    return PostgresConnection(connection)
