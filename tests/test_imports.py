@@ -208,11 +208,13 @@ def test_no_literal_offset_in_rl_outside_the_layout() -> None:
 # -- the server's tree (issue 31 item 7) --------------------------------------------------
 
 SERVER = "doubleholdem.server"
-# Each concern of the server, with the concerns it may import: http on tables, tables on
-# money and storage, money on storage. What they all share (the wire format, settings, the
-# operator's log, the process tuning) sits in ``server/`` itself and imports none of them.
+# Each concern of the server, with the concerns it may import: http on tables and
+# tournaments, each of those on money and storage, money on storage. What they all share
+# (the wire format, settings, the operator's log, the process tuning) sits in
+# ``server/`` itself and imports none of them.
 LAYERS = {
-    "http": {"http", "tables", "money", "storage"},
+    "http": {"http", "tables", "tournaments", "money", "storage"},
+    "tournaments": {"tournaments", "money", "storage"},
     "tables": {"tables", "money", "storage"},
     "money": {"money", "storage"},
     "storage": {"storage"},

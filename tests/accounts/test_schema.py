@@ -51,7 +51,40 @@ def test_inside_a_transaction_it_commits_nothing(tmp_path: Path) -> None:
 
 def test_another_version_is_refused_naming_both(db: Connection) -> None:
     db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
-    with pytest.raises(SchemaMismatch, match=r"version 7.*version 1") as caught:
+    with pytest.raises(SchemaMismatch, match=r"version 7.*version 2") as caught:
         ensure_schema(db)
     assert (caught.value.found, caught.value.expected) == ("7", SCHEMA_VERSION)
     assert not db.in_transaction
+
+
+_VERSION_1_ACCOUNTS = """CREATE TABLE ledger_accounts (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('player', 'bot', 'table', 'house', 'cashier')),
+    name TEXT NOT NULL,
+    balance INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (kind, name)
+)"""
+
+
+def test_a_version_1_database_is_upgraded_keeping_every_account(db: sqlite3.Connection) -> None:
+    from doubleholdem.accounts import ledger
+    from doubleholdem.accounts.audit import audit
+
+    db.execute("BEGIN")
+    ledger.transfer(db, "d1", "deposit", ledger.CASHIER, ledger.player("ann"), 50)
+    db.execute("ALTER TABLE ledger_accounts RENAME TO now")  # back to what version 1 wrote
+    db.execute(_VERSION_1_ACCOUNTS)
+    db.execute("INSERT INTO ledger_accounts SELECT * FROM now")
+    db.execute("DROP TABLE now")
+    db.execute("UPDATE accounts_meta SET value = '1' WHERE key = 'schema'")
+    db.execute("COMMIT")
+    before = db.execute("SELECT * FROM ledger_accounts ORDER BY id").fetchall()
+    with pytest.raises(sqlite3.IntegrityError):  # version 1 has no tournament accounts
+        db.execute("INSERT INTO ledger_accounts (kind, name) VALUES ('tournament', '0')")
+    ensure_schema(db)
+    assert schema_version(db) == "2"
+    assert db.execute("SELECT * FROM ledger_accounts ORDER BY id").fetchall() == before
+    db.execute("BEGIN")
+    ledger.transfer(db, "e1", "entry", ledger.player("ann"), ledger.tournament(0), 20)
+    db.execute("COMMIT")
+    assert audit(db) == {"ok": True, "problems": []}

@@ -307,7 +307,7 @@ def test_an_unknown_accounts_schema_is_refused_naming_both(tmp_path: Path) -> No
     money_room(path=str(path)).store.close()
     with sqlite3.connect(path) as db:
         db.execute("UPDATE accounts_meta SET value = '7' WHERE key = 'schema'")
-    with pytest.raises(DamagedDatabase, match=r"version 7, .* version 1"):
+    with pytest.raises(DamagedDatabase, match=r"version 7, .* version 2"):
         money_room(path=str(path))
 
 

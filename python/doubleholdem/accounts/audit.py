@@ -9,9 +9,10 @@ It checks that
   these);
 - every transaction has two entries summing to zero, of the accounts its kind moves
   chips between (:data:`~doubleholdem.accounts.ledger.KINDS`), in the 64-bit range;
-- every cached balance equals the sum of its account's entries, and no player, bot or
-  table is below zero;
-- deposits - withdrawals == players' balances + tables + house + bots' bankrolls, and
+- every cached balance equals the sum of its account's entries, and no player, bot,
+  table or tournament is below zero;
+- deposits - withdrawals == players' balances + tables + tournaments' pools + house +
+  bots' bankrolls, and
   the cashier's balance is minus that;
 - when the caller passes ``table_chips`` (table id -> the chips on that table, pots included, as the
   server counts them), each table's ledger account equals its chips (a table in the
@@ -49,8 +50,8 @@ from doubleholdem.wording import table_said
 
 __all__ = ["audit"]
 
-_NON_NEGATIVE = frozenset({"player", "bot", "table"})
-_HOLDERS = frozenset({"player", "bot", "table", "house"})
+_NON_NEGATIVE = frozenset({"player", "bot", "table", "tournament"})
+_HOLDERS = frozenset({"player", "bot", "table", "tournament", "house"})
 
 
 def audit(
@@ -212,7 +213,8 @@ def _totals(accounts: dict[int, tuple[str, str, int]], moved: dict[str, int]) ->
     problems = []
     if net != held:
         problems.append(
-            f"deposits - withdrawals is {net} but players, tables, house and bots hold {held}"
+            f"deposits - withdrawals is {net} but players, tables, tournaments, house and bots "
+            f"hold {held}"
         )
     if cashier != -net:
         problems.append(f"the cashier's balance is {cashier}, not minus deposits net ({-net})")

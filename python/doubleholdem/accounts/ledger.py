@@ -4,10 +4,12 @@ transaction (these functions never begin, commit or roll back: the server writes
 buy-in in the same transaction that seats the player, so both happen or neither does).
 The ledger's writers go one at a time (:func:`lock`), in the order of the hash chain.
 
-Ledger accounts are of five kinds: ``player`` (a person's balance), ``bot`` (a bot's
-bankroll), ``table`` (the chips bought in at one table, pots included), ``house`` (the
-room: rake in, welcome chips and bot bankrolls out) and ``cashier`` (the outside world:
-its balance is minus the money deposited net of withdrawals). Each transaction is a
+Ledger accounts are of six kinds: ``player`` (a person's balance), ``bot`` (a bot's
+bankroll), ``table`` (the chips bought in at one table, pots included), ``tournament``
+(the prize pool of one tournament: its buy-ins, re-entries, rebuys and add-ons, until
+the prizes or the refunds pay it out), ``house`` (the room: rake and entry fees in,
+welcome chips and bot bankrolls out) and ``cashier`` (the outside world: its balance is
+minus the money deposited net of withdrawals). Each transaction is a
 transfer of one kind (:data:`KINDS`) from one account to another.
 
 Each transaction has an idempotency ``key``: posting it again with the same content
@@ -18,9 +20,9 @@ the previous transaction's hash, and the chain's head is kept in ``accounts_meta
 an edited, deleted, inserted or reordered row is found by the audit.
 
 Amounts are whole numbers; balances, like every amount, stay within 64-bit integers
-(SQLite's, PostgreSQL's ``BIGINT``: :data:`MAX_AMOUNT`). Players', bots' and tables'
-balances never go below zero; the house may (a play-money room issues chips from it) and
-so does the cashier.
+(SQLite's, PostgreSQL's ``BIGINT``: :data:`MAX_AMOUNT`). Players', bots', tables' and
+tournaments' balances never go below zero; the house may (a play-money room issues chips
+from it) and so does the cashier.
 
 >>> import sqlite3
 >>> from doubleholdem.accounts.schema import ensure_schema
@@ -76,6 +78,7 @@ __all__ = [
     "player",
     "statement",
     "table",
+    "tournament",
     "transfer",
 ]
 
@@ -119,6 +122,14 @@ KINDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "closing": (frozenset({"table"}), frozenset({"house"})),
     # a damaged table dropped by ``serve --repair``: the chips the ledger held there
     "repair": (frozenset({"table"}), frozenset({"house"})),
+    # a tournament (RULES.md TRN-1): each entry, re-entry, rebuy or add-on pays its price
+    # into the pool and its fee to the house; prizes (a final-table deal's included) and
+    # the refunds of a cancelled tournament or an unregistration pay them back out
+    "entry": (frozenset({"player", "bot"}), frozenset({"tournament"})),
+    "entry_fee": (frozenset({"player", "bot"}), frozenset({"house"})),
+    "prize": (frozenset({"tournament"}), frozenset({"player", "bot"})),
+    "entry_refund": (frozenset({"tournament"}), frozenset({"player", "bot"})),
+    "fee_refund": (frozenset({"house"}), frozenset({"player", "bot"})),
 }
 _MAY_GO_NEGATIVE = frozenset({"house", "cashier"})
 _ZERO_ALLOWED = frozenset({"cash_out", "closing"})  # a seat that lost everything leaves with 0
@@ -139,6 +150,15 @@ def table(table_id: int) -> LedgerAccount:
     if type(table_id) is not int or not 0 <= table_id <= MAX_AMOUNT:
         raise AccountError(f"a table id is a whole number from 0 to {MAX_AMOUNT}, not {table_id!r}")
     return LedgerAccount("table", str(table_id))
+
+
+def tournament(tournament_id: int) -> LedgerAccount:
+    """The prize pool of tournament ``tournament_id`` (a whole number from 0)."""
+    if type(tournament_id) is not int or not 0 <= tournament_id <= MAX_AMOUNT:
+        raise AccountError(
+            f"a tournament id is a whole number from 0 to {MAX_AMOUNT}, not {tournament_id!r}"
+        )
+    return LedgerAccount("tournament", str(tournament_id))
 
 
 class Transfer(NamedTuple):
@@ -177,14 +197,15 @@ class Line(NamedTuple):
 
     def to_json(self) -> dict[str, object]:
         """The line as plain JSON values (``other`` as text, ``created`` as ``time``), as
-        people read it: a table named from 1 (``table 1`` is the table of id 0), in
-        ``other`` and in the memo's ``table``."""
+        people read it: a table or a tournament named from 1 (``table 1`` is the table
+        of id 0), in ``other`` and in the memo's ``table`` or ``tournament``."""
         other, memo = str(self.other), self.memo
-        if self.other.kind == "table" and self.other.name.isdecimal():
+        kind = self.other.kind
+        if kind in ("table", "tournament") and self.other.name.isdecimal():
             number = int(self.other.name) + 1
-            other = f"table {number}"
-            if "table" in memo:
-                memo = {**memo, "table": number}
+            other = f"{kind} {number}"
+            if kind in memo:
+                memo = {**memo, kind: number}
         return {
             "seq": self.seq,
             "kind": self.kind,

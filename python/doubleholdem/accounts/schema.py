@@ -23,7 +23,7 @@ re-making them in silence would hide that they were dropped.
 >>> ensure_schema(db)
 >>> ensure_schema(db)  # idempotent
 >>> schema_version(db)
-'1'
+'2'
 >>> _ = db.execute("DROP TRIGGER ledger_entries_delete_refused")
 >>> from doubleholdem.errors import MissingTriggers
 >>> try:
@@ -52,10 +52,12 @@ from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 
 __all__ = [
     "APPEND_ONLY_TRIGGERS",
+    "LEDGER_KINDS",
     "POSTGRES_TABLES",
     "POSTGRES_TRIGGERS",
     "SCHEMA_VERSION",
     "SQLITE_TABLES",
+    "UPGRADES_FROM",
     "append_only_triggers",
     "check_schema",
     "ensure_schema",
@@ -63,8 +65,19 @@ __all__ = [
     "schema_version",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+UPGRADES_FROM = ("1",)  # upgraded in place: 1 lacked the ledger's tournament accounts
 _VERSION_KEY = "schema"
+LEDGER_KINDS = ("player", "bot", "table", "tournament", "house", "cashier")
+_KINDS = ", ".join(f"'{kind}'" for kind in LEDGER_KINDS)
+# the ledger's accounts with their cached balance (a template of _TABLES: {serial}, {int})
+_LEDGER_ACCOUNTS = f"""CREATE TABLE IF NOT EXISTS ledger_accounts (
+        id {{serial}},
+        kind TEXT NOT NULL CHECK (kind IN ({_KINDS})),
+        name TEXT NOT NULL,
+        balance {{int}} NOT NULL DEFAULT 0,
+        UNIQUE (kind, name)
+    )"""
 
 # The ledger accounts every database has; their names are fixed.
 HOUSE = ("house", "house")
@@ -113,13 +126,7 @@ _TABLES = (
         PRIMARY KEY (account_id, table_id)
     )""",
     # the ledger: accounts with their cached balance, transactions, entries
-    """CREATE TABLE IF NOT EXISTS ledger_accounts (
-        id {serial},
-        kind TEXT NOT NULL CHECK (kind IN ('player', 'bot', 'table', 'house', 'cashier')),
-        name TEXT NOT NULL,
-        balance {int} NOT NULL DEFAULT 0,
-        UNIQUE (kind, name)
-    )""",
+    _LEDGER_ACCOUNTS,
     """CREATE TABLE IF NOT EXISTS ledger_transactions (
         seq {int} PRIMARY KEY,
         key TEXT NOT NULL UNIQUE,
@@ -204,7 +211,7 @@ def ensure_schema(db: Connection, *, restore_triggers: bool = False) -> None:
     and cashier ledger accounts. Inside the caller's transaction when there is one
     (never committing it), else in one of its own. A database of another schema
     version is refused with :class:`~doubleholdem.errors.SchemaMismatch` naming both
-    (version 1 is the first: there is no older one to upgrade); one that has the
+    (version 1 is upgraded in place to 2: :data:`UPGRADES_FROM`); one that has the
     accounts' tables but lacks append-only triggers with
     :class:`~doubleholdem.errors.MissingTriggers` naming them, unless
     ``restore_triggers`` (then they are made anew)."""
@@ -248,7 +255,7 @@ def check_schema(db: Connection, path: str) -> None:
 
 
 def _same_version(found: str | None) -> None:
-    if found is not None and found != str(SCHEMA_VERSION):
+    if found is not None and found != str(SCHEMA_VERSION) and found not in UPGRADES_FROM:
         raise SchemaMismatch(
             f"the database's accounts schema is version {found}, this doubleholdem reads "
             f"version {SCHEMA_VERSION}: use the doubleholdem that wrote it",
@@ -264,6 +271,8 @@ def _create(db: Connection, *, restore_triggers: bool) -> None:
     if missing and not restore_triggers:
         raise _missing(missing)
     sqlite = dialect(db) == SQLITE
+    if found in UPGRADES_FROM:
+        _upgrade_ledger_accounts(db, sqlite=sqlite)
     for statement in SQLITE_TABLES if sqlite else POSTGRES_TABLES:
         db.execute(statement)
     # SQLite's triggers are made "IF NOT EXISTS"; PostgreSQL's are replaced (locking
@@ -272,8 +281,8 @@ def _create(db: Connection, *, restore_triggers: bool) -> None:
         for statement in append_only_triggers(db).values() if sqlite else _POSTGRES_APPEND_ONLY:
             db.execute(statement)
     db.execute(
-        "INSERT INTO accounts_meta VALUES (?, ?) ON CONFLICT DO NOTHING",
-        (_VERSION_KEY, str(SCHEMA_VERSION)),
+        "INSERT INTO accounts_meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?",
+        (_VERSION_KEY, str(SCHEMA_VERSION), str(SCHEMA_VERSION)),
     )
     for kind, name in (HOUSE, CASHIER):
         db.execute(
@@ -281,6 +290,23 @@ def _create(db: Connection, *, restore_triggers: bool) -> None:
             (kind, name),
         )
     _key_names(db)
+
+
+def _upgrade_ledger_accounts(db: Connection, *, sqlite: bool) -> None:
+    """Version 1 to 2: ``ledger_accounts`` takes the kinds of :data:`LEDGER_KINDS` (its
+    CHECK names them), its rows kept, ids included (the entries name accounts by id; no
+    trigger or view reads the table). SQLite cannot change a CHECK: the table is made
+    anew; PostgreSQL's constraint is replaced."""
+    if not sqlite:
+        db.execute(
+            "ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_kind_check, "
+            f"ADD CONSTRAINT ledger_accounts_kind_check CHECK (kind IN ({_KINDS}))"
+        )
+        return
+    db.execute("ALTER TABLE ledger_accounts RENAME TO ledger_accounts_v1")
+    db.execute(_LEDGER_ACCOUNTS.format(**_TYPES[SQLITE]))
+    db.execute("INSERT INTO ledger_accounts SELECT id, kind, name, balance FROM ledger_accounts_v1")
+    db.execute("DROP TABLE ledger_accounts_v1")
 
 
 def _missing(missing: tuple[str, ...]) -> MissingTriggers:

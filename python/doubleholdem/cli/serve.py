@@ -199,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"serve needs {install_command('server')} ({error})") from None
     from doubleholdem.server import oplog
     from doubleholdem.server.tables.room import Room
+    from doubleholdem.server.tournaments.spec import load_tournaments
 
     settings = RoomSettings(
         tables=args.tables, bots=args.bots, bot_delay=args.bot_delay, pause=args.pause
@@ -210,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
         settings.configs, settings.bot_kinds = load_tables(args.config)
         load_room(args.config, settings)
     _room_options(args, settings)
+    tournaments = load_tournaments(args.config) if args.config else []
     raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
@@ -222,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
         quiet_collector()
         limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
         config = uvicorn_config(
-            create_app(room),
+            create_app(room, tournaments=tournaments),
             limits,
             forwarded_allow_ips=args.forwarded_allow_ips,
             log_config=None,

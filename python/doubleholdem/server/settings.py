@@ -30,6 +30,7 @@ __all__ = [
     "load_configs",
     "load_room",
     "load_tables",
+    "read_toml",
 ]
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -144,8 +145,9 @@ class RoomSettings:
         return self.guests if self.spectator_chat is None else self.spectator_chat
 
 
-def _read_toml(path: str) -> dict[str, Any]:
-    """The TOML file at ``path`` as a dict, or :class:`~doubleholdem.errors.InvalidConfig`."""
+def read_toml(path: str) -> dict[str, Any]:
+    """The TOML file at ``path`` as a dict, or :class:`~doubleholdem.errors.InvalidConfig`
+    (also read by :func:`doubleholdem.server.tournaments.spec.load_tournaments`)."""
     import rtoml
 
     from doubleholdem.errors import InvalidConfig
@@ -193,8 +195,8 @@ def load_tables(path: str) -> tuple[list[TableConfig], list[tuple[str, ...]]]:
     from doubleholdem.errors import InvalidConfig
     from doubleholdem.game import Rake
 
-    data = _read_toml(path)
-    if "table" not in data and isinstance(data.get("room"), dict):
+    data = read_toml(path)
+    if "table" not in data and (isinstance(data.get("room"), dict) or "tournament" in data):
         return default_configs(), []
     entries = data.get("table")
     if (
@@ -301,7 +303,7 @@ def load_room(path: str, settings: RoomSettings) -> None:
     """
     from doubleholdem.errors import InvalidConfig
 
-    room = _read_toml(path).get("room", {})
+    room = read_toml(path).get("room", {})
     if not isinstance(room, dict):
         raise InvalidConfig(f"{path}: [room] must be a table")
     for key, value in room.items():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +23,29 @@ from doubleholdem.accounts.sessions import token_hash
 from doubleholdem.server.http.api import account_routes
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.http.tournaments import tournament_routes
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tournaments.room import Tournaments
+from doubleholdem.server.tournaments.spec import TournamentSpec
 
 __all__ = ["STATIC", "create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def create_app(room: Room, desk: Desk | None = None) -> Starlette:
+def create_app(
+    room: Room, desk: Desk | None = None, *, tournaments: Sequence[TournamentSpec] = ()
+) -> Starlette:
     """The app serving ``room`` (its tables run while the app runs). Unless the room
     takes guests, its accounts are served by ``desk`` (by default a :class:`Desk` on
-    the room's database)."""
+    the room's database), and it runs ``tournaments`` (docs/room-tournaments.md)."""
     if desk is None and not room.settings.guests:
         desk = Desk(room.store.path, room.settings)
+    run = None  # tournaments are paid through the ledger: a room of accounts only
+    if desk is not None and tournaments:
+        run = Tournaments(room.store, room.settings, room.commit, tournaments)
+        run.open()
 
     async def signed_in(websocket: WebSocket) -> dict[str, Any]:
         """The name of the account whose session cookie the handshake carries, the hash
@@ -109,9 +118,13 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await room.start()
+        if run is not None:
+            await run.start()
         try:
             yield
         finally:
+            if run is not None:
+                await run.stop()
             await room.stop()
             if desk is not None:
                 desk.close()
@@ -122,6 +135,7 @@ def create_app(room: Room, desk: Desk | None = None) -> Starlette:
             Route("/favicon.ico", favicon),
             Route("/healthz", healthz),
             Route("/api/tables", tables),
+            *(tournament_routes(run, desk) if run and desk else []),
             *(account_routes(desk, room.signed_out) if desk is not None else [guest_room]),
             WebSocketRoute("/ws", socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -66,6 +66,7 @@ from doubleholdem.server.storage.database import money_kind
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.storage.survey import meta_int, survey
+from doubleholdem.server.storage.tournament_rows import pool_problems
 from doubleholdem.table import Table
 from doubleholdem.table.entries import Entry, HandEnd, Leave
 from doubleholdem.wording import Wording, for_people, joined, table_said
@@ -566,6 +567,7 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
             seated=_ledger_seated(db, tables) if ledger_pays else None,
         )
         owed = owed_problems(db)
+        owed += pool_problems(db, key)  # the tournaments' pools
     finally:
         if own:
             db.execute("COMMIT")

@@ -106,6 +106,8 @@ _ADDED = (
     # how often the wallet failed each call still noted, and how it failed last
     "CREATE TABLE IF NOT EXISTS wallet_failures (number INTEGER PRIMARY KEY,"
     " attempts INTEGER NOT NULL, error TEXT NOT NULL)",
+    # the room's tournaments (doubleholdem.server.tournaments.stored): each one's state
+    "CREATE TABLE IF NOT EXISTS tournaments (id INTEGER PRIMARY KEY, state TEXT NOT NULL)",
 )
 
 # the rows of one table, by table and column (what dropping a table forgets)

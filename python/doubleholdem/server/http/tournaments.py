@@ -1,0 +1,132 @@
+"""The tournaments' HTTP API (docs/tournaments.md, "The API"): the lobby, one
+tournament as the signed-in account sees it, and the account's requests (register,
+unregister, act at its table, a deal). Every ``POST`` comes from the server's own page
+(its ``Origin``) with a JSON body of at most :data:`MAX_BODY` bytes, signed in by the
+session cookie; a refusal is a JSON ``{"error", "message"}`` and changes nothing.
+Tournaments are numbered from 0 in the API, as tables are."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from doubleholdem.errors import AccountError, DatabaseBusy, DoubleHoldemError, IllegalAction
+from doubleholdem.server.http.desk import Desk
+from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.tournaments.room import Tournaments
+
+__all__ = ["MAX_BODY", "tournament_routes"]
+
+MAX_BODY = 1024
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _refused(status: int, code: str, message: str) -> Response:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any] | Response:
+    """The JSON object a ``POST`` from the server's own page carries, or the refusal."""
+    if not same_origin(request.headers, request.url.scheme):
+        return _refused(403, "cross_origin", "this request comes from another site's page")
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _refused(415, "bad_body", "send a JSON body (Content-Type: application/json)")
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return _refused(413, "too_large", f"a body of at most {MAX_BODY} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        return _refused(400, "bad_body", "the body is a JSON object")
+    return data
+
+
+def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
+    """The routes of the tournaments' API over ``tournaments``, signed in by ``desk``."""
+
+    async def viewer(request: Request) -> str | None:
+        token = request.cookies.get(SESSION_COOKIE)
+        account = await run_in_threadpool(desk.session, token) if token else None
+        return None if account is None else account.name
+
+    def number(request: Request) -> int | None:
+        text = str(request.path_params["number"])
+        return int(text) if text.isdecimal() and len(text) <= 9 else None
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(tournaments.lobby())
+
+    async def detail(request: Request) -> Response:
+        found = number(request)
+        if found is None or found not in tournaments.runners:
+            return _refused(404, "no_tournament", "no such tournament")
+        return JSONResponse(tournaments.detail(found, await viewer(request)))
+
+    def request_route(path: str, apply: Callable[[int, str, dict[str, Any]], Any]) -> Route:
+        async def handler(request: Request) -> Response:
+            data = await _body(request)
+            if isinstance(data, Response):
+                return data
+            name = await viewer(request)
+            if name is None:
+                return _refused(401, "not_signed_in", "sign in first")
+            found = number(request)
+            if found is None or found not in tournaments.runners:
+                return _refused(404, "no_tournament", "no such tournament")
+            if not tournaments.commit.writable():
+                return _refused(503, "unavailable", "the database refuses writes for now")
+            try:
+                answer = apply(found, name, data)
+            except AccountError as error:
+                return _refused(402 if error.code == "insufficient_funds" else 403,
+                                error.code, str(error))  # fmt: skip
+            except DatabaseBusy as error:
+                return _refused(503, "unavailable", str(error))
+            except (IllegalAction, DoubleHoldemError) as error:
+                return _refused(409, "refused", str(error))
+            return JSONResponse({"ok": True, **(answer or {})})
+
+        return Route(f"/api/tournaments/{{number}}/{path}", handler, methods=["POST"])
+
+    def register(number: int, name: str, data: dict[str, Any]) -> dict[str, Any]:
+        return {"entry": tournaments.register(number, name)}
+
+    def unregister(number: int, name: str, data: dict[str, Any]) -> None:
+        tournaments.runner(number).unregister(name)
+
+    def act(number: int, name: str, data: dict[str, Any]) -> None:
+        hand, action, amount = data.get("hand"), data.get("action"), data.get("amount")
+        if (
+            type(hand) is not int
+            or not isinstance(action, str)
+            or (amount is not None and type(amount) is not int)
+        ):
+            raise IllegalAction('act: {"hand": N, "action": "call", "amount": N or null}')
+        tournaments.runner(number).act(name, hand, action, amount)
+
+    def deal(number: int, name: str, data: dict[str, Any]) -> None:
+        answer = data.get("answer")
+        runner = tournaments.runner(number)
+        if answer == "ask":
+            runner.offer_deal(name)
+        elif answer in ("accept", "decline"):
+            runner.answer_deal(name, answer == "accept")
+        else:
+            raise IllegalAction('deal: {"answer": "ask", "accept" or "decline"}')
+
+    return [
+        Route("/api/tournaments", lobby),
+        Route("/api/tournaments/{number}", detail),
+        request_route("register", register),
+        request_route("unregister", unregister),
+        request_route("act", act),
+        request_route("deal", deal),
+    ]

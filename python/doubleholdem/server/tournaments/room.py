@@ -1,0 +1,157 @@
+"""The room's tournaments (:class:`Tournaments`): restored from the database where they
+were, opened from the room's settings (a sit-and-go anew each time the last one starts,
+a scheduled one once), each with its
+:class:`~doubleholdem.server.tournaments.runner.TournamentRunner` task, and the requests
+of signed-in accounts routed to them (register, unregister, act, a deal). It shares the
+room's database and group commit, so a tournament's changes and the tables' are
+committed together."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from doubleholdem.accounts.accounts import create_bot, get_account
+from doubleholdem.errors import TournamentError, UnknownAccount
+from doubleholdem.server.money.money import paying
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.commit import GroupCommit
+from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tournaments import views
+from doubleholdem.server.tournaments.runner import TournamentRunner
+from doubleholdem.server.tournaments.spec import TournamentSpec
+from doubleholdem.server.tournaments.stored import OVER, REGISTERING, Stored, load_all
+from doubleholdem.tournament import Kind, Tournament
+
+__all__ = ["Tournaments"]
+
+
+class Tournaments:
+    """Every tournament of a room, on its ``store`` and ``commit``, run by its
+    ``settings``; ``specs`` the tournaments it opens."""
+
+    def __init__(
+        self,
+        store: Storage,
+        settings: RoomSettings,
+        commit: GroupCommit,
+        specs: Sequence[TournamentSpec],
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.commit = commit
+        self.specs = tuple(specs)
+        self.runners: dict[int, TournamentRunner] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._running = False
+
+    def open(self) -> None:
+        """Restores the stored tournaments and opens those the settings want."""
+        for stored, tournament in load_all(self.store.db, self.settings.snapshot_key):
+            self.runners[stored.id] = self._runner(stored, tournament)
+        for spec in self.specs:
+            self._keep_open(spec)
+
+    def _runner(self, stored: Stored, tournament: Tournament) -> TournamentRunner:
+        return TournamentRunner(stored, tournament, settings=self.settings, store=self.store,
+                                commit=self.commit)  # fmt: skip
+
+    def _keep_open(self, spec: TournamentSpec) -> None:
+        """A sit-and-go with no tournament registering gets a new one; a scheduled one
+        is made once. Bot entrants missing (a crash between their registrations) are
+        registered."""
+        own = [r for r in self.runners.values() if r.stored.spec.name == spec.name]
+        if spec.config.kind is Kind.SIT_AND_GO:
+            own = [r for r in own if r.stored.status == REGISTERING]
+        runner = own[-1] if own else self._create(spec)
+        if runner.stored.status == REGISTERING:
+            self._register_bots(runner)
+
+    def _create(self, spec: TournamentSpec) -> TournamentRunner:
+        number = max(self.runners, default=-1) + 1
+        seed = None if self.settings.seed is None else self.settings.seed * 1009 + number
+        runner = self._runner(Stored(number, spec), Tournament(spec.config, seed=seed))
+        with runner.change():
+            pass  # its row
+        self.runners[number] = runner
+        if self._running:
+            self._start(runner)
+        return runner
+
+    def _register_bots(self, runner: TournamentRunner) -> None:
+        spec, tournament = runner.stored.spec, runner.tournament
+        config = tournament.config
+        for n in range(spec.bots):
+            name = f"tbot-{runner.id}-{n + 1}"
+            if tournament.entries_of(name):
+                continue
+            with paying(self.store):
+                try:
+                    account = get_account(self.store.db, name)
+                except UnknownAccount:
+                    account = create_bot(self.store.db, name, max(1, config.buy_in + config.fee))
+            if account.role != "bot":  # a person took the name: the seat stays for people
+                continue
+            runner.register(name, bot=spec.bot_kinds[n % len(spec.bot_kinds)])
+
+    # ------------------------------------------------------------------ tasks
+
+    async def start(self) -> None:
+        """Starts every tournament's task."""
+        self._running = True
+        for runner in self.runners.values():
+            self._start(runner)
+
+    def _start(self, runner: TournamentRunner) -> None:
+        if runner.stored.status not in OVER:
+            self._tasks[runner.id] = asyncio.create_task(runner.run())
+
+    async def stop(self) -> None:
+        """Stops the tasks (before the room's last commit)."""
+        self._running = False
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    # ------------------------------------------------------------------ requests
+
+    def runner(self, tournament_id: int) -> TournamentRunner:
+        """Tournament ``tournament_id``, or :class:`TournamentError`."""
+        runner = self.runners.get(tournament_id)
+        if runner is None or runner.gone:
+            raise TournamentError(f"there is no tournament {tournament_id + 1}")
+        return runner
+
+    def register(self, tournament_id: int, player: str) -> int:
+        """Enters the account ``player`` (paid from its balance); a sit-and-go it fills
+        starts, and a new one opens."""
+        runner = self.runner(tournament_id)
+        entry = runner.register(player)
+        if (
+            runner.stored.status != REGISTERING
+            and runner.stored.spec.config.kind is Kind.SIT_AND_GO
+        ):
+            self._keep_open(runner.stored.spec)
+        return entry
+
+    def cancel(self, tournament_id: int) -> None:
+        """The room cancels the tournament (refunded by the rule of
+        :meth:`TournamentRunner.cancel`)."""
+        self.runner(tournament_id).cancel()
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Every tournament's summary, newest first."""
+        now = self.settings.clock()
+        found = [r for r in self.runners.values() if not r.gone]
+        return [views.summary(r.stored, r.tournament, now)
+                for r in sorted(found, key=lambda r: -r.id)]  # fmt: skip
+
+    def detail(self, tournament_id: int, viewer: str | None) -> dict[str, Any]:
+        """One tournament as ``viewer`` may see it, with its version (changes made)."""
+        runner = self.runner(tournament_id)
+        view = views.detail(runner.stored, runner.tournament, self.settings.clock(), viewer)
+        view["version"] = runner.version
+        return view
