@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.accounts.schema import SCHEMA_VERSION, ensure_schema, schema_version
-from doubleholdem.database.connection import Connection
+from doubleholdem.database.connection import SQLITE, Connection, dialect
 from doubleholdem.errors import SchemaMismatch
 from doubleholdem.server.storage.storage import Storage
 
@@ -57,30 +57,41 @@ def test_another_version_is_refused_naming_both(db: Connection) -> None:
     assert not db.in_transaction
 
 
-_VERSION_1_ACCOUNTS = """CREATE TABLE ledger_accounts (
-    id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL CHECK (kind IN ('player', 'bot', 'table', 'house', 'cashier')),
-    name TEXT NOT NULL,
-    balance INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (kind, name)
-)"""
+_VERSION_1_KINDS = "kind IN ('player', 'bot', 'table', 'house', 'cashier')"
 
 
-def test_a_version_1_database_is_upgraded_keeping_every_account(db: sqlite3.Connection) -> None:
+def _back_to_version_1(db: Connection) -> None:
+    """``ledger_accounts`` as version 1 made it (no tournament accounts), its rows kept."""
+    if dialect(db) == SQLITE:
+        db.execute("ALTER TABLE ledger_accounts RENAME TO now")
+        db.execute(
+            "CREATE TABLE ledger_accounts (id INTEGER PRIMARY KEY, kind TEXT NOT NULL "
+            f"CHECK ({_VERSION_1_KINDS}), name TEXT NOT NULL, balance INTEGER NOT NULL "
+            "DEFAULT 0, UNIQUE (kind, name))"
+        )
+        db.execute("INSERT INTO ledger_accounts SELECT * FROM now")
+        db.execute("DROP TABLE now")
+    else:
+        db.execute(
+            "ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_kind_check, "
+            f"ADD CONSTRAINT ledger_accounts_kind_check CHECK ({_VERSION_1_KINDS})"
+        )
+    db.execute("UPDATE accounts_meta SET value = '1' WHERE key = 'schema'")
+
+
+def test_a_version_1_database_is_upgraded_keeping_every_account(db: Connection) -> None:
     from doubleholdem.accounts import ledger
     from doubleholdem.accounts.audit import audit
 
     db.execute("BEGIN")
     ledger.transfer(db, "d1", "deposit", ledger.CASHIER, ledger.player("ann"), 50)
-    db.execute("ALTER TABLE ledger_accounts RENAME TO now")  # back to what version 1 wrote
-    db.execute(_VERSION_1_ACCOUNTS)
-    db.execute("INSERT INTO ledger_accounts SELECT * FROM now")
-    db.execute("DROP TABLE now")
-    db.execute("UPDATE accounts_meta SET value = '1' WHERE key = 'schema'")
+    _back_to_version_1(db)
     db.execute("COMMIT")
     before = db.execute("SELECT * FROM ledger_accounts ORDER BY id").fetchall()
-    with pytest.raises(sqlite3.IntegrityError):  # version 1 has no tournament accounts
+    db.execute("BEGIN")
+    with pytest.raises(Exception, match=r"(?i)check"):  # version 1 has no tournament accounts
         db.execute("INSERT INTO ledger_accounts (kind, name) VALUES ('tournament', '0')")
+    db.execute("ROLLBACK")
     ensure_schema(db)
     assert schema_version(db) == "2"
     assert db.execute("SELECT * FROM ledger_accounts ORDER BY id").fetchall() == before
