@@ -349,6 +349,7 @@ def test_the_server_applies_the_clock_in_one_place() -> None:
     assert found == {
         "doubleholdem.server.tables.runner": ["catch_up"],
         "doubleholdem.server.storage.journal": ["replay"],
+        "doubleholdem.server.tournaments.runner": ["catch_up"],  # a tournament's tables
     }
 
 

@@ -177,7 +177,7 @@ class TournamentRunner:
         refused: DoubleHoldemError | None = None
         with self.change():
             now = self.now()
-            table.advance(now)
+            self.catch_up(table, now)
             try:
                 table.act(entry.seat, action, amount)
             except DoubleHoldemError as error:
@@ -185,6 +185,12 @@ class TournamentRunner:
             self._after_decision(entry.table, now)
         if refused is not None:
             raise refused
+
+    @staticmethod
+    def catch_up(table: Table, now: float) -> None:
+        """The deadlines ``table`` passed by ``now`` (TH-40), applied before a
+        decision, a bot's or a player's, and by the task: the one place it is done."""
+        table.advance(now)
 
     def _after_decision(self, number: int, now: float) -> None:
         """A decision, a deadline or a hand's start at table ``number``: if its hand is
@@ -397,7 +403,7 @@ class TournamentRunner:
             self._finish_hand(number, now)
         if table is None or not table.in_hand:
             return
-        table.advance(now)
+        self.catch_up(table, now)
         seat = table.to_act
         if what == "bot" and seat is not None:
             player = table.player(seat)
