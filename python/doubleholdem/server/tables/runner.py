@@ -235,7 +235,10 @@ class TableRunner(TableMessages, BotBankrolls):
         if deadline is None or deadline > now:
             return False
         with self.change(moves=True):
-            if self.table.advance(now):
+            table = self.table
+            start = table.log_length
+            table.advance(now)  # the entries it returns are read once, when the change ends
+            if table.log_length != start:
                 self._moves.append(journal.advance_move(now))
         return True
 
