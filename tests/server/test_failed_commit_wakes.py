@@ -54,7 +54,7 @@ def test_a_removal_whose_commit_failed_is_made_once_writes_are_taken(tmp_path: P
         await ann.send(type="sit_out")
         await _until(lambda: (runner.table.seats()[0] or {}).get("sitting_out", False))
         left_to_fail = fail_next_write(room)  # the removal's snapshot fails to commit
-        loop = room._tasks[0].get_loop()
+        loop = room.tables._tasks[0].get_loop()
         clock.now += 300.0
         loop.call_soon_threadsafe(runner.wake.set)  # the clock moved: one wake, no more
         await _until(lambda: left_to_fail() == 0)  # the removal was made, and failed
@@ -62,7 +62,7 @@ def test_a_removal_whose_commit_failed_is_made_once_writes_are_taken(tmp_path: P
         assert left["seat"] == 0 and left["after_hand"] is False and left["cash_out"] == 1000
         assert runner.table.seats()[0] is None and 0 not in runner.humans
         assert room.commit.refusing is None
-        assert room._stored(0)[0].seats()[0] is None  # the removal is committed
+        assert room.tables._stored(0)[0].seats()[0] is None  # the removal is committed
         await ann.close()
 
     served(room, scenario)

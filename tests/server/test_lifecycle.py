@@ -48,7 +48,7 @@ def _room(path: Path, clock: FakeClock) -> Room:
 
 def _poke(room: Room) -> None:
     """Wakes the tables (the fake clock moved) from the test's thread."""
-    loop = room._tasks[0].get_loop()
+    loop = room.tables._tasks[0].get_loop()
     for runner in room.runners.values():
         loop.call_soon_threadsafe(runner.wake.set)
 

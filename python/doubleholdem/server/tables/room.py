@@ -1,20 +1,25 @@
-"""The game server's heart, without HTTP: a :class:`Room` of tables (their database,
-runners and group commit: :class:`~doubleholdem.server.tables.tables.RoomTables`) and its
-clients (:class:`~doubleholdem.server.tables.connection.Connection`). The room reads each
-client's requests and routes them to the tables. The protocol is ``docs/PROTOCOL.md``."""
+"""The game server's heart, without HTTP: a :class:`Room` of tables and its clients
+(:class:`~doubleholdem.server.tables.connection.Connection`). The room reads each
+client's requests and routes them to the tables. It is made of parts it holds, each
+with a small interface: its tables (:attr:`Room.tables`, a
+:class:`~doubleholdem.server.tables.tables.RoomTables`: the database, the runners and
+the group commit), the requests a wallet outside the database pays for, off the event
+loop (:attr:`Room.paid`, a
+:class:`~doubleholdem.server.tables.wallet_requests.WalletRequests`, handed the room's
+ways to take a seat and make a seat's request), the signed-in clients' accounts
+(:attr:`Room.accounts`, an
+:class:`~doubleholdem.server.tables.accounts_watch.AccountsWatch`) and the ``hands``
+request (:attr:`Room.hands`, a
+:class:`~doubleholdem.server.tables.hands_replies.HandsReplies`). The protocol is
+``docs/PROTOCOL.md``."""
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
-import sqlite3
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from starlette.concurrency import run_in_threadpool
-
-from doubleholdem.accounts import households
-from doubleholdem.accounts.accounts import get_account, inactive
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
     DoubleHoldemError,
@@ -24,45 +29,139 @@ from doubleholdem.server import oplog, protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage.commit import running_loop
+from doubleholdem.server.storage.commit import GroupCommit, running_loop
 from doubleholdem.server.storage.storage import Storage, token_hash
+from doubleholdem.server.tables.accounts_watch import MAX_ADDRESSES, AccountsWatch
 from doubleholdem.server.tables.connection import CHAT_BURST, CHAT_SECONDS, Connection
+from doubleholdem.server.tables.hands_replies import HandsReplies
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.server.tables.tables import RoomTables
 from doubleholdem.server.tables.wallet_requests import WalletRequests, answering
-from doubleholdem.table import Decision
-from doubleholdem.table.history import seat_hands
+from doubleholdem.table import Decision, Table
 from doubleholdem.wording import Wording, seat_said, table_said, told
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["MAX_ADDRESSES", "RETENTION_SECONDS", "UNAVAILABLE", "Room"]
 
 RETENTION_SECONDS = 10.0  # how often tables without a hand ended meanwhile forget old hands
 
-MAX_ADDRESSES = 64  # addresses remembered per account, for households
-ACCOUNTS_CHECK_SECONDS = 0.5  # how often the room looks for accounts frozen elsewhere
-_log = logging.getLogger("doubleholdem.server")
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
-class Room(RoomTables, WalletRequests):
-    """Every table of the server, its database, and the clients."""
+class Opening(TypedDict, total=False):
+    """How :meth:`Room.open` opens a room's database (:meth:`RoomTables.open
+    <doubleholdem.server.tables.tables.RoomTables.open>`)."""
+
+    synchronous: str
+    repair: bool
+    wallet: Wallet | None
+
+
+class Room:
+    """Every table of the server, its database, and the clients. ``tables``: the room's
+    tables when they are made already (:meth:`open`), else new ones over ``store``, paid
+    for by ``wallet``."""
 
     def __init__(
-        self, store: Storage, settings: RoomSettings, *, wallet: Wallet | None = None
+        self,
+        store: Storage,
+        settings: RoomSettings,
+        *,
+        wallet: Wallet | None = None,
+        tables: RoomTables | None = None,
     ) -> None:
-        super().__init__(store, settings, wallet=wallet)
+        self.tables = RoomTables(store, settings, wallet=wallet) if tables is None else tables
+        self.paid = WalletRequests(
+            self.tables.runners,
+            take_seat=self._take_seat,
+            seat_request=self._seat_request,
+            seated_elsewhere=self._seated_elsewhere,
+        )
         self.connections: set[Connection] = set()
-        # households: the addresses each account (lower case) connected from since start
-        self.addresses: dict[str, set[str]] = {}
+        self.accounts = AccountsWatch(self.tables.store, self.connections)
+        self.hands = HandsReplies(self.tables.store, self.tables.runners)
         self._connected = 0  # connections so far (a spectator's name in the chat)
-        self._reading: set[asyncio.Task[None]] = set()  # hands replies being read
-        self._requests: set[asyncio.Task[None]] = set()  # paid off the loop, under way
+        self._tasks: list[asyncio.Task[None]] = []  # the room's own (the tables' are theirs)
+
+    @classmethod
+    def open(cls, path: str, settings: RoomSettings, **options: Unpack[Opening]) -> Room:
+        """The room of the database at ``path``, opened with ``options`` (``synchronous``,
+        ``repair``, ``wallet``: :meth:`RoomTables.open
+        <doubleholdem.server.tables.tables.RoomTables.open>`: its tables restored, made,
+        or refused as damaged unless ``repair``)."""
+        tables = RoomTables.open(path, settings, **options)
+        return cls(tables.store, tables.settings, tables=tables)
+
+    # ------------------------------------------------------------------ the tables
+
+    @property
+    def store(self) -> Storage:
+        """The room's database."""
+        return self.tables.store
+
+    @property
+    def settings(self) -> RoomSettings:
+        """How the room runs."""
+        return self.tables.settings
+
+    @property
+    def commit(self) -> GroupCommit:
+        """The group commit every change of the room goes through."""
+        return self.tables.commit
+
+    @property
+    def runners(self) -> dict[int, TableRunner]:
+        """Each table's runner, by table id."""
+        return self.tables.runners
+
+    @property
+    def repaired(self) -> list[str]:
+        """What a repair did, table by table (:meth:`open` with ``repair``)."""
+        return self.tables.repaired
+
+    @property
+    def wallet(self) -> Wallet | None:
+        """What pays for the seats, or ``None`` in a guest room."""
+        return self.tables.wallet
+
+    @property
+    def audit(self) -> Callable[[Connection, TableRunner, str], None] | None:
+        """Called with each message about a table sent to a client (tests check what
+        each client was sent with it)."""
+        return self.tables.audit
+
+    @audit.setter
+    def audit(self, audit: Callable[[Connection, TableRunner, str], None] | None) -> None:
+        self.tables.audit = audit
+
+    def now(self, table: Table) -> float:
+        """The server's time for ``table`` (never before the table's own time)."""
+        return self.tables.now(table)
+
+    def health(self) -> str | None:
+        """``None`` while all is well; else what is wrong (:meth:`RoomTables.health
+        <doubleholdem.server.tables.tables.RoomTables.health>`)."""
+        return self.tables.health()
+
+    def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
+        """A page of the tables' summaries and where the next one starts
+        (:meth:`RoomTables.lobby <doubleholdem.server.tables.tables.RoomTables.lobby>`)."""
+        return self.tables.lobby(first)
+
+    async def wallet_calls_ended(self) -> None:
+        """Until no request paid by a wallet outside the database is under way and no
+        table makes calls to it (:meth:`WalletRequests.ended
+        <doubleholdem.server.tables.wallet_requests.WalletRequests.ended>`)."""
+        await self.paid.ended()
 
     async def stop(self) -> None:
         """Stops the tables and closes the database."""
-        tasks = [*self._tasks, *self._reading, *self._requests]
+        tasks = [*self._tasks, *self.hands.reading, *self.paid.under_way]
         for task in tasks:
             task.cancel()
+        await self.tables.stop()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
         self.commit.stopping = True
@@ -94,9 +193,7 @@ class Room(RoomTables, WalletRequests):
             connection.identity = f"guest:{connection.number}"
         self.connections.add(connection)
         if account is not None:
-            seen = self.addresses.setdefault(account.lower(), set())
-            if len(seen) < MAX_ADDRESSES:
-                seen.add(address)
+            self.accounts.connected(account, address)
         connection.send(
             encode("welcome", protocol=protocol.PROTOCOL_VERSION, tables=len(self.runners))
         )
@@ -105,9 +202,9 @@ class Room(RoomTables, WalletRequests):
     async def start(self) -> None:
         """Starts every table's task, and in a room with accounts the watch for
         accounts frozen or closed by another process (:meth:`check_accounts`)."""
-        await super().start()
+        await self.tables.start()
         if not self.settings.guests:
-            self._tasks.append(asyncio.create_task(self._watch_accounts()))
+            self._tasks.append(asyncio.create_task(self.accounts.watch()))
         if self.settings.keep_hands_days is not None:
             self._tasks.append(asyncio.create_task(self._forget_old_hands()))
 
@@ -122,46 +219,16 @@ class Room(RoomTables, WalletRequests):
                     self.commit.later([step], _nothing)
             await asyncio.sleep(RETENTION_SECONDS)
 
-    async def _watch_accounts(self) -> None:
-        """Every ``ACCOUNTS_CHECK_SECONDS``: if another connection committed to the
-        database since the last look (the command line freezing an account), checks
-        the accounts of the open connections."""
-        seen = None
-        while True:
-            try:
-                version = self.store.data_version()
-                if version != seen:
-                    seen = version
-                    self.check_accounts()
-            except sqlite3.Error:  # the database fails for now: the next look tries again
-                _log.warning("could not check the accounts' states", exc_info=True)
-            await asyncio.sleep(ACCOUNTS_CHECK_SECONDS)
-
     def check_accounts(self) -> None:
-        """Tells why and closes the connections of accounts no longer active (frozen or
-        closed) that were when they connected, as a sign-out does: a seat stays; a new
-        connection is signed in only as the session allows (a closed account's sessions
-        are over; a frozen one's keeps its name, which cannot sit, and stays open)."""
-        names = {c.account for c in self.connections if c.account is not None}
-        if not names:
-            return
-        blocked = inactive(self.store.db, names)
-        told = set()
-        for connection in list(self.connections):
-            if connection.active and connection.account in blocked:
-                state = get_account(self.store.db, connection.account).state
-                connection.send(protocol.account_blocked(state))
-                connection.close()
-                told.add(connection.account)
-        for account in sorted(told):
-            oplog.event("account_blocked", account=account)
+        """Closes the connections of accounts frozen or closed meanwhile, each told why
+        (:meth:`AccountsWatch.check
+        <doubleholdem.server.tables.accounts_watch.AccountsWatch.check>`)."""
+        self.accounts.check()
 
     def signed_out(self, session: str) -> None:
         """The session whose token hashes to ``session`` was revoked: its connections
         are closed (a seat stays, away, until its account signed in again resumes it)."""
-        for connection in list(self.connections):
-            if connection.session == session:
-                connection.close()
+        self.accounts.signed_out(session)
 
     def disconnect(self, connection: Connection) -> None:
         """The client has gone. Its seat stays, away: it gets the action time without
@@ -172,7 +239,7 @@ class Room(RoomTables, WalletRequests):
         self._unbind(connection)
         connection.close()
         if seated and table is not None:
-            self._mark_away(self.runners[table])
+            self.tables.mark_away(self.runners[table])
 
     def _unbind(self, connection: Connection) -> None:
         """``connection`` stops watching its table."""
@@ -210,7 +277,7 @@ class Room(RoomTables, WalletRequests):
             elif not self._seated_elsewhere(connection, None):
                 self._watch(connection, runner, None)
         elif isinstance(message, protocol.Hands):
-            self._hands(connection, message.last)
+            self.hands.ask(connection, message.last)
         elif not isinstance(message, protocol.Resume) and not self.commit.writable():
             self._unavailable(connection, getattr(message, "id", None))
         elif isinstance(message, protocol.Sit):
@@ -258,64 +325,6 @@ class Room(RoomTables, WalletRequests):
         runner.say(connection, player, text)
         self.commit.instead(connection, _unavailable(None))
 
-    def _hands(self, connection: Connection, last: int) -> None:
-        """The last hands ``connection``'s seat played, as it saw them (a reply of at
-        most ``last`` hands, found through the hand index and read off the event loop,
-        :meth:`_send_hands`). It spends from the chat's bucket: reading hands costs the
-        server."""
-        seat, table_id = connection.seat, connection.table
-        if seat is None or table_id is None:
-            connection.error("unauthorised", "hands: take a seat or resume with its token first")
-            return
-        if not connection.chat_allowed():
-            connection.error(
-                "rate_limited",
-                f"hands: at most {CHAT_BURST:.0f} requests at once, then one every "
-                f"{CHAT_SECONDS:.0f} s (with the chat's messages)",
-            )
-            return
-        runner = self.runners[table_id]
-        player, occupancy = runner.humans[seat][1], runner.table.occupancy(seat)
-        if occupancy is None:  # a seat being freed
-            connection.error("unauthorised", "hands: take a seat or resume with its token first")
-            return
-        reply = self._send_hands(connection, table_id, (seat, occupancy), player, last)
-        if running_loop() is None or self.store.path == ":memory:":
-            # a script or a test without an event loop, or an in-memory database (tests),
-            # which has no connection of its own for another thread: read here
-            reply.close()
-            connection.send(self._read_hands(table_id, (seat, occupancy), player, last))
-            return
-        task = asyncio.create_task(reply)
-        self._reading.add(task)
-        task.add_done_callback(self._reading.discard)
-
-    async def _send_hands(
-        self,
-        connection: Connection,
-        table_id: int,
-        seat: tuple[int, int],
-        player: str,
-        last: int,
-    ) -> None:
-        """Reads the hands of :meth:`_hands` in a worker thread (as the server runs its
-        other blocking work) and sends them; a database that fails the read is an error
-        reply."""
-        try:
-            text = await run_in_threadpool(self._read_hands, table_id, seat, player, last)
-        except sqlite3.Error:
-            _log.warning("could not read the hands of table %d", table_id + 1, exc_info=True)
-            connection.error("unavailable", "hands: the database cannot be read now; try again")
-            return
-        connection.send(text)
-
-    def _read_hands(self, table_id: int, seat: tuple[int, int], player: str, last: int) -> str:
-        """The ``hands`` reply: the last ``last`` hands ``player`` played in ``seat``
-        (the seat and its occupancy: this seating's hands only)."""
-        logs = self.store.seat_hands(table_id, (seat[1], player, seat[0]), last=last)[::-1]
-        found = seat_hands(logs, seat=seat[0], player=player)
-        return encode("hands", table=table_id, seat=seat[0], hands=[h.to_dict() for h in found])
-
     def _unavailable(self, connection: Connection, ident: str | None) -> None:
         """Says that a change cannot be made now: the database refuses writes."""
         connection.send(_unavailable(ident))
@@ -354,7 +363,7 @@ class Room(RoomTables, WalletRequests):
         token hash ``token``) and sends the state."""
         self._unbind(connection)
         runner.connections.watch(connection, seat, token)
-        self.emit(connection, runner, runner.state_message(connection))
+        self.tables.emit(connection, runner, runner.state_message(connection))
 
     def _seat_name(self, connection: Connection, message: protocol.Sit) -> str | None:
         """The name ``connection`` sits under: in a guest room the one it chose; else its
@@ -372,29 +381,15 @@ class Room(RoomTables, WalletRequests):
         if message.name is not None and message.name.lower() != account.lower():
             connection.error("not_your_name", f"sit: you are signed in as {account}")
             return None
-        if self.settings.households and self._household_at(connection, message.table):
+        if self.settings.households and self.accounts.household_at(
+            connection, self.runners.get(message.table)
+        ):
             connection.error(
                 "household",
                 Wording("another account from your address sits at ", table_said(message.table)),
             )
             return None
         return account
-
-    def _household_at(self, connection: Connection, table_id: int) -> bool:
-        """True if another account seated at ``table_id`` shares an address with
-        ``connection``'s account: one its WebSockets came from since the server started,
-        or one the database keeps of its sign-ins (``account_addresses``: across
-        restarts), ``connection``'s own address among them."""
-        runner = self.runners.get(table_id)
-        me = (connection.account or "").lower()
-        others = {p.lower() for _, p in runner.humans.values()} - {me} if runner else set()
-        if not others:
-            return False
-        db = self.store.db
-        kept = households.household(db, me) + households.signed_in_from(db, connection.address)
-        return bool(others & {name.lower() for name in kept}) or any(
-            connection.address in self.addresses.get(player, ()) for player in others
-        )
 
     def _sit(self, connection: Connection, message: protocol.Sit) -> None:
         if self._seated_elsewhere(connection, None):
@@ -417,7 +412,7 @@ class Room(RoomTables, WalletRequests):
             seat = open_seats[0]
         money = runner.money
         if money is not None and money.outside and running_loop() is not None:
-            self._paying(connection, self._sit_paid(connection, runner, seat, name, message.buy_in))
+            self.paid.sit(connection, runner, seat, name, message.buy_in)
             return
         self._take_seat(connection, runner, seat, name, message.buy_in)
 
@@ -516,7 +511,7 @@ class Room(RoomTables, WalletRequests):
         connection.identity = runner.identity(seat, connection.identity)
         connection.send(encode("seated", table=runner.id, seat=seat, token=token))
         self._watch(connection, runner, seat, hashed)
-        self._mark_away(runner)  # back: the time bank is there again
+        self.tables.mark_away(runner)  # back: the time bank is there again
 
     def _act(self, connection: Connection, runner: TableRunner, message: protocol.Act) -> None:
         """A decision from the client in ``connection`` (its seat)."""
@@ -558,7 +553,7 @@ class Room(RoomTables, WalletRequests):
         money = runner.money
         paying = money is not None and money.outside and running_loop() is not None
         if isinstance(message, protocol.TopUp) and paying and paid is None:
-            self._paying(connection, self._top_up_paid(connection, runner, message))
+            self.paid.top_up(connection, runner, message)
             return
         now = runner.now()
         with runner.change():

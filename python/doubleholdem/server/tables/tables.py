@@ -2,7 +2,7 @@
 created up to the settings' count, a damaged one replaced on ``serve --repair``, each
 with its :class:`~doubleholdem.server.tables.runner.TableRunner` task, its bots and its money
 (:class:`~doubleholdem.server.money.money.TableMoney`). The clients and their requests are
-the :class:`~doubleholdem.server.tables.room.Room`'s, built on this."""
+the :class:`~doubleholdem.server.tables.room.Room`'s, which holds its tables as a part."""
 
 from __future__ import annotations
 
@@ -413,10 +413,17 @@ class RoomTables:
         """Starts every table's task (a hand in play goes on where it was). No player
         is connected yet: their seats are away until they resume (no time bank)."""
         for runner in self.runners.values():
-            self._mark_away(runner)
+            self.mark_away(runner)
             self._tasks.append(asyncio.create_task(runner.run()))
         if self._wallet_outside:
             self._tasks.append(asyncio.create_task(self._retry_owed()))
+
+    async def stop(self) -> None:
+        """Stops every table's task (the database stays open: the room closes it)."""
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _retry_owed(self) -> None:
         """Every ``RETRY_OWED_SECONDS``, the calls the wallet outside the database
@@ -430,7 +437,7 @@ class RoomTables:
                 if runner.money is not None:
                     runner.money.retry_owed()
 
-    def _mark_away(self, runner: TableRunner) -> None:
+    def mark_away(self, runner: TableRunner) -> None:
         """Tells ``runner``'s table which players are connected (when it can store
         that: a database that refuses writes leaves the seats as they were)."""
         changes = runner.away_changes()

@@ -1,6 +1,6 @@
 """Requests a wallet outside the room's database pays for (an embedding server's own,
-docs/accounts.md), served off the event loop (a base of the
-:class:`~doubleholdem.server.tables.room.Room`): a buy-in or a top-up is paid first, through
+docs/accounts.md), served off the event loop (a part the
+:class:`~doubleholdem.server.tables.room.Room` holds): a buy-in or a top-up is paid first, through
 the table's gate (:meth:`TableMoney.prepay
 <doubleholdem.server.money.money.TableMoney.prepay>`: in a thread, one call at a time, with a
 timeout and a backoff), in a task of its own, then made in a change of the table (or
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Coroutine, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from typing import Any, Protocol
 
 from doubleholdem.errors import (
     AccountError,
@@ -27,17 +27,14 @@ from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.wording import told
 
-__all__ = ["WalletRequests", "answering"]
+__all__ = ["SeatRequest", "TakeSeat", "WalletRequests", "answering"]
 
 
-class WalletRequests:
-    """The requests paid off the loop (a base of the room, which holds these
-    attributes and makes the changes)."""
+class TakeSeat(Protocol):
+    """Seats ``name`` in ``seat`` of ``runner``'s table with ``buy_in`` chips the
+    wallet ``paid`` already (the room's way to take a seat)."""
 
-    runners: dict[int, TableRunner]
-    _requests: set[asyncio.Task[None]]
-
-    def _take_seat(
+    def __call__(
         self,
         connection: Connection,
         runner: TableRunner,
@@ -45,29 +42,51 @@ class WalletRequests:
         name: str,
         buy_in: int,
         paid: WalletCall | None = None,
-    ) -> None:
-        raise NotImplementedError
+    ) -> None: ...
 
-    def _seat_request(
+
+class SeatRequest(Protocol):
+    """Makes the request ``message`` of ``connection``'s seat at ``runner``'s table,
+    paid already by ``paid`` (the room's way to make a seat's request)."""
+
+    def __call__(
         self,
         connection: Connection,
         runner: TableRunner,
         message: protocol.Message,
         paid: WalletCall | None = None,
+    ) -> None: ...
+
+
+class WalletRequests:
+    """The requests paid off the loop, each in a task of its own (:attr:`under_way`),
+    over the room's ``runners``. It is handed what it needs of the room: how to
+    ``take_seat`` and make a ``seat_request`` once paid, and ``seated_elsewhere``
+    (True, with an error reply, when a connection holds a seat other than that of a
+    token hash)."""
+
+    def __init__(
+        self,
+        runners: dict[int, TableRunner],
+        *,
+        take_seat: TakeSeat,
+        seat_request: SeatRequest,
+        seated_elsewhere: Callable[[Connection, str | None], bool],
     ) -> None:
-        raise NotImplementedError
+        self.runners = runners
+        self.under_way: set[asyncio.Task[None]] = set()
+        self._take_seat = take_seat
+        self._seat_request = seat_request
+        self._seated_elsewhere = seated_elsewhere
 
-    def _seated_elsewhere(self, connection: Connection, hashed: str | None) -> bool:
-        raise NotImplementedError
-
-    async def wallet_calls_ended(self) -> None:
+    async def ended(self) -> None:
         """Until no request paid by a wallet outside the database is under way and no
         table makes calls to it, with the commits they made (tests wait for this)."""
         while True:
             for _ in range(2):  # the commit due at this turn, and what it hands on
                 await asyncio.sleep(0)
-            if self._requests:
-                await asyncio.wait(list(self._requests))
+            if self.under_way:
+                await asyncio.wait(list(self.under_way))
                 continue
             monies = [r.money for r in self.runners.values() if r.money is not None]
             if not any(money.calling() for money in monies):
@@ -75,12 +94,22 @@ class WalletRequests:
             for money in monies:
                 await money.calls_ended()
 
-    async def _sit_paid(
+    def sit(
         self, connection: Connection, runner: TableRunner, seat: int, name: str, buy_in: int
     ) -> None:
         """A sit whose buy-in a wallet outside the database pays, asked off the loop
         (:meth:`TableMoney.prepay <doubleholdem.server.money.money.TableMoney.prepay>`), then
         the seat taken with it (or the payment given back)."""
+        self._paying(connection, self._sit_paid(connection, runner, seat, name, buy_in))
+
+    def top_up(self, connection: Connection, runner: TableRunner, message: protocol.TopUp) -> None:
+        """A top-up a wallet outside the database pays, asked off the loop, then made
+        (or the payment given back: the seat changed meanwhile)."""
+        self._paying(connection, self._top_up_paid(connection, runner, message))
+
+    async def _sit_paid(
+        self, connection: Connection, runner: TableRunner, seat: int, name: str, buy_in: int
+    ) -> None:
         money = runner.money
         assert money is not None
         async with _moving(runner):
@@ -94,8 +123,6 @@ class WalletRequests:
     async def _top_up_paid(
         self, connection: Connection, runner: TableRunner, message: protocol.TopUp
     ) -> None:
-        """A top-up a wallet outside the database pays, asked off the loop, then made
-        (or the payment given back: the seat changed meanwhile)."""
         money, seat = runner.money, connection.seat
         assert money is not None and seat is not None
         async with _moving(runner):
@@ -110,15 +137,15 @@ class WalletRequests:
 
     def _paying(self, connection: Connection, work: Coroutine[Any, Any, None]) -> None:
         """Runs ``work`` (a request a wallet outside the database pays for) in a task
-        of its own, its refusals answered as :meth:`handle` answers them."""
+        of its own, its refusals answered as the room answers them."""
 
         async def answered() -> None:
             with answering(connection):
                 await work
 
         task = asyncio.get_running_loop().create_task(answered())
-        self._requests.add(task)
-        task.add_done_callback(self._requests.discard)
+        self.under_way.add(task)
+        task.add_done_callback(self.under_way.discard)
 
 
 @contextlib.asynccontextmanager
