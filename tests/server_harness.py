@@ -16,7 +16,7 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,6 +34,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
+from doubleholdem.server.tournaments.spec import TournamentSpec
 from doubleholdem.table import TableConfig
 
 DOUBLE_THREE = TableConfig(
@@ -225,6 +226,7 @@ class ServerThread:
         limits: Limits | None = None,
         *,
         desk: Desk | None = None,
+        tournaments: Sequence[TournamentSpec] = (),
         **options: Any,
     ) -> None:
         if desk is None:
@@ -237,7 +239,11 @@ class ServerThread:
         self.views: dict[Connection, Any] = {}
         room.audit = self._audit
         config = uvicorn_config(
-            create_app(room, desk), self.limits, host="127.0.0.1", port=0, **options
+            create_app(room, desk, tournaments=tournaments),
+            self.limits,
+            host="127.0.0.1",
+            port=0,
+            **options,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -9,6 +9,7 @@ from typing import Any
 
 import money_room
 from doubleholdem.accounts import ledger
+from doubleholdem.game.betting import LegalActions
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
@@ -38,10 +39,10 @@ class Clock:
 
 
 def open_room(
-    path: str, spec: TournamentSpec, clock: Callable[[], float]
+    path: str, spec: TournamentSpec, clock: Callable[[], float], seed: int = 7
 ) -> tuple[Room, Tournaments]:
     """The room at ``path`` with the tournaments of ``spec``, opened (not started)."""
-    settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=7,
+    settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=seed,
                             clock=clock)  # fmt: skip
     room = Room.open(path, settings)
     tournaments = Tournaments(room.store, settings, room.commit, [spec])
@@ -63,8 +64,24 @@ def audit(room: Room) -> list[str]:
     return list(audit_room(room.store.db)["problems"])
 
 
-def people_act(runner: TournamentRunner, people: tuple[str, ...]) -> bool:
-    """Each person whose turn it is checks, or folds facing a bet: True if one did."""
+def passive(legal: LegalActions) -> tuple[str, int | None]:
+    """Check, or fold facing a bet."""
+    return ("check" if legal.can_check else "fold"), None
+
+
+def all_in(legal: LegalActions) -> tuple[str, int | None]:
+    """Every chip in: the largest bet or raise, else a call (or a check)."""
+    if legal.max_raise_to is not None:
+        return ("bet" if legal.is_bet else "raise"), legal.max_raise_to
+    return ("call" if legal.call_amount else "check"), None
+
+
+def people_act(
+    runner: TournamentRunner,
+    people: tuple[str, ...],
+    choose: Callable[[LegalActions], tuple[str, int | None]] = passive,
+) -> bool:
+    """Each person whose turn it is acts as ``choose`` says: True if one did."""
     acted = False
     for name in people:
         own = runner.tournament.entries_of(name)
@@ -75,7 +92,7 @@ def people_act(runner: TournamentRunner, people: tuple[str, ...]) -> bool:
         if table.in_hand and table.to_act == entry.seat:
             legal = table.legal_actions()
             assert legal is not None
-            runner.act(name, table.hand_number, "check" if legal.can_check else "fold", None)
+            runner.act(name, table.hand_number, *choose(legal))
             acted = True
     return acted
 
@@ -88,13 +105,14 @@ def play(
     until: Callable[[], bool],
     each: Callable[[], None] | None = None,
     most: int = 20_000,
+    choose: Callable[[LegalActions], tuple[str, int | None]] = passive,
 ) -> int:
     """Steps the tournament (people acting as :func:`people_act`) until ``until()``;
     ``each()`` after every step. Returns the steps taken."""
     for steps in range(most):
         if until():
             return steps
-        if not people_act(runner, people):
+        if not people_act(runner, people, choose):
             wait = runner.step(clock.now)
             clock.now += 0.01 if wait is None else max(0.01, min(wait, 5.0))
         if each is not None:

@@ -17,6 +17,7 @@ from tournaments_room import (
     BUY_IN,
     FEE,
     Clock,
+    all_in,
     audit,
     balance,
     open_room,
@@ -227,4 +228,48 @@ def test_the_audit_names_a_pool_that_does_not_match_its_tournament(tmp_path: Pat
         "tournament 10: the ledger holds 5 chips in its pool, but no such tournament is stored",
     ]
     assert not tournaments.runner(0).gone
+    room.store.close()
+
+
+def test_a_rebuy_is_paid_into_the_pool_and_a_refused_add_on_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    rebuys = {"until_level": 3, "price": 100, "chips": 500, "add_on_price": 50,
+              "add_on_chips": 300}  # fmt: skip
+    spec = sit_and_go(4, bots=2, rebuys=rebuys)
+    room, _tournaments, runner, _ = registered(str(tmp_path / "r.db"), spec)
+    runner.buy("ann", "rebuy")  # between hands, with no more than the starting stack
+    assert balance(room, "ann") == 1000 - BUY_IN - FEE - 100
+    assert runner.tournament.pool == 4 * BUY_IN + 100
+    assert ledger.balance(room.store.db, ledger.tournament(0)) == runner.tournament.pool
+    sales = runner.stored.sales
+    with pytest.raises(TournamentError, match="add-ons"):
+        runner.buy("ann", "add-on")  # only in the level after the rebuys
+    with pytest.raises(TournamentError, match="still in"):
+        runner.buy("bob", "re-entry")
+    assert runner.stored.sales == sales and balance(room, "ann") == 1000 - BUY_IN - FEE - 100
+    assert audit(room) == []
+    room.store.close()
+
+
+def test_a_player_out_re_enters_during_late_registration(tmp_path: Path) -> None:
+    clock = Clock()
+    levels = [{"small_blind": 100, "big_blind": 200}, {"small_blind": 200, "big_blind": 400}]
+    spec = sit_and_go(10, bots=4, kind="scheduled", start_at=clock.now, late_registration=2,
+                      re_entries=1, levels=levels, level_length=20,
+                      bot_kinds=["station"])  # fmt: skip
+    room, tournaments = open_room(str(tmp_path / "r.db"), spec, clock, seed=3)  # ann out first
+    sign_up(room, "ann", 1000)
+    tournaments.register(0, "ann")
+    runner = tournaments.runner(0)
+    out = lambda: runner.tournament.entries_of("ann")[-1].place is not None  # noqa: E731
+    play(runner, clock, ("ann",), until=out, choose=all_in)
+    runner.buy("ann", "re-entry")
+    own = runner.tournament.entries_of("ann")
+    assert len(own) == 2 and own[-1].place is None and own[-1].table is not None
+    assert balance(room, "ann") == 1000 - 2 * (BUY_IN + FEE)
+    assert ledger.balance(room.store.db, ledger.tournament(0)) == 6 * BUY_IN
+    with pytest.raises(TournamentError):
+        runner.buy("ann", "re-entry")  # still in
+    assert audit(room) == []
     room.store.close()

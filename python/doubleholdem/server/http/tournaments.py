@@ -112,6 +112,12 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             raise IllegalAction('act: {"hand": N, "action": "call", "amount": N or null}')
         tournaments.runner(number).act(name, hand, action, amount)
 
+    def buy(number: int, name: str, data: dict[str, Any]) -> None:
+        what = data.get("what")
+        if what not in ("re-entry", "rebuy", "add-on"):
+            raise IllegalAction('buy: {"what": "re-entry", "rebuy" or "add-on"}')
+        tournaments.runner(number).buy(name, str(what))
+
     def deal(number: int, name: str, data: dict[str, Any]) -> None:
         answer = data.get("answer")
         runner = tournaments.runner(number)
@@ -128,5 +134,6 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
         request_route("register", register),
         request_route("unregister", unregister),
         request_route("act", act),
+        request_route("buy", buy),
         request_route("deal", deal),
     ]

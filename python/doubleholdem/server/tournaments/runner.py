@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
@@ -147,6 +147,35 @@ class TournamentRunner:
             stored.bots.pop(player, None)
             raise
         return entry
+
+    def buy(self, player: str, what: str) -> None:
+        """``player`` buys a ``re-entry`` (TRN-5: all its entries out, during late
+        registration; the buy-in and the fee), a ``rebuy`` or an ``add-on`` (TRN-6: their
+        price, no fee), paid from its balance at once; refused
+        (:class:`~doubleholdem.errors.TournamentError`,
+        :class:`~doubleholdem.errors.InsufficientFunds`, ...) with nothing changed."""
+        config, stored, now = self.tournament.config, self.stored, self.now()
+        rules = config.rebuys
+        apply: Callable[..., object]
+        if stored.status != RUNNING or stored.cancelling:
+            raise TournamentError(f"no {what} now: the tournament is not running", player=player)
+        if what == "re-entry":
+            price, fee, apply = config.buy_in, config.fee, self.tournament.re_enter
+        elif what in ("rebuy", "add-on") and rules is not None:
+            rebuy = what == "rebuy"
+            price = rules.price if rebuy else rules.add_on_price
+            fee, apply = 0, self.tournament.rebuy if rebuy else self.tournament.add_on
+        else:
+            raise TournamentError(f"this tournament sells no {what}", player=player)
+        sales = stored.sales
+        sale = stored.sale(player, price, fee, what)
+        try:
+            with self.change(), paying(self.store):
+                payments.sell(self.store.db, self.id, sale)
+                apply(player, now=now)
+        except BaseException:
+            stored.sales = sales
+            raise
 
     def unregister(self, player: str) -> None:
         """Takes ``player``'s entry back before the start (TRN-2): its buy-in and fee

@@ -23,7 +23,14 @@ from typing import Any
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.settings import read_toml
 from doubleholdem.table.bots import BOTS
-from doubleholdem.tournament import BlindStructure, Clocking, Kind, Level, TournamentConfig
+from doubleholdem.tournament import (
+    BlindStructure,
+    Clocking,
+    Kind,
+    Level,
+    Rebuys,
+    TournamentConfig,
+)
 
 __all__ = [
     "MAX_TOURNAMENTS",
@@ -38,7 +45,7 @@ MAX_TOURNAMENTS = 100
 
 # the keys of an entry the room reads itself; the others are TournamentConfig's
 _ROOM_KEYS = ("name", "bots", "bot_kinds", "start_at", "pause", "level_by", "level_length",
-              "levels")  # fmt: skip
+              "levels", "rebuys")  # fmt: skip
 _CONFIG_KEYS = ("kind", "capacity", "minimum", "seats", "starting_stack", "buy_in", "fee",
                 "betting", "variant", "late_registration", "re_entries",
                 "hand_for_hand")  # fmt: skip
@@ -116,6 +123,20 @@ def _blinds(name: str, entry: dict[str, Any]) -> BlindStructure:
     return BlindStructure(made, Clocking(by))
 
 
+def _rebuys(name: str, entry: dict[str, Any]) -> Rebuys | None:
+    """The entry's ``rebuys`` table (TRN-6: ``until_level``, ``price``, ``chips``,
+    ``most``, ``threshold``, ``add_on_price``, ``add_on_chips``), or none."""
+    rules = entry.get("rebuys")
+    if rules is None:
+        return None
+    if not isinstance(rules, dict):
+        raise InvalidConfig(f"tournament {name!r}: rebuys is a table", field="rebuys")
+    try:
+        return Rebuys(**rules)
+    except TypeError as error:
+        raise InvalidConfig(f"tournament {name!r}: rebuys: {error}", field="rebuys") from None
+
+
 def spec_from_entry(entry: dict[str, Any]) -> TournamentSpec:
     """The spec of one ``[[tournament]]`` entry, or :class:`InvalidConfig` naming the
     tournament and the key."""
@@ -128,7 +149,8 @@ def spec_from_entry(entry: dict[str, Any]) -> TournamentSpec:
         raise InvalidConfig(f"tournament {name!r}: no option {unknown[0]!r}", field=unknown[0])
     fields = {key: entry[key] for key in _CONFIG_KEYS if key in entry}
     try:
-        config = TournamentConfig(blinds=_blinds(name, entry), **fields)
+        config = TournamentConfig(blinds=_blinds(name, entry), rebuys=_rebuys(name, entry),
+                                  **fields)  # fmt: skip
     except InvalidConfig as error:
         raise InvalidConfig(f"tournament {name!r}: {error}", field=error.field) from None
     kinds = entry.get("bot_kinds", ["equity"])
