@@ -5,10 +5,11 @@ game server's tables (``meta``, ``tables``, ``moves``, ``hands``, ``tokens``,
 ``actions``) and never touch them: every name here starts with ``account`` or
 ``ledger_``.
 
-The two databases hold the same tables, columns and constraints, written once with their
-types in each one's words (:data:`SQLITE_TABLES`, :data:`POSTGRES_TABLES`): SQLite's
-``COLLATE NOCASE`` names are PostgreSQL's ``citext`` (its contrib extension, created if
-missing), whole numbers are 64-bit (``BIGINT``) and times ``DOUBLE PRECISION`` there.
+The two databases hold the same tables, columns and constraints, written once in SQLite's
+words (:data:`SQLITE_TABLES`) and said in PostgreSQL's (:data:`POSTGRES_TABLES`, by
+:func:`doubleholdem.database.ddl.postgres`): SQLite's ``COLLATE NOCASE`` names are
+PostgreSQL's ``citext`` (its contrib extension, created if missing), whole numbers are
+64-bit (``BIGINT``) and times ``DOUBLE PRECISION`` there.
 
 Ledger rows are append-only: triggers refuse an ``UPDATE`` or a ``DELETE`` of a
 transaction or an entry (and on PostgreSQL a ``TRUNCATE``, in PL/pgSQL) (a writer with
@@ -39,7 +40,6 @@ re-making them in silence would hide that they were dropped.
 from __future__ import annotations
 
 from doubleholdem.database.connection import (
-    POSTGRESQL,
     SQLITE,
     Connection,
     begin,
@@ -48,6 +48,7 @@ from doubleholdem.database.connection import (
     serialise,
     trigger_names,
 )
+from doubleholdem.database.ddl import postgres
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 
 __all__ = [
@@ -70,12 +71,12 @@ UPGRADES_FROM = ("1",)  # upgraded in place: 1 lacked the ledger's tournament ac
 _VERSION_KEY = "schema"
 LEDGER_KINDS = ("player", "bot", "table", "tournament", "house", "cashier")
 _KINDS = ", ".join(f"'{kind}'" for kind in LEDGER_KINDS)
-# the ledger's accounts with their cached balance (a template of _TABLES: {serial}, {int})
+# the ledger's accounts with their cached balance (one of SQLITE_TABLES)
 _LEDGER_ACCOUNTS = f"""CREATE TABLE IF NOT EXISTS ledger_accounts (
-        id {{serial}},
+        id INTEGER PRIMARY KEY,
         kind TEXT NOT NULL CHECK (kind IN ({_KINDS})),
         name TEXT NOT NULL,
-        balance {{int}} NOT NULL DEFAULT 0,
+        balance INTEGER NOT NULL DEFAULT 0,
         UNIQUE (kind, name)
     )"""
 
@@ -83,89 +84,71 @@ _LEDGER_ACCOUNTS = f"""CREATE TABLE IF NOT EXISTS ledger_accounts (
 HOUSE = ("house", "house")
 CASHIER = ("cashier", "cashier")
 
-_TABLES = (
+SQLITE_TABLES = (
     "CREATE TABLE IF NOT EXISTS accounts_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # people and bots; names are unique without regard to case
     """CREATE TABLE IF NOT EXISTS accounts (
-        id {serial},
-        name {nocase},
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
         role TEXT NOT NULL CHECK (role IN ('player', 'admin', 'bot')),
         state TEXT NOT NULL CHECK (state IN ('active', 'frozen', 'closed')),
         password_hash TEXT,
-        created {real} NOT NULL
+        created REAL NOT NULL
     )""",
     # each account's name key (accounts.lookalike): names that look alike are one
     """CREATE TABLE IF NOT EXISTS account_name_keys (
-        account_id {int} PRIMARY KEY REFERENCES accounts (id),
+        account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
         key TEXT NOT NULL
     )""",
     "CREATE INDEX IF NOT EXISTS account_name_keys_by_key ON account_name_keys (key)",
     # sign-in sessions: the SHA-256 of the token, never the token
     """CREATE TABLE IF NOT EXISTS account_sessions (
         hash TEXT PRIMARY KEY,
-        account_id {int} NOT NULL REFERENCES accounts (id),
-        created {real} NOT NULL,
-        expires {real} NOT NULL,
-        revoked {real}
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        created REAL NOT NULL,
+        expires REAL NOT NULL,
+        revoked REAL
     )""",
     "CREATE INDEX IF NOT EXISTS account_sessions_by_account ON account_sessions (account_id)",
     # addresses accounts signed in from (households)
     """CREATE TABLE IF NOT EXISTS account_addresses (
-        account_id {int} NOT NULL REFERENCES accounts (id),
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
         address TEXT NOT NULL,
-        first_seen {real} NOT NULL,
-        last_seen {real} NOT NULL,
-        count {int} NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL,
+        count INTEGER NOT NULL,
         PRIMARY KEY (account_id, address)
     )""",
     "CREATE INDEX IF NOT EXISTS account_addresses_by_address ON account_addresses (address)",
     # the open seats of accounts (one per account per table)
     """CREATE TABLE IF NOT EXISTS account_seats (
-        account_id {int} NOT NULL REFERENCES accounts (id),
-        table_id {int} NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES accounts (id),
+        table_id INTEGER NOT NULL,
         PRIMARY KEY (account_id, table_id)
     )""",
     # the ledger: accounts with their cached balance, transactions, entries
     _LEDGER_ACCOUNTS,
     """CREATE TABLE IF NOT EXISTS ledger_transactions (
-        seq {int} PRIMARY KEY,
+        seq INTEGER PRIMARY KEY,
         key TEXT NOT NULL UNIQUE,
         kind TEXT NOT NULL,
         memo TEXT NOT NULL,
-        created {real} NOT NULL,
+        created REAL NOT NULL,
         prev TEXT NOT NULL,
         hash TEXT NOT NULL
     )""",
     """CREATE TABLE IF NOT EXISTS ledger_entries (
-        seq {int} NOT NULL,
-        account_id {int} NOT NULL,
-        amount {int} NOT NULL,
+        seq INTEGER NOT NULL,
+        account_id INTEGER NOT NULL,
+        amount INTEGER NOT NULL,
         PRIMARY KEY (seq, account_id)
     )""",
     "CREATE INDEX IF NOT EXISTS ledger_entries_by_account ON ledger_entries (account_id, seq)",
 )
 
-# each type of the tables above in each database's words: SQLite's as they always were;
-# PostgreSQL's of the same range (64-bit whole numbers, doubles, names without case)
-_TYPES = {
-    SQLITE: {
-        "serial": "INTEGER PRIMARY KEY",
-        "int": "INTEGER",
-        "real": "REAL",
-        "nocase": "TEXT NOT NULL UNIQUE COLLATE NOCASE",
-    },
-    POSTGRESQL: {
-        "serial": "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
-        "int": "BIGINT",
-        "real": "DOUBLE PRECISION",
-        "nocase": "CITEXT NOT NULL UNIQUE",
-    },
-}
-SQLITE_TABLES = tuple(statement.format(**_TYPES[SQLITE]) for statement in _TABLES)
-POSTGRES_TABLES = (
-    "CREATE EXTENSION IF NOT EXISTS citext",  # trusted: a database's owner may create it
-    *(statement.format(**_TYPES[POSTGRESQL]) for statement in _TABLES),
-)
+# the same tables in PostgreSQL's words (doubleholdem.database.ddl), with the contrib
+# extension of the names without case (trusted: a database's owner may create it)
+POSTGRES_TABLES = ("CREATE EXTENSION IF NOT EXISTS citext", *map(postgres, SQLITE_TABLES))
 
 APPEND_ONLY_TRIGGERS = {
     f"ledger_{table}_{verb}_refused": (
@@ -304,7 +287,7 @@ def _upgrade_ledger_accounts(db: Connection, *, sqlite: bool) -> None:
         )
         return
     db.execute("ALTER TABLE ledger_accounts RENAME TO ledger_accounts_v1")
-    db.execute(_LEDGER_ACCOUNTS.format(**_TYPES[SQLITE]))
+    db.execute(_LEDGER_ACCOUNTS)
     db.execute("INSERT INTO ledger_accounts SELECT id, kind, name, balance FROM ledger_accounts_v1")
     db.execute("DROP TABLE ledger_accounts_v1")
 
