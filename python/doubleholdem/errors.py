@@ -150,6 +150,11 @@ class DatabaseUnavailable(DoubleHoldemError, RuntimeError):
     code = "unavailable"
 
 
+class DatabaseNotEmpty(DoubleHoldemError, ValueError):
+    """A room copied into a database that holds one already (``doubleholdem db copy``):
+    a copy goes into a new, empty database; nothing was written."""
+
+
 class WalletFailed(DoubleHoldemError, RuntimeError):
     """A wallet outside the room's database (an embedding server's) failed a payment
     with an error of its own, not a refusal (its service unreachable): the seat or the

@@ -61,6 +61,7 @@ __all__ = [
     "UPGRADES_FROM",
     "append_only_triggers",
     "check_schema",
+    "create_tables",
     "ensure_schema",
     "missing_triggers",
     "schema_version",
@@ -247,22 +248,29 @@ def _same_version(found: str | None) -> None:
         )
 
 
+def create_tables(db: Connection, *, triggers: bool = True) -> None:
+    """Creates the accounts' tables, indexes and (``triggers``) append-only triggers
+    that ``db`` lacks, and no row (:func:`ensure_schema` adds the version and the house's
+    and cashier's accounts; a copy of a room brings its own). SQLite's triggers are
+    made "IF NOT EXISTS" each time; PostgreSQL's are replaced (which locks their
+    tables), so only made when asked."""
+    sqlite = dialect(db) == SQLITE
+    for statement in SQLITE_TABLES if sqlite else POSTGRES_TABLES:
+        db.execute(statement)
+    if sqlite or triggers:
+        for statement in append_only_triggers(db).values() if sqlite else _POSTGRES_APPEND_ONLY:
+            db.execute(statement)
+
+
 def _create(db: Connection, *, restore_triggers: bool) -> None:
     found = schema_version(db)
     _same_version(found)
     missing = () if found is None else missing_triggers(db)
     if missing and not restore_triggers:
         raise _missing(missing)
-    sqlite = dialect(db) == SQLITE
     if found in UPGRADES_FROM:
-        _upgrade_ledger_accounts(db, sqlite=sqlite)
-    for statement in SQLITE_TABLES if sqlite else POSTGRES_TABLES:
-        db.execute(statement)
-    # SQLite's triggers are made "IF NOT EXISTS"; PostgreSQL's are replaced (locking
-    # their tables), so only made when new or restored
-    if sqlite or found is None or missing:
-        for statement in append_only_triggers(db).values() if sqlite else _POSTGRES_APPEND_ONLY:
-            db.execute(statement)
+        _upgrade_ledger_accounts(db, sqlite=dialect(db) == SQLITE)
+    create_tables(db, triggers=found is None or bool(missing))
     db.execute(
         "INSERT INTO accounts_meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?",
         (_VERSION_KEY, str(SCHEMA_VERSION), str(SCHEMA_VERSION)),

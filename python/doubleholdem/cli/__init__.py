@@ -43,6 +43,7 @@ COMMANDS = {
         ("serve", "serve"),
         ("loadtest", "loadtest"),
         ("accounts", "accounts"),
+        ("db", "db"),
     )
 }
 

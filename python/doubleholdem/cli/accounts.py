@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
-import sqlite3
 import sys
 from typing import Any
 
@@ -31,8 +30,6 @@ from doubleholdem.accounts.ledger import MAX_AMOUNT
 from doubleholdem.cli.base import Parser, UsageError, bounded
 from doubleholdem.database.connection import has_table
 from doubleholdem.database.failure import database_error, database_errors
-from doubleholdem.database.url import shown
-from doubleholdem.errors import DamagedDatabase
 
 __all__ = ["add_parser", "run"]
 
@@ -169,8 +166,6 @@ def _audit_database(args: argparse.Namespace, bank: Bank) -> dict[str, Any]:
 
     if not has_table(bank.db, "tables"):
         return bank.audit()
-    if not isinstance(bank.db, sqlite3.Connection):  # a room's tables live in SQLite so far
-        raise DamagedDatabase(f"{shown(args.db)}: a room's tables are read from SQLite only")
     key = None
     if args.snapshot_key:
         from doubleholdem.cli.serve import read_key

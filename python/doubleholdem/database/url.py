@@ -16,7 +16,7 @@ import urllib.parse
 
 from doubleholdem.database.connection import Connection
 
-__all__ = ["MODES", "connect", "is_postgres", "shown"]
+__all__ = ["MODES", "connect", "is_postgres", "shown", "sqlite"]
 
 _SCHEMES = ("postgresql://", "postgres://")
 MODES = ("ro", "rw", "rwc")  # read only; read and write; and created if missing
@@ -51,7 +51,13 @@ def connect(target: str, *, mode: str = "rw", timeout: float = 5.0) -> Connectio
         from doubleholdem.database import postgres
 
         return postgres.connect(target, read_only=mode == "ro", timeout=timeout)
-    if target == ":memory:":
-        return sqlite3.connect(target, timeout=timeout, isolation_level=None)
-    uri = f"file:{urllib.parse.quote(os.path.abspath(target))}?mode={mode}"
+    return sqlite(target, mode=mode, timeout=timeout)
+
+
+def sqlite(path: str, *, mode: str = "rw", timeout: float = 5.0) -> sqlite3.Connection:
+    """A connection to the SQLite file at ``path`` (or ``:memory:``) in autocommit mode,
+    in SQLite's ``mode`` (:data:`MODES`)."""
+    if path == ":memory:":
+        return sqlite3.connect(path, timeout=timeout, isolation_level=None)
+    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
     return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)

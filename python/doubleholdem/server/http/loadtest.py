@@ -33,7 +33,6 @@ import gc
 import json
 import random
 import secrets
-import sqlite3
 import time
 import urllib.error
 import urllib.parse
@@ -151,7 +150,6 @@ def _audit(db: str | None, kind: str) -> dict[str, Any]:
     from doubleholdem.server.money.money import audit_room
 
     with Bank(db) as bank:
-        assert isinstance(bank.db, sqlite3.Connection)  # a path: the server's is a file
         found = audit_room(bank.db)
     return {"audit_ok": found["ok"], "audit_problems": found["problems"][:10]}
 

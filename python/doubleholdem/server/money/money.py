@@ -41,6 +41,7 @@ from typing import Any
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.wallet import LedgerWallet, Reason, Wallet, WritesOff
+from doubleholdem.database.connection import Connection, begin
 from doubleholdem.errors import (
     DatabaseBusy,
     DoubleHoldemError,
@@ -496,9 +497,7 @@ def write_off(store: Storage, wallet: Wallet | None, table_id: int, problem: str
     return "; the wallet was not told (it has no write_off): its seats there are to settle"
 
 
-def table_chips(
-    db: sqlite3.Connection, key: bytes | None = None
-) -> tuple[dict[int, int], list[str]]:
+def table_chips(db: Connection, key: bytes | None = None) -> tuple[dict[int, int], list[str]]:
     """The chips on each table stored in the server database ``db`` (stacks, and the
     pot of a hand in progress: its snapshot with its moves replayed; ``key`` the
     room's snapshot key, if it has one), and the problems of the tables that cannot be
@@ -508,7 +507,7 @@ def table_chips(
     return {table_id: table.chips() for table_id, table in tables.items()}, problems
 
 
-def _stored_tables(db: sqlite3.Connection, key: bytes | None) -> tuple[dict[int, Table], list[str]]:
+def _stored_tables(db: Connection, key: bytes | None) -> tuple[dict[int, Table], list[str]]:
     """The tables stored in ``db`` that the ledger pays for, by id, as replayed (see
     :func:`table_chips`), and the problems of those that cannot be read."""
     tables, damage = survey(db)
@@ -528,7 +527,7 @@ def _stored_tables(db: sqlite3.Connection, key: bytes | None) -> tuple[dict[int,
     return replayed, problems
 
 
-def _ledger_seated(db: sqlite3.Connection, tables: dict[int, Table]) -> dict[int, list[str]]:
+def _ledger_seated(db: Connection, tables: dict[int, Table]) -> dict[int, list[str]]:
     """Who sits at each of ``tables`` through the ledger: every seat but those of the
     occupancies seated before the ledger (:meth:`Storage.legacy_below
     <doubleholdem.server.storage.storage.Storage.legacy_below>`)."""
@@ -542,7 +541,7 @@ def _ledger_seated(db: sqlite3.Connection, tables: dict[int, Table]) -> dict[int
     return seated
 
 
-def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, Any]:
+def audit_room(db: Connection, key: bytes | None = None) -> dict[str, Any]:
     """The ledger's audit (:func:`~doubleholdem.accounts.audit.audit`) of a server
     database, all read in one snapshot of the database (a running server may write
     meanwhile): each stored table's chips (:func:`table_chips`) held against its ledger
@@ -555,7 +554,7 @@ def audit_room(db: sqlite3.Connection, key: bytes | None = None) -> dict[str, An
     over the problems' :class:`~doubleholdem.wording.Wording`)."""
     own = not db.in_transaction
     if own:
-        db.execute("BEGIN")  # a read transaction: one consistent snapshot of the file
+        begin(db, write=False)  # a read transaction: one consistent snapshot
     try:
         tables, problems = _stored_tables(db, key)
         chips = {table_id: table.chips() for table_id, table in tables.items()}

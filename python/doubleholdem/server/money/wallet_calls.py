@@ -40,6 +40,7 @@ from functools import partial
 from typing import Literal
 
 from doubleholdem.accounts.wallet import Reason, Refunds, Wallet, WritesOff
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server import oplog
 from doubleholdem.server.money.wallet_gate import WalletGate
@@ -118,13 +119,13 @@ def _calls(rows: list[WalletCallRow]) -> list[WalletCall]:
     ]
 
 
-def owed(db: sqlite3.Connection) -> list[WalletCall]:
+def owed(db: Connection) -> list[WalletCall]:
     """The calls noted in the database ``db`` (any connection to it) that the wallet
     failed and that are still to make."""
     return [call for call in _calls(wallet_calls(db)) if call.attempts]
 
 
-def owed_problems(db: sqlite3.Connection) -> list[str]:
+def owed_problems(db: Connection) -> list[str]:
     """:func:`owed`, each told for an operator (a :class:`~doubleholdem.wording.Wording`:
     tables numbered from 0, as stored, and from 1 for people)."""
     return [_owed_text(call) for call in owed(db)]

@@ -22,6 +22,7 @@ import sqlite3
 import threading
 
 from doubleholdem.accounts.schema import ensure_schema
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
@@ -38,6 +39,7 @@ __all__ = [
     "money_kind",
     "open_database",
     "pending_upgrade",
+    "room_schema",
 ]
 
 # 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index
@@ -188,6 +190,14 @@ def open_database(
     return db
 
 
+def room_schema() -> tuple[str, ...]:
+    """The room's own tables and indexes (beside the accounts'), each statement in
+    SQLite's words, as :func:`open_database` makes them; a room in PostgreSQL says them
+    in its own (:func:`doubleholdem.database.ddl.postgres`)."""
+    own = (statement.strip() for statement in _SCHEMA.split(";"))
+    return (*(statement for statement in own if statement), *HANDS_SCHEMA, *_ADDED)
+
+
 class ThreadConnections:
     """One connection to the database at ``path`` per thread, made on first use (WAL; a
     writer waits ``busy_seconds`` for the write lock; ``read_only``: ``query_only``), all
@@ -253,12 +263,12 @@ def _empty(path: str) -> bool:
     return os.path.getsize(path) == 0 and wal == 0
 
 
-def _meta_text(db: sqlite3.Connection, key: str) -> str | None:
+def _meta_text(db: Connection, key: str) -> str | None:
     row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
 
 
-def money_kind(db: sqlite3.Connection) -> str | None:
+def money_kind(db: Connection) -> str | None:
     """Whose chips the tables of the database ``db`` (any connection to it) hold: one of
     :data:`MONEY_KINDS`, or ``None`` before a room first said. A database written before
     ``wallet`` was told apart noted such a room ``ledger``: it is told by its name among

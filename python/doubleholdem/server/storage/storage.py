@@ -47,6 +47,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from doubleholdem.database.connection import Connection, has_table
 from doubleholdem.errors import MissingTriggers, TamperedSnapshot
 from doubleholdem.server.storage import hands
 from doubleholdem.server.storage.database import (
@@ -89,15 +90,12 @@ BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
 WalletCallRow = tuple[int, int, str, int, str]
 
 
-def wallet_calls(db: sqlite3.Connection, table_id: int | None = None) -> list[WalletCallRow]:
+def wallet_calls(db: Connection, table_id: int | None = None) -> list[WalletCallRow]:
     """The calls to a wallet outside the database noted (about table ``table_id``, or
     any) and not forgotten, oldest first: (number, table, JSON text, how often the
     wallet failed it, how it failed last); ``db`` any connection to the database (the
     command line's audit reads on its own)."""
-    failures = db.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wallet_failures'"
-    ).fetchone()
-    if failures is None:  # a database no room of this version has opened
+    if not has_table(db, "wallet_failures"):  # a database no room of this version opened
         query = "SELECT number, table_id, call, 0, '' FROM wallet_calls"
     else:
         query = (

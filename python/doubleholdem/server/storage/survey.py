@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from typing import NamedTuple
 
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.wording import table_said, told
 
@@ -61,7 +61,7 @@ class Damage(NamedTuple):
         return self.problem if self.table is None else table_said(self.table) + ": " + self.problem
 
 
-def read_tables(db: sqlite3.Connection) -> list[StoredTable]:
+def read_tables(db: Connection) -> list[StoredTable]:
     """Every table stored in ``db``, by id, checked; :class:`TamperedSnapshot` naming
     the first problem found (:func:`survey`)."""
     tables, damage = survey(db)
@@ -70,7 +70,7 @@ def read_tables(db: sqlite3.Connection) -> list[StoredTable]:
     return tables
 
 
-def survey(db: sqlite3.Connection) -> tuple[list[StoredTable], list[Damage]]:
+def survey(db: Connection) -> tuple[list[StoredTable], list[Damage]]:
     """The tables stored in ``db`` that hold together as rows (their move rows checked
     against their snapshot and their head), by id, and the problems of the others:
     ``tables`` rows missing or beyond the tables created, moves cut off or beyond the
@@ -155,7 +155,7 @@ def _bots(text: str) -> tuple[str | None, dict[str, str]]:
     return None, bots
 
 
-def meta_int(db: sqlite3.Connection, key: str) -> int | None:
+def meta_int(db: Connection, key: str) -> int | None:
     """The whole number stored under ``key`` in ``meta``, or ``None``."""
     row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     try:
