@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from doubleholdem.database.connection import Connection, has_table
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.tournament import Tournament
 
@@ -24,13 +25,12 @@ def put(db: sqlite3.Connection, tournament_id: int, text: str) -> None:
     )
 
 
-def rows(db: sqlite3.Connection) -> list[tuple[int, str]]:
+def rows(db: Connection) -> list[tuple[int, str]]:
     """Every stored tournament's id and text, by id (none in a database without the
     table)."""
-    try:
-        found = db.execute("SELECT id, state FROM tournaments ORDER BY id").fetchall()
-    except sqlite3.OperationalError:
+    if not has_table(db, "tournaments"):
         return []
+    found = db.execute("SELECT id, state FROM tournaments ORDER BY id").fetchall()
     return [(int(i), str(text)) for i, text in found]
 
 
@@ -44,7 +44,7 @@ def pool_held(text: str, key: bytes | None) -> int:
     return Tournament.from_json(data["tournament"], key).pool
 
 
-def pool_problems(db: sqlite3.Connection, key: bytes | None = None) -> list[str]:
+def pool_problems(db: Connection, key: bytes | None = None) -> list[str]:
     """Each stored tournament's pool in the ledger against what its row says it holds,
     and no pool in the ledger without its tournament. Tournaments are numbered from 1."""
     problems = []
