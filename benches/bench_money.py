@@ -50,9 +50,9 @@ def _room(path: Path, guests: bool) -> Room:
 def play(runner: TableRunner, hands: int) -> None:
     """``hands`` hands of bots, with their top-ups between hands."""
     for _ in range(hands):
-        if runner._bots_short():
+        if runner.bankrolls._bots_short():
             with runner.change():
-                runner._top_up_bots()
+                runner.bankrolls._top_up_bots()
         with runner.change():
             runner.table.start_hand(now=100.0)
         while runner.table.in_hand:

@@ -47,7 +47,7 @@ def _bust_a_bot(room: Room) -> int:
             return empty[0]
         play_hand(runner)
         with runner.change():
-            runner._top_up_bots()
+            runner.bankrolls._top_up_bots()
     raise AssertionError("no bot left in 2000 hands")
 
 
@@ -60,14 +60,14 @@ def test_a_bot_that_left_is_replaced_from_the_house() -> None:
     runner = room.runners[0]
     seat = _bust_a_bot(room)
     house = _house(room)
-    assert runner.bots_missing() == {seat: runner.wanted_bots[seat]}
+    assert runner.bankrolls.bots_missing() == {seat: runner.bankrolls.wanted_bots[seat]}
     with runner.change():
-        runner.replace_bots()
+        runner.bankrolls.replace_bots()
     occupant = runner.table.seats()[seat]
     assert occupant is not None and occupant["player"] == f"bot-0-{seat}"
     assert occupant["stack"] == HIGH and seat in runner.bots
     assert _house(room) == house - HIGH  # a new bankroll, spent on the buy-in
-    assert runner.bots_missing() == {}
+    assert runner.bankrolls.bots_missing() == {}
     audit_ok(room)
     assert room.lobby()[0][0]["idle"] is None
     play_hand(runner)  # and the table plays on
@@ -78,7 +78,7 @@ def test_the_house_funds_no_bot_beyond_its_limit() -> None:
     runner = room.runners[0]
     seat = _bust_a_bot(room)
     with runner.change():
-        runner.replace_bots()
+        runner.bankrolls.replace_bots()
     assert runner.table.seats()[seat] is None
     assert _house(room) == -2 * HIGH
     (entry,), _ = room.lobby()
@@ -94,10 +94,10 @@ def test_a_guest_room_replaces_bots_with_chips_from_nowhere() -> None:
     runner = room.runners[0]
     seat = 0
     with runner.change():
-        runner._bot_leaves(seat)
-    assert runner.bots_missing() == {seat: runner.wanted_bots[seat]}
+        runner.bankrolls._bot_leaves(seat)
+    assert runner.bankrolls.bots_missing() == {seat: runner.bankrolls.wanted_bots[seat]}
     with runner.change():
-        runner.replace_bots()
+        runner.bankrolls.replace_bots()
     assert runner.table.seats()[seat] is not None and seat in runner.bots
 
 

@@ -244,9 +244,9 @@ def test_bots_buy_in_from_a_bankroll_and_leave_when_it_is_gone() -> None:
     for _ in range(2000):
         if len(runner.bots) < 2:
             break
-        if runner._bots_short():
+        if runner.bankrolls._bots_short():
             with runner.change():
-                runner._top_up_bots()
+                runner.bankrolls._top_up_bots()
             audit_ok(room)
         elif runner.table.can_start():
             play_hand(runner)

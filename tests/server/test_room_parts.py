@@ -59,3 +59,42 @@ def test_a_part_is_handed_the_rooms_ways_not_the_room() -> None:
         "seat_request",
         "seated_elsewhere",
     ]
+
+
+def _server_classes() -> list[type]:
+    """Every class defined in a module of ``doubleholdem.server``."""
+    import importlib
+    import pkgutil
+
+    import doubleholdem.server as server
+
+    found = []
+    for module_info in pkgutil.walk_packages(server.__path__, server.__name__ + "."):
+        module = importlib.import_module(module_info.name)
+        found += [
+            value
+            for value in vars(module).values()
+            if inspect.isclass(value) and value.__module__ == module.__name__
+        ]
+    return found
+
+
+def test_no_server_class_is_split_over_a_one_child_base() -> None:
+    """Issue 31 item 6: a part of the server is an object its whole holds, or, where a
+    class derives from another of the package, that base has several subclasses or is
+    a Protocol stating what a part needs (exceptions and records aside)."""
+    classes = _server_classes()
+    assert Room in classes and WalletRequests in classes
+    children: dict[type, list[type]] = {}
+    for cls in classes:
+        for base in cls.__bases__:
+            if base.__module__.startswith("doubleholdem."):
+                children.setdefault(base, []).append(cls)
+    one_child = sorted(
+        f"{base.__name__} <- {kids[0].__name__}"
+        for base, kids in children.items()
+        if len(kids) == 1
+        and not issubclass(base, BaseException)
+        and not getattr(base, "_is_protocol", False)
+    )
+    assert one_child == []

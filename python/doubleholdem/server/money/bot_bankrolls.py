@@ -1,5 +1,6 @@
-"""The bots' chips at a table of a room with money (a base of the table's runner,
-:class:`~doubleholdem.server.tables.runner.TableRunner`): between hands a bot below half the
+"""The bots' chips at a table of a room with money (:class:`BotBankrolls`, a part the
+table's runner, :class:`~doubleholdem.server.tables.runner.TableRunner`, holds; what it
+needs of the runner is :class:`BotTable`): between hands a bot below half the
 maximum buy-in tops up from its bankroll while it lasts, and a bot with no chips and
 no bankroll leaves. A wallet outside the database (an embedding server's) is asked
 off the event loop (:mod:`doubleholdem.server.money.wallet_gate`): while it fails, the short
@@ -11,49 +12,89 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
 from doubleholdem.server.money.money import TableMoney
 from doubleholdem.server.storage.commit import running_loop
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
-__all__ = ["BotBankrolls"]
+__all__ = ["BotBankrolls", "BotTable"]
 
 _log = logging.getLogger("doubleholdem.server")
 
 
-class BotBankrolls:
-    """The bots' top-ups at table :attr:`id` (a base of the table's runner, which holds
-    these attributes and makes the changes)."""
+class BotTable(Protocol):
+    """What the bots' bankrolls need of their table's runner: the table (replaced when
+    a failed commit reloads it), its bots by seat and their kinds, its money, a change
+    of the table to make their movements in, and a way to store which bots sit."""
 
-    id: int
-    table: Table
-    bots: dict[int, Bot]
-    bot_kinds: dict[int, str]
-    # bots and a wallet outside the database: those it sat out by failing, and those
-    # found with no bankroll (seat -> the hand number then)
-    _sat_out: set[int]
-    _broke: dict[int, int]
-    # the bots the table is configured with (seat -> kind), kept to that count: a bot
-    # that left is replaced by ``seat_bot(seat, kind)`` (the room's: ``None`` once
-    # seated, else why not, kept in ``unfunded`` with the hand number it was tried at)
-    wanted_bots: dict[int, str]
-    seat_bot: Callable[[int, str], str | None] | None
-    unfunded: dict[int, str]
-    _unfunded_at: dict[int, int]
-    # the seats whose bot left in a change not yet committed: refilled only once that
-    # commit ended (its cash-out closes the bot's seat in the ledger)
-    _leaving_bots: set[int]
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def bots(self) -> dict[int, Bot]: ...
+
+    @property
+    def bot_kinds(self) -> dict[int, str]: ...
+
+    @property
+    def money(self) -> TableMoney | None: ...
+
+    def change(self, *, moves: bool = False) -> contextlib.AbstractContextManager[None]: ...
+
+    def store_bots(self) -> None: ...
+
+
+class BotBankrolls:
+    """The bots' top-ups at the table of ``runner``, which keeps ``wanted`` bots
+    (seat -> kind)."""
+
+    def __init__(self, runner: BotTable, wanted: dict[int, str]) -> None:
+        self._runner = runner
+        # bots and a wallet outside the database: those it sat out by failing, and those
+        # found with no bankroll (seat -> the hand number then)
+        self._sat_out: set[int] = set()
+        self._broke: dict[int, int] = {}
+        # the bots the table is configured with (seat -> kind), kept to that count: a
+        # bot that left is replaced by ``seat_bot(seat, kind)`` (the room's: ``None`` once
+        # seated, else why not, kept in ``unfunded`` with the hand number it was tried at)
+        self.wanted_bots = wanted
+        self.seat_bot: Callable[[int, str], str | None] | None = None
+        self.unfunded: dict[int, str] = {}
+        self._unfunded_at: dict[int, int] = {}
+        # the seats whose bot left in a change not yet committed: refilled only once
+        # that commit ended (its cash-out closes the bot's seat in the ledger)
+        self.leaving: set[int] = set()
+
+    @property
+    def id(self) -> int:
+        return self._runner.id
+
+    @property
+    def table(self) -> Table:
+        return self._runner.table
+
+    @property
+    def bots(self) -> dict[int, Bot]:
+        return self._runner.bots
 
     @property
     def money(self) -> TableMoney | None:
-        raise NotImplementedError
+        return self._runner.money
 
     def change(self, *, moves: bool = False) -> contextlib.AbstractContextManager[None]:
-        raise NotImplementedError
+        return self._runner.change(moves=moves)
 
-    def _store_bots(self) -> None:
-        raise NotImplementedError
+    def left_committed(self) -> bool:
+        """The bots that left in the commit that just ended: their seats may be
+        refilled now (True if there were any)."""
+        leaving = bool(self.leaving)
+        self.leaving.clear()
+        return leaving
 
     def _short(self) -> list[int]:
         """The bot seats below half the maximum buy-in."""
@@ -173,7 +214,7 @@ class BotBankrolls:
             for seat, kind in self.wanted_bots.items()
             if seats[seat] is None
             and self._unfunded_at.get(seat) != hand
-            and seat not in self._leaving_bots
+            and seat not in self.leaving
         }
 
     def replace_bots(self) -> None:
@@ -194,7 +235,7 @@ class BotBankrolls:
         """The bot in ``seat`` leaves (no chips, no bankroll)."""
         self.table.leave(seat, now=self.table.now)
         self.bots.pop(seat)
-        self.bot_kinds.pop(seat)
+        self._runner.bot_kinds.pop(seat)
         self._sat_out.discard(seat)
-        self._leaving_bots.add(seat)
-        self._store_bots()
+        self.leaving.add(seat)
+        self._runner.store_bots()

@@ -64,7 +64,7 @@ class _Kept:
     departed: dict[str, str]
 
 
-class TableRunner(TableMessages, BotBankrolls):
+class TableRunner:
     """Table ``table_id``: ``table`` with bots in the seats of ``bots`` (seat -> a kind
     of :data:`BOT_KINDS`). It is handed what it needs: the room's ``settings``, the
     group ``commit``, ``emit`` (sends a message about this table to a connection after
@@ -113,14 +113,11 @@ class TableRunner(TableMessages, BotBankrolls):
         self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
         self.bankroll = 0  # chips a new bot gets from the house (with money)
         self._kept: _Kept | None = None  # as at the last commit, while a change is pending
-        self._sat_out: set[int] = set()  # see BotBankrolls
-        self._broke: dict[int, int] = {}
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
-        self.wanted_bots: dict[int, str] = dict(bots)  # see BotBankrolls
-        self.seat_bot: Callable[[int, str], str | None] | None = None
-        self.unfunded: dict[int, str] = {}
-        self._unfunded_at: dict[int, int] = {}
-        self._leaving_bots: set[int] = set()
+        # its parts: the bots' bankrolls (top-ups, leaving, seats refilled) and the
+        # messages the clients watching the table are sent
+        self.bankrolls = BotBankrolls(self, dict(bots))
+        self.messages = TableMessages(self, self.bankrolls.unfunded)
 
     @property
     def money(self) -> TableMoney | None:
@@ -164,7 +161,7 @@ class TableRunner(TableMessages, BotBankrolls):
         if self._released or self._departing:
             self._tell_left(entries)
         self._logged += oplog.seating(self.id, entries)
-        messages = self._updates()
+        messages = self.messages.updates()
         steps, self._store_extra = self._store_extra, []
         if money is not None:
             steps += money.settle(entries)
@@ -270,8 +267,7 @@ class TableRunner(TableMessages, BotBankrolls):
         """The commit of the changes made ended, committed or failed (after
         :meth:`reload`): what was kept for it goes; the money finishes its calls."""
         self._kept = None
-        if self._leaving_bots:  # their seats may be refilled now
-            self._leaving_bots.clear()
+        if self.bankrolls.left_committed():  # their seats may be refilled now
             self.wake.set()
         money = self.money
         if money is not None and money.outside:
@@ -474,6 +470,7 @@ class TableRunner(TableMessages, BotBankrolls):
 
     async def _run(self) -> None:
         settings = self.settings
+        bankrolls = self.bankrolls
         ready = self._commit.ready
         while True:
             if not ready.is_set():  # a commit waits for the database, or it refuses
@@ -496,17 +493,17 @@ class TableRunner(TableMessages, BotBankrolls):
                     self.bot_turn(seat)
                     continue
                 wait = None if deadline is None else deadline - now
-            elif (short := bool(self._bots_short())) and self._wallet_outside():
-                await self._top_up_bots_outside()
+            elif (short := bool(bankrolls._bots_short())) and bankrolls._wallet_outside():
+                await bankrolls._top_up_bots_outside()
                 continue
-            elif short or self.bots_missing():
+            elif short or bankrolls.bots_missing():
                 try:
                     with self.change():
-                        self._top_up_bots() if short else self.replace_bots()
+                        bankrolls._top_up_bots() if short else bankrolls.replace_bots()
                 except (DatabaseBusy, WalletFailed):  # the ledger is busy, a wallet failed
                     await asyncio.sleep(0.05)
                 continue
-            elif self._leaving_bots:  # no hand before their seats are refilled: woken then
+            elif bankrolls.leaving:  # no hand before their seats are refilled: woken then
                 pass
             elif now >= self.next_start and self._ready():
                 with self.change():
@@ -517,7 +514,7 @@ class TableRunner(TableMessages, BotBankrolls):
             removal = self.next_removal()
             if removal is not None:
                 wait = removal - now if wait is None else min(wait, removal - now)
-            resting = self._wallet_rest()
+            resting = bankrolls._wallet_rest()
             if resting is not None:  # short bots wait for the wallet
                 wait = resting if wait is None else min(wait, resting)
             await self._sleep(wait)
@@ -554,8 +551,19 @@ class TableRunner(TableMessages, BotBankrolls):
         the change being made."""
         self.bot_kinds[seat] = kind
         self.bots[seat] = BOT_KINDS[kind](self.seed * 16 + seat)
-        self._store_bots()
+        self.store_bots()
 
-    def _store_bots(self) -> None:
+    def state_message(self, connection: Connection) -> str:
+        """The whole state of the table for ``connection`` now
+        (:meth:`TableMessages.state_message
+        <doubleholdem.server.tables.messages.TableMessages.state_message>`)."""
+        return self.messages.state_message(connection)
+
+    def summary(self) -> dict[str, Any]:
+        """The table in ``GET /api/tables`` and the lobby."""
+        return self.messages.summary()
+
+    def store_bots(self) -> None:
+        """Stores which bots sit where with the change being made."""
         kinds = {str(s): k for s, k in self.bot_kinds.items()}
         self.later(partial(Storage.put_bots, table_id=self.id, bots=kinds))

@@ -144,9 +144,9 @@ class RoomTables:
             emit=self.emit,
             load=lambda: self._stored(table_id),
         )
-        runner.wanted_bots = self._configured_bots(table_id)
+        runner.bankrolls.wanted_bots = self._configured_bots(table_id)
         if not self._wallet_outside:  # an embedding server's wallet seats its own bots
-            runner.seat_bot = partial(self._replace_bot, runner)
+            runner.bankrolls.seat_bot = partial(self._replace_bot, runner)
         store = self.store
         runner.paid_by = TableMoney(
             table_id,
