@@ -196,3 +196,23 @@ def test_the_console_script_prints_no_traceback(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         assert "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_refusal_names_seats_and_tables_from_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line numbers the seats and tables of a library message for people,
+    from the numbers the message keeps (issue 31 item 5), not by rewriting its text."""
+    from doubleholdem.cli import simulate
+    from doubleholdem.errors import SeatTaken
+    from doubleholdem.wording import Wording, seat_said, table_said
+
+    said = Wording(seat_said(0), " is taken at ", table_said(2), " (seat 0 as typed)")
+
+    def refused(args: object) -> int:
+        raise SeatTaken(said, seat=0)
+
+    monkeypatch.setattr(simulate, "run", refused)
+    assert main(["simulate"]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert line == "doubleholdem: error: seat 1 is taken at table 3 (seat 0 as typed)"

@@ -21,6 +21,7 @@ from typing import Any
 
 from doubleholdem.cli.base import Parser, UsageError
 from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.wording import for_people, told
 
 __all__ = ["CLOSED_PIPE", "COMMANDS", "UsageError", "build_parser", "entry_point", "main"]
 
@@ -95,7 +96,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split()) or type(error).__name__
+    """``error`` said on one line for a person: seats and tables numbered from 1."""
+    text = " ".join(for_people(told(error)).split()) or type(error).__name__
     return text if len(text) <= 500 else text[:500] + "..."
 
 
