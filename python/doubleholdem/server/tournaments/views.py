@@ -124,5 +124,5 @@ def _me(stored: Stored, tournament: Tournament, viewer: str | None) -> dict[str,
     moved = [m for m in stored.moves if m["player"] == viewer]
     me["last_move"] = moved[-1] if moved else None
     if entry.table is not None and entry.seat is not None:
-        me["view"] = tournament.tables[entry.table].view(entry.seat)
+        me["view"] = tournament.tables[entry.table].view(entry.seat, events=False)
     return me

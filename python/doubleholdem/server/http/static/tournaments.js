@@ -1,0 +1,195 @@
+// The tournaments of the room (docs/room-tournaments.md): the lobby (structure, entrants,
+// prize pool), one tournament's page (payouts, places and prizes, the level and its
+// clock, hand-for-hand, the player's moves between tables, a deal by ICM) and the
+// player's own tournament table, played through the tournaments' HTTP API. It reads
+// /api/tournaments every few seconds and the open tournament every second. Tables and
+// seats are numbered from 1 for people. Every text from the server goes in through
+// textContent, never as HTML.
+
+import { $, element } from "./dom.js";
+
+let open = null; // the id of the tournament shown
+let seenMove = null; // the last move told
+function ordinal(n) { // 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
+
+async function call(method, path, body) {
+  const options = { method, credentials: "same-origin", headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  try {
+    const reply = await fetch(path, options);
+    let data = null;
+    try { data = await reply.json(); } catch (error) { data = null; }
+    return { status: reply.status, data };
+  } catch (error) {
+    return { status: 0, data: { message: "the server cannot be reached: try again in a moment" } };
+  }
+}
+
+function note(text) { $("tournament-note").textContent = text; }
+
+async function request(id, what, body) {
+  const reply = await call("POST", `/api/tournaments/${id}/${what}`, body || {});
+  note(reply.status === 200 ? "" : (reply.data && reply.data.message) || `refused (${reply.status})`);
+  await refresh();
+  return reply.status === 200;
+}
+
+function button(text, attributes, onclick) {
+  const b = element("button", { type: "button", ...attributes }, text);
+  b.onclick = onclick;
+  return b;
+}
+
+function blinds(b) { return `${b.small}/${b.big}${b.ante ? ` ante ${b.ante}` : ""}`; }
+
+function lobbyRow(t) {
+  const status = t.status === "registering" ? `registering ${t.entrants}/${t.capacity}` : t.status;
+  return element("tr", { "data-tournament-row": String(t.id) },
+    element("td", {}, t.name),
+    element("td", {}, `${t.kind}, ${t.variant} ${t.betting}`),
+    element("td", {}, `${t.buy_in}+${t.fee}`),
+    element("td", {}, status),
+    element("td", {}, String(t.pool)),
+    element("td", {}, `level ${t.level}: ${blinds(t.blinds)}`),
+    element("td", {},
+      t.status === "registering"
+        ? button("Register", { "data-register": String(t.id) }, () => request(t.id, "register"))
+        : "",
+      " ",
+      button("Open", { "data-open": String(t.id) }, () => { open = t.id; refresh(); })));
+}
+
+function clockText(view) {
+  const c = view.clock;
+  let left = "";
+  if (c.hands_left !== undefined && c.hands_left !== null) left = `, ${c.hands_left} hands left`;
+  if (c.ends_in !== undefined && c.ends_in !== null) {
+    const s = Math.ceil(c.ends_in);
+    left = `, ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")} left`;
+  }
+  const level = view.structure[c.level - 1];
+  return `${c.on_break ? "Break after level" : "Level"} ${c.level}: ${blinds(level)}${left}`;
+}
+
+function entriesTable(view) {
+  const rows = view.entries.map((e) => element("tr", {},
+    element("td", {}, e.place ? ordinal(e.place) : ""),
+    element("td", {}, e.player + (e.bot ? " (bot)" : "")),
+    element("td", {}, e.chips === null ? "" : String(e.chips)),
+    element("td", {}, e.table ? `table ${e.table}, seat ${e.seat + 1}` : ""),
+    element("td", {}, e.prize ? String(e.prize) : "")));
+  return element("table", { id: "tournament-entries" },
+    element("thead", {}, element("tr", {}, ...["Place", "Player", "Chips", "Seat", "Prize"].map((h) => element("th", {}, h)))),
+    element("tbody", {}, ...rows));
+}
+
+function dealBox(view) {
+  const deal = view.deal;
+  const me = view.me;
+  const box = element("div", { id: "tournament-deal" });
+  const playing = view.status === "running" && me && me.registered && me.place === null;
+  if (!deal) {
+    if (playing && view.tables.length === 1)
+      box.append(button("Ask for a deal", { id: "deal-ask" }, () => request(view.id, "deal", { answer: "ask" })));
+    return box;
+  }
+  if (deal.amounts === null) {
+    box.append(`${deal.by} asks for a deal: the table stops after this hand`);
+    return box;
+  }
+  const names = Object.fromEntries(view.entries.map((e) => [String(e.entry), e.player]));
+  const lines = Object.entries(deal.amounts).filter(([e]) => deal.players.includes(names[e]))
+    .map(([e, amount]) => element("li", {}, `${names[e]}: ${amount}${deal.accepted.includes(names[e]) ? " (accepts)" : ""}`));
+  box.append(element("p", {}, view.ended_by === "deal" ? "Deal made (ICM):" : "Deal offered (ICM):"), element("ul", {}, ...lines));
+  if (view.status === "running" && me && deal.players.includes(me.player) && !deal.accepted.includes(me.player)) {
+    box.append(button("Accept the deal", { id: "deal-accept" }, () => request(view.id, "deal", { answer: "accept" })), " ",
+      button("Decline", { id: "deal-decline" }, () => request(view.id, "deal", { answer: "decline" })));
+  }
+  return box;
+}
+
+function myTable(view) {
+  const me = view.me;
+  const box = element("div", { id: "tournament-table" });
+  if (!me || !me.view) return box;
+  const seen = me.view;
+  const hand = seen.hand;
+  box.append(element("h3", {}, `Your table: table ${me.table}, seat ${me.seat + 1}, hand ${seen.hand_number}`));
+  const seats = seen.seats.map((s, i) => s === null ? null : element("li", { class: i === me.seat ? "t-seat mine" : "t-seat" },
+    `${i + 1}. ${s.player} ${s.stack}${seen.to_act === i ? " (to act)" : ""}${seen.button === i ? " (button)" : ""}`)).filter(Boolean);
+  box.append(element("ul", { id: "t-seats" }, ...seats));
+  if (hand) {
+    box.append(element("p", { id: "t-board" }, `Board: ${hand.board.join(" ") || "-"}, pot ${hand.pot}`),
+      element("p", { id: "t-hole" }, `Your cards: ${(hand.hole || []).join(" ")}`));
+    const legal = hand.legal;
+    if (legal) box.append(actions(view.id, seen.hand_number, legal));
+  }
+  return box;
+}
+
+function actions(id, hand, legal) {
+  const act = (action, amount) => request(id, "act", { hand, action, amount: amount === undefined ? null : amount });
+  const box = element("div", { id: "t-actions" });
+  if (legal.points && legal.points.length) {
+    legal.points.forEach((p, i) => box.append(button(`Point card ${i + 1}`, {}, () => act("point", i)), " "));
+    return box;
+  }
+  if (legal.can_fold) box.append(button("Fold", { "data-act": "fold" }, () => act("fold")), " ");
+  if (legal.can_check) box.append(button("Check", { "data-act": "check" }, () => act("check")), " ");
+  if (legal.call_amount) box.append(button(`Call ${legal.call_amount}`, { "data-act": "call" }, () => act("call")), " ");
+  if (legal.min_raise_to !== null) {
+    const word = legal.is_bet ? "bet" : "raise";
+    const amount = element("input", { id: "t-amount", type: "number", min: String(legal.min_raise_to), max: String(legal.max_raise_to), value: String(legal.min_raise_to), "aria-label": "Amount in chips" });
+    box.append(amount, " ", button(legal.is_bet ? "Bet" : "Raise to", { "data-act": word }, () => act(word, Number(amount.value))));
+  }
+  return box;
+}
+
+function tellMove(view) {
+  const move = view.me && view.me.last_move;
+  const line = $("tournament-move");
+  if (!move) return;
+  const key = JSON.stringify(move);
+  const text = `You moved from table ${move.from_table}, seat ${move.from_seat + 1} to table ${move.to_table}, seat ${move.to_seat + 1}${move.broken ? " (your table broke)" : ""}`;
+  if (key !== seenMove || !line.textContent) { seenMove = key; line.textContent = text; }
+}
+
+function showTournament(view) {
+  const section = $("tournament");
+  section.hidden = false;
+  $("tournament-title").textContent = `${view.name} (tournament ${view.id + 1})`;
+  const me = view.me;
+  let state = `${view.status}${view.ended_by ? ` (${view.ended_by})` : ""}, ${view.entrants} entrants, ${view.left} left, prize pool ${view.pool}`;
+  if (view.status === "running") state += `. ${clockText(view)}`;
+  if (view.hand_for_hand) state += ". Hand-for-hand";
+  $("tournament-state").textContent = state;
+  $("tournament-payouts").replaceChildren(...view.payouts.map((p, i) => element("li", {}, `${ordinal(i + 1)}: ${p}`)));
+  const mine = $("tournament-mine");
+  mine.replaceChildren();
+  const over = view.status === "finished" || view.status === "cancelled";
+  if (me && me.registered && me.place) mine.append(`You finished ${ordinal(me.place)}${me.prize ? `, prize ${me.prize}` : ""}`);
+  else if (me && me.registered && over) mine.append(`Your share of the pool: ${me.prize}`);
+  if (me && me.registered && view.status === "registering")
+    mine.append(button("Unregister", { id: "unregister" }, () => request(view.id, "unregister")));
+  tellMove(view);
+  $("tournament-body").replaceChildren(dealBox(view), myTable(view), entriesTable(view));
+}
+
+async function refresh() {
+  const list = await call("GET", "/api/tournaments");
+  if (list.status !== 200 || !Array.isArray(list.data) || !list.data.length) return;
+  $("tournaments").hidden = false;
+  $("tournament-list").replaceChildren(...list.data.map(lobbyRow));
+  if (open === null) return;
+  const detail = await call("GET", `/api/tournaments/${open}`);
+  if (detail.status === 200) showTournament(detail.data);
+}
+
+refresh();
+setInterval(refresh, 1000);
