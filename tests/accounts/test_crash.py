@@ -2,29 +2,35 @@
 and withdrawals, each in its own transaction and acknowledged only after its commit:
 after every restart the audit holds, every acknowledged movement is in the ledger once,
 nothing else is but the one movement that was in flight, and a retried reference is
-applied once. (The server's own crash test, with its tables, comes with the wiring.)"""
+applied once. On a SQLite file and on PostgreSQL (the process's connection dies with it:
+its transaction in flight is rolled back by the server). (The server's own crash test,
+with its tables, comes with the wiring.)"""
 
 from __future__ import annotations
 
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from doubleholdem.accounts.audit import audit
+import pytest
 
-CYCLES = 15
+from doubleholdem.accounts.audit import audit
+from doubleholdem.database.url import connect
+
+CYCLES = {"sqlite": 15, "postgresql": 5}  # a PostgreSQL child starts slower
 
 CHILD = r"""
-import sqlite3, sys
+import sys
 from doubleholdem.accounts import cashier
 from doubleholdem.accounts.accounts import Passwords, create_account
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.wallet import LedgerWallet
+from doubleholdem.database.connection import begin
+from doubleholdem.database.url import connect, is_postgres
 from doubleholdem.errors import AccountError
 
 
@@ -36,20 +42,21 @@ def say(*words):
 
 
 path, start, retry_ref = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-db = sqlite3.connect(path, isolation_level=None)
-db.execute("PRAGMA journal_mode=WAL")
-db.execute("PRAGMA synchronous=NORMAL")
+db = connect(path, mode="rwc")
+if not is_postgres(path):
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
 ensure_schema(db)
 wallet = LedgerWallet(db)
 fast = Passwords(time_cost=1, memory_cost=8, insecure=True)
 names = ["p0", "p1", "p2"]
-db.execute("BEGIN IMMEDIATE")
+begin(db)
 if db.execute("SELECT COUNT(*) FROM accounts").fetchone()[0] == 0:
     for name in names:
         create_account(db, name, "correct horse", passwords=fast)
 db.execute("COMMIT")
 if retry_ref != "-":
-    db.execute("BEGIN IMMEDIATE")
+    begin(db)
     assert cashier.applied(db, retry_ref) is not None
     i = int(retry_ref[3:])
     cashier.deposit(db, names[i % 3], 1000 + i, ref=retry_ref)
@@ -77,7 +84,7 @@ def step(i):
 
 i = start
 while True:
-    db.execute("BEGIN IMMEDIATE")
+    begin(db)
     key, run = step(i)
     say("try", key)
     try:
@@ -92,26 +99,31 @@ while True:
 """
 
 
-def _keys(path: Path) -> list[str]:
-    db = sqlite3.connect(path)
+def _keys(path: str) -> list[str]:
+    db = connect(path)
     try:
         return [str(k) for (k,) in db.execute("SELECT key FROM ledger_transactions")]
     finally:
         db.close()
 
 
-def test_kill_9_loses_and_doubles_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_kill_9_loses_and_doubles_nothing(
+    tmp_path: Path, request: pytest.FixtureRequest, kind: str
+) -> None:
     script = tmp_path / "child.py"
     script.write_text(CHILD)
-    path = tmp_path / "room.db"
+    path = str(tmp_path / "room.db")
+    if kind == "postgresql":
+        path = request.getfixturevalue("postgres_url")
     rng = random.Random(19)
     acked: set[str] = set()
     in_flight: set[str] = set()
     start, retry_ref = 0, "-"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    for _ in range(CYCLES):
+    for _ in range(CYCLES[kind]):
         child = subprocess.Popen(
-            [sys.executable, str(script), str(path), str(start), retry_ref],
+            [sys.executable, str(script), path, str(start), retry_ref],
             stdout=subprocess.PIPE,
             text=True,
             env=env,
@@ -140,7 +152,7 @@ def test_kill_9_loses_and_doubles_nothing(tmp_path: Path) -> None:
         assert len(stored) == len(set(stored))
         assert acked <= set(stored), "an acknowledged movement is missing"
         assert set(stored) <= acked | in_flight, "a movement nobody asked for"
-        db = sqlite3.connect(path)
+        db = connect(path)
         assert audit(db) == {"ok": True, "problems": []}
         db.close()
-    assert len(acked) >= 2 * CYCLES
+    assert len(acked) >= 2 * CYCLES[kind]

@@ -81,3 +81,14 @@ def test_a_lock_held_by_another_writer_is_busy(postgres: Cluster, postgres_url: 
     holder.execute("ROLLBACK")
     holder.close()
     other.close()
+
+
+def test_serve_says_it_keeps_its_tables_in_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
+    """Until the room's storage moves, ``serve --db postgresql://...`` is refused, saying
+    what PostgreSQL holds today, rather than taken for a file name."""
+    from doubleholdem.cli import main
+
+    status = main(["serve", "--db", "postgresql://dh@127.0.0.1/room", "--port", "0"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert "serve keeps its tables in a SQLite file so far" in err

@@ -20,6 +20,7 @@ import sys
 from typing import Any
 
 from doubleholdem.cli.base import UsageError, bounded
+from doubleholdem.database.url import is_postgres
 from doubleholdem.server.oplog import FORMATS, LEVELS
 from doubleholdem.server.process import quiet_collector, raise_file_limit
 from doubleholdem.server.settings import (
@@ -49,7 +50,7 @@ def add_parser(subparsers: Any) -> None:
         default=8000,
         help="port (0 picks a free one)",
     )
-    p.add_argument("--db", default="tables.db", help="SQLite database")
+    p.add_argument("--db", default="tables.db", help="SQLite database file")
     p.add_argument("--tables", type=_count, default=4, help="tables")
     p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table")
     p.add_argument("--bot-delay", type=_seconds, default=1.0, help="seconds a bot thinks")
@@ -188,6 +189,12 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def run(args: argparse.Namespace) -> int:
     """Runs the server until interrupted."""
+    if is_postgres(args.db):
+        raise UsageError(
+            "--db: serve keeps its tables in a SQLite file so far; PostgreSQL holds a "
+            "room's accounts and ledger (accounts --db) and a room copied there (db copy): "
+            "docs/postgres.md"
+        )
     try:
         import uvicorn
 
