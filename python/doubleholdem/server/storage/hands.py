@@ -28,6 +28,8 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from doubleholdem.wording import table_said
+
 __all__ = [
     "FORGET_BATCH",
     "SCHEMA",
@@ -266,8 +268,7 @@ def build_index(db: sqlite3.Connection) -> int:
         try:
             _index(db, table_id, number, json.loads(text))
         except (ValueError, KeyError, TypeError, AttributeError):
-            raise ValueError(
-                f"table {table_id + 1}, hand {number}: its stored log is not a hand's"
-            ) from None
+            said = f", hand {number}: its stored log is not a hand's"  # the command line
+            raise ValueError(table_said(table_id) + said) from None  # says it from 1
         count += 1
     return count
