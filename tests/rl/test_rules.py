@@ -36,6 +36,8 @@ def play(env: rl.HoldemEnv, seed: int) -> tuple[list[tuple[Hand, list[Any]]], di
 
     def record(action: int) -> None:
         hand = env.game.hand
+        # the view the episode keeps for this decision is the hand's, made anew
+        assert env.game.actor_view == hand.actor_view() is not None
         if not hands or hands[-1][0] is not hand:
             hands.append((hand, []))
         hands[-1][1].append(engine_kind(env, action))

@@ -21,7 +21,10 @@ from doubleholdem.rl.rewards import IcmRewards
 from doubleholdem.rl.rows import KINDS, PublicRows
 from doubleholdem.table import Observation, Table, TableConfig
 
-__all__ = ["Game"]
+__all__ = ["ActorView", "Game"]
+
+ActorView = tuple[str, LegalActions, tuple[int, ...], tuple[int, ...], int, int]
+"""What the seat to act decides on (:meth:`~doubleholdem.game.Hand.actor_view`)."""
 
 
 class Game:
@@ -44,6 +47,9 @@ class Game:
         self.seat_of: list[int] = list(range(n))  # hand index -> seat
         self.index_of: list[int] = list(range(n))  # seat -> hand index, -1: not dealt
         self.actor: int | None = None  # the seat to act
+        # the hand's actor_view (None once it is over), read once per decision: the
+        # observation of the seat to act shows it and the step answers it
+        self.actor_view: ActorView | None = None
         self.hands_played = 0
         self.payoffs = [0] * n  # chips won by each seat in the hand that ended last
         # reward="icm": each seat's ICM equity and its change in the hand that ended last
@@ -113,6 +119,7 @@ class Game:
             rows = self._opening_rows[button] = self.public.rebuilt_seats(hand, self.seat_of)
         self.public.new_hand(hand, self.seat_of, rows)
         self.actor = hand.actor
+        self.actor_view = hand.actor_view()
 
     def _deal_at_table(self, rng: random.Random) -> None:
         """The table's next hand (its seats are the dealt players, :attr:`seat_of`)."""
@@ -131,27 +138,25 @@ class Game:
         self.public.new_hand(hand, dealt)
         actor = hand.actor
         self.actor = None if actor is None else dealt[actor]
+        self.actor_view = hand.actor_view()
 
     # decisions
 
     def legal(self) -> tuple[str | None, LegalActions | None, int]:
         """The decision, options and pot of the seat to act."""
-        view = self.hand.actor_view()
+        view = self.actor_view
         if view is None:
             return None, None, self.hand.pot
         decision, legal, _, _, pot, _ = view
         return decision, legal, pot
 
-    def step(self, action: int, rng: random.Random, view: tuple[Any, ...] | None = None) -> bool:
+    def step(self, action: int, rng: random.Random) -> bool:
         """Applies action number ``action`` of the seat to act; True if it ended a hand
         (:attr:`payoffs` and :attr:`phh` are that hand's; the next hand, if the episode
-        goes on, is dealt at once). ``view``: the hand's
-        :meth:`~doubleholdem.game.Hand.actor_view` now, if the caller read it already
-        (the vector environment, to write the observation)."""
+        goes on, is dealt at once)."""
+        view = self.actor_view
         if view is None:
-            view = self.hand.actor_view()
-            if view is None:
-                raise IllegalAction("the episode is over: reset it", action=action)
+            raise IllegalAction("the episode is over: reset it", action=action)
         decision, legal, _, _, pot, _ = view
         kind, amount = self.codec.decode(action, decision, legal, pot)
         if kind == CALL and not legal[CALL_AMOUNT_AT]:  # action 1: a check or a call
@@ -194,8 +199,9 @@ class Game:
         actor = hand.actor
         if actor is not None:
             self.actor = self.seat_of[actor]
+            self.actor_view = hand.actor_view()
             return False
-        self.actor = None
+        self.actor = self.actor_view = None
         self._end_hand(rng)
         return True
 
@@ -254,7 +260,7 @@ class Game:
 
     def bot_observation(self, seat: int) -> Observation:
         """What the seat to act knows, as the library's bots take it."""
-        view = self.hand.actor_view()
+        view = self.actor_view
         if view is None or self.actor != seat:
             raise IllegalAction(f"seat {seat} has no decision to make now", seat=seat)
         decision, legal, hole, board, pot, live = view

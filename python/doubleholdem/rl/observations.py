@@ -37,6 +37,7 @@ class Game(Protocol):
     seat_of: list[int]  # hand index -> seat
     index_of: list[int]  # seat -> hand index, -1: not dealt in
     public: PublicRows  # the seats' rows and the past actions, kept up to date
+    actor_view: Any  # the hand's actor_view, read once per decision
 
 
 __all__ = ["Encoder"]
@@ -126,7 +127,7 @@ class Encoder:
         actor = game.actor
         public = game.public
         if actor == seat:
-            decision, legal, hole, board, pot, _ = hand.actor_view()  # type: ignore[misc]
+            decision, legal, hole, board, pot, _ = game.actor_view
             self.write_legal(o, raw, at, decision, legal, pot, mask, mask_at)
         else:
             holes, board, _, _ = hand.card_lists()

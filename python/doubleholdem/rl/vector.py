@@ -110,7 +110,7 @@ class VectorEnv:
 
     def _write_all(self) -> None:
         """Every table's seat to act and its observation, into the zeroed arrays."""
-        self._views = [game.hand.actor_view() for game in self.games]
+        self._views = [game.actor_view for game in self.games]
         self._write()
 
     def _write(self) -> None:
@@ -144,12 +144,12 @@ class VectorEnv:
         self._writer.clear(observations, masks)
         rewards.fill(0)
         dones.fill(False)
-        tables = zip(self._rows.tolist(), self.games, chosen.tolist(), self._views, self._rngs)
+        tables = zip(self._rows.tolist(), self.games, chosen.tolist(), self._rngs)
         self._views = views = []
-        for i, game, action, view, rng in tables:
-            if game.step(action, rng, view):
+        for i, game, action, rng in tables:
+            if game.step(action, rng):
                 self._hand_ended(i, game, rng)
-            views.append(game.hand.actor_view())  # what the next decision answers
+            views.append(game.actor_view)  # what the next decision answers
         self._write()
         return observations, masks, self.agents, rewards, dones
 
