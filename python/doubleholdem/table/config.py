@@ -43,6 +43,10 @@ class TableConfig(GameRules):
     - ``new_player_posts``: a new player posts a big blind or waits for it (TH-36,
       default); ``False`` at a tournament table: posts nothing and is dealt in at once,
       except between the button and the small blind (TRN-12).
+    - ``absent_dealt_in``: a seat sitting out (its player absent) is dealt in, posts its
+      blinds and antes, and its hand is dead (TRN-21: each of its decisions is taken at
+      once as on a timeout, check if free, else fold); ``False`` (default, a cash
+      table): it is dealt out and misses its blinds (TH-37).
     - ``action_time``: seconds for each decision; ``time_bank``: extra seconds for a
       betting decision when they run out (TH-40, 30 by default, restored after each
       use); ``point_time``: seconds to choose a point card, no bank (DH-7).
@@ -53,6 +57,7 @@ class TableConfig(GameRules):
     max_buy_in: int | None = None
     button_rule: ButtonRule = ButtonRule.MOVING
     new_player_posts: bool = True
+    absent_dealt_in: bool = False
     action_time: float = 15.0
     time_bank: float = 30.0
     point_time: float = 15.0
@@ -70,6 +75,11 @@ class TableConfig(GameRules):
             isinstance(self.new_player_posts, bool),
             "new_player_posts",
             f"{self.new_player_posts!r} is not true or false",
+        )
+        _require(
+            isinstance(self.absent_dealt_in, bool),
+            "absent_dealt_in",
+            f"{self.absent_dealt_in!r} is not true or false",
         )
         _require(
             is_int(self.seats) and 2 <= self.seats <= MAX_SEATS,

@@ -45,12 +45,14 @@ class Deal:
     """``hand``, hand number ``number``, played by the table seats ``seats`` (hand index
     ``i`` sits in ``seats[i]``, clockwise from seat 0) whose occupants were
     ``occupancies[i]`` and ``players[i]`` (the name, for the record). ``to_act`` is the
-    table seat whose decision is awaited and ``actor`` its hand index (``-1``: none)."""
+    table seat whose decision is awaited and ``actor`` its hand index (``-1``: none);
+    ``dead``: the seats dealt a dead hand, absent when it was dealt (TRN-21)."""
 
     __slots__ = (
         "_index",
         "_legal",
         "actor",
+        "dead",
         "hand",
         "number",
         "occupancies",
@@ -76,6 +78,7 @@ class Deal:
         self._legal: tuple[LegalActions, LegalActions] | None = None
         self.to_act: int | None = None
         self.actor = -1
+        self.dead: frozenset[int] = frozenset()
 
     def index_of(self, seat: int | None) -> int | None:
         """The hand index of table seat ``seat``, if it was dealt in."""

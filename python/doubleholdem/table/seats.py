@@ -256,12 +256,16 @@ class Seating:
             if departure.left_at < before:
                 del self.departed[player]
 
-    def able(self) -> list[int]:
-        """The seats able to play the next hand: sitting in, with chips, not leaving."""
+    def able(self, *, absent_dealt_in: bool = False) -> list[int]:
+        """The seats able to play the next hand: sitting in (or sitting out too, with
+        ``absent_dealt_in``: TRN-21), with chips, not leaving."""
         return [
             number
             for number, seat in enumerate(self.seats)
-            if seat is not None and not seat.sitting_out and seat.stack > 0 and not seat.leaving
+            if seat is not None
+            and (absent_dealt_in or not seat.sitting_out)
+            and seat.stack > 0
+            and not seat.leaving
         ]
 
     def debts(self) -> list[Debts | None]:

@@ -139,6 +139,8 @@ def _body(state: TableState) -> dict[str, Any]:
     )
     log, hand_start = state.log.written_out()
     fields = {f: getattr(config, f) for f in config.__dataclass_fields__}
+    if not config.absent_dealt_in:  # TRN-21's setting, written only when on: a cash
+        del fields["absent_dealt_in"]  # table's snapshot is as it was before it
     for name in ("structure", "variant", "ante_type", "button_rule"):
         fields[name] = fields[name].value
     if config.rake is not None:
@@ -153,7 +155,7 @@ def _body(state: TableState) -> dict[str, Any]:
         version, inner, gauss = state.rng.getstate()
         rng = [version, list(inner), gauss]
     last_big = positions.last_big
-    return {
+    body = {
         "config": fields,
         "rng": rng,
         "seats": [None if s is None else dict(s.__dict__) for s in seating.seats],
@@ -180,6 +182,9 @@ def _body(state: TableState) -> dict[str, Any]:
         "deadline": clock.deadline,
         "phase": clock.phase,
     }
+    if deal is not None and deal.dead:  # TRN-21, written only when there are some
+        body["dead"] = sorted(deal.dead)
+    return body
 
 
 # ---------------------------------------------------------------------- reading
@@ -349,6 +354,9 @@ def _deal(
             ok = isinstance(item, int) and is_int(item) and 0 <= item < log.synced
             check(ok, "log entry")  # a hand event's number in its hand
     deal = Deal(hand, body["hand_number"], list(dealt), list(occupancies), players)
+    dead = body.get("dead", [])  # TRN-21; older snapshots have none
+    check(isinstance(dead, list) and all(s in dealt for s in dead), "dead")
+    deal.dead = frozenset(dead)
     log.starts = [start]
     played = hand.records if hand.over else hand  # as the log keeps them
     log.hands = [(played, deal.number, deal.seats, deal.occupancies)]

@@ -239,7 +239,7 @@ class Table(TableViews):
 
     def able(self) -> list[int]:
         """The seats able to play the next hand: sitting in, with chips."""
-        return self._seating.able()
+        return self._seating.able(absent_dealt_in=self.config.absent_dealt_in)
 
     def can_start(self) -> bool:
         """True when a hand may start: none is being played and at least two players are
@@ -255,7 +255,8 @@ class Table(TableViews):
         if deal is not None and deal.to_act is not None:
             raise HandInProgress(f"hand {self._hand_number} is still being played")
         config, seating = self.config, self._seating
-        able = seating.able()
+        absent_dealt_in = config.absent_dealt_in
+        able = seating.able(absent_dealt_in=absent_dealt_in)
         if len(able) < 2:
             raise NotEnoughPlayers(
                 f"a hand needs two players able to play, not {len(able)} (seats {able})"
@@ -287,6 +288,10 @@ class Table(TableViews):
         self._deal = deal
         log.begin(deal.hand, number, deal.seats, deal.occupancies)
         self._lifecycle.new_hand()
+        if absent_dealt_in:  # TRN-21: who is absent now has a dead hand
+            deal.dead = frozenset(s for s in plan.dealt if seating.at(s).sitting_out)
+            if deal.dead:
+                self._lifecycle.quiet = False
         self._after_change(now)
 
     # ------------------------------------------------------------------ decisions
@@ -336,6 +341,8 @@ class Table(TableViews):
         if lifecycle.quiet:  # clock.start(clock.now, awaited), inlined: the hot path
             clock.phase, time = clock.plain[awaited]  # type: ignore[index]
             clock.deadline = clock.now + time
+        elif deal.dead:  # TRN-21: dead hands decide at once
+            self._after_change(clock.now)
         else:
             lifecycle.start(clock.now, awaited, to_act)  # type: ignore[arg-type]
         return event
@@ -429,10 +436,16 @@ class Table(TableViews):
         self._seating.forget_departures(before)
 
     def _after_change(self, when: float) -> None:
-        """Notes who is to act and starts their clock, or finishes the hand."""
+        """Notes who is to act and starts their clock, or finishes the hand. A seat
+        dealt a dead hand (TRN-21) decides at once, as on a timeout: check if free,
+        else fold (a point card by DH-6)."""
         deal = self._deal
         assert deal is not None
         decision = deal.next_turn()
+        dead = deal.dead
+        while decision is not None and deal.to_act in dead:
+            deal.timeout()
+            decision = deal.next_turn()
         if decision is None:  # the hand is over
             self._finish(deal)
         else:
@@ -506,6 +519,8 @@ class Table(TableViews):
         table._hand_number = state.hand_number
         table._rake = state.rake
         table._bind()
+        if state.deal is not None and state.deal.dead:  # TRN-21: dead hands decide at once
+            table._lifecycle.quiet = False
         snapshot.check(table.chips() + table._rake == table.bought_in, "chips do not add up")
         return table
 

@@ -170,6 +170,11 @@ class TableViews(TableParts):
         """The name of the player in ``seat``."""
         return self._seating.occupant(seat).player
 
+    def sitting_out(self, seat: int) -> bool:
+        """True if the player in ``seat`` sits out (at a tournament table: is absent,
+        dealt in with a dead hand, RULES.md TRN-21)."""
+        return self._seating.occupant(seat).sitting_out
+
     def stack(self, seat: int) -> int:
         """The chips in front of ``seat`` now (during a hand: what it has behind)."""
         occupant = self._seating.occupant(seat)

@@ -77,7 +77,9 @@ class TournamentConfig:
     - ``late_registration``: entries accepted until the end of this level (counted
       from 1; 0: none, TRN-4); ``re_entries``: per player (TRN-5).
     - ``rebuys``: :class:`Rebuys` or ``None`` (TRN-6).
-    - ``payouts``: the :class:`PayoutTable` (TRN-18); ``hand_for_hand``: TRN-16.
+    - ``payouts``: the :class:`PayoutTable` (TRN-18); ``hand_for_hand``: on the money
+      bubble (TRN-16); ``hand_for_hand_at``: the numbers of entries left at which
+      hand-for-hand is played too (other pay jumps, the final table: TRN-16).
     """
 
     kind: Kind = Kind.SCHEDULED
@@ -95,6 +97,7 @@ class TournamentConfig:
     rebuys: Rebuys | None = None
     payouts: PayoutTable = DEFAULT_PAYOUTS
     hand_for_hand: bool = True
+    hand_for_hand_at: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -129,6 +132,13 @@ class TournamentConfig:
             raise InvalidConfig("rebuys: give Rebuys or None", field="rebuys")
         if not isinstance(self.hand_for_hand, bool):
             raise InvalidConfig("hand_for_hand: true or false", field="hand_for_hand")
+        at = self.hand_for_hand_at
+        if isinstance(at, (str, bytes)) or not isinstance(at, (tuple, list)):
+            raise InvalidConfig(f"hand_for_hand_at: numbers of entries left, not {at!r}",
+                                field="hand_for_hand_at")  # fmt: skip
+        for players in at:
+            require_whole("hand_for_hand_at", players, 2)
+        set_(self, "hand_for_hand_at", tuple(sorted(set(at), reverse=True)))
         if self.kind is Kind.SIT_AND_GO and self.late_registration:
             raise InvalidConfig("late_registration: a sit-and-go starts full (TRN-2)",
                                 field="late_registration")  # fmt: skip
@@ -137,7 +147,7 @@ class TournamentConfig:
     def table_config(self, level: int) -> TableConfig:
         """The settings of a table at ``level`` (counted from 0): the level's blinds and
         ante, the dead button (TRN-11), new players dealt in without posting (TRN-12),
-        and any stack accepted."""
+        absent players dealt in with dead hands (TRN-21), and any stack accepted."""
         return _table_config(self, level)
 
     def to_dict(self) -> dict[str, Any]:
@@ -148,6 +158,7 @@ class TournamentConfig:
         data["blinds"] = self.blinds.to_dict()
         data["payouts"] = self.payouts.to_dict()
         data["rebuys"] = None if self.rebuys is None else vars(self.rebuys).copy()
+        data["hand_for_hand_at"] = list(self.hand_for_hand_at)
         return data
 
     @classmethod
@@ -179,4 +190,5 @@ def _table_config(config: TournamentConfig, level: int) -> TableConfig:
         max_buy_in=MOST_CHIPS,
         button_rule=ButtonRule.DEAD,
         new_player_posts=False,
+        absent_dealt_in=True,
     )

@@ -31,16 +31,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from doubleholdem.errors import (
-    RebuyRefused,
     RegistrationRefused,
     TournamentError,
     TournamentStateError,
 )
 from doubleholdem.table.table import Table
-from doubleholdem.tournament import seating, snapshot
+from doubleholdem.tournament import purchases, seating, snapshot
 from doubleholdem.tournament.config import Kind, TournamentConfig
 from doubleholdem.tournament.payouts import prizes
 from doubleholdem.tournament.places import Placing, award, final_places, rank_eliminations
@@ -160,42 +159,24 @@ class Tournament:
     def rebuy(self, player: str, *, now: float = 0.0) -> None:
         """``player`` buys a rebuy (TRN-6): between its hands with at most the threshold,
         or just busted (then seated again by draw)."""
-        entry, rules = self._live_entry(player), self.config.rebuys
-        if rules is None or self.current_level(now) >= rules.until_level:
-            raise RebuyRefused("no rebuys now", player=player)
-        if rules.most is not None and entry.rebuys >= rules.most:
-            raise RebuyRefused(f"{player} has had its {rules.most} rebuys", player=player)
-        limit = self.config.starting_stack if rules.threshold is None else rules.threshold
-        busted = self._pending_index(entry.number)
-        if busted is None:
-            table = self._idle_table(entry)
-            stack = table.stack(entry.seat)  # type: ignore[arg-type]
-            if stack > limit:
-                raise RebuyRefused(f"{player} has {stack} chips, more than {limit}", player=player)
-            table.top_up(entry.seat, rules.chips)  # type: ignore[arg-type]
-        else:
-            self.pending[busted] = [(e, c) for e, c in self.pending[busted] if e != entry.number]
-            self._seat_arrivals([entry.number], {entry.number: rules.chips})
-        entry.rebuys += 1
-        self.pool += rules.price
-        self.issued += rules.chips
+        purchases.rebuy(self, player, now)
 
     def add_on(self, player: str, *, now: float = 0.0) -> None:
         """``player`` buys its one add-on (TRN-6), between its hands, during the level
         after the rebuy period."""
-        entry, rules = self._live_entry(player), self.config.rebuys
-        level = self.current_level(now)
-        if rules is None or not rules.add_on_chips or level != rules.until_level:
-            raise RebuyRefused("no add-ons now", player=player)
-        if entry.add_on:
-            raise RebuyRefused(f"{player} has had its add-on", player=player)
-        if self._pending_index(entry.number) is not None:
-            raise RebuyRefused(f"{player} has no chips: rebuy instead", player=player)
-        table = self._idle_table(entry)
-        table.top_up(entry.seat, rules.add_on_chips)  # type: ignore[arg-type]
-        entry.add_on = True
-        self.pool += rules.add_on_price
-        self.issued += rules.add_on_chips
+        purchases.add_on(self, player, now)
+
+    def set_absent(self, player: str, absent: bool, *, now: float | None = None) -> None:
+        """``player`` is gone from its seat (``absent``: left, disconnected) or back
+        (TRN-21): absent, it is dealt in from the next hand with a dead hand and posts
+        its blinds and antes, also after a move; back, it plays from the next hand.
+        At its table: :meth:`Table.sit_out <doubleholdem.table.Table.sit_out>`, ``sit_in``."""
+        own = self.entries_of(player) if isinstance(player, str) else []
+        number, seat = (own[-1].table, own[-1].seat) if own else (None, None)
+        if number is None or seat is None or not isinstance(absent, bool):
+            raise TournamentError(f"{player!r} has no seat, or absent {absent!r} is not a bool")
+        table = self.tables[number]
+        (table.sit_out if absent else table.sit_in)(seat, now=now)
 
     # ------------------------------------------------------------------ start
 
@@ -427,11 +408,14 @@ class Tournament:
         return self._place(out) if out else []
 
     def _update_hand_for_hand(self) -> list[Placement]:
-        """TRN-16: on while the entries left are one more than the places paid and more
-        than one table plays; turned off, the round's eliminations are placed."""
-        if not self.config.hand_for_hand:
-            return []
-        on = self.remaining == self.paid_places() + 1 and len(self.tables) > 1
+        """TRN-16: on while more than one table plays and the entries left are one more
+        than the places paid, or one of ``hand_for_hand_at``; turned off, the round's
+        eliminations are placed."""
+        config = self.config
+        on = len(self.tables) > 1 and (
+            self.remaining in config.hand_for_hand_at
+            or (config.hand_for_hand and self.remaining == self.paid_places() + 1)
+        )
         if self.hand_for_hand and not on:
             self.hand_for_hand = False
             out, self.round_out = self.round_out, []
@@ -487,6 +471,7 @@ class Tournament:
             leaving = {
                 e: (seat, table.stack(seat)) for seat, e in sorted(self.seats[number].items())
             }
+            absent = {e for seat, e in self.seats[number].items() if table.sitting_out(seat)}
             for entry in leaving:
                 self._unseat(entry, None)
             del self.tables[number], self.seats[number], self.table_levels[number]
@@ -494,7 +479,7 @@ class Tournament:
             self.start_chips.pop(number, None)
             self.round_played.discard(number)
             stacks = {e: stack for e, (_, stack) in leaving.items()}
-            for entry, to_table, to_seat in self._seat_arrivals(list(leaving), stacks):
+            for entry, to_table, to_seat in self._seat_arrivals(list(leaving), stacks, absent):
                 player = self.entries[entry].player
                 moves.append(Move(player, number, leaving[entry][0], to_table, to_seat))
             broken.append(number)
@@ -513,17 +498,19 @@ class Tournament:
             seat = occupied[0] if last_big is None else (
                 seating.next_big_blind(occupied, self.config.seats, last_big))  # fmt: skip
             entry = self.seats[number][seat]
+            absent = table.sitting_out(seat)
             stack = self._unseat(entry, None)
             target = self.tables[short]
             to_seat = seating.worst_seat(sorted(self.seats[short]), self.config.seats,
                                          last_big=target.blinds[1], rng=self.rng)  # fmt: skip
-            self._join(short, to_seat, entry, stack)
+            self._join(short, to_seat, entry, stack, absent)
             moves.append(Move(self.entries[entry].player, number, seat, short, to_seat))
 
     def _seat_arrivals(
-        self, entries: list[int], stacks: dict[int, int]
+        self, entries: list[int], stacks: dict[int, int], absent: Collection[int] = ()
     ) -> list[tuple[int, int, int]]:
-        """TRN-4, TRN-14: seats ``entries`` by random draw, opening tables as needed."""
+        """TRN-4, TRN-14: seats ``entries`` by random draw, opening tables as needed;
+        the ``absent`` stay absent (TRN-21)."""
         names = {self.entries[e].player: e for e in entries}
         seated = []
         for player, number, seat in seating.place_arrivals(
@@ -532,7 +519,8 @@ class Tournament:
             if number < 0:  # no open seat anywhere: a new table
                 number, seat = max(self.tables, default=0) + 1, 0
                 self._open_table(number)
-            self._join(number, seat, names[player], stacks[names[player]])
+            entry = names[player]
+            self._join(number, seat, entry, stacks[entry], entry in absent)
             seated.append((names[player], number, seat))
         return seated
 
@@ -544,9 +532,11 @@ class Tournament:
         self.table_levels[number] = level
         self._resized(None, 0)
 
-    def _join(self, number: int, seat: int, entry: int, stack: int) -> None:
-        record = self.entries[entry]
-        self.tables[number].join(seat, record.player, stack, stranger=True)
+    def _join(self, number: int, seat: int, entry: int, stack: int, absent: bool = False) -> None:
+        record, table = self.entries[entry], self.tables[number]
+        table.join(seat, record.player, stack, stranger=True)
+        if absent:  # TRN-21: a move keeps the absence
+            table.sit_out(seat)
         self.seats[number][seat] = entry
         self._resized(len(self.seats[number]) - 1, len(self.seats[number]))
         record.table, record.seat = number, seat
@@ -570,24 +560,6 @@ class Tournament:
             index.setdefault(entry.player, []).append(entry)
         self._indexed = len(self.entries)
         return index.get(player, [])
-
-    def _live_entry(self, player: str) -> Entry:
-        own = self.entries_of(player)
-        if own and own[-1].place is None and self.state == RUNNING:
-            return own[-1]
-        raise RebuyRefused(f"{player} has no entry in play", player=player)
-
-    def _idle_table(self, entry: Entry) -> Table:
-        table = self.tables[entry.table]  # type: ignore[index]
-        if table.in_hand and entry.seat in table.dealt:
-            raise RebuyRefused(f"{entry.player} is in a hand", player=entry.player)
-        return table
-
-    def _pending_index(self, entry: int) -> int | None:
-        for index, group in enumerate(self.pending):
-            if any(e == entry for e, _ in group):
-                return index
-        return None
 
     @staticmethod
     def _check_name(player: object) -> None:

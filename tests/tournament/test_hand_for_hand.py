@@ -1,0 +1,64 @@
+"""Hand-for-hand beyond the bubble (RULES.md TRN-16): at the director's stated numbers
+of players left as well as (or instead of) the money bubble, every table plays one hand
+a round and a round's eliminations are placed together."""
+
+from __future__ import annotations
+
+import pytest
+
+from doubleholdem.errors import InvalidConfig
+from doubleholdem.tournament import BlindStructure, PayoutTable, Tournament, TournamentConfig
+
+from .driver import Checked
+
+EIGHT_PAID = PayoutTable(((1000, (8, 7, 6, 5, 4, 3, 2, 1)),))
+
+
+def _played(bubble: bool, at: tuple[int, ...], seed: int) -> set[int]:
+    """The numbers of players left while hand-for-hand was on, in a tournament of 24 at
+    tables of 6 paying 8 places, played to the end by the test driver's checks."""
+    config = TournamentConfig(kind="sit-and-go", capacity=24, seats=6, starting_stack=600,
+                              blinds=BlindStructure.standard(by="hands", length=4),
+                              payouts=EIGHT_PAID, hand_for_hand=bubble,
+                              hand_for_hand_at=at)  # fmt: skip
+    tournament = Tournament(config, seed=seed)
+    for n in range(24):
+        tournament.register(f"p{n}")
+    driver = Checked(tournament, ("random", "station"))
+    seen: set[int] = set()
+    while tournament.state == "running":
+        if tournament.hand_for_hand:
+            assert len(tournament.tables) > 1
+            seen.add(tournament.remaining)
+        driver.play(hands=1)
+    driver.check_result()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("bubble", "at", "allowed"),
+    [
+        (True, (), {9}),  # the default: the money bubble only
+        (True, (13,), {13, 9}),  # and at 13 players left
+        (False, (13, 7), {13, 7}),  # only the stated points
+        (False, (), set()),  # never
+    ],
+)
+def test_hand_for_hand_is_played_at_the_stated_points(
+    bubble: bool, at: tuple[int, ...], allowed: set[int]
+) -> None:
+    seen: set[int] = set()
+    for seed in range(6):
+        seen |= _played(bubble, at, seed)
+    assert seen <= allowed
+    assert seen == allowed  # each point met in some seed
+
+
+def test_the_points_are_checked_and_kept() -> None:
+    config = TournamentConfig(hand_for_hand_at=[10, 19, 10])  # type: ignore[arg-type]
+    assert config.hand_for_hand_at == (19, 10)
+    assert TournamentConfig.from_dict(config.to_dict()) == config
+    assert TournamentConfig().hand_for_hand_at == ()
+    for bad in ("10", 10, (1,), (True,), (2.5,)):
+        with pytest.raises(InvalidConfig, match="hand_for_hand_at"):
+            TournamentConfig(hand_for_hand_at=bad)  # type: ignore[arg-type]
