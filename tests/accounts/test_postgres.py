@@ -182,3 +182,17 @@ def test_no_password_or_token_is_stored_in_clear(room: str) -> None:
     text = "\n".join(repr(row) for table in tables for row in db.execute(f"SELECT * FROM {table}"))
     assert "argon2id" in text and "correct horse" not in text and token not in text
     db.close()
+
+
+def test_a_read_only_bank_writes_nothing(room: str) -> None:
+    """``show`` and ``audit`` open PostgreSQL with read-only transactions: the audit's
+    evidence stays as found."""
+    import psycopg
+
+    with Bank(room, passwords=FAST, read_only=True) as bank:
+        assert bank.show("ann")["balance"] == START
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            bank.deposit("ann", 5, ref="never")
+    db = connect(room)
+    assert cashier.applied(db, "never") is None
+    db.close()

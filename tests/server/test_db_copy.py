@@ -168,3 +168,23 @@ def test_a_file_that_is_not_a_room_is_refused(
         db.execute("CREATE TABLE notes (x)")
     status, _, err = _copy(capsys, str(path), postgres_url)
     assert status == 2 and "not a room database of schema 5" in err
+
+
+def test_ctrl_c_stops_the_copy_with_nothing_written(
+    room_file: Path,
+    postgres_url: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from doubleholdem.cli import db as command
+
+    def interrupted(table: str, rows: int) -> None:
+        if table == "hands":
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "_progress", interrupted)
+    status, out, err = _copy(capsys, str(room_file), postgres_url)
+    assert (status, out) == (130, "") and "interrupted" in err
+    target = connect(postgres_url)
+    assert not has_table(target, "meta") and not has_table(target, "ledger_transactions")
+    target.close()
