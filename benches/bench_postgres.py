@@ -70,3 +70,41 @@ def test_a_transfer_in_an_open_transaction(benchmark: Any, bank: Bank) -> None:
     )
     bank.db.execute("COMMIT")
     benchmark.extra_info["items"] = 1
+
+
+@pytest.mark.parametrize("connections", [1, 4])
+def test_deposits_from_several_connections(
+    benchmark: Any, durable: Cluster, connections: int
+) -> None:
+    """Deposits a second, each in its own durable transaction, from ``connections``
+    connections at once to one PostgreSQL room: the ledger's writers go one at a time
+    (one hash chain), so more connections gain only what they overlap outside the lock."""
+    import threading
+
+    benchmark.group = "ledger on PostgreSQL: 200 deposits, durable, from N connections"
+    with durable.schema() as url:
+        with Bank(url, passwords=FAST, create=True) as bank:
+            bank.create("ann", "correct horse")
+        banks = [Bank(url, passwords=FAST) for _ in range(connections)]
+        rounds = itertools.count()
+
+        def burst() -> None:
+            number = next(rounds)
+
+            def send(bank: Bank, part: int) -> None:
+                for i in range(part, 200, connections):
+                    bank.deposit("ann", 1, ref=f"r{number}-{i}")
+
+            threads = [
+                threading.Thread(target=send, args=(bank, part)) for part, bank in enumerate(banks)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+
+        benchmark.pedantic(burst, rounds=3, iterations=1)
+        benchmark.extra_info["items"] = 200
+        assert banks[0].audit()["ok"]
+        for bank in banks:
+            bank.close()
