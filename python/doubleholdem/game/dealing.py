@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import itemgetter
+from operator import countOf, itemgetter
 from typing import Any
 
 from doubleholdem.cards import FULL_DECK, CardLike, Deck, parse_cards, shuffled
@@ -68,10 +68,10 @@ def card_order(cards: Sequence[CardLike]) -> list[int]:
 
 def _card_numbers(order: list[Any]) -> bool:
     """True if ``order`` holds distinct card numbers 0..51, each an ``int`` (no bool):
-    the types compared as a list, the numbers read as bytes (built-ins, not a loop, and
-    no set: a deck given to a hand is checked at every hand)."""
+    the types counted, the numbers read as bytes (built-ins, not a loop, and no set or
+    list made: a deck given to a hand is checked at every hand)."""
     n = len(order)
-    if n > 52 or list(map(type, order)) != _INTS[:n]:
+    if n > 52 or countOf(map(type, order), int) != n:
         return False
     try:
         numbers = bytes(order)
@@ -84,7 +84,6 @@ def _card_numbers(order: list[Any]) -> bool:
     return numbers.translate(bytes.maketrans(numbers, places)) == places
 
 
-_INTS = [int] * 52
 _PLACES = bytes(range(52))
 
 
