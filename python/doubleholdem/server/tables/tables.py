@@ -12,7 +12,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from functools import partial
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_bot, get_account
@@ -63,8 +63,6 @@ _SERVE = {
     "wallet": "serve it from the embedding server, with its wallet",
 }
 
-_Tables = TypeVar("_Tables", bound="RoomTables")
-
 
 class RoomTables:
     """Every table of the server and its database (the room without its clients)."""
@@ -86,14 +84,14 @@ class RoomTables:
 
     @classmethod
     def open(
-        cls: type[_Tables],
+        cls,
         path: str,
         settings: RoomSettings,
         *,
         synchronous: str = "normal",
         repair: bool = False,
         wallet: Wallet | None = None,
-    ) -> _Tables:
+    ) -> RoomTables:
         """The room of the database at ``path``: its stored tables restored where they
         were, and new tables up to ``settings.tables``. A damaged database is refused
         (:class:`DamagedDatabase` naming each table and its problem) unless ``repair``:
