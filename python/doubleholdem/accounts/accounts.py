@@ -46,7 +46,7 @@ from typing import NamedTuple
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.ledger import LedgerAccount
 from doubleholdem.accounts.lookalike import looks_like_a_bot, name_key
-from doubleholdem.database.connection import Connection, inserted_id, serialise
+from doubleholdem.database.connection import Connection, inserted_id
 from doubleholdem.errors import (
     AccountClosed,
     AccountExists,
@@ -216,7 +216,9 @@ def check_person_name(name: object) -> str:
 
 def _insert(db: Connection, name: str, role: str, hashed: str | None, now: float | None) -> Account:
     _need_transaction(db)
-    serialise(db, "accounts")  # the names checked stay free until this one is written
+    # the names checked stay free until this one is written: under the ledger's lock, the
+    # one of every accounts' writer, so that two never wait for each other in a cycle
+    ledger.lock(db)
     if role == "bot":  # a bot's name is the room's own (no person's looks like one)
         if db.execute("SELECT 1 FROM accounts WHERE name = ?", (name,)).fetchone() is not None:
             raise AccountExists(f"the name {name} is taken", account=name)

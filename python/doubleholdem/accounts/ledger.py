@@ -268,8 +268,10 @@ def head(db: Connection) -> tuple[int, str]:
 def lock(db: Connection) -> None:
     """Puts the ledger's writers in one order until the caller's transaction ends
     (:func:`~doubleholdem.database.connection.serialise`): :func:`transfer` takes it
-    first, and so does a writer that checks the ledger before it transfers (a seat
-    taken once, a reference applied once), so that what it checked holds."""
+    first, and so does a writer that checks the ledger or the accounts before it writes
+    (a seat taken once, a reference applied once, a name taken once), so that what it
+    checked holds. One lock for all of them: two writers never wait for each other in a
+    cycle."""
     serialise(db, "ledger")
 
 

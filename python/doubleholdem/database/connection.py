@@ -10,9 +10,9 @@ transactions itself, with :func:`begin` and ``COMMIT`` or ``ROLLBACK``.
 Transactions. A writer begins with :func:`begin` (SQLite's ``BEGIN IMMEDIATE`` takes the
 database's one write lock at once; PostgreSQL's ``BEGIN`` is READ COMMITTED), and a
 writer whose checks read what it then changes first takes :func:`serialise` on its topic
-(the ledger, the accounts' names): nothing on SQLite, which has one writer at a time
-already; a transaction-scoped advisory lock on PostgreSQL, so that two processes moving
-chips at once are put in one order and each reads what the other committed. A reader
+(the ledger and the accounts, the schema): nothing on SQLite, which has one writer at a
+time already; a transaction-scoped advisory lock on PostgreSQL, so that two processes
+moving chips at once are put in one order and each reads what the other committed. A reader
 that needs one consistent picture (the audit) begins with ``write=False``: a deferred
 ``BEGIN`` on SQLite, a REPEATABLE READ, READ ONLY snapshot on PostgreSQL.
 
@@ -105,7 +105,7 @@ def lock_key(topic: str) -> int:
 
 
 def serialise(db: Connection, topic: str) -> None:
-    """Makes the writers of ``topic`` (``ledger``, ``accounts``, ...) that are inside a
+    """Makes the writers of ``topic`` (``ledger``, ``schema``, ...) that are inside a
     transaction on ``db`` go one at a time until it ends: those that check what they read
     and then write call it before they read. SQLite's writers are one at a time already;
     on PostgreSQL it waits for the topic's advisory lock (held to the transaction's end)."""
