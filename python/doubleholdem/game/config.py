@@ -181,7 +181,9 @@ class GameRules:
     - ``small_bet``, ``big_bet``: fixed limit only; default the big blind and twice the
       small bet (TH-10).
     - ``min_bet``: no/pot limit minimum bet, default the big blind (TH-15).
-    - ``ante`` and ``ante_type``: TH-19 (default no ante).
+    - ``ante`` and ``ante_type``: TH-19 (default no ante); ``blind_before_ante``: a
+      big-blind ante is posted after the big blind, so a big blind short of both posts
+      the blind first (TRN-9, the tournament rule; default off: the ante first, TH-19).
     - ``cap``: fixed limit bets per round counting the bet, ``None`` for no cap (TH-12,
       default 4: a bet and three raises); ``heads_up_uncapped`` (TH-13, default on).
     - ``rake``: TH-31 (default none).
@@ -198,6 +200,7 @@ class GameRules:
     min_bet: int | None = None
     ante: int = 0
     ante_type: AnteType = AnteType.UNIFORM
+    blind_before_ante: bool = False
     cap: int | None = 4
     heads_up_uncapped: bool = True
     rake: Rake | None = None
@@ -214,6 +217,7 @@ class GameRules:
         if self.cap is not None:
             _require_int("cap", self.cap, minimum=1)
         _require_bool("heads_up_uncapped", self.heads_up_uncapped)
+        _require_bool("blind_before_ante", self.blind_before_ante)
         _require_bool("reveal_point", self.reveal_point)
         if self.rake is not None and not isinstance(self.rake, Rake):
             raise InvalidConfig("rake: give a Rake or None", field="rake")
@@ -376,6 +380,8 @@ class GameConfig(GameRules):
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""
         data = {name: getattr(self, name) for name in _FIELDS}  # no deep copy: all plain
+        if not self.blind_before_ante:  # written only when on: older texts unchanged
+            del data["blind_before_ante"]
         for name in ("structure", "variant", "ante_type"):
             data[name] = data[name].value
         if self.rake is not None:

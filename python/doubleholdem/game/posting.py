@@ -81,7 +81,8 @@ def blind_seats(config: GameConfig) -> tuple[int | None, int]:
 def posts(config: GameConfig, stacks: Sequence[int]) -> list[Post]:
     """Every post of a hand of ``config`` dealt with ``stacks``, in order: antes
     clockwise from the seat left of the button (TH-19: a uniform ante from everyone, or
-    a big-blind ante from the big blind alone), the small and big blind (TH-2, TH-3),
+    a big-blind ante from the big blind alone; with ``blind_before_ante``, TRN-9, that
+    one after the big blind), the small and big blind (TH-2, TH-3),
     then a table's extra posts clockwise from the seat left of the button: a live post
     (TH-36, TH-37) then a dead one (TH-37). A player posts at most what it has (TH-18,
     TH-19); a blind or extra post of no chips is not made."""
@@ -89,14 +90,17 @@ def posts(config: GameConfig, stacks: Sequence[int]) -> list[Post]:
     small, big = blind_seats(config)
     clockwise = CLOCKWISE[len(left)][(config.button + 1) % len(left)]
     due: list[tuple[str, int, int, str]] = []  # what each owes, in order
+    big_ante = ("ante", big, config.ante, DEAD)
     if config.ante:
         if config.ante_type is _UNIFORM:
             due += [("ante", seat, config.ante, COMMITTED) for seat in clockwise]
-        else:
-            due.append(("ante", big, config.ante, DEAD))
+        elif not config.blind_before_ante:
+            due.append(big_ante)
     if small is not None:
         due.append(("small_blind", small, config.small_blind, WAGER))
     due.append(("big_blind", big, config.big_blind, WAGER))
+    if config.ante and config.ante_type is not _UNIFORM and config.blind_before_ante:
+        due.append(big_ante)
     if config.live_posts or config.dead_posts:
         live = config.live_posts or (0,) * len(left)
         dead = config.dead_posts or (0,) * len(left)

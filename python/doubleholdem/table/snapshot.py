@@ -139,8 +139,9 @@ def _body(state: TableState) -> dict[str, Any]:
     )
     log, hand_start = state.log.written_out()
     fields = {f: getattr(config, f) for f in config.__dataclass_fields__}
-    if not config.absent_dealt_in:  # TRN-21's setting, written only when on: a cash
-        del fields["absent_dealt_in"]  # table's snapshot is as it was before it
+    for setting in ("absent_dealt_in", "blind_before_ante"):  # TRN-21, TRN-9: written
+        if not fields[setting]:  # only when on, a cash table's snapshot is as before
+            del fields[setting]
     for name in ("structure", "variant", "ante_type", "button_rule"):
         fields[name] = fields[name].value
     if config.rake is not None:

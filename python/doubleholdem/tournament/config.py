@@ -183,6 +183,7 @@ def _table_config(config: TournamentConfig, level: int) -> TableConfig:
         big_blind=blinds.big_blind,
         ante=blinds.ante,
         ante_type=config.blinds.ante_type,
+        blind_before_ante=True,
         structure=config.betting,
         variant=config.variant,
         seats=config.seats,
