@@ -102,14 +102,19 @@ class Connection:
             return True
         return False
 
-    def error(self, code: str, message: str, ident: str | None = None) -> None:
+    def error(
+        self, code: str, message: str, ident: str | None = None, *, reason: str | None = None
+    ) -> None:
         """Replies with an error (the request changed nothing), in order after the
         replies posted before it. A ``message`` that is a :class:`Wording` is said for
         people (seats and tables from 1) and its numbers go in fields of their own, from
-        0 as every field of the protocol (``seat``, ``table``, ``turn``...)."""
+        0 as every field of the protocol (``seat``, ``table``, ``turn``...); ``reason``:
+        what the seat was refused, without its seat (a refused decision's)."""
         fields: dict[str, Any] = {"code": code, "message": for_people(message)}
         if isinstance(message, Wording):
             fields.update(message.fields())
+        if reason is not None:
+            fields["reason"] = for_people(reason)
         if ident is not None:
             fields["id"] = ident
         self._post(self, encode("error", **fields))

@@ -21,10 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from doubleholdem.accounts.wallet import Wallet
-from doubleholdem.errors import (
-    DoubleHoldemError,
-    ProtocolError,
-)
+from doubleholdem.errors import DoubleHoldemError, IllegalAction, ProtocolError
 from doubleholdem.server import oplog, protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.protocol import encode
@@ -538,7 +535,8 @@ class Room:
                 runner.reply(connection, encode("result", id=message.id, ok=True))
                 commit.instead(connection, _unavailable(message.id))
         except DoubleHoldemError as error:
-            connection.error("illegal", told(error), message.id)
+            reason = error.reason if isinstance(error, IllegalAction) else None
+            connection.error("illegal", told(error), message.id, reason=reason)
 
     def _seat_request(
         self,
