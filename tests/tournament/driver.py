@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from doubleholdem.table.bots import Bot, make_bot
 from doubleholdem.tournament import Tournament, seating
-from doubleholdem.tournament.records import HandReport, Move
+from doubleholdem.tournament.records import HandReport, Move, Placement
 
 
 class Checked:
@@ -21,6 +21,7 @@ class Checked:
         self.names = names
         self.bots: dict[str, Bot] = {}
         self.start: dict[int, int] = {}  # each entry's chips at its last hand's start
+        self.table: dict[int, int] = {}  # and the table it played it at
         self.round: set[int] = set()  # tables done in this hand-for-hand round
         self.reports: list[HandReport] = []
         self.moves_checked = 0  # balancing moves checked seat by seat (TRN-13)
@@ -63,7 +64,7 @@ class Checked:
             if item["kind"] == "chip_race":
                 before[item["seat"]] += item["amount"]
         for seat, entry in t.seats[number].items():
-            self.start[entry] = before[seat]
+            self.start[entry], self.table[entry] = before[seat], number
         while table.in_hand:
             seat = table.to_act
             assert seat is not None
@@ -84,15 +85,22 @@ class Checked:
             counts = [len(seats) for seats in t.seats.values()]
             assert len(t.seats[report.table]) - min(counts) <= 1
         out = [p for p in report.eliminated if p.place > 1]
-        for a in out:  # TRN-17: more chips at the hand's start finishes higher
-            for b in out:
-                if self.start[a.entry] > self.start[b.entry]:
+        rank = {p.entry: self.rank_at_table(p.entry, out) for p in out}
+        for a in out:  # TRN-17: more chips at the hand's start finishes higher, at one
+            for b in out:  # table; the same rank at different tables (hand-for-hand) ties
+                if rank[a.entry] < rank[b.entry]:
                     assert a.place < b.place
-                elif self.start[a.entry] == self.start[b.entry]:
+                elif rank[a.entry] == rank[b.entry]:
                     assert a.place == b.place and a.shared == b.shared
         balancing = [m for m in report.moves if m.from_table == report.table]
         if len(balancing) == 1 and not report.broken:  # TRN-13, one move: who and where
             self.check_move(balancing[0])
+
+    def rank_at_table(self, entry: int, out: list[Placement]) -> int:
+        """How many larger stacks busted at ``entry``'s table in the same hand."""
+        table, chips = self.table[entry], self.start[entry]
+        beside = {self.start[p.entry] for p in out if self.table[p.entry] == table}
+        return sum(1 for other in beside if other > chips)
 
     def check_move(self, move: Move) -> None:
         """TRN-13: the player due the big blind next at the source moved, to the open

@@ -62,3 +62,30 @@ def test_the_points_are_checked_and_kept() -> None:
     for bad in ("10", 10, (1,), (True,), (2.5,)):
         with pytest.raises(InvalidConfig, match="hand_for_hand_at"):
             TournamentConfig(hand_for_hand_at=bad)  # type: ignore[arg-type]
+
+
+def test_eliminations_at_different_tables_in_one_round_tie() -> None:
+    """TRN-17: out in one hand-for-hand hand at different tables, entries tie whatever
+    their chips (the biggest stack out at each table shares the best places); at one
+    table the bigger stack still finishes higher (the driver checks each report)."""
+    found = 0
+    for seed in range(40):
+        config = TournamentConfig(kind="sit-and-go", capacity=16, seats=4, starting_stack=300,
+                                  blinds=BlindStructure.standard(by="hands", length=2),
+                                  payouts=PayoutTable(((1000, (6, 5, 4, 3, 2)),)),
+                                  hand_for_hand_at=(10, 9, 8, 7))  # fmt: skip
+        tournament = Tournament(config, seed=seed)
+        for n in range(16):
+            tournament.register(f"p{n}")
+        driver = Checked(tournament, ("station",))
+        while tournament.state == "running":
+            report = driver.hand(driver.tournament.ready_tables()[0])
+            tables = {driver.table[p.entry] for p in report.eliminated}
+            chips = {driver.start[p.entry] for p in report.eliminated}
+            if len(tables) > 1 and len(chips) > 1:
+                found += 1
+                best = [p for p in report.eliminated if driver.rank_at_table(
+                    p.entry, list(report.eliminated)) == 0]  # fmt: skip
+                assert len({p.shared for p in best}) == 1 and len(best[0].shared) > 1
+        driver.check_result()
+    assert found

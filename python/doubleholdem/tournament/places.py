@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from doubleholdem.tournament.payouts import split_tie
 
-__all__ = ["Placing", "award", "final_places", "rank_eliminations"]
+__all__ = ["Placing", "award", "final_places", "rank_at_table", "rank_eliminations"]
 
 Placing = tuple[int, int, tuple[int, ...]]
 """An entry (its number), the place it takes, and every place its tie shares (its own
@@ -37,6 +37,20 @@ def rank_eliminations(eliminated: Sequence[tuple[int, int]], remaining: int) -> 
         place += len(tied)
         index += len(tied)
     return placings
+
+
+def rank_at_table(busted: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """TRN-17 in hand-for-hand: the entries ``busted`` in one table's hand (each with
+    the chips it started it with), each with the key that ranks it against the round's
+    eliminations at every table: minus the number of larger stacks busted beside it.
+    The most chips at each table rank first, those of the same rank at different tables
+    tie (the TDA's simultaneous eliminations), equal chips at one table tie.
+
+    >>> rank_at_table([(4, 300), (6, 900), (7, 300)])
+    [(4, -1), (6, 0), (7, -1)]
+    """
+    stacks = sorted({chips for _, chips in busted}, reverse=True)
+    return [(entry, -stacks.index(chips)) for entry, chips in busted]
 
 
 def award(placings: Sequence[Placing], prizes: Sequence[int]) -> dict[int, int]:

@@ -42,7 +42,13 @@ from doubleholdem.table.table import Table
 from doubleholdem.tournament import purchases, seating, snapshot
 from doubleholdem.tournament.config import Kind, TournamentConfig
 from doubleholdem.tournament.payouts import prizes
-from doubleholdem.tournament.places import Placing, award, final_places, rank_eliminations
+from doubleholdem.tournament.places import (
+    Placing,
+    award,
+    final_places,
+    rank_at_table,
+    rank_eliminations,
+)
 from doubleholdem.tournament.race import race
 from doubleholdem.tournament.records import Entry, HandReport, Move, Placement, Result
 from doubleholdem.tournament.structure import Clocking
@@ -86,7 +92,8 @@ class Tournament:
         self.pending: list[list[tuple[int, int]]] = []  # busted, may rebuy (TRN-6)
         self.hand_for_hand = False
         self.round_played: set[int] = set()  # tables done this hand-for-hand round
-        self.round_out: list[tuple[int, int]] = []  # eliminated this round
+        self.round_out: list[tuple[int, int]] = []  # eliminated this round, ranked
+        # by rank_at_table (TRN-17)
         self.level = 0
         self._by_player: dict[str, list[Entry]] = {}  # entries_of's index
         self._indexed = 0  # of the first entries
@@ -272,8 +279,8 @@ class Tournament:
         rebuying = self._may_rebuy(busted, 0.0 if now is None else now)
         if rebuying:
             self.pending.append(busted)
-        elif self.hand_for_hand:
-            self.round_out.extend(busted)
+        elif self.hand_for_hand:  # TRN-17: ranked at their table, tied across tables
+            self.round_out.extend(rank_at_table(busted))
             self.round_played.add(number)
         elif busted:
             eliminated += self._place(busted)
