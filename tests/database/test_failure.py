@@ -5,6 +5,7 @@ database that is not a room's, a lock another writer holds."""
 from __future__ import annotations
 
 import sqlite3
+import sys
 
 import pytest
 
@@ -92,3 +93,12 @@ def test_serve_says_it_keeps_its_tables_in_sqlite(capsys: pytest.CaptureFixture[
     out, err = capsys.readouterr()
     assert (status, out) == (2, "") and err.count("\n") == 1
     assert "serve keeps its tables in a SQLite file so far" in err
+
+
+def test_without_psycopg_the_extra_to_install_is_named(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    status, out, err = run_accounts(capsys, "show", "ann", "--db", "postgresql://h/room")
+    assert (status, out) == (2, "") and err.count("\n") == 1
+    assert "a PostgreSQL database needs psycopg" in err and "[postgres]" in err
