@@ -188,3 +188,19 @@ def test_ctrl_c_stops_the_copy_with_nothing_written(
     target = connect(postgres_url)
     assert not has_table(target, "meta") and not has_table(target, "ledger_transactions")
     target.close()
+
+
+def test_json_names_the_rows_and_both_audits_without_the_password(
+    room_file: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with_password = postgres_url.replace("dh@", "dh:s3cret@")  # trust: any password works
+    status, out, err = _copy(capsys, str(room_file), with_password, "--json")
+    assert (status, err) == (0, "")  # no progress lines with --json
+    result = json.loads(out)
+    assert result["copied"] is True and result["target"] == postgres_url
+    assert result["before"] == result["after"] == {"ok": True, "problems": [], "unchecked": []}
+    source = sqlite3.connect(room_file)
+    for table, rows in result["rows"].items():
+        assert source.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (rows,)
+    source.close()
+    assert "s3cret" not in out
