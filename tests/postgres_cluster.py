@@ -166,7 +166,10 @@ def start_cluster(settings: tuple[str, ...] = FAST, tries: int = 3) -> Cluster:
     except ImportError:
         raise ClusterUnavailable("psycopg is not installed: pip install '.[postgres]'") from None
     owner = _owner()
-    directory = Path(tempfile.mkdtemp(prefix="doubleholdem-pg-"))
+    # as root, in /tmp: the user the server runs as must reach it (a TMPDIR under /root
+    # would be out of its reach)
+    parent = "/tmp" if owner is not None and os.path.isdir("/tmp") else None
+    directory = Path(tempfile.mkdtemp(prefix="doubleholdem-pg-", dir=parent))
     if owner is not None:
         os.chown(directory, owner.pw_uid, owner.pw_gid)
     cluster = Cluster(directory, 0, owner)
