@@ -267,6 +267,16 @@ _BITS = tuple(1 << s for s in range(10))
 _LOWEST = tuple((m & -m).bit_length() for m in range(1 << 10))
 
 
+def _owed(level: int, wager: int, stack: int) -> int:
+    """What a seat owes, the chips a call puts in (TH-4, TH-18): the wager to match
+    (``level``) less the seat's own (``wager``), or its whole ``stack`` if less; 0 when
+    it owes nothing. What it may then do without betting is :meth:`BettingRound.plain`'s."""
+    call = level - wager
+    if call <= 0:
+        return 0
+    return call if call < stack else stack
+
+
 class BettingRound:
     """The state of one betting round; the hand owns the stacks and who is in the hand,
     and tells the round of each decision (:meth:`fold`, :meth:`match`,
@@ -387,25 +397,23 @@ class BettingRound:
         other amount; a seat facing none may check (0 chips). :meth:`legal` and
         :meth:`call_amount` read the call here; a hand applies a plain decision by it
         without making the whole :class:`LegalActions`."""
-        owed = self.level - self.bets[seat]
+        call = _owed(self.level, self.bets[seat], self.stacks[seat])
         if kind is _CALL:
-            stack = self.stacks[seat]
-            call = owed if owed < stack else stack
-            return call if call > 0 and (amount is None or amount == call) else None
-        if amount is not None or (owed > 0) is (kind is _CHECK):
+            return call if call and (amount is None or amount == call) else None
+        if amount is not None or (call > 0) is (kind is _CHECK):
             return None  # a fold facing no wager, a check facing one
         return 0
 
     def call_amount(self, seat: int) -> int:
         """The chips a call by ``seat`` puts in (:meth:`plain`); 0 when nothing is
         owed."""
-        return self.plain(seat, _CALL, None) or 0
+        return _owed(self.level, self.bets[seat], self.stacks[seat])
 
     def legal(self, seat: int, pot: int, players_in_hand: int) -> LegalActions:
         """The options of ``seat``; ``pot`` is every chip already in the middle, this
         round's bets included (read for the pot-limit maximum only, TH-16)."""
         bet, stack, level = self.bets[seat], self.stacks[seat], self.level
-        call = self.plain(seat, _CALL, None) or 0  # what it owes: fold, check, call
+        call = _owed(level, bet, stack)  # what it owes: fold, check, call (:meth:`plain`)
         all_in_to = bet + stack
         low: int | None = None
         high: int | None = None
