@@ -48,7 +48,7 @@ _ROOM_KEYS = ("name", "bots", "bot_kinds", "start_at", "pause", "level_by", "lev
               "levels", "rebuys")  # fmt: skip
 _CONFIG_KEYS = ("kind", "capacity", "minimum", "seats", "starting_stack", "buy_in", "fee",
                 "betting", "variant", "late_registration", "re_entries",
-                "hand_for_hand")  # fmt: skip
+                "hand_for_hand", "hand_for_hand_at")  # fmt: skip
 
 
 @dataclass(frozen=True)
