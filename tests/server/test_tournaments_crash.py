@@ -1,5 +1,5 @@
 """A tournament through ``kill -9`` (issue 34 item 3): a room of accounts runs a
-sit-and-go of four bots and two people on two tables (levels of two hands, so levels
+sit-and-go of six bots and two people on heads-up tables (levels of two hands, so levels
 change often; hand-for-hand on the bubble) in a forked child, whose clients register
 and play; this process kills the child with SIGKILL at random moments (during
 registration, hands, level changes, hand-for-hand) and, before each restart, checks the
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import random
 import signal
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.bank import Bank
@@ -24,17 +26,21 @@ from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tournaments.room import Tournaments
+from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.server.tournaments.stored import Stored
 from passwords_double import FAST
 from tournaments_room import BUY_IN, FEE, people_act, sit_and_go
 
 PEOPLE = ("ann", "bob")
+ENTRANTS = 8
 MOST_CYCLES = 400
 
 
-def _child(path: str, seed: int) -> None:
-    spec = sit_and_go(6, bots=4, seats=3, level_length=2)
-    settings = RoomSettings(tables=0, bots=0, bot_delay=0.01, pause=0.0, seed=seed)
+def _child(path: str, seed: int, marks: Path | None = None) -> None:
+    # eight entrants at heads-up tables: three places paid, so the bubble (four left)
+    # always has two tables, and hand-for-hand is played (TRN-16)
+    spec = sit_and_go(ENTRANTS, bots=ENTRANTS - 2, seats=2, level_length=2)
+    settings = RoomSettings(tables=0, bots=0, bot_delay=0.05, pause=0.0, seed=seed)
     room = Room.open(path, settings)
     tournaments = Tournaments(room.store, settings, room.commit, [spec])
     tournaments.open()
@@ -43,7 +49,9 @@ def _child(path: str, seed: int) -> None:
         await room.start()
         await tournaments.start()
         runner = tournaments.runner(0)
-        while True:
+        if marks is not None:
+            _kill_at_moments(runner, marks)
+        while runner.stored.status != "finished":
             for name in PEOPLE:
                 if runner.stored.status == "registering" and not runner.tournament.entries_of(name):
                     with contextlib.suppress(DoubleHoldemError):
@@ -52,8 +60,44 @@ def _child(path: str, seed: int) -> None:
             with contextlib.suppress(DoubleHoldemError):
                 people_act(runner, PEOPLE)
             await asyncio.sleep(0.001)
+        runner.commit.flush()  # the end committed before the child exits
+        await asyncio.sleep(0.05)
 
     asyncio.run(main())
+
+
+def _kill_at_moments(runner: TournamentRunner, marks: Path) -> None:
+    """The child kills itself at the first of the moments not yet marked in ``marks``:
+    ann's registration, a level change (the level of the next hand rose) and a step of
+    hand-for-hand, each once before the change is committed and once right after."""
+
+    def die(moment: str) -> None:
+        for when in ("before", "after"):
+            mark = marks / f"{moment}-{when}"
+            if not mark.exists():
+                mark.touch()
+                kill = functools.partial(os.kill, os.getpid(), signal.SIGKILL)
+                kill() if when == "before" else runner.commit.after(kill)
+                return
+
+    register, step = runner.register, runner.step
+
+    def registering(player: str, **options: Any) -> int:
+        entry = register(player, **options)
+        if player == "ann":
+            die("registration")
+        return entry
+
+    def stepping(now: float) -> float | None:
+        level = runner.tournament.current_level(now)
+        wait = step(now)
+        if runner.tournament.current_level(now) != level:
+            die("level")
+        if runner.tournament.hand_for_hand:
+            die("hand_for_hand")
+        return wait
+
+    runner.register, runner.step = registering, stepping  # type: ignore[method-assign]
 
 
 def _stored(path: str) -> Stored | None:
@@ -93,7 +137,7 @@ def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(
     else:
         raise AssertionError("the tournament did not finish")
     assert {"running", "finished"} <= killed_in
-    assert stored is not None and sum(stored.paid.values()) == 6 * BUY_IN
+    assert stored is not None and sum(stored.paid.values()) == ENTRANTS * BUY_IN
     with sqlite3.connect(path) as db:
         assert ledger.balance(db, ledger.tournament(0)) == 0
         for name in PEOPLE:
@@ -107,3 +151,39 @@ def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(
                 )
             )
             assert ledger.balance(db, ledger.player(name)) == 1000 - BUY_IN - FEE + won
+
+
+MOMENTS = ("registration", "level", "hand_for_hand")
+
+
+def test_kill_9_at_each_moment_of_the_rules_loses_nothing(tmp_path: Path) -> None:
+    """Kills at chosen moments: the child kills itself at ann's registration, at a level
+    change and during hand-for-hand, each once before its change is committed and once
+    right after; the audit holds after each, and the tournament ends with its pool paid
+    out once."""
+    path = str(tmp_path / "room.db")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    with Bank(path, passwords=FAST, create=True) as bank:
+        for name in PEOPLE:
+            bank.create(name, "password-" + name)
+            bank.deposit(name, 1000, ref=f"first-{name}")
+    for start in range(40):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            try:
+                _child(path, 8, marks)
+            finally:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            assert audit_room(db)["problems"] == [], f"after start {start + 1}"
+        stored = _stored(path)
+        if stored is not None and stored.status == "finished":
+            break
+        assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    else:
+        raise AssertionError("the tournament did not finish")
+    done = sorted(mark.name for mark in marks.iterdir())
+    assert done == sorted(f"{m}-{w}" for m in MOMENTS for w in ("before", "after"))
+    assert stored is not None and sum(stored.paid.values()) == ENTRANTS * BUY_IN
