@@ -4,6 +4,8 @@ moved, and the tournament still plays to its end by the rules."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -106,3 +108,15 @@ def test_tournaments_with_absent_players_keep_the_rules(
         seated = {e.player for e in tournament.entries if e.table is not None}
         assert _absent_seats(tournament) == gone & seated
     driver.check_result()
+
+
+def test_tables_restored_from_an_older_snapshot_take_the_tournament_settings() -> None:
+    """A snapshot written before TRN-21 (and TRN-9's order) holds tables without those
+    settings: restored, each table has its level's settings as made now."""
+    tournament = _tournament(4)
+    for table in tournament.tables.values():  # as an older version made them
+        table.config = replace(table.config, absent_dealt_in=False, blind_before_ante=False)
+    copy = Tournament.from_json(tournament.to_json())
+    for number, table in copy.tables.items():
+        assert table.config == tournament.config.table_config(copy.table_levels[number])
+        assert table.config.absent_dealt_in and table.config.blind_before_ante

@@ -106,6 +106,8 @@ def _restore(cls: type[T], body: dict[str, Any], key: bytes | None) -> T:
     t.entries = [Entry(n, p, tb, st, pl, tuple(sh), pr, rb, ad)
                  for n, p, tb, st, pl, sh, pr, rb, ad in body["entries"]]  # fmt: skip
     t.tables = {int(n): Table.from_json(text, key) for n, text in _by_number(body["tables"])}
+    for number, table in t.tables.items():  # the settings of its level, as this version
+        table.config = t.config.table_config(body["table_levels"][str(number)])  # has them
     t.seats = {int(n): {int(s): e for s, e in _by_number(seats)}
                for n, seats in _by_number(body["seats"])}  # fmt: skip
     t.table_levels = {int(n): level for n, level in _by_number(body["table_levels"])}
