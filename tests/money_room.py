@@ -10,6 +10,7 @@ from typing import Any
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_account
+from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.game import Rake
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
@@ -25,8 +26,16 @@ RAKED = TableConfig(
 )
 
 
-def money_room(bots: int = 0, bankroll: int = 0, path: str = ":memory:") -> Room:
-    """A room with accounts (no running event loop: each change is committed at once)."""
+def money_room(
+    bots: int = 0,
+    bankroll: int = 0,
+    path: str = ":memory:",
+    *,
+    guests: bool = False,
+    wallet: Wallet | None = None,
+) -> Room:
+    """A room with accounts (no running event loop: each change is committed at once),
+    or of another kind of money: ``guests``, an embedder's ``wallet``."""
     settings = RoomSettings(
         tables=2,
         bots=bots,
@@ -34,11 +43,11 @@ def money_room(bots: int = 0, bankroll: int = 0, path: str = ":memory:") -> Room
         pause=0.0,
         configs=[RAKED],
         seed=5,
-        guests=False,
+        guests=guests,
         bot_bankroll=bankroll,
         clock=lambda: 100.0,
     )
-    return Room.open(path, settings)
+    return Room.open(path, settings, wallet=wallet)
 
 
 def sign_up(room: Room, name: str, chips: int) -> Connection:

@@ -29,6 +29,7 @@ from doubleholdem.game import Structure, Variant
 from doubleholdem.server.http.app import create_app
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.limits import Limits, uvicorn_config
+from doubleholdem.server.money.play_chips import GuestMoney, PlayChips
 from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
@@ -211,6 +212,15 @@ def sat_down_since(table: Any, seat: int) -> bool:
     return any(e["kind"] == "join" and e["seat"] == seat for e in since)
 
 
+def _take_guests(room: Room) -> None:
+    """``room`` (opened with any money) takes guests from now on: its settings say so
+    and each table's money becomes play chips (what a room opened with ``guests`` has)."""
+    room.settings.guests = True
+    room.tables.money = GuestMoney()
+    for runner in room.runners.values():
+        runner.money = PlayChips(runner.id)
+
+
 class ServerThread:
     """The app for ``room`` served by uvicorn in a thread on 127.0.0.1 (a free port);
     every message about a table is audited for leaks into ``self.leaks``, and every
@@ -230,7 +240,7 @@ class ServerThread:
         **options: Any,
     ) -> None:
         if desk is None:
-            room.settings.guests = True
+            _take_guests(room)
         self.room = room
         self.limits = Limits() if limits is None else limits
         self.leaks: list[str] = []

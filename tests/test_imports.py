@@ -391,3 +391,106 @@ def test_one_object_owns_a_connections_binding() -> None:
         and (writes := _binding_writers(path.read_text(encoding="utf-8")))
     }
     assert set(found) == {"doubleholdem.server.tables.watchers"}
+
+
+# -- money has one owner (issue 31 item 2) ----------------------------------------------
+
+MONEY_PACKAGE = "doubleholdem.server.money"  # the one place that knows the kinds of money
+WALLET_KINDS = {
+    "Wallet",
+    "LedgerWallet",
+    "Refunds",
+    "WritesOff",
+    "BoundedWallet",
+    "RoomMoney",
+    "TableMoney",
+    "GuestMoney",
+    "PlayChips",
+    "LedgerMoney",
+    "LedgerTableMoney",
+    "PaidSeats",
+    "WalletMoney",
+    "WalletTableMoney",
+}
+_MONEY_NAMES = {"money", "wallet", "paid_by"}  # what the package calls a money or a wallet
+
+
+def _names(node: ast.AST) -> list[str]:
+    """The names ``node`` (a class, a tuple of classes) is made of."""
+    if isinstance(node, ast.Tuple):
+        return [name for element in node.elts for name in _names(element)]
+    name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+    return [name] if isinstance(name, str) else []
+
+
+def _holds_money(node: ast.AST) -> bool:
+    """True if ``node`` names a money or a wallet (``money``, ``runner.money``,
+    ``self._wallet``, ``room.wallet``...)."""
+    name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+    return isinstance(name, str) and name.lstrip("_") in _MONEY_NAMES
+
+
+def _isinstance_on_a_kind(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "isinstance"
+        and len(node.args) == 2
+        and bool(WALLET_KINDS & set(_names(node.args[1])))
+    )
+
+
+def _none_test_of_money(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Compare)
+        and any(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops)
+        and any(isinstance(c, ast.Constant) and c.value is None for c in node.comparators)
+        and _holds_money(node.left)
+    )
+
+
+def _outside_flag(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in ("outside", "_wallet_outside")
+
+
+def kind_dispatch(source: str) -> list[str]:
+    """The places in ``source`` that decide the kind of money again: ``isinstance`` on a
+    wallet or money kind, an ``is None`` / ``is not None`` test of a money or a wallet,
+    and a read of a money's old ``outside`` flag."""
+    tests = (_isinstance_on_a_kind, _none_test_of_money, _outside_flag)
+    return [
+        f"line {getattr(node, 'lineno', 0)}: {ast.unparse(node)}"
+        for node in ast.walk(ast.parse(source))
+        if any(test(node) for test in tests)
+    ]
+
+
+def test_kind_dispatch_is_found() -> None:
+    """The check sees each form of a decision on the kind (so an empty answer means none)."""
+    source = (
+        "if isinstance(wallet, LedgerWallet): pass\n"
+        "if isinstance(w, (Refunds, accounts.wallet.WritesOff)): pass\n"
+        "if runner.money is None: pass\n"
+        "if money is not None and money.outside: pass\n"
+        "ok = self._wallet is None\n"
+        "if isinstance(x, int) and runner.table is None: pass\n"
+    )
+    assert sorted(found.split(":")[0] for found in kind_dispatch(source)) == [
+        "line 1",
+        "line 2",
+        "line 3",
+        "line 4",
+        "line 4",
+        "line 5",
+    ]
+
+
+def test_the_kind_of_money_is_decided_in_the_money_package_alone() -> None:
+    """Outside ``server/money/`` no module asks which kind of money it holds: the room's
+    money, chosen once (``money/choose.py``), answers by method."""
+    found = sorted(
+        f"{module} {place}"
+        for module, path in MODULES.items()
+        if not module.startswith(MONEY_PACKAGE + ".")
+        for place in kind_dispatch(path.read_text(encoding="utf-8"))
+    )
+    assert found == []

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from doubleholdem.errors import MoneyKindMismatch
+from doubleholdem.server.money import wallet_money
 from doubleholdem.server.money.wallet_calls import retry_failed
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.tables import tables
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from money_room import RAKED, kinds, play_hand, send, sign_up
@@ -349,7 +349,7 @@ def test_calls_the_wallet_keeps_failing_are_reported_until_a_retry_makes_them(
 def test_a_served_room_retries_the_calls_its_wallet_failed_while_its_tables_are_idle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(tables, "RETRY_OWED_SECONDS", 0.01)
+    monkeypatch.setattr(wallet_money, "RETRY_OWED_SECONDS", 0.01)
     wallet = FlakyWallet({"ann": 1000})
     room = _room(wallet)
     ann = _player(room, "ann")

@@ -24,9 +24,9 @@ from doubleholdem.errors import UnknownAccount, WalletFailed, WalletUnavailable
 from doubleholdem.server.money import wallet_gate
 from doubleholdem.server.money.wallet_calls import WalletCall, note
 from doubleholdem.server.money.wallet_gate import WalletGate
+from doubleholdem.server.money.wallet_money import HEALTH_OWED
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from doubleholdem.server.tables.tables import HEALTH_OWED
 from money_room import RAKED, send
 from wallets import FlakyWallet
 

@@ -1,4 +1,4 @@
-"""The bots' chips at a table of a room with money (:class:`BotBankrolls`, a part the
+"""The bots' chips at a table (:class:`BotBankrolls`, a part the
 table's runner, :class:`~doubleholdem.server.tables.runner.TableRunner`, holds; what it
 needs of the runner is :class:`BotTable`): between hands a bot below half the
 maximum buy-in tops up from its bankroll while it lasts, and a bot with no chips and
@@ -14,8 +14,7 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from doubleholdem.server.money.money import TableMoney
-from doubleholdem.server.storage.commit import running_loop
+from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
@@ -42,7 +41,7 @@ class BotTable(Protocol):
     def bot_kinds(self) -> dict[int, str]: ...
 
     @property
-    def money(self) -> TableMoney | None: ...
+    def money(self) -> TableMoney: ...
 
     def change(self, *, moves: bool = False) -> contextlib.AbstractContextManager[None]: ...
 
@@ -83,7 +82,7 @@ class BotBankrolls:
         return self._runner.bots
 
     @property
-    def money(self) -> TableMoney | None:
+    def money(self) -> TableMoney:
         return self._runner.money
 
     def change(self, *, moves: bool = False) -> contextlib.AbstractContextManager[None]:
@@ -105,42 +104,32 @@ class BotBankrolls:
 
     def _bots_short(self) -> list[int]:
         """The bot seats below half the maximum buy-in (between hands) that can top up
-        (or, with money, must leave: no chips and no bankroll). Served with a wallet
-        outside the database, whose balance is asked off the loop: none while the
+        (or must leave: no chips and no bankroll). Paid off the loop (a wallet outside
+        the database, served), whose balance is asked off the loop: none while the
         wallet rests after failures or another movement is paid, and a bot found with
         no bankroll this hand is not asked about again before the next."""
         table = self.table
         short = self._short()
-        if self.money is None:
-            return short
-        if self._wallet_outside():
-            if self.money.gate.wait() > 0 or self.money.moving.locked():
+        money = self.money
+        if money.pays_off_loop():
+            if money.busy():
                 return []  # the wallet rests, or a call is in flight: woken once it ends
             return [s for s in short if self._broke.get(s) != table.hand_number]
-        return [s for s in short if table.stack(s) == 0 or self._bankroll(s) > 0]
-
-    def _wallet_outside(self) -> bool:
-        """Whether the table is paid by a wallet outside the database, off the loop
-        (served: an event loop runs)."""
-        return self.money is not None and self.money.outside and running_loop() is not None
+        return [s for s in short if table.stack(s) == 0 or self._bankroll(s, 1) > 0]
 
     def _wallet_rest(self) -> float | None:
         """Seconds until the wallet may be asked for the short bots again, if they wait
         for it (``None``: they do not)."""
-        if not self._wallet_outside() or not self._short():
-            return None
-        assert self.money is not None
-        wait = self.money.gate.wait()
-        return wait if wait > 0 else None
+        wait = self.money.resting()
+        return wait if wait > 0 and self._short() else None
 
     async def _top_up_bots_outside(self) -> None:
         """:meth:`_top_up_bots` with a wallet outside the database, asked off the loop
-        (:meth:`TableMoney.balance <doubleholdem.server.money.money.TableMoney.balance>`,
-        :meth:`~doubleholdem.server.money.money.TableMoney.prepay`): if it fails, the bot
+        (:meth:`TableMoney.balance <doubleholdem.server.money.table_money.TableMoney.balance>`,
+        :meth:`~doubleholdem.server.money.table_money.TableMoney.prepay`): if it fails, the bot
         sits out, with the other short bots, until it answers again (the table plays on
         without them), then sits in."""
         money = self.money
-        assert money is not None
         high = self.table.config.buy_in_range[1]
         for seat in self._bots_short():
             player = self.table.player(seat)
@@ -180,25 +169,20 @@ class BotBankrolls:
             self._sat_out.discard(seat)
             self.table.sit_in(seat, now=self.table.now)
 
-    def _bankroll(self, seat: int) -> int:
-        assert self.money is not None
-        return self.money.wallet.balance(self.table.player(seat))
+    def _bankroll(self, seat: int, want: int) -> int:
+        """The chips, up to ``want``, the bot in ``seat`` can top up with now."""
+        return self.money.bankroll(self.table.player(seat), want)
 
     def _top_up_bots(self) -> None:
-        """Bots buy back up to the maximum when they are below half of it; with money,
-        from their bankroll while it lasts, and a bot with no chips and no bankroll
-        leaves."""
+        """Bots buy back up to the maximum when they are below half of it, from their
+        bankroll while it lasts (play chips: always), and a bot with no chips and no
+        bankroll leaves."""
         table = self.table
         high = table.config.buy_in_range[1]
-        money = self.money
         for seat in self._bots_short():
-            want = high - table.stack(seat)
-            if money is None:
-                table.top_up(seat, want, now=table.now)
-                continue
-            amount = min(want, self._bankroll(seat))
+            amount = self._bankroll(seat, high - table.stack(seat))
             if amount > 0:
-                money.top_up(table, seat, amount, now=table.now)
+                self.money.top_up(table, seat, amount, now=table.now)
             else:
                 self._bot_leaves(seat)
 

@@ -15,22 +15,32 @@ full disk, an I/O error, a failed ``COMMIT``), the commit fails: the transaction
 back with every cache derived from it, each changed table goes back to its last committed
 state, and the room *refuses* writes (:attr:`GroupCommit.refusing` says why) until a
 heartbeat commit succeeds, tried every ``PROBE_SECONDS`` and before each new change.
-:attr:`GroupCommit.ready` is set while tables may change: neither waiting nor refusing."""
+:attr:`GroupCommit.ready` is set while tables may change: neither waiting nor refusing.
+
+A payment that may be refused (a buy-in the ledger's balance cannot pay) is written into
+the next commit's transaction at once, and committed by it with the change it pays for
+(:meth:`GroupCommit.paying`); what must be committed before anything else happens (a
+call to a wallet outside the database, noted first) is written in a transaction of its
+own (:meth:`GroupCommit.write_now`). Both wait ``PAY_PATIENCE`` seconds at most for the
+write lock."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Iterator
+from typing import Protocol, TypeVar
 
+from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
 from doubleholdem.server.storage.storage import Storage
 
 __all__ = [
     "FLUSH_RETRY",
     "LOCK_PATIENCE",
+    "PAY_PATIENCE",
     "PROBE_SECONDS",
     "RETRY_LONGEST",
     "GroupCommit",
@@ -44,8 +54,10 @@ RETRY_LONGEST = 0.05  # the longest wait between such tries
 LOCK_PATIENCE = 5.0  # seconds of such tries before the commit fails
 PROBE_SECONDS = 0.1  # between heartbeat commits while the database refuses writes
 STOP_PATIENCE = 1.0  # seconds the last commit waits for the write lock when stopping
+PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint resetting the log)
 
 Step = Callable[[Storage], None]
+_T = TypeVar("_T")
 
 
 class Recipient(Protocol):
@@ -107,6 +119,50 @@ class GroupCommit:
             return
         self._ended[then] = None
         self.flush()
+
+    @contextlib.contextmanager
+    def paying(self) -> Iterator[None]:
+        """A change that may be refused (a buy-in the balance cannot pay): what the
+        block writes goes at once into the next commit's transaction (begun now,
+        :meth:`Storage.reserve <doubleholdem.server.storage.storage.Storage.reserve>`),
+        which :meth:`flush` then commits with the table change it pays for, or rolls
+        back with it. If the block raises, what it wrote is undone (a savepoint; the
+        whole transaction, and its write lock, when it held nothing else) and the error
+        raised. :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held
+        elsewhere for more than ``PAY_PATIENCE`` seconds (nothing written)."""
+        store = self.store
+        began = not store.in_transaction
+        self._begin_now()
+        store.db.execute("SAVEPOINT paying")
+        try:
+            yield
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                store.db.execute("ROLLBACK TO paying")
+                store.db.execute("RELEASE paying")
+            if began:  # nothing else is in the transaction: the write lock goes at once
+                store.abandon()
+            raise
+        store.db.execute("RELEASE paying")
+
+    def write_now(self, write: Callable[[Storage], _T]) -> _T:
+        """``write(store)`` committed now, before anything else happens (a call to a
+        wallet outside the database, noted before it is asked), with what the next
+        commit's transaction holds already; its result.
+        :class:`~doubleholdem.errors.DatabaseBusy` if the database cannot take it
+        within ``PAY_PATIENCE`` seconds or refuses it (nothing written)."""
+        try:
+            self._begin_now()
+            with self.store.transaction():
+                return write(self.store)
+        except sqlite3.Error as error:
+            raise DatabaseBusy(f"the database refuses writes for now ({error})") from None
+
+    def _begin_now(self) -> None:
+        """Begins the next commit's transaction now; :class:`DatabaseBusy` when the
+        write lock is held elsewhere for more than ``PAY_PATIENCE`` seconds."""
+        if not self.store.reserve(PAY_PATIENCE):
+            raise DatabaseBusy("the database is busy (another process writes): try again")
 
     def post(self, recipient: Recipient, text: str) -> None:
         """Sends ``text`` to ``recipient`` after the next :meth:`flush`'s commit (in the

@@ -284,7 +284,7 @@ class Storage:
         of :mod:`doubleholdem.accounts`, through
         :class:`~doubleholdem.accounts.wallet.LedgerWallet`). Write through it only
         inside :meth:`transaction` (or a payment joining the next one:
-        :func:`doubleholdem.server.money.money.paying`)."""
+        :meth:`doubleholdem.server.storage.commit.GroupCommit.paying`)."""
         return self._db
 
     # tables

@@ -26,7 +26,7 @@ from doubleholdem.server import oplog, protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage.commit import GroupCommit, running_loop
+from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage, token_hash
 from doubleholdem.server.tables.accounts_watch import MAX_ADDRESSES, AccountsWatch
 from doubleholdem.server.tables.connection import CHAT_BURST, CHAT_SECONDS, Connection
@@ -407,8 +407,7 @@ class Room:
                 connection.error("table_full", table_said(message.table) + " has no open seat")
                 return
             seat = open_seats[0]
-        money = runner.money
-        if money is not None and money.outside and running_loop() is not None:
+        if runner.money.pays_off_loop():
             self.paid.sit(connection, runner, seat, name, message.buy_in)
             return
         self._take_seat(connection, runner, seat, name, message.buy_in)
@@ -429,11 +428,8 @@ class Room:
             now = runner.now()
             table.forget_departures(now - self.settings.remove_after)
             identity = connection.identity
-            if runner.money is None:
-                stranger = runner.stranger(name, identity)
-                table.join(seat, name, buy_in, now=now, stranger=stranger)
-            else:  # an account room: the name is the account, the person
-                runner.money.buy_in(table, seat, name, buy_in, now=now, paid=paid)
+            stranger = runner.stranger(name, identity)
+            runner.money.buy_in(table, seat, name, buy_in, now=now, stranger=stranger, paid=paid)
             runner.seated(seat, name, identity)
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
@@ -548,17 +544,14 @@ class Room:
         table = runner.table
         seat = connection.seat
         assert seat is not None
-        money = runner.money
-        paying = money is not None and money.outside and running_loop() is not None
+        paying = runner.money.pays_off_loop()
         if isinstance(message, protocol.TopUp) and paying and paid is None:
             self.paid.top_up(connection, runner, message)
             return
         now = runner.now()
         with runner.change():
-            if isinstance(message, protocol.TopUp) and runner.money is not None:
+            if isinstance(message, protocol.TopUp):
                 runner.money.top_up(table, seat, message.amount, now=now, paid=paid)
-            elif isinstance(message, protocol.TopUp):
-                table.top_up(seat, message.amount, now=now)
             elif isinstance(message, protocol.SitIn):
                 table.sit_in(seat, wait_for_big_blind=message.wait, now=now)
             elif isinstance(message, protocol.SitOut):

@@ -28,7 +28,7 @@ from typing import Any
 from doubleholdem.errors import DatabaseBusy, WalletFailed
 from doubleholdem.server import oplog
 from doubleholdem.server.money.bot_bankrolls import BotBankrolls
-from doubleholdem.server.money.money import TableMoney
+from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.protocol import MAX_HANDS, encode
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import journal
@@ -67,9 +67,9 @@ class _Kept:
 class TableRunner:
     """Table ``table_id``: ``table`` with bots in the seats of ``bots`` (seat -> a kind
     of :data:`BOT_KINDS`). It is handed what it needs: the room's ``settings``, the
-    group ``commit``, ``emit`` (sends a message about this table to a connection after
-    the commit) and ``load`` (the table and its human seats as last committed, to go
-    back to when a commit fails)."""
+    group ``commit``, the table's ``money`` (of the room's kind), ``emit`` (sends a
+    message about this table to a connection after the commit) and ``load`` (the table
+    and its human seats as last committed, to go back to when a commit fails)."""
 
     def __init__(
         self,
@@ -80,10 +80,12 @@ class TableRunner:
         *,
         settings: RoomSettings,
         commit: GroupCommit,
+        money: TableMoney,
         emit: Emit,
         load: Callable[[], tuple[Table, Humans, dict[int, str]]],
     ) -> None:
         self.id = table_id
+        self.money = money
         self.table = table
         self.settings = settings
         self.bot_kinds = bots
@@ -110,19 +112,12 @@ class TableRunner:
         # person taking the name does not owe the blinds the one who left missed
         self._sitters: dict[int, tuple[str, str]] = {}
         self._departed: dict[str, str] = {}
-        self.paid_by: TableMoney | None = None  # the table's money (see :attr:`money`)
-        self.bankroll = 0  # chips a new bot gets from the house (with money)
         self._kept: _Kept | None = None  # as at the last commit, while a change is pending
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         # its parts: the bots' bankrolls (top-ups, leaving, seats refilled) and the
         # messages the clients watching the table are sent
         self.bankrolls = BotBankrolls(self, dict(bots))
         self.messages = TableMessages(self, self.bankrolls.unfunded)
-
-    @property
-    def money(self) -> TableMoney | None:
-        """The money of the table, or ``None`` in a guest room (chips from nowhere)."""
-        return None if self.settings.guests else self.paid_by
 
     def now(self) -> float:
         """The server's time for the table (never before the table's own time)."""
@@ -140,7 +135,6 @@ class TableRunner:
         table = self.table
         playing = table.in_hand
         number = table.hand_number
-        money = self.money
         start = table.log_length
         self._moves.clear()
         self._keep()
@@ -163,8 +157,7 @@ class TableRunner:
         self._logged += oplog.seating(self.id, entries)
         messages = self.messages.updates()
         steps, self._store_extra = self._store_extra, []
-        if money is not None:
-            steps += money.settle(entries)
+        steps += self.money.settle(entries)
         if ended:
             history = table.release_history()
             history.append(hand_record(table, table_id=self.id))
@@ -269,9 +262,7 @@ class TableRunner:
         self._kept = None
         if self.bankrolls.left_committed():  # their seats may be refilled now
             self.wake.set()
-        money = self.money
-        if money is not None and money.outside:
-            money.finish_noted()
+        self.money.commit_ended()
 
     def reload(self) -> None:
         """Back to the last committed state of the table, its seats and who holds them
@@ -493,7 +484,7 @@ class TableRunner:
                     self.bot_turn(seat)
                     continue
                 wait = None if deadline is None else deadline - now
-            elif (short := bool(bankrolls._bots_short())) and bankrolls._wallet_outside():
+            elif (short := bool(bankrolls._bots_short())) and self.money.pays_off_loop():
                 await bankrolls._top_up_bots_outside()
                 continue
             elif short or bankrolls.bots_missing():

@@ -1,35 +1,31 @@
 """The room's tables (:class:`RoomTables`): restored from the database where they were,
 created up to the settings' count, a damaged one replaced on ``serve --repair``, each
 with its :class:`~doubleholdem.server.tables.runner.TableRunner` task, its bots and its money
-(:class:`~doubleholdem.server.money.money.TableMoney`). The clients and their requests are
-the :class:`~doubleholdem.server.tables.room.Room`'s, which holds its tables as a part."""
+(:class:`~doubleholdem.server.money.table_money.TableMoney`, made by the room's kind of
+money, chosen once: :func:`~doubleholdem.server.money.choose.room_money`). The clients and
+their requests are the :class:`~doubleholdem.server.tables.room.Room`'s, which holds its
+tables as a part."""
 
 from __future__ import annotations
 
 import asyncio
 import bisect
 import logging
-import sqlite3
 from collections.abc import Callable
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
-from doubleholdem.accounts import ledger
-from doubleholdem.accounts.accounts import create_bot, get_account
-from doubleholdem.accounts.wallet import LedgerWallet, Wallet
+from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import (
     DamagedDatabase,
     DatabaseBusy,
-    DoubleHoldemError,
     MoneyKindMismatch,
     TamperedSnapshot,
-    UnknownAccount,
     WalletFailed,
 )
 from doubleholdem.server import protocol
-from doubleholdem.server.money.money import TableMoney, paying, write_off
-from doubleholdem.server.money.wallet_calls import finish_noted, owed_problems
-from doubleholdem.server.money.wallet_gate import BoundedWallet, WalletGate
+from doubleholdem.server.money.choose import room_money
+from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.journal import restore
@@ -39,12 +35,10 @@ from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
 from doubleholdem.wording import Wording, for_people, seat_said, told
 
-__all__ = ["BANKROLL_BUY_INS", "HEALTH_OWED", "RETRY_OWED_SECONDS", "RoomTables"]
+__all__ = ["BANKROLL_BUY_INS", "RoomTables"]
 
 _log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
-RETRY_OWED_SECONDS = 5.0  # how often a serving room tries the calls its wallet failed again
-HEALTH_OWED = 5  # the calls owed that the room's health names, at most (then a count)
 
 # each kind of money: the room a database of that kind holds, what pays, how to serve it
 _ROOMS = {
@@ -72,15 +66,14 @@ class RoomTables:
     ) -> None:
         self.store = store
         self.settings = settings
-        # the money at the tables: none in a guest room; else ``wallet``, by default
-        # the ledger in the room's own database (written in its transactions)
-        self._wallet = LedgerWallet(store.db) if wallet is None else wallet
+        # the money at the tables, chosen once: play chips in a guest room; else
+        # ``wallet``, by default the ledger in the room's own database
+        self.money = room_money(store, guests=settings.guests, wallet=wallet)
         self.commit = GroupCommit(store)
         self.runners: dict[int, TableRunner] = {}
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.repaired: list[str] = []  # what a repair did, table by table
-        self._room = ""  # the room's name in the keys of a wallet outside the database
 
     @classmethod
     def open(
@@ -118,13 +111,11 @@ class RoomTables:
     @property
     def wallet(self) -> Wallet | None:
         """What pays for the seats, or ``None`` in a guest room."""
-        return None if self.settings.guests else self._wallet
+        return self.money.wallet
 
-    @property
-    def _wallet_outside(self) -> bool:
-        """Whether a wallet outside the database pays for the seats (an embedding
-        server's: :mod:`doubleholdem.server.money.wallet_calls`)."""
-        return self.wallet is not None and not isinstance(self.wallet, LedgerWallet)
+    def monies(self) -> list[TableMoney]:
+        """The money of each table, as the tables are now."""
+        return [runner.money for runner in self.runners.values()]
 
     def now(self, table: Table) -> float:
         """The server's time for ``table`` (never before the table's own time)."""
@@ -132,6 +123,7 @@ class RoomTables:
 
     def _runner(self, table_id: int, table: Table, bots: dict[int, str]) -> TableRunner:
         """The runner of table ``table_id``, handed what it needs of the room."""
+        money = self.money.table(table_id, self.commit, self.settings)
         runner = TableRunner(
             table_id,
             table,
@@ -139,22 +131,13 @@ class RoomTables:
             (self.settings.seed or 0) + table_id,
             settings=self.settings,
             commit=self.commit,
+            money=money,
             emit=self.emit,
             load=lambda: self._stored(table_id),
         )
         runner.bankrolls.wanted_bots = self._configured_bots(table_id)
-        if not self._wallet_outside:  # an embedding server's wallet seats its own bots
+        if self.money.refills_bots:  # an embedding server's wallet seats its own bots
             runner.bankrolls.seat_bot = partial(self._replace_bot, runner)
-        store = self.store
-        runner.paid_by = TableMoney(
-            table_id,
-            self._wallet,
-            store,
-            legacy_below=store.legacy_below(table_id),
-            repairs=store.repairs(table_id),
-            room=self._room,
-            clock=self.settings.clock,
-        )
         return runner
 
     def _stored(self, table_id: int) -> tuple[Table, Humans, dict[int, str]]:
@@ -169,9 +152,7 @@ class RoomTables:
 
     def load(self, *, repair: bool = False) -> None:
         """Restores the stored tables and creates the missing ones (see :meth:`open`)."""
-        if self._wallet_outside:
-            with self.store.transaction():  # other rooms may share such a wallet
-                self._room = self.store.room_name()
+        self.money.load(self.store)
         tables, damage = self.store.survey()
         for stored in tables:
             problem = self._restore(stored)
@@ -189,7 +170,7 @@ class RoomTables:
             for found in damage:
                 assert found.table is not None
                 problem = for_people(found.problem)
-                gone = write_off(self.store, self.wallet, found.table, problem)
+                gone = self.money.write_off(self.store, found.table, problem)
                 self.store.drop_table(found.table)
                 self.runners.pop(found.table, None)
                 replaced = found.wording() + f": replaced by a new table{gone}"
@@ -198,15 +179,11 @@ class RoomTables:
             for table_id in range(count):
                 if table_id not in self.runners:
                     self._create(table_id)
-            if self.wallet is not None:
-                for table_id in self.store.openings():
-                    runner = self.runners[table_id]
-                    assert runner.money is not None
-                    runner.money.open_legacy(runner.table)
-        if self._wallet_outside:  # a wallet that hangs holds the start up one timeout
-            bounded = cast(Wallet, BoundedWallet(self._wallet, WalletGate()))
-            finish_noted(self.store, bounded)  # what a failure or a crash left undone
-            self._seat_new_bots(bounded)
+            for table_id in self.store.openings():
+                runner = self.runners[table_id]
+                runner.money.open_legacy(runner.table)
+        with self.money.starting(self.store, self.monies):
+            self._seat_new_bots()
 
     def _check_money_kind(self) -> None:
         """Refuses to serve a database whose tables hold chips of another kind of money
@@ -216,7 +193,7 @@ class RoomTables:
         never cashed out, money lost; a seat with no chips left (a busted guest) would
         be cashed out to an account with no seat there. A room whose tables hold no
         seat may change kind."""
-        kind = self._money_kind
+        kind = self.money.kind
         stored = self.store.money_kind()
         if stored not in (None, kind):
             tables = [runner.table for runner in self.runners.values()]
@@ -236,13 +213,6 @@ class RoomTables:
                 )
         if stored != kind:
             self.store.set_money_kind(kind)
-
-    @property
-    def _money_kind(self) -> str:
-        """This room's kind of money (:data:`~doubleholdem.server.storage.database.MONEY_KINDS`)."""
-        if self.wallet is None:
-            return "guests"
-        return "wallet" if self._wallet_outside else "ledger"
 
     def _restore(self, stored: StoredTable) -> str | None:
         """Takes on a stored table: ``None``, or what is wrong with it."""
@@ -282,9 +252,9 @@ class RoomTables:
         now = settings.clock()
         bots = self._configured_bots(table_id)
         runner = self._runner(table_id, table, bots)
-        if runner.money is not None and runner.money.outside:
-            # a debit to such a wallet is noted and committed before it is asked, which
-            # the load's transaction cannot: the bots sit down after it
+        if self.money.bots_sit_after_load:
+            # a debit to a wallet outside the database is noted and committed before
+            # it is asked, which the load's transaction cannot: the bots sit down after it
             self.store.note_bots_to_seat(table_id, bots)
             runner.bots.clear()
             runner.bot_kinds.clear()  # the very dict ``bots``: none sits now
@@ -308,62 +278,36 @@ class RoomTables:
         """Seats a bot of ``kind`` in the empty ``seat`` of ``runner``'s table, in the
         change being made: ``None``, or why it could not (the house's limit). With the
         room's ledger, a bot whose bankroll cannot buy in gets a new one from the house
-        while the house's balance stays at or above ``-settings.house_limit``."""
+        while the house's balance stays at or above ``-settings.house_limit``
+        (:meth:`~doubleholdem.server.money.table_money.TableMoney.fund_bot`)."""
         name = f"bot-{runner.id}-{seat}"
-        money = runner.money
-        if money is not None and isinstance(money.wallet, LedgerWallet):
-            why = self._fund_bot(runner, seat, name)
-            if why is not None:
-                return why
+        table = runner.table
+        why = runner.money.fund_bot(table, seat, name, self._bankroll(table))
+        if why is not None:
+            return why
         if not self._seat_bot(runner, seat, name, runner.now()):
             return for_people("bot " + seat_said(seat) + " cannot buy in")
         runner.add_bot(seat, kind)
         return None
 
-    def _fund_bot(self, runner: TableRunner, seat: int, name: str) -> str | None:
-        """Gives bot ``name`` a new bankroll from the house if its own cannot buy in
-        (a new bot's account is made with one by :meth:`_seat_bot`): ``None``, or why
-        the house cannot."""
-        low, high = runner.table.config.buy_in_range
-        bankroll = self.settings.bot_bankroll or BANKROLL_BUY_INS * high
-        db = self.store.db
-        try:
-            account = get_account(db, name)
-        except UnknownAccount:
-            account = None
-        if account is not None and ledger.balance(db, ledger.bot(name)) >= low:
-            return None
-        limit = self.settings.house_limit
-        if limit is not None and ledger.balance(db, ledger.HOUSE) - bankroll < -limit:
-            why = Wording("the house cannot fund bot ", seat_said(seat), f" (house limit {limit})")
-            return for_people(why)
-        if account is not None:
-            assert runner.money is not None
-            key = f"bankroll:{account.id}:{runner.money.name}:{runner.table.next_occupancy}"
-            with paying(self.store):
-                ledger.transfer(db, key, "bankroll", ledger.HOUSE, ledger.bot(name), bankroll)
-        return None
+    def _bankroll(self, table: Table) -> int:
+        """A new bot's bankroll at ``table`` (``settings.bot_bankroll``, by default
+        ``BANKROLL_BUY_INS`` maximum buy-ins)."""
+        return self.settings.bot_bankroll or BANKROLL_BUY_INS * table.config.buy_in_range[1]
 
-    def _seat_new_bots(self, wallet: Wallet) -> None:
+    def _seat_new_bots(self) -> None:
         """The bots that new tables paid by a wallet outside the database are still to
         seat (:meth:`Storage.bots_to_seat
         <doubleholdem.server.storage.storage.Storage.bots_to_seat>`: made at their creation,
         and by a restart that a crash or a failure left them to) sit down, each in a
         change of its own that forgets it (:meth:`_seat_bot`; a seat taken meanwhile, or
         a bot the wallet does not cover, is forgotten too). One whose payment failed (the
-        wallet, a busy database) stays to seat at the next start. ``wallet`` is asked
-        (the room's, bounded in time)."""
+        wallet, a busy database) stays to seat at the next start."""
         now = self.settings.clock()
         for table_id, bots in self.store.bots_to_seat().items():
             runner = self.runners[table_id]
-            money = runner.money
-            assert money is not None
-            money.wallet, own = wallet, money.wallet
-            try:
-                for seat, kind in bots.items():
-                    self._seat_new_bot(runner, seat, kind, now)
-            finally:
-                money.wallet = own
+            for seat, kind in bots.items():
+                self._seat_new_bot(runner, seat, kind, now)
 
     def _seat_new_bot(self, runner: TableRunner, seat: int, kind: str, now: float) -> None:
         table_id = runner.id
@@ -378,43 +322,21 @@ class RoomTables:
 
     def _seat_bot(self, runner: TableRunner, seat: int, name: str, now: float) -> bool:
         """Seats a bot named ``name`` in ``seat`` (inside the storage's transaction) with
-        the maximum buy-in; with money, a bot account with a bankroll from the house
-        (``settings.bot_bankroll``) pays it while it can: False when it cannot (the
-        seat stays empty). A wallet of an embedding server seats the bots it knows (its
-        ``balance`` answers for them)."""
+        the maximum buy-in, paid as the room's money pays
+        (:meth:`TableMoney.seat_bot <doubleholdem.server.money.table_money.TableMoney.seat_bot>`):
+        False when it cannot (the seat stays empty)."""
         table = runner.table
-        low, high = table.config.buy_in_range
-        money = runner.money
-        if money is None:
-            table.join(seat, name, high, now=now)
-            return True
-        bankroll = self.settings.bot_bankroll or BANKROLL_BUY_INS * high
-        if isinstance(money.wallet, LedgerWallet):
-            try:
-                get_account(self.store.db, name)
-            except UnknownAccount:
-                create_bot(self.store.db, name, bankroll)
-        try:
-            amount = min(high, money.wallet.balance(name))
-        except WalletFailed:  # not asked, or given up: the bot stays to seat
-            raise
-        except DoubleHoldemError:  # a wallet of its own that does not know the bot
-            return False
-        except Exception as error:  # it failed: the bot stays to seat at the next start
-            raise WalletFailed(f"the wallet failed the bankroll of {name} ({error})") from None
-        if amount < low:
-            return False
-        money.buy_in(table, seat, name, amount, now=now)
-        return True
+        return runner.money.seat_bot(table, seat, name, self._bankroll(table), now)
 
     async def start(self) -> None:
-        """Starts every table's task (a hand in play goes on where it was). No player
-        is connected yet: their seats are away until they resume (no time bank)."""
+        """Starts every table's task (a hand in play goes on where it was), and the
+        work the room's money does while it serves. No player is connected yet: their
+        seats are away until they resume (no time bank)."""
         for runner in self.runners.values():
             self.mark_away(runner)
             self._tasks.append(asyncio.create_task(runner.run()))
-        if self._wallet_outside:
-            self._tasks.append(asyncio.create_task(self._retry_owed()))
+        for work in self.money.background(self.monies):
+            self._tasks.append(asyncio.create_task(work))
 
     async def stop(self) -> None:
         """Stops every table's task (the database stays open: the room closes it)."""
@@ -422,18 +344,6 @@ class RoomTables:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-    async def _retry_owed(self) -> None:
-        """Every ``RETRY_OWED_SECONDS``, the calls the wallet outside the database
-        failed are tried again, an idle table's too, each table's off the loop through
-        its gate (:meth:`TableMoney.retry_owed
-        <doubleholdem.server.money.money.TableMoney.retry_owed>`: at most one call in flight,
-        none while the wallet rests after failures)."""
-        while True:
-            await asyncio.sleep(RETRY_OWED_SECONDS)
-            for runner in self.runners.values():
-                if runner.money is not None:
-                    runner.money.retry_owed()
 
     def mark_away(self, runner: TableRunner) -> None:
         """Tells ``runner``'s table which players are connected (when it can store
@@ -449,19 +359,10 @@ class RoomTables:
     def health(self) -> str | None:
         """``None`` while all is well; else what is wrong (the database refuses writes,
         a commit has been waiting for its write lock for a second or more, or the
-        wallet outside the database failed calls it still owes: one line each, joined
-        by ``; ``, at most ``HEALTH_OWED`` of those, then how many more)."""
+        wallet outside the database failed calls it still owes:
+        :meth:`RoomMoney.health <doubleholdem.server.money.table_money.RoomMoney.health>`)."""
         problem = self.commit.health()
-        if problem is not None or not self._wallet_outside:
-            return problem
-        try:
-            owed = owed_problems(self.store.db)
-        except sqlite3.Error as error:
-            return f"the wallet calls cannot be read: {error}"
-        lines = owed[:HEALTH_OWED]
-        if len(owed) > HEALTH_OWED:
-            lines.append(f"and {len(owed) - HEALTH_OWED} more calls the wallet owes")
-        return "; ".join(for_people(line) for line in lines) or None
+        return problem if problem is not None else self.money.health(self.store)
 
     def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
         """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the

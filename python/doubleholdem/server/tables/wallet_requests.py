@@ -88,7 +88,7 @@ class WalletRequests:
             if self.under_way:
                 await asyncio.wait(list(self.under_way))
                 continue
-            monies = [r.money for r in self.runners.values() if r.money is not None]
+            monies = [r.money for r in self.runners.values()]
             if not any(money.calling() for money in monies):
                 return
             for money in monies:
@@ -111,7 +111,6 @@ class WalletRequests:
         self, connection: Connection, runner: TableRunner, seat: int, name: str, buy_in: int
     ) -> None:
         money = runner.money
-        assert money is not None
         async with _moving(runner):
             paid = await money.prepay(name, buy_in, money.buy_in_key(runner.table), "buy_in")
             if connection.seat is not None:  # it sat elsewhere meanwhile
@@ -124,7 +123,7 @@ class WalletRequests:
         self, connection: Connection, runner: TableRunner, message: protocol.TopUp
     ) -> None:
         money, seat = runner.money, connection.seat
-        assert money is not None and seat is not None
+        assert seat is not None
         async with _moving(runner):
             key = money.top_up_key(runner.table, seat)
             owner = runner.table.player(seat)
@@ -152,7 +151,6 @@ class WalletRequests:
 async def _moving(runner: TableRunner) -> AsyncIterator[None]:
     """Holds the lock of a movement of ``runner``'s money paid off the loop (its bots
     top up only while none is: the table is woken once it ends)."""
-    assert runner.money is not None
     try:
         async with runner.money.moving:
             yield

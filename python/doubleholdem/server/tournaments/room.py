@@ -14,7 +14,6 @@ from typing import Any
 
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.errors import TournamentError, UnknownAccount
-from doubleholdem.server.money.money import paying
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage
@@ -86,7 +85,7 @@ class Tournaments:
             name = f"tbot-{runner.id}-{n + 1}"
             if tournament.entries_of(name):
                 continue
-            with paying(self.store):
+            with self.commit.paying():
                 try:
                     account = get_account(self.store.db, name)
                 except UnknownAccount:

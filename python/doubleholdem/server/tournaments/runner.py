@@ -10,8 +10,9 @@ Every change happens inside :meth:`TournamentRunner.change`, synchronously: afte
 the tournament's row (:mod:`~doubleholdem.server.tournaments.stored`) goes to the group
 commit with the ledger entries of the change, in one transaction. A change that pays
 (a registration) writes its entries at once in a savepoint of that transaction
-(:func:`~doubleholdem.server.money.money.paying`), so a refusal is known before the
-reply and undoes both. If the commit fails the runner goes back to the stored row."""
+(:meth:`GroupCommit.paying <doubleholdem.server.storage.commit.GroupCommit.paying>`),
+so a refusal is known before the reply and undoes both. If the commit fails the runner
+goes back to the stored row."""
 
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
-from doubleholdem.server.money.money import paying
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
@@ -132,7 +132,7 @@ class TournamentRunner:
         sales, before = stored.sales, dict(stored.open_sales)
         sale = stored.sale(player, config.buy_in, config.fee, "entry")
         try:
-            with self.change(), paying(self.store):
+            with self.change(), self.commit.paying():
                 payments.sell(self.store.db, self.id, sale)
                 entry = self.tournament.register(player, now=self.now())
                 if self.tournament.state == RUNNING:
@@ -170,7 +170,7 @@ class TournamentRunner:
         sales = stored.sales
         sale = stored.sale(player, price, fee, what)
         try:
-            with self.change(), paying(self.store):
+            with self.change(), self.commit.paying():
                 payments.sell(self.store.db, self.id, sale)
                 apply(player, now=now)
         except BaseException:
@@ -184,7 +184,7 @@ class TournamentRunner:
         sold = stored.open_sales.get(player)
         if stored.status != REGISTERING or not sold:
             raise TournamentError(f"{player} is not registered", player=player)
-        with self.change(), paying(self.store):
+        with self.change(), self.commit.paying():
             self.tournament.unregister(player)
             for sale in sold:
                 payments.refund(self.store.db, self.id, sale)
