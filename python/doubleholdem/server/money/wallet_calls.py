@@ -19,12 +19,11 @@ share the room's transactions, so each call is *noted* in the database (the tabl
 
 A call the wallet fails (not a refusal: an error of its own) stays noted and is
 finished after the next commit of its table
-(:meth:`TableMoney.finish_noted <doubleholdem.server.money.money.TableMoney.finish_noted>`),
-by a serving room every few seconds (:func:`retry_failed`), or at
-the next start. Each failure is counted with the note (the table ``wallet_failures``):
-the calls the wallet failed and still owes (:func:`owed`) are what the room's health and
-the database's audit report (:func:`owed_problems`), until a try makes them and forgets
-them at once.
+(:meth:`~doubleholdem.server.money.wallet_money.WalletTableMoney.commit_ended`), by a
+serving room every few seconds (:func:`retry_failed`), or at the next start. Each
+failure is counted with the note (the table ``wallet_failures``): the calls the wallet
+failed and still owes (:func:`owed`) are what the room's health and the database's
+audit report (:func:`owed_problems`), until a try makes them and forgets them at once.
 
 The ledger's own wallet (:class:`~doubleholdem.accounts.wallet.LedgerWallet`) needs
 none of this: it writes in the room's transactions."""

@@ -424,7 +424,7 @@ class Storage:
     def repairs(self, table_id: int) -> int:
         """How many times table ``table_id`` was dropped by a repair and made anew (its
         money's keys then name the table's new life:
-        :class:`~doubleholdem.server.money.money.TableMoney`)."""
+        :class:`~doubleholdem.server.money.table_money.TableMoney`)."""
         return meta_int(self._db, f"repairs:{table_id}") or 0
 
     def put_table(self, table_id: int, snapshot: str) -> None:

@@ -2,7 +2,7 @@
 docs/accounts.md), served off the event loop (a part the
 :class:`~doubleholdem.server.tables.room.Room` holds): a buy-in or a top-up is paid first, through
 the table's gate (:meth:`TableMoney.prepay
-<doubleholdem.server.money.money.TableMoney.prepay>`: in a thread, one call at a time, with a
+<doubleholdem.server.money.table_money.TableMoney.prepay>`: in a thread, one call at a time, with a
 timeout and a backoff), in a task of its own, then made in a change of the table (or
 the payment given back); its refusals are answered as every request's
 (:func:`answering`)."""
@@ -98,7 +98,7 @@ class WalletRequests:
         self, connection: Connection, runner: TableRunner, seat: int, name: str, buy_in: int
     ) -> None:
         """A sit whose buy-in a wallet outside the database pays, asked off the loop
-        (:meth:`TableMoney.prepay <doubleholdem.server.money.money.TableMoney.prepay>`), then
+        (:meth:`TableMoney.prepay <doubleholdem.server.money.table_money.TableMoney.prepay>`), then
         the seat taken with it (or the payment given back)."""
         self._paying(connection, self._sit_paid(connection, runner, seat, name, buy_in))
 
