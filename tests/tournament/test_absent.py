@@ -89,15 +89,16 @@ def test_a_table_of_absent_players_still_plays() -> None:
     players=st.integers(4, 30),
     seats=st.integers(2, 9),
     absent=st.sets(st.integers(0, 29), max_size=12),
+    flips=st.lists(st.integers(0, 29), max_size=40),
     seed=st.integers(0, 2**32),
 )
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_tournaments_with_absent_players_keep_the_rules(
-    players: int, seats: int, absent: set[int], seed: int
+    players: int, seats: int, absent: set[int], flips: list[int], seed: int
 ) -> None:
     """Chips conserved, every entrant placed once, prizes equal to the pool, tables
     balanced (the driver's checks), and an absent player stays absent wherever it is
-    moved until it comes back."""
+    moved until it comes back (players go and come back between hands, ``flips``)."""
     tournament = _tournament(players, seats, seed)
     gone = {f"p{n}" for n in absent if n < players}
     for player in gone:
@@ -107,6 +108,10 @@ def test_tournaments_with_absent_players_keep_the_rules(
         driver.play(hands=1)
         seated = {e.player for e in tournament.entries if e.table is not None}
         assert _absent_seats(tournament) == gone & seated
+        player = f"p{flips.pop() % players}" if flips else None
+        if player in seated:
+            gone ^= {player}
+            tournament.set_absent(player, player in gone)  # type: ignore[arg-type]
     driver.check_result()
 
 
