@@ -196,12 +196,12 @@ class Game:
                 event = table.act(seat_of[index], kind, amount)
             chips = event.amount or 0  # what it put in (an all-in: the call, bet or raise)
             public.played(hand, seat_of, index, KINDS[event.kind], chips, legal[BET_AT] + chips)
-        actor = hand.actor
-        if actor is not None:
-            self.actor = self.seat_of[actor]
-            self.actor_view = hand.actor_view()
+        view = self.actor_view = hand.actor_view()
+        if view is not None:  # the seat to act: the one its options are for
+            _, options, _, _, _, _ = view
+            self.actor = seat_of[options.seat]
             return False
-        self.actor = self.actor_view = None
+        self.actor = None
         self._end_hand(rng)
         return True
 
