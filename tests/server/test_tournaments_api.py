@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from doubleholdem.accounts.bank import Bank
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from http_harness import Browser
+from http_harness import PASSWORD, Browser
 from passwords_double import FAST
 from server_harness import ServerThread
 from tournaments_room import BUY_IN, FEE, sit_and_go
@@ -87,3 +88,22 @@ def test_refusals_name_what_was_wrong(browser: Browser) -> None:
     bad = post("POST", "/api/tournaments/0/deal", {"answer": "maybe"}, token=ann)
     assert bad.status == 409 and "accept" in bad.body["message"]
     assert _balance(browser, ann) == 1000
+
+
+def test_only_an_operator_cancels_and_every_entry_is_refunded(
+    browser: Browser, tmp_path: Path
+) -> None:
+    ann = browser.sign_up("ann").token
+    assert browser.request("POST", "/api/tournaments/0/register", {}, token=ann).status == 200
+    refused = browser.request("POST", "/api/tournaments/0/cancel", {}, token=ann)
+    assert (refused.status, refused.body["error"]) == (403, "not_an_operator")
+    with Bank(str(tmp_path / "tables.db"), passwords=FAST) as bank:
+        bank.create("boss", PASSWORD, admin=True)
+    boss = browser.sign_in("boss").token
+    assert browser.request("POST", "/api/tournaments/0/cancel", {}, token=boss).status == 200
+    assert _balance(browser, ann) == 1000
+    lobby = browser.request("GET", "/api/tournaments").body
+    statuses = {t["id"]: t["status"] for t in lobby}
+    assert statuses == {0: "cancelled", 1: "registering"}  # a sit-and-go opens anew
+    with sqlite3.connect(f"file:{tmp_path / 'tables.db'}?mode=ro", uri=True) as db:
+        assert audit_room(db)["problems"] == []

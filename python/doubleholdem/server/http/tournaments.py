@@ -16,15 +16,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from doubleholdem.errors import AccountError, DatabaseBusy, DoubleHoldemError, IllegalAction
+from doubleholdem.accounts.accounts import Account
+from doubleholdem.errors import (
+    AccountError,
+    DatabaseBusy,
+    DoubleHoldemError,
+    IllegalAction,
+)
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
 from doubleholdem.server.tournaments.room import Tournaments
 
-__all__ = ["MAX_BODY", "tournament_routes"]
+__all__ = ["MAX_BODY", "NotAnOperator", "tournament_routes"]
 
 MAX_BODY = 1024
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+class NotAnOperator(AccountError):
+    """A request only an operator's (``admin``) account may make."""
+
+    code = "not_an_operator"
 
 
 def _refused(status: int, code: str, message: str) -> Response:
@@ -52,9 +64,12 @@ async def _body(request: Request) -> dict[str, Any] | Response:
 def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
     """The routes of the tournaments' API over ``tournaments``, signed in by ``desk``."""
 
-    async def viewer(request: Request) -> str | None:
+    async def signed_in(request: Request) -> Account | None:
         token = request.cookies.get(SESSION_COOKIE)
-        account = await run_in_threadpool(desk.session, token) if token else None
+        return await run_in_threadpool(desk.session, token) if token else None
+
+    async def viewer(request: Request) -> str | None:
+        account = await signed_in(request)
         return None if account is None else account.name
 
     def number(request: Request) -> int | None:
@@ -70,13 +85,13 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             return _refused(404, "no_tournament", "no such tournament")
         return JSONResponse(tournaments.detail(found, await viewer(request)))
 
-    def request_route(path: str, apply: Callable[[int, str, dict[str, Any]], Any]) -> Route:
+    def request_route(path: str, apply: Callable[[int, Account, dict[str, Any]], Any]) -> Route:
         async def handler(request: Request) -> Response:
             data = await _body(request)
             if isinstance(data, Response):
                 return data
-            name = await viewer(request)
-            if name is None:
+            account = await signed_in(request)
+            if account is None:
                 return _refused(401, "not_signed_in", "sign in first")
             found = number(request)
             if found is None or found not in tournaments.runners:
@@ -84,7 +99,7 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             if not tournaments.commit.writable():
                 return _refused(503, "unavailable", "the database refuses writes for now")
             try:
-                answer = apply(found, name, data)
+                answer = apply(found, account, data)
             except AccountError as error:
                 return _refused(402 if error.code == "insufficient_funds" else 403,
                                 error.code, str(error))  # fmt: skip
@@ -96,13 +111,18 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
 
         return Route(f"/api/tournaments/{{number}}/{path}", handler, methods=["POST"])
 
-    def register(number: int, name: str, data: dict[str, Any]) -> dict[str, Any]:
-        return {"entry": tournaments.register(number, name)}
+    def register(number: int, account: Account, data: dict[str, Any]) -> dict[str, Any]:
+        return {"entry": tournaments.register(number, account.name)}
 
-    def unregister(number: int, name: str, data: dict[str, Any]) -> None:
-        tournaments.runner(number).unregister(name)
+    def unregister(number: int, account: Account, data: dict[str, Any]) -> None:
+        tournaments.runner(number).unregister(account.name)
 
-    def act(number: int, name: str, data: dict[str, Any]) -> None:
+    def cancel(number: int, account: Account, data: dict[str, Any]) -> None:
+        if account.role != "admin":
+            raise NotAnOperator(f"{account.name} is not an operator: only an admin cancels")
+        tournaments.cancel(number)
+
+    def act(number: int, account: Account, data: dict[str, Any]) -> None:
         hand, action, amount = data.get("hand"), data.get("action"), data.get("amount")
         if (
             type(hand) is not int
@@ -110,15 +130,16 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             or (amount is not None and type(amount) is not int)
         ):
             raise IllegalAction('act: {"hand": N, "action": "call", "amount": N or null}')
-        tournaments.runner(number).act(name, hand, action, amount)
+        tournaments.runner(number).act(account.name, hand, action, amount)
 
-    def buy(number: int, name: str, data: dict[str, Any]) -> None:
+    def buy(number: int, account: Account, data: dict[str, Any]) -> None:
         what = data.get("what")
         if what not in ("re-entry", "rebuy", "add-on"):
             raise IllegalAction('buy: {"what": "re-entry", "rebuy" or "add-on"}')
-        tournaments.runner(number).buy(name, str(what))
+        tournaments.runner(number).buy(account.name, str(what))
 
-    def deal(number: int, name: str, data: dict[str, Any]) -> None:
+    def deal(number: int, account: Account, data: dict[str, Any]) -> None:
+        name = account.name
         answer = data.get("answer")
         runner = tournaments.runner(number)
         if answer == "ask":
@@ -136,4 +157,5 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
         request_route("act", act),
         request_route("buy", buy),
         request_route("deal", deal),
+        request_route("cancel", cancel),
     ]

@@ -138,8 +138,13 @@ class Tournaments:
 
     def cancel(self, tournament_id: int) -> None:
         """The room cancels the tournament (refunded by the rule of
-        :meth:`TournamentRunner.cancel`)."""
-        self.runner(tournament_id).cancel()
+        :meth:`TournamentRunner.cancel`); a sit-and-go cancelled while registering is
+        opened anew."""
+        runner = self.runner(tournament_id)
+        registering = runner.stored.status == REGISTERING
+        runner.cancel()
+        if registering and runner.stored.spec.config.kind is Kind.SIT_AND_GO:
+            self._keep_open(runner.stored.spec)
 
     def lobby(self) -> list[dict[str, Any]]:
         """Every tournament's summary, newest first."""
