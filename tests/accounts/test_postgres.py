@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from accounts_harness import FAST
+from accounts_harness import FAST, run_accounts
 from doubleholdem.accounts import cashier, ledger
 from doubleholdem.accounts.audit import audit
 from doubleholdem.accounts.bank import Bank
@@ -20,6 +20,7 @@ from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.database.connection import Connection, begin
 from doubleholdem.database.url import connect
 from doubleholdem.errors import AccountError, AlreadySeated, MissingTriggers
+from postgres_cluster import Cluster
 
 PLAYERS = ("ann", "bob", "cy", "dee")
 START = 1000
@@ -196,3 +197,28 @@ def test_a_read_only_bank_writes_nothing(room: str) -> None:
     db = connect(room)
     assert cashier.applied(db, "never") is None
     db.close()
+
+
+def test_a_database_in_sql_ascii_reads_text_as_text(
+    postgres: Cluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database made in SQL_ASCII (``initdb --locale=C`` without ``-E UTF8``): text
+    comes back as text (psycopg gave bytes, and the schema's version b'2' was refused)."""
+    import psycopg
+
+    with psycopg.connect(postgres.url(), autocommit=True) as admin:
+        admin.execute(
+            "CREATE DATABASE ascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' "
+            "TEMPLATE template0"
+        )
+    url = postgres.url(database="ascii")
+    try:
+        status, out, _ = run_accounts(capsys, "create", "ann", "--db", url, stdin="a long phrase\n")
+        assert (status, out) == (0, "created player ann\n")
+        assert run_accounts(capsys, "deposit", "ann", "5", "--ref", "w1", "--db", url)[0] == 0
+        status, out, _ = run_accounts(capsys, "show", "ann", "--json", "--db", url)
+        assert status == 0 and '"balance": 5' in out
+        assert run_accounts(capsys, "audit", "--db", url)[:2] == (0, "the ledger holds together\n")
+    finally:
+        with psycopg.connect(postgres.url(), autocommit=True) as admin:
+            admin.execute("DROP DATABASE ascii")

@@ -89,7 +89,11 @@ def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> Post
     require("psycopg", "postgres", "a PostgreSQL database")
     import psycopg
 
-    connection = psycopg.connect(url, autocommit=True, connect_timeout=max(1, round(timeout)))
+    # text as UTF-8 whatever the database's encoding (in a SQL_ASCII one psycopg would
+    # otherwise give text back as bytes)
+    connection = psycopg.connect(
+        url, autocommit=True, connect_timeout=max(1, round(timeout)), client_encoding="utf8"
+    )
     if read_only:
         connection.execute("SET default_transaction_read_only = on")
     return PostgresConnection(connection)
