@@ -7,6 +7,7 @@ against its tournament's state) is clean after every step."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -271,5 +272,28 @@ def test_a_player_out_re_enters_during_late_registration(tmp_path: Path) -> None
     assert ledger.balance(room.store.db, ledger.tournament(0)) == 6 * BUY_IN
     with pytest.raises(TournamentError):
         runner.buy("ann", "re-entry")  # still in
+    assert audit(room) == []
+    room.store.close()
+
+
+def test_a_player_whose_page_stopped_looking_is_away(tmp_path: Path) -> None:
+    room, tournaments, runner, clock = registered(str(tmp_path / "r.db"), sit_and_go(3, bots=1))
+
+    def person_to_act() -> tuple[Any, int] | None:
+        for table in runner.tournament.tables.values():
+            seat = table.to_act
+            if table.in_hand and seat is not None and table.player(seat) in ("ann", "bob"):
+                return table, seat
+        return None
+
+    play(runner, clock, (), until=lambda: person_to_act() is not None)
+    found = person_to_act()
+    assert found is not None
+    table, seat = found
+    runner.step(clock.now)
+    assert table.seats()[seat]["away"]  # its page never looked: no time bank (TH-40)
+    tournaments.detail(0, table.player(seat))  # the page looks
+    runner.step(clock.now)
+    assert not table.seats()[seat]["away"]
     assert audit(room) == []
     room.store.close()

@@ -22,6 +22,7 @@ from doubleholdem.errors import (
     DatabaseBusy,
     DoubleHoldemError,
     IllegalAction,
+    TournamentError,
 )
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
@@ -81,9 +82,11 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
 
     async def detail(request: Request) -> Response:
         found = number(request)
-        if found is None or found not in tournaments.runners:
+        try:
+            view = tournaments.detail(-1 if found is None else found, await viewer(request))
+        except TournamentError:
             return _refused(404, "no_tournament", "no such tournament")
-        return JSONResponse(tournaments.detail(found, await viewer(request)))
+        return JSONResponse(view)
 
     def request_route(path: str, apply: Callable[[int, Account, dict[str, Any]], Any]) -> Route:
         async def handler(request: Request) -> Response:

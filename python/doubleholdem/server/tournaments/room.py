@@ -119,7 +119,7 @@ class Tournaments:
 
     def runner(self, tournament_id: int) -> TournamentRunner:
         """Tournament ``tournament_id``, or :class:`TournamentError`."""
-        runner = self.runners.get(tournament_id)
+        runner = self.runners.get(tournament_id) if tournament_id >= 0 else None
         if runner is None or runner.gone:
             raise TournamentError(f"there is no tournament {tournament_id + 1}")
         return runner
@@ -156,6 +156,8 @@ class Tournaments:
     def detail(self, tournament_id: int, viewer: str | None) -> dict[str, Any]:
         """One tournament as ``viewer`` may see it, with its version (changes made)."""
         runner = self.runner(tournament_id)
+        if viewer is not None:
+            runner.seen(viewer)
         view = views.detail(runner.stored, runner.tournament, self.settings.clock(), viewer)
         view["version"] = runner.version
         return view

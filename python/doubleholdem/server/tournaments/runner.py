@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -46,6 +47,7 @@ __all__ = ["TournamentRunner"]
 _log = logging.getLogger("doubleholdem.server")
 IDLE_LOOK = 1.0  # seconds between looks at a running tournament with nothing due (breaks)
 DEAL_SECONDS = 60.0  # how long a deal offered waits for every player's answer
+AWAY_AFTER = 10.0  # seconds without a look from its page before a player is away
 
 
 class TournamentRunner:
@@ -73,6 +75,7 @@ class TournamentRunner:
         self._bots: dict[str, Bot] = {}
         self._next_start: dict[int, float] = {}
         self._bot_at: dict[int, float] = {}
+        self._seen: dict[str, float] = {}  # player -> when its page last looked
 
     @property
     def id(self) -> int:
@@ -204,6 +207,7 @@ class TournamentRunner:
         if table.hand_number != hand or not table.in_hand:
             raise IllegalAction(f"hand {hand} is not being played at your table")
         refused: DoubleHoldemError | None = None
+        self.seen(player)
         with self.change():
             now = self.now()
             self.catch_up(table, now)
@@ -220,6 +224,16 @@ class TournamentRunner:
         """The deadlines ``table`` passed by ``now`` (TH-40), applied before a
         decision, a bot's or a player's, and by the task: the one place it is done."""
         table.advance(now)
+
+    def seen(self, player: str) -> None:
+        """``player``'s page looked at the tournament now (it polls while open)."""
+        self._seen[player] = self.now()
+
+    def away(self, player: str, now: float) -> bool:
+        """Whether ``player``'s page has not looked for ``AWAY_AFTER`` seconds (or since
+        the room started): its seat then gets the action time without the time bank,
+        and its decisions left in a hand it timed out in time out at once (TH-40)."""
+        return now - self._seen.get(player, -math.inf) > AWAY_AFTER
 
     def _after_decision(self, number: int, now: float) -> None:
         """A decision, a deadline or a hand's start at table ``number``: if its hand is
@@ -260,6 +274,8 @@ class TournamentRunner:
         stored.paid = {e: a for e, a in amounts.items() if a}
         stored.status, stored.cancelling = status, False
         stored.ended_by = "cancelled" if status == CANCELLED else "play"
+        if status == CANCELLED:
+            stored.deal = None  # a deal asked for or offered is void
 
     # ------------------------------------------------------------------ a deal
 
@@ -414,6 +430,10 @@ class TournamentRunner:
         if deadline is not None and deadline <= now:
             return "advance", None
         seat = table.to_act
+        if seat is not None and table.player(seat) not in self.stored.bots:
+            occupant = table.seats()[seat]
+            if occupant is not None and occupant["away"] != self.away(table.player(seat), now):
+                return "away", None
         if seat is not None and table.player(seat) in self.stored.bots:
             at = self._bot_at.get(number, 0.0)
             return (
@@ -431,6 +451,10 @@ class TournamentRunner:
         if table is not None and what == "finish" and not table.in_hand:
             self._finish_hand(number, now)
         if table is None or not table.in_hand:
+            return
+        if what == "away" and table.to_act is not None:  # TH-40: no time bank while away
+            player = table.player(table.to_act)
+            table.set_away(table.to_act, self.away(player, now), now=now)
             return
         self.catch_up(table, now)
         seat = table.to_act
