@@ -6,6 +6,8 @@ against its tournament's state) is clean after every step."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -297,3 +299,25 @@ def test_a_player_whose_page_stopped_looking_is_away(tmp_path: Path) -> None:
     assert not table.seats()[seat]["away"]
     assert audit(room) == []
     room.store.close()
+
+
+def test_the_audit_command_holds_each_pool_against_its_tournament(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from doubleholdem.cli import main
+
+    path = tmp_path / "r.db"
+    room, _, runner, clock = registered(str(path), sit_and_go(5, bots=3))
+    play(runner, clock, ("ann", "bob"), until=lambda: runner.tournament.hands >= 2)
+    room.store.close()
+    assert main(["accounts", "audit", "--db", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["problems"] == []
+    db = sqlite3.connect(path, isolation_level=None)  # chips taken out of the pool
+    db.execute("BEGIN IMMEDIATE")
+    ledger.transfer(db, "forged", "prize", ledger.tournament(0), ledger.player("ann"), 7)
+    db.execute("COMMIT")
+    db.close()
+    assert main(["accounts", "audit", "--db", str(path), "--json"]) == 1
+    problems = json.loads(capsys.readouterr().out)["problems"]
+    assert problems == [f"tournament 1: the ledger holds {5 * BUY_IN - 7} chips in its pool, "
+                        f"its state says {5 * BUY_IN}"]  # fmt: skip
