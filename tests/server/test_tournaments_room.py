@@ -7,6 +7,7 @@ against its tournament's state) is clean after every step."""
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -321,3 +322,30 @@ def test_the_audit_command_holds_each_pool_against_its_tournament(
     problems = json.loads(capsys.readouterr().out)["problems"]
     assert problems == [f"tournament 1: the ledger holds {5 * BUY_IN - 7} chips in its pool, "
                         f"its state says {5 * BUY_IN}"]  # fmt: skip
+
+
+def test_the_operators_log_tells_each_movement_once_committed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="doubleholdem.server")
+    clock = Clock()
+    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    sign_up(room, "ann", 1000)
+    sign_up(room, "poor", 1)
+    caplog.clear()
+    tournaments.register(0, "ann")
+    with pytest.raises(InsufficientFunds):
+        tournaments.register(0, "poor")  # refused: nothing logged
+    tournaments.runner(0).unregister("ann")
+    tournaments.cancel(0)
+    told = [(r.event, r.fields.get("player"), r.fields.get("chips")) for r in caplog.records
+            if getattr(r, "event", "").startswith("tournament_")
+            and r.fields["tournament"] == 1]  # fmt: skip
+    assert told == [
+        ("tournament_sale", "ann", BUY_IN),
+        ("tournament_refund", "ann", BUY_IN),
+        ("tournament_refund", "tbot-0-1", BUY_IN),
+        ("tournament_refund", "tbot-0-2", BUY_IN),
+        ("tournament_end", None, None),
+    ]
+    room.store.close()

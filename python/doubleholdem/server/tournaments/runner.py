@@ -24,10 +24,12 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
+from doubleholdem.server import oplog
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments
+from doubleholdem.server.tournaments.payments import Sale
 from doubleholdem.server.tournaments.settle import settlement
 from doubleholdem.server.tournaments.stored import (
     CANCELLED,
@@ -72,6 +74,7 @@ class TournamentRunner:
         self.version = 0  # changes since the room started (the page polls it)
         self.gone = False  # its creation's commit failed
         self._steps: list[Step] = []
+        self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         self._bots: dict[str, Bot] = {}
         self._next_start: dict[int, float] = {}
         self._bot_at: dict[int, float] = {}
@@ -95,11 +98,15 @@ class TournamentRunner:
             yield
         except BaseException:
             self._steps.clear()
+            self._logged.clear()
             raise
         text = self.stored.to_text(self.tournament, self.settings.snapshot_key)
         steps, self._steps = self._steps, []
         steps.append(lambda s: put(s.db, self.id, text))
         self.commit.later(steps, self.reload)
+        logged, self._logged = self._logged, []
+        for line in logged:  # logged once committed, never if the commit fails
+            self.commit.post(line, "")
         self.version += 1
         self.wake.set()
 
@@ -122,6 +129,13 @@ class TournamentRunner:
         """Adds a ledger step (never refused) to the change being made."""
         self._steps.append(step)
 
+    def log(self, name: str, sale: Sale | None = None, /, **fields: object) -> None:
+        """Logs the event ``name`` of :data:`~doubleholdem.server.oplog.EVENTS` (about
+        ``sale``) once the change being made is committed."""
+        if sale is not None:
+            fields.update(player=sale.player, what=sale.what, chips=sale.price, fee=sale.fee)
+        self._logged.append(oplog.Logged(name, tournament=self.id + 1, **fields))
+
     # ------------------------------------------------------------------ entries
 
     def register(self, player: str, *, bot: str | None = None) -> int:
@@ -138,6 +152,7 @@ class TournamentRunner:
             with self.change(), self.commit.paying():
                 payments.sell(self.store.db, self.id, sale)
                 entry = self.tournament.register(player, now=self.now())
+                self.log("tournament_sale", sale)
                 if self.tournament.state == RUNNING:
                     stored.status = RUNNING  # a sit-and-go filled (TRN-2), or a late entry
                     stored.open_sales.clear()  # no refund by unregistration any more
@@ -176,6 +191,7 @@ class TournamentRunner:
             with self.change(), self.commit.paying():
                 payments.sell(self.store.db, self.id, sale)
                 apply(player, now=now)
+                self.log("tournament_sale", sale)
         except BaseException:
             stored.sales = sales
             raise
@@ -191,6 +207,7 @@ class TournamentRunner:
             self.tournament.unregister(player)
             for sale in sold:
                 payments.refund(self.store.db, self.id, sale)
+                self.log("tournament_refund", sale)
             del stored.open_sales[player]
 
     # ------------------------------------------------------------------ play
@@ -252,7 +269,7 @@ class TournamentRunner:
         for moved in (number, *(m.to_table for m in report.moves)):
             self._next_start[moved] = now + self.stored.spec.pause
         if report.finished:
-            self._pay_out({e.number: e.prize for e in tournament.entries}, FINISHED)
+            self._pay_out({e.number: e.prize for e in tournament.entries}, "play")
 
     def _note_moves(self, report: HandReport, now: float) -> None:
         for move in report.moves:
@@ -262,20 +279,23 @@ class TournamentRunner:
                 "broken": move.from_table in report.broken,
             })  # fmt: skip
 
-    def _pay_out(self, amounts: dict[int, int], status: str) -> None:
+    def _pay_out(self, amounts: dict[int, int], ended_by: str) -> None:
         """Pays each entry its amount (adding up to the pool) in the change being made;
-        the tournament is then ``status``."""
+        the tournament is then over, ended by ``play``, a ``deal`` or ``cancelled``."""
         stored, entries = self.stored, self.tournament.entries
         for entry, amount in sorted(amounts.items()):
             player = entries[entry].player
             self.pay(
                 partial(_prize, tournament_id=self.id, entry=entry, player=player, amount=amount)
             )
+            if amount:
+                self.log("tournament_prize", player=player, entry=entry, chips=amount)
         stored.paid = {e: a for e, a in amounts.items() if a}
-        stored.status, stored.cancelling = status, False
-        stored.ended_by = "cancelled" if status == CANCELLED else "play"
-        if status == CANCELLED:
+        stored.status = CANCELLED if ended_by == "cancelled" else FINISHED
+        stored.cancelling, stored.ended_by = False, ended_by
+        if ended_by == "cancelled":
             stored.deal = None  # a deal asked for or offered is void
+        self.log("tournament_end", ended_by=ended_by, pool=self.tournament.pool)
 
     # ------------------------------------------------------------------ a deal
 
@@ -326,8 +346,7 @@ class TournamentRunner:
     def _deal_if_agreed(self) -> None:
         deal = self.stored.deal
         if deal is not None and set(deal["accepted"]) == set(deal["players"]):
-            self._pay_out({int(e): a for e, a in deal["amounts"].items()}, FINISHED)
-            self.stored.ended_by = "deal"
+            self._pay_out({int(e): a for e, a in deal["amounts"].items()}, "deal")
 
     # ------------------------------------------------------------------ cancelling
 
@@ -343,8 +362,10 @@ class TournamentRunner:
                 for sold in stored.open_sales.values():
                     for sale in sold:
                         self.pay(partial(_refund, tournament_id=self.id, sale=sale))
+                        self.log("tournament_refund", sale)
                 stored.open_sales.clear()
-                stored.status = CANCELLED
+                stored.status, stored.ended_by = CANCELLED, "cancelled"
+                self.log("tournament_end", ended_by="cancelled", pool=self.tournament.pool)
             else:
                 stored.cancelling = True
                 self._settle_if_idle()
@@ -354,7 +375,7 @@ class TournamentRunner:
         tables = self.tournament.tables.values()
         if not self.stored.cancelling or any(table.in_hand for table in tables):
             return False
-        self._pay_out(settlement(self.tournament), CANCELLED)
+        self._pay_out(settlement(self.tournament), "cancelled")
         return True
 
     # ------------------------------------------------------------------ the task
