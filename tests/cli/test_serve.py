@@ -247,3 +247,26 @@ def test_serve_refuses_a_database_whose_ledger_triggers_were_dropped(tmp_path: P
     with sqlite3.connect(db) as raw:
         found = raw.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (dropped,)).fetchall()
     assert found == []
+
+
+def test_serve_runs_the_tournaments_of_its_config_file(tmp_path: Path) -> None:
+    """``[[tournament]]`` entries of ``--config`` (docs/room-tournaments.md): the lobby
+    shows the sit-and-go with its bots registered and paid."""
+    import json
+    import urllib.request
+
+    config = tmp_path / "room.toml"
+    config.write_text(
+        '[[tournament]]\nname = "Turbo"\nkind = "sit-and-go"\ncapacity = 6\nbuy_in = 100\n'
+        'fee = 10\nbots = 4\nlevel_by = "hands"\n'
+    )
+    process, url = _served(tmp_path, "--config", str(config))
+    try:
+        with urllib.request.urlopen(url + "api/tournaments", timeout=30) as reply:
+            lobby = json.loads(reply.read())
+    finally:
+        process.terminate()
+        process.wait(30)
+    assert [(t["name"], t["status"], t["entrants"], t["pool"]) for t in lobby] == [
+        ("Turbo", "registering", 4, 400)
+    ]

@@ -374,31 +374,3 @@ def test_a_bad_tournament_entry_stops_serve_with_one_line(
     assert main(["serve", "--config", str(path), "--db", str(tmp_path / "x.db")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and "tournament" in err
-
-
-def test_serve_runs_the_tournaments_of_its_config_file(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-    import urllib.request
-
-    config = tmp_path / "room.toml"
-    config.write_text(
-        '[[tournament]]\nname = "Turbo"\nkind = "sit-and-go"\ncapacity = 6\nbuy_in = 100\n'
-        'fee = 10\nbots = 4\nlevel_by = "hands"\n'
-    )
-    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(tmp_path / "t.db"),
-               "--port", "0", "--tables", "0", "--config", str(config)]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert "open http://127.0.0.1:" in line, line
-        url = line.split("open ", 1)[1].strip()
-        with urllib.request.urlopen(url + "api/tournaments", timeout=30) as reply:
-            lobby = json.loads(reply.read())
-    finally:
-        process.terminate()
-        process.wait(30)
-    assert [(t["name"], t["status"], t["entrants"], t["pool"]) for t in lobby] == [
-        ("Turbo", "registering", 4, 400)
-    ]
