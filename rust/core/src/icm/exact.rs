@@ -14,7 +14,7 @@
 use crate::error::CoreError;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The most players of the dense table (2^22 sets, 64 MB).
+/// The most players of the dense table (2^22 sets, 32 MB).
 pub const DENSE_PLAYERS: usize = 22;
 
 /// The most players of the layered tables (sets are 64-bit masks).
@@ -71,7 +71,7 @@ pub fn places(stacks: &[f64], count: usize, cancel: &AtomicBool) -> Result<Vec<f
         return Ok(out);
     }
     if dense(n, count) {
-        dense_places(stacks, count, &mut out, cancel)?;
+        super::dense::places(stacks, count, &mut out, cancel)?;
     } else {
         layered_places(stacks, count, &mut out, cancel)?;
     }
@@ -95,45 +95,6 @@ pub fn exact(stacks: &[f64], payouts: &[f64], cancel: &AtomicBool) -> Result<Vec
 
 fn interrupted(visited: u64, cancel: &AtomicBool) -> bool {
     visited.is_multiple_of(CHECK_EVERY) && cancel.load(Ordering::Relaxed)
-}
-
-/// The recursion over a table of every subset, indexed by its bit mask.
-fn dense_places(
-    stacks: &[f64],
-    m: usize,
-    out: &mut [f64],
-    cancel: &AtomicBool,
-) -> Result<(), CoreError> {
-    let n = stacks.len();
-    let full = (1usize << n) - 1;
-    let total: f64 = stacks.iter().sum();
-    let mut prob = vec![0.0f64; 1 << n];
-    let mut chips = vec![0.0f64; 1 << n];
-    prob[0] = 1.0;
-    for mask in 0..=full {
-        if interrupted(mask as u64, cancel) {
-            return Err(CoreError::Interrupted);
-        }
-        let k = mask.count_ones() as usize;
-        if k >= m {
-            continue;
-        }
-        if mask > 0 {
-            chips[mask] = chips[mask & (mask - 1)] + stacks[mask.trailing_zeros() as usize];
-        }
-        let share = prob[mask] / (total - chips[mask]);
-        let mut free = full & !mask;
-        while free != 0 {
-            let j = free.trailing_zeros() as usize;
-            free &= free - 1;
-            let p = share * stacks[j];
-            out[j * m + k] += p;
-            if k + 1 < m {
-                prob[mask | (1 << j)] += p;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The next larger mask with as many bits (Gosper's hack); `x` is not 0.
@@ -230,6 +191,24 @@ mod tests {
                 layered_places(&stacks, paid, &mut layered, &no()).unwrap();
             }
             close(&p, &layered, 1e-15);
+        }
+    }
+
+    /// The dense table (its blocks, leaves and high halves) against the layered one.
+    #[test]
+    fn dense_and_layered_agree() {
+        for n in [1usize, 2, 3, 4, 8, 9, 11, 14, 17] {
+            let stacks: Vec<f64> = (0..n).map(|i| ((i * 7919) % 613 + 1) as f64).collect();
+            for paid in [1, 2, 3, n / 2, n - 1, n] {
+                if paid == 0 {
+                    continue;
+                }
+                let mut dense = vec![0.0; n * paid];
+                let mut layered = vec![0.0; n * paid];
+                super::super::dense::places(&stacks, paid, &mut dense, &no()).unwrap();
+                layered_places(&stacks, paid, &mut layered, &no()).unwrap();
+                close(&dense, &layered, 1e-14);
+            }
         }
     }
 

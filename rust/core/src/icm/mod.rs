@@ -14,6 +14,7 @@
 //! (place). Players with equal stacks get equal equity, bit for bit ([`symmetrize`]).
 //! Rules about zero stacks and money (integer chips) belong to the Python layer.
 
+mod dense;
 mod exact;
 mod kronrod;
 mod product;
