@@ -4,7 +4,7 @@ Bots and remote players use these, on either side of a connection."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from doubleholdem.errors import TableError
 from doubleholdem.game.betting import LegalActions
@@ -12,7 +12,7 @@ from doubleholdem.game.config import Variant
 from doubleholdem.game.words import BET, POINT
 from doubleholdem.wording import Wording, seat_said
 
-__all__ = ["BET", "POINT", "Decision", "Observation"]  # the words, for the table's parts
+__all__ = ["BET", "POINT", "Chooser", "Decision", "Observation"]  # the words, for the table's parts
 
 
 class Decision(NamedTuple):
@@ -77,3 +77,13 @@ class Observation(NamedTuple):
             opponents=sum(1 for s, alive in in_hand.items() if alive and int(s) != seat),
             variant=Variant(view["variant"]),
         )
+
+
+class Chooser(Protocol):
+    """Anything that answers a seat's :class:`Observation` with its :class:`Decision`:
+    the bots of :mod:`doubleholdem.table.bots` (:meth:`Table.play_out
+    <doubleholdem.table.table.Table.play_out>` asks them)."""
+
+    def choose(self, observation: Observation) -> Decision:
+        """The decision for the seat's turn."""
+        ...

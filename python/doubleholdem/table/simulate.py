@@ -108,7 +108,7 @@ def simulate(
     for number in range(hands):
         _top_up(table, players, top)
         table.start_hand()
-        _play(table, seated)
+        table.play_out(seated)
         table.release_history(read=False)  # unread: memory flat in the hands played
         if progress is not None:
             progress(number + 1, hands)
@@ -129,16 +129,6 @@ def _top_up(table: Table, players: int, top: int) -> None:
         stack = table.stack(seat)
         if stack < top:
             table.top_up(seat, top - stack)
-
-
-def _play(table: Table, bots: Sequence[Bot]) -> None:
-    observe, act = table.observe, table.act
-    while True:
-        seat = table.to_act  # None once the hand is over
-        if seat is None:
-            return
-        action, amount = bots[seat].choose(observe(seat))  # Table.decide, one call fewer
-        act(seat, action, amount)
 
 
 def _seat_result(table: Table, seat: int, bot: str, hands: int) -> SeatResult:

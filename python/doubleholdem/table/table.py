@@ -47,6 +47,7 @@ Event(seq=6, kind='fold', seat=3)
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from doubleholdem.errors import HandInProgress, IllegalAction, InvalidConfig, NotEnoughPlayers
@@ -58,7 +59,7 @@ from doubleholdem.table.clock import Clock
 from doubleholdem.table.config import MAX_SEATS as MAX_SEATS
 from doubleholdem.table.config import ButtonRule, TableConfig
 from doubleholdem.table.deal import Deal, HandConfigs, deal_hand, out_of_turn
-from doubleholdem.table.decisions import POINT, Decision, Observation
+from doubleholdem.table.decisions import POINT, Chooser, Decision, Observation
 from doubleholdem.table.entries import (
     ChipRace,
     HandEnd,
@@ -356,6 +357,20 @@ class Table(TableViews):
         action or a point card, as :meth:`act` and :meth:`choose_point` do."""
         action, amount = decision
         return self.act(seat, action, amount, now=now)
+
+    def play_out(self, players: Sequence[Chooser] | Mapping[int, Chooser]) -> None:
+        """Plays the hand in play to its end (nothing if there is none): the player of
+        the seat to act (``players[seat]``, a bot of :mod:`~doubleholdem.table.bots`)
+        chooses from what :meth:`observe` gives it and the table applies the decision as
+        :meth:`act` does, until no seat is to act (``simulate`` plays its hands so)."""
+        observe, act = self.observe, self.act
+        while True:
+            deal = self._deal
+            seat = None if deal is None else deal.to_act  # the seat to act, if any
+            if seat is None:
+                return
+            action, amount = players[seat].choose(observe(seat))
+            act(seat, action, amount)
 
     def observe(self, seat: int) -> Observation:
         """What ``seat`` knows for the decision it must make now."""

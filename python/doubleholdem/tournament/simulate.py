@@ -19,7 +19,6 @@ from typing import Any
 from doubleholdem.errors import DoubleHoldemError, TournamentStateError
 from doubleholdem.game.config import Structure, Variant
 from doubleholdem.table.bots import Bot, make_bot
-from doubleholdem.table.table import Table
 from doubleholdem.tournament.config import Kind, TournamentConfig
 from doubleholdem.tournament.structure import BlindStructure, Clocking
 from doubleholdem.tournament.tournament import Result, Tournament
@@ -103,7 +102,7 @@ def simulate_tournament(
             if tournament.state != "running" or number not in tournament.tables:
                 break
             table = tournament.start_hand(number)
-            _play(table, seated)
+            table.play_out({seat: seated[table.player(seat)] for seat in table.dealt})
             tournament.finish_hand(number)
             table.release_history(read=False)
             if progress is not None:
@@ -118,13 +117,3 @@ def simulate_tournament(
         config.betting.value,
         time.perf_counter() - started,
     )
-
-
-def _play(table: Table, bots: dict[str, Bot]) -> None:
-    observe, act, player = table.observe, table.act, table.player
-    while True:
-        seat = table.to_act  # None once the hand is over
-        if seat is None:
-            return
-        action, amount = bots[player(seat)].choose(observe(seat))
-        act(seat, action, amount)
