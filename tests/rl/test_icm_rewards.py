@@ -202,3 +202,26 @@ def test_vector_rewards_with_winner_takes_all_are_the_chips() -> None:
         _, _, _, won, _ = chips.step(actions)
         _, masks, _, rewards, _ = icm.step(actions)
         assert np.allclose(rewards, won * 2, atol=1e-5)
+
+
+def test_vector_episode_rewards_end_at_the_prizes() -> None:
+    """Three players paid 50, 30 and 20 (33.33 each at the start): each table's rewards
+    over an episode add up, per seat, to its prize (or a tie's share) less 33.33."""
+    tables = rl.VectorEnv(
+        3, seed=5, players=3, stacks=20, hands=None, reward="icm", payouts=[50, 30, 20]
+    )
+    _, masks, _ = tables.reset()
+    totals = np.zeros((3, 3))
+    ended = np.zeros(3, bool)
+    generator = np.random.default_rng(1)
+    while not ended.all():
+        actions = (generator.random(masks.shape) * masks).argmax(axis=1)
+        _, masks, _, rewards, dones = tables.step(actions)
+        totals[~ended] += rewards[~ended]
+        ended |= dones
+    start = 100 / 3
+    prizes = {50.0, 30.0, 20.0, 40.0, 25.0, 100 / 3}  # a place, or tied places shared
+    for table in totals:
+        assert table.sum() == pytest.approx(0.0, abs=1e-5)
+        for total in table:
+            assert min(abs(total + start - prize) for prize in prizes) < 1e-4
