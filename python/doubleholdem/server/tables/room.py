@@ -38,7 +38,7 @@ from doubleholdem.table import Decision, Table
 from doubleholdem.wording import Wording, seat_said, table_said, told
 
 if TYPE_CHECKING:
-    from typing_extensions import Unpack
+    from typing import Unpack  # Python 3.11 (mypy's); only read by the type checker
 
 __all__ = ["MAX_ADDRESSES", "RETENTION_SECONDS", "UNAVAILABLE", "Room"]
 
