@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from doubleholdem.accounts.accounts import Account, Passwords
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
+from doubleholdem.database.connection import Connection, begin
 from doubleholdem.errors import HashingBusy
 from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
 from doubleholdem.server.storage.database import ThreadConnections
@@ -99,14 +99,14 @@ class Desk:
                 self._passwords = Passwords()
             return self._passwords
 
-    def _db(self) -> sqlite3.Connection:
+    def _db(self) -> Connection:
         """This thread's connection."""
         return self._connections.get()
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[Connection]:
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
+        begin(db)
         try:
             yield db
         except BaseException:
@@ -115,10 +115,10 @@ class Desk:
         db.execute("COMMIT")
 
     @contextlib.contextmanager
-    def _snapshot(self) -> Iterator[sqlite3.Connection]:
-        """A consistent read (one deferred transaction, rolled back)."""
+    def _snapshot(self) -> Iterator[Connection]:
+        """A consistent read (one reading transaction, rolled back)."""
         db = self._db()
-        db.execute("BEGIN")
+        begin(db, write=False)
         try:
             yield db
         finally:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from functools import partial
@@ -40,6 +39,7 @@ from typing import Literal
 
 from doubleholdem.accounts.wallet import Reason, Refunds, Wallet, WritesOff
 from doubleholdem.database.connection import Connection
+from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server import oplog
 from doubleholdem.server.money.wallet_gate import WalletGate
@@ -254,7 +254,7 @@ def _write_now(store: Storage, write: Callable[[Storage], None]) -> None:
         if store.reserve(WRITE_PATIENCE):
             with store.transaction():
                 write(store)
-    except sqlite3.Error:
+    except database_errors():
         _log.warning("the wallet calls' failures could not be written", exc_info=True)
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 from collections.abc import Callable, Coroutine, Iterator
 from functools import partial
 from typing import Any, cast
 
 from doubleholdem.accounts.wallet import Reason, Wallet, WritesOff
+from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DoubleHoldemError, WalletFailed, WalletUnavailable
 from doubleholdem.server.money.paid_seats import PaidSeats
 from doubleholdem.server.money.table_money import Monies, RoomMoney
@@ -250,7 +250,7 @@ class WalletTableMoney(PaidSeats):
         skip = set(self._settled) | self._paying
         try:
             calls = self._noted()
-        except sqlite3.Error:  # the database fails: what is noted is finished at a restart
+        except database_errors():  # the database fails: what is noted is finished at a restart
             _log.exception("the wallet calls of table %d cannot be read", self.table_id + 1)
             return None
         return [c for c in calls if c.number not in skip and (everything or c.attempts)]
@@ -353,7 +353,7 @@ class WalletMoney(RoomMoney):
         at most ``HEALTH_OWED`` of those, then how many more."""
         try:
             owed = owed_problems(store.db)
-        except sqlite3.Error as error:
+        except database_errors() as error:
             return f"the wallet calls cannot be read: {error}"
         lines = owed[:HEALTH_OWED]
         if len(owed) > HEALTH_OWED:

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from typing import Protocol, TypeVar
 
+from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
 from doubleholdem.server.storage.storage import Storage
@@ -137,7 +137,7 @@ class GroupCommit:
         try:
             yield
         except BaseException:
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(*database_errors()):
                 store.db.execute("ROLLBACK TO paying")
                 store.db.execute("RELEASE paying")
             if began:  # nothing else is in the transaction: the write lock goes at once
@@ -155,7 +155,7 @@ class GroupCommit:
             self._begin_now()
             with self.store.transaction():
                 return write(self.store)
-        except sqlite3.Error as error:
+        except database_errors() as error:
             raise DatabaseBusy(f"the database refuses writes for now ({error})") from None
 
     def _begin_now(self) -> None:
@@ -246,14 +246,14 @@ class GroupCommit:
             try:
                 if self.store.reserve():
                     return True
-            except sqlite3.Error as error:
+            except database_errors() as error:
                 self._fail_pending(error)
                 return False
             now = time.monotonic()
             if self._locked_since is None:
                 self._locked_since = now
             if now - self._locked_since >= patience:
-                self._fail_pending(sqlite3.OperationalError("another process holds the lock"))
+                self._fail_pending(DatabaseBusy("another process holds the lock"))
                 return False
             self.ready.clear()
             delay = min(RETRY_LONGEST, FLUSH_RETRY * 2**self._tries)

@@ -22,7 +22,8 @@ import sqlite3
 import threading
 
 from doubleholdem.accounts.schema import ensure_schema
-from doubleholdem.database.connection import Connection
+from doubleholdem.database.connection import SQLITE, Connection, begin, dialect
+from doubleholdem.database.url import connect, is_postgres
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
@@ -35,10 +36,12 @@ __all__ = [
     "UPGRADES_FROM",
     "WAL_LIMIT",
     "ThreadConnections",
+    "begin_within",
     "checkpoints",
     "money_kind",
     "open_database",
     "pending_upgrade",
+    "put_meta",
     "room_schema",
 ]
 
@@ -199,9 +202,10 @@ def room_schema() -> tuple[str, ...]:
 
 
 class ThreadConnections:
-    """One connection to the database at ``path`` per thread, made on first use (WAL; a
-    writer waits ``busy_seconds`` for the write lock; ``read_only``: ``query_only``), all
-    closed by :meth:`close`: connections of their own for work off the event loop."""
+    """One connection to the database at ``path`` (a SQLite file or a PostgreSQL URL)
+    per thread, made on first use (SQLite: WAL, a writer waits ``busy_seconds`` for the
+    write lock; ``read_only``: reads only), all closed by :meth:`close`: connections of
+    their own for work off the event loop."""
 
     def __init__(self, path: str, *, busy_seconds: float, read_only: bool = False) -> None:
         self.path = path
@@ -209,21 +213,27 @@ class ThreadConnections:
         self._read_only = read_only
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._open: list[sqlite3.Connection] = []
+        self._open: list[Connection] = []
 
-    def get(self) -> sqlite3.Connection:
+    def get(self) -> Connection:
         """This thread's connection."""
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        db: Connection | None = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(
-                self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
-            )
-            db.execute("PRAGMA journal_mode=WAL")
-            if self._read_only:
-                db.execute("PRAGMA query_only = ON")
+            db = self._connect()
             self._local.db = db
             with self._lock:
                 self._open.append(db)
+        return db
+
+    def _connect(self) -> Connection:
+        if is_postgres(self.path):
+            return connect(self.path, mode="ro" if self._read_only else "rw", timeout=self._busy)
+        db = sqlite3.connect(
+            self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
+        )
+        db.execute("PRAGMA journal_mode=WAL")
+        if self._read_only:
+            db.execute("PRAGMA query_only = ON")
         return db
 
     def close(self) -> None:
@@ -263,6 +273,33 @@ def _empty(path: str) -> bool:
     return os.path.getsize(path) == 0 and wal == 0
 
 
+def put_meta(db: Connection, key: str, value: str) -> None:
+    """Writes ``value`` under ``key`` in ``meta`` (in the caller's transaction)."""
+    db.execute(
+        "INSERT INTO meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def begin_within(db: Connection, wait: float, *, busy_seconds: float) -> bool:
+    """Begins a writer's transaction on ``db`` if it can within ``wait`` seconds: True;
+    False while another connection holds SQLite's write lock (then ``db`` waits
+    ``busy_seconds`` again). PostgreSQL's writers take no lock to begin: True."""
+    if dialect(db) != SQLITE:
+        begin(db)
+        return True
+    db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+    try:
+        begin(db)
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error) or "busy" in str(error):
+            return False
+        raise
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")
+    return True
+
+
 def _meta_text(db: Connection, key: str) -> str | None:
     row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return None if row is None else str(row[0])
@@ -289,12 +326,12 @@ def _tell_wallet_rooms(db: sqlite3.Connection) -> None:
     room (:func:`money_kind`), once, in one transaction (rooms may open it at once)."""
     if _meta_text(db, _WALLET_TOLD) is not None:
         return
-    db.execute("BEGIN IMMEDIATE")
+    begin(db)
     try:
         if _meta_text(db, _WALLET_TOLD) is None:
             kind = money_kind(db)
             if kind is not None:
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('money', ?)", (kind,))
+                put_meta(db, "money", kind)
             db.execute("INSERT INTO meta VALUES (?, '1')", (_WALLET_TOLD,))
         db.execute("COMMIT")
     except BaseException:
@@ -311,7 +348,7 @@ def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) ->
     (:meth:`~doubleholdem.server.storage.storage.Storage.openings`). From every one: the hand
     index, built from the stored hands (:func:`~doubleholdem.server.storage.hands.build_index`;
     a stored log that is not a hand's refuses the upgrade, naming it)."""
-    db.execute("BEGIN IMMEDIATE")
+    begin(db)
     try:
         if version < 4:
             _upgrade_to_4(db, version)
@@ -338,7 +375,7 @@ def _upgrade_to_4(db: sqlite3.Connection, version: int) -> None:
             "FROM tables"
         )
         (created,) = db.execute("SELECT COALESCE(MAX(id) + 1, 0) FROM tables").fetchone()
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('tables', ?)", (str(created),))
+        put_meta(db, "tables", str(created))
     ensure_schema(db)
     db.execute("INSERT INTO meta SELECT 'opening:' || id, '' FROM tables")
 

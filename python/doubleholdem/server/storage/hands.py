@@ -8,6 +8,7 @@ asked for, whatever the others stored (:func:`seat_logs`, :func:`player_records`
 retention forgets by count and by age in bounded steps, never the last hands of a
 seating a person holds (:func:`forget`).
 
+>>> import sqlite3
 >>> db = sqlite3.connect(":memory:", isolation_level=None)
 >>> _ = db.execute("CREATE TABLE hands (table_id, number, log, PRIMARY KEY (table_id, number))")
 >>> for statement in SCHEMA:
@@ -24,10 +25,10 @@ seating a person holds (:func:`forget`).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from doubleholdem.database.connection import SQLITE, Connection, dialect, inserted_id
 from doubleholdem.wording import table_said
 
 __all__ = [
@@ -68,10 +69,15 @@ Seating = tuple[int, str, int]
 """A seating: its occupancy, its player, its seat (zero-based)."""
 
 # a seating's hands, and those of its player in its seat stored without occupancies
-# (before the records named them): ``occupancy IS ?``, the seating's or NULL
+# (before the records named them): ``occupancy IS ?``, the seating's or NULL; SQLite is
+# told its index (its planner may pick the player's), PostgreSQL's planner picks it
 _SEATING_HANDS = (
     "SELECT seq FROM hand_players INDEXED BY hand_players_by_seating WHERE table_id = ?"
     " AND occupancy IS ? AND player = ? AND seat = ? ORDER BY seq DESC LIMIT ?"
+)
+_SEATING_HANDS_PG = (
+    "SELECT seq FROM hand_players WHERE table_id = ? AND occupancy IS NOT DISTINCT FROM ?"
+    " AND player = ? AND seat = ? ORDER BY seq DESC LIMIT ?"
 )
 _LOG = (
     "SELECT h.log FROM hand_index i JOIN hands h ON h.table_id = i.table_id"
@@ -80,6 +86,12 @@ _LOG = (
 # the last entry of each log only (its PHH record, as stored by the room), parsed by SQLite
 _PLAYER_RECORDS = (
     "SELECT json_extract(h.log, '$[#-1]') FROM hand_players p INDEXED BY hand_players_by_player"
+    " JOIN hand_index i ON i.seq = p.seq"
+    " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
+    " WHERE p.player = ? ORDER BY p.seq DESC LIMIT ?"
+)
+_PLAYER_RECORDS_PG = (
+    "SELECT (h.log::jsonb -> -1)::text FROM hand_players p"
     " JOIN hand_index i ON i.seq = p.seq"
     " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
     " WHERE p.player = ? ORDER BY p.seq DESC LIMIT ?"
@@ -108,7 +120,7 @@ def _seats(log: list[dict[str, Any]]) -> list[tuple[int, str, int | None]]:
     return [(int(s) - 1, str(p), None if o is None else int(o)) for s, p, o in rows]
 
 
-def put(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
+def put(db: Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
     """Stores the log of hand ``number`` of table ``table_id`` with its index rows
     (in the caller's transaction); a hand stored again replaces the old one whole."""
     _drop(db, table_id, [number])
@@ -119,19 +131,19 @@ def put(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[str, 
     _index(db, table_id, number, log)
 
 
-def _index(db: sqlite3.Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
-    cursor = db.execute(
+def _index(db: Connection, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
+    seq = inserted_id(
+        db,
         "INSERT INTO hand_index (table_id, number, ended) VALUES (?, ?, ?)",
         (table_id, number, hand_time(log)),
     )
-    seq = cursor.lastrowid
     db.executemany(
         "INSERT INTO hand_players VALUES (?, ?, ?, ?, ?)",
         [(seq, seat, table_id, player, occupancy) for seat, player, occupancy in _seats(log)],
     )
 
 
-def _drop(db: sqlite3.Connection, table_id: int, numbers: list[int]) -> None:
+def _drop(db: Connection, table_id: int, numbers: list[int]) -> None:
     """Forgets hands ``numbers`` of table ``table_id`` and their index rows."""
     seqs = [
         (seq,)
@@ -147,21 +159,20 @@ def _drop(db: sqlite3.Connection, table_id: int, numbers: list[int]) -> None:
     )
 
 
-def _seating_hands(db: sqlite3.Connection, table_id: int, seating: Seating, last: int) -> list[int]:
+def _seating_hands(db: Connection, table_id: int, seating: Seating, last: int) -> list[int]:
     """The ``seq`` of the last ``last`` hands of ``seating`` at table ``table_id``, newest
     first: the hands of its occupancy and, stored before the records named occupancies,
     those its player played in its seat."""
     occupancy, player, seat = seating
     found: list[int] = []
+    query = _SEATING_HANDS if dialect(db) == SQLITE else _SEATING_HANDS_PG
     for which in (occupancy, None):
-        rows = db.execute(_SEATING_HANDS, (table_id, which, player, seat, last))
+        rows = db.execute(query, (table_id, which, player, seat, last))
         found += [seq for (seq,) in rows]
     return sorted(found, reverse=True)[:last]
 
 
-def latest(
-    db: sqlite3.Connection, table_id: int, *, last: int
-) -> list[tuple[int, list[dict[str, Any]]]]:
+def latest(db: Connection, table_id: int, *, last: int) -> list[tuple[int, list[dict[str, Any]]]]:
     """The ``last`` finished hands of a table as (number, log), oldest first."""
     rows = db.execute(
         "SELECT number, log FROM hands WHERE table_id = ? ORDER BY number DESC LIMIT ?",
@@ -171,7 +182,7 @@ def latest(
 
 
 def seat_logs(
-    db: sqlite3.Connection, table_id: int, seating: Seating, *, last: int
+    db: Connection, table_id: int, seating: Seating, *, last: int
 ) -> list[list[dict[str, Any]]]:
     """The logs of the last ``last`` hands of ``seating`` at table ``table_id`` (a player
     who sat down again is another seating), newest first (``db`` any connection to the
@@ -182,16 +193,17 @@ def seat_logs(
     return [json.loads(row[0]) for row in logs if row is not None]
 
 
-def player_records(db: sqlite3.Connection, player: str, *, last: int) -> list[dict[str, Any]]:
+def player_records(db: Connection, player: str, *, last: int) -> list[dict[str, Any]]:
     """The PHH records (:func:`doubleholdem.table.history.hand_record`) of the last
     ``last`` hands ``player`` was dealt into at any table, the last stored first (``db``
     any connection to the database): each log's last entry, read without the rest."""
-    rows = db.execute(_PLAYER_RECORDS, (player, last))
+    query = _PLAYER_RECORDS if dialect(db) == SQLITE else _PLAYER_RECORDS_PG
+    rows = db.execute(query, (player, last))
     return [record for (text,) in rows if (record := json.loads(text)).get("kind") == RECORD]
 
 
 def _protected(
-    db: sqlite3.Connection, table_id: int, seatings: Iterable[Seating], protect: int
+    db: Connection, table_id: int, seatings: Iterable[Seating], protect: int
 ) -> set[int]:
     """The ``seq`` of the last ``protect`` hands of each of ``seatings`` at table
     ``table_id``."""
@@ -199,7 +211,7 @@ def _protected(
 
 
 def forget(
-    db: sqlite3.Connection,
+    db: Connection,
     table_id: int,
     *,
     last: int,
@@ -243,10 +255,12 @@ def forget(
     )
 
 
-def add_occupancies(db: sqlite3.Connection) -> None:
+def add_occupancies(db: Connection) -> None:
     """Gives ``hand_players`` its ``occupancy`` column (NULL in the rows it holds) and
     its index by seating where a database of schema 5 was written without them (by the
     first versions of schema 5, on main for an hour on 2026-12-04)."""
+    if dialect(db) != SQLITE:  # made with its occupancies (PostgreSQL rooms are newer)
+        return
     columns = {row[1] for row in db.execute("PRAGMA table_info(hand_players)")}
     if "occupancy" not in columns:
         db.execute("ALTER TABLE hand_players ADD COLUMN occupancy INTEGER")
@@ -255,7 +269,7 @@ def add_occupancies(db: sqlite3.Connection) -> None:
     db.execute("DROP INDEX IF EXISTS hand_players_by_occupancy")
 
 
-def build_index(db: sqlite3.Connection) -> int:
+def build_index(db: Connection) -> int:
     """Makes the index tables and indexes every stored hand, in the order stored (in the
     caller's transaction: an upgrade); returns how many. A log that is not a hand's
     raises :class:`ValueError` naming its table and hand."""

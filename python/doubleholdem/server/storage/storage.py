@@ -47,15 +47,18 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from doubleholdem.database.connection import Connection, has_table
+from doubleholdem.database.connection import Connection, begin, has_table, inserted_id
+from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import MissingTriggers, TamperedSnapshot
 from doubleholdem.server.storage import hands
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
     ThreadConnections,
+    begin_within,
     checkpoints,
     money_kind,
     open_database,
+    put_meta,
 )
 from doubleholdem.server.storage.hands import FORGET_BATCH, Seating
 from doubleholdem.server.storage.lock import DatabaseLock
@@ -192,20 +195,14 @@ class Storage:
         """Begins the next :meth:`transaction` now if the database can be written at
         once (or within ``wait`` seconds): True; False while another connection holds
         the write lock (a checkpoint resetting the log for a few milliseconds, or another
-        process). Any other failure raises :class:`sqlite3.Error`."""
+        process). Any other failure raises the database's error
+        (:func:`~doubleholdem.database.failure.database_errors`)."""
         if self._depth or self._reserved:
             return True
         if self._db.in_transaction:  # left open by a failure: nothing in it counts
             self._rollback()
-        self._db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as error:
-            if "locked" in str(error) or "busy" in str(error):
-                return False
-            raise
-        finally:
-            self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        if not begin_within(self._db, wait, busy_seconds=BUSY_SECONDS):
+            return False
         self._reserved = True
         return True
 
@@ -234,10 +231,8 @@ class Storage:
             if not self.reserve():
                 return False
             with self.transaction():
-                self._db.execute(
-                    "INSERT OR REPLACE INTO meta VALUES ('heartbeat', ?)", (repr(time.time()),)
-                )
-        except sqlite3.Error:
+                put_meta(self._db, "heartbeat", repr(time.time()))
+        except database_errors():
             return False
         return True
 
@@ -247,7 +242,7 @@ class Storage:
         self._heads.clear()
         self._moved.clear()
         self._reserved = False
-        with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(*database_errors()):
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
 
@@ -268,7 +263,7 @@ class Storage:
             if self._reserved:
                 self._reserved = False
             else:
-                self._db.execute("BEGIN IMMEDIATE")
+                begin(self._db)
             yield
             self._write_heads()
             self._db.execute("COMMIT")
@@ -355,9 +350,7 @@ class Storage:
         committed, each in a commit of its own that forgets it (:meth:`bot_seated`), so
         that a restart seats those a crash or a failure left out."""
         value = json.dumps({str(s): k for s, k in sorted(bots.items())})
-        self._db.execute(
-            "INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"bots_to_seat:{table_id}", value)
-        )
+        put_meta(self._db, f"bots_to_seat:{table_id}", value)
 
     def bot_seated(self, table_id: int, seat: int) -> None:
         """Table ``table_id`` is no longer to seat a bot in ``seat``: it sat down, or
@@ -379,8 +372,7 @@ class Storage:
         """The ledger entered table ``table_id``'s chips: its seats of occupancies below
         ``first_occupancy`` were seated before the ledger (:meth:`legacy_below`)."""
         self._db.execute("DELETE FROM meta WHERE key = ?", (f"opening:{table_id}",))
-        legacy = (f"legacy:{table_id}", str(first_occupancy))
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", legacy)
+        put_meta(self._db, f"legacy:{table_id}", str(first_occupancy))
 
     def legacy_below(self, table_id: int) -> int:
         """The first occupancy of table ``table_id`` seated through the ledger (0 unless
@@ -407,7 +399,7 @@ class Storage:
 
     def set_money_kind(self, kind: str) -> None:
         """Notes whose chips the tables hold (:meth:`money_kind`)."""
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('money', ?)", (kind,))
+        put_meta(self._db, "money", kind)
 
     def drop_table(self, table_id: int) -> None:
         """Forgets every row of a table (to repair a damaged database) and what the
@@ -416,8 +408,7 @@ class Storage:
             self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
         for key in (f"opening:{table_id}", f"legacy:{table_id}", f"bots_to_seat:{table_id}"):
             self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
-        repairs = (f"repairs:{table_id}", str(self.repairs(table_id) + 1))
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", repairs)
+        put_meta(self._db, f"repairs:{table_id}", str(self.repairs(table_id) + 1))
         self._heads.pop(table_id, None)
         self._moved.discard(table_id)
 
@@ -495,7 +486,7 @@ class Storage:
         :meth:`seat_hands`."""
         return hands.player_records(self.reader(), player, last=last)
 
-    def reader(self) -> sqlite3.Connection:
+    def reader(self) -> Connection:
         """This thread's connection for reads off the event loop (read-only, made on
         first use, closed with the storage): it sees what is committed, never the
         event loop's transaction in progress. An in-memory database (tests) has no other
@@ -526,11 +517,8 @@ class Storage:
         """Notes a call to a wallet outside the database (its JSON text,
         :mod:`doubleholdem.server.money.wallet_calls`) about table ``table_id``; returns its
         number, never given twice."""
-        cursor = self._db.execute(
-            "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)", (table_id, call)
-        )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        insert = "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)"
+        return inserted_id(self._db, insert, (table_id, call))
 
     def wallet_calls(self, table_id: int | None = None) -> list[WalletCallRow]:
         """:func:`wallet_calls` (about table ``table_id``, or any)."""
@@ -555,7 +543,9 @@ class Storage:
     def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:
         """Stores a seat token's hash."""
         self._db.execute(
-            "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?)", (hashed, table_id, seat, player)
+            "INSERT INTO tokens VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
+            " table_id = excluded.table_id, seat = excluded.seat, player = excluded.player",
+            (hashed, table_id, seat, player),
         )
 
     def token(self, hashed: str) -> tuple[int, int, str] | None:

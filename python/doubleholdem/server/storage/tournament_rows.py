@@ -7,7 +7,6 @@ it holds (docs/room-tournaments.md, "Money")."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from doubleholdem.database.connection import Connection, has_table
 from doubleholdem.errors import DoubleHoldemError
@@ -18,10 +17,12 @@ __all__ = ["OVER", "pool_held", "pool_problems", "put", "rows"]
 OVER = ("finished", "cancelled")  # a tournament paid out or refunded: its pool is empty
 
 
-def put(db: sqlite3.Connection, tournament_id: int, text: str) -> None:
+def put(db: Connection, tournament_id: int, text: str) -> None:
     """Writes the row of tournament ``tournament_id`` (inside the caller's transaction)."""
     db.execute(
-        "INSERT OR REPLACE INTO tournaments (id, state) VALUES (?, ?)", (tournament_id, text)
+        "INSERT INTO tournaments (id, state) VALUES (?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET state = excluded.state",
+        (tournament_id, text),
     )
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 
 from doubleholdem.accounts import households
 from doubleholdem.accounts.accounts import get_account, inactive
+from doubleholdem.database.failure import database_errors
 from doubleholdem.server import oplog, protocol
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
@@ -50,7 +50,7 @@ class AccountsWatch:
                 if version != seen:
                     seen = version
                     self.check()
-            except sqlite3.Error:  # the database fails for now: the next look tries again
+            except database_errors():  # the database fails for now: the next look tries again
                 _log.warning("could not check the accounts' states", exc_info=True)
             await asyncio.sleep(ACCOUNTS_CHECK_SECONDS)
 

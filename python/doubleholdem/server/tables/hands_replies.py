@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 
 from starlette.concurrency import run_in_threadpool
 
+from doubleholdem.database.failure import database_errors
 from doubleholdem.server.protocol import encode
 from doubleholdem.server.storage.commit import running_loop
 from doubleholdem.server.storage.storage import Storage
@@ -74,7 +74,7 @@ class HandsReplies:
         work) and sends them; a database that fails the read is an error reply."""
         try:
             text = await run_in_threadpool(self._read, table_id, seat, player, last)
-        except sqlite3.Error:
+        except database_errors():
             _log.warning("could not read the hands of table %d", table_id + 1, exc_info=True)
             connection.error("unavailable", "hands: the database cannot be read now; try again")
             return
