@@ -60,3 +60,12 @@ def postgres_url(postgres: Cluster) -> Iterator[str]:
     """The URL of a PostgreSQL database of its own for one test (a fresh schema)."""
     with postgres.schema() as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def room_db(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """A room's database, once of each kind: a SQLite file's path (not yet made) and
+    the URL of a fresh PostgreSQL schema (:func:`postgres_url`)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.db")
+    return str(request.getfixturevalue("postgres_url"))

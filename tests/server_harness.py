@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
@@ -25,6 +24,7 @@ import uvicorn
 import websockets
 
 from doubleholdem.cards import CARD_NAMES
+from doubleholdem.database.url import connect
 from doubleholdem.game import Structure, Variant
 from doubleholdem.server.http.app import create_app
 from doubleholdem.server.http.desk import Desk
@@ -91,9 +91,10 @@ async def signed_up_page(browser: Any, url: str, name: str, password: str) -> An
     return page
 
 
-def stored_mid_hand(path: Path, settings: RoomSettings) -> dict[int, str]:
-    """A room of ``settings`` stored at ``path`` with table 0 three bot moves into a hand
-    after its snapshot (the moves checked in the database), closed: each table as stored."""
+def stored_mid_hand(path: Path | str, settings: RoomSettings) -> dict[int, str]:
+    """A room of ``settings`` stored at ``path`` (a SQLite file or a PostgreSQL URL) with
+    table 0 three bot moves into a hand after its snapshot (the moves checked in the
+    database), closed: each table as stored."""
     room = Room.open(str(path), settings)
     runner = room.runners[0]
     with runner.change():
@@ -104,8 +105,11 @@ def stored_mid_hand(path: Path, settings: RoomSettings) -> dict[int, str]:
         runner.bot_turn(seat)
     tables = {i: r.table.to_json() for i, r in room.runners.items()}
     room.store.close()
-    with sqlite3.connect(str(path)) as db:
+    db = connect(str(path))
+    try:
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (3,)
+    finally:
+        db.close()
     return tables
 
 

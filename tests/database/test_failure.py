@@ -84,15 +84,18 @@ def test_a_lock_held_by_another_writer_is_busy(postgres: Cluster, postgres_url: 
     other.close()
 
 
-def test_serve_says_it_keeps_its_tables_in_sqlite(capsys: pytest.CaptureFixture[str]) -> None:
-    """Until the room's storage moves, ``serve --db postgresql://...`` is refused, saying
-    what PostgreSQL holds today, rather than taken for a file name."""
+def test_serve_on_an_unreachable_postgres_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``serve --db postgresql://...`` names the server it cannot reach (no password),
+    in one line, rather than a traceback."""
     from doubleholdem.cli import main
 
-    status = main(["serve", "--db", "postgresql://dh@127.0.0.1/room", "--port", "0"])
+    status = main(["serve", "--db", "postgresql://dh:secret@127.0.0.1:1/room", "--port", "0"])
     out, err = capsys.readouterr()
     assert (status, out) == (2, "") and err.count("\n") == 1
-    assert "serve keeps its tables in a SQLite file so far" in err
+    assert "postgresql://dh@127.0.0.1:1/room: PostgreSQL cannot be reached" in err
+    assert "secret" not in err
 
 
 def test_without_psycopg_the_extra_to_install_is_named(

@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
+from doubleholdem.database.url import connect
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage
@@ -31,12 +32,12 @@ def _messages(connection: Connection) -> list[dict[str, Any]]:
     return out
 
 
-def _moves(path: Path) -> int:
-    with sqlite3.connect(str(path)) as db:
+def _moves(path: Path | str) -> int:
+    with contextlib.closing(connect(str(path))) as db:
         return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
 
 
-async def _scenario(room: Room, path: Path) -> None:
+async def _scenario(room: Room, path: Path | str) -> None:
     commits: list[int] = []
     transaction = room.store.transaction
 
@@ -94,8 +95,9 @@ def _run(
     asyncio.run(scenario(Room.open(str(path), settings), path))
 
 
-def test_one_commit_per_turn_and_no_reply_before_it(tmp_path: Path) -> None:
-    _run(tmp_path, 2, _scenario)
+def test_one_commit_per_turn_and_no_reply_before_it(room_db: str) -> None:
+    settings = RoomSettings(tables=2, bots=0, pause=0.0, configs=[HEADS_UP], guests=True)
+    asyncio.run(_scenario(Room.open(room_db, settings), room_db))
 
 
 def test_reserve_does_not_wait_for_a_locked_database(tmp_path: Path) -> None:

@@ -13,15 +13,14 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 import websockets
 
+from doubleholdem.database.url import connect
 from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.storage import read_tables
@@ -31,9 +30,9 @@ CRASHES = 20
 DECISIONS = {"fold", "check", "call", "bet", "raise", "all_in", "point"}
 
 
-def _start(db: Path) -> tuple[subprocess.Popen[str], int]:
+def _start(db: str) -> tuple[subprocess.Popen[str], int]:
     command = [
-        sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(db), "--port", "0",
+        sys.executable, "-m", "doubleholdem.cli", "serve", "--db", db, "--port", "0",
         "--guests", "--tables", "3", "--bots", "3", "--bot-delay", "0.002", "--pause", "0.01",
     ]  # fmt: skip
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -106,7 +105,7 @@ class Player:
         await socket.send(json.dumps(message))
 
 
-async def _run(db: Path, seed: int) -> tuple[Player, list[int]]:
+async def _run(db: str, seed: int) -> tuple[Player, list[int]]:
     rng = random.Random(seed)
     player = Player()
     hands_seen: list[int] = [0, 0, 0]
@@ -150,13 +149,15 @@ async def _run(db: Path, seed: int) -> tuple[Player, list[int]]:
     return player, hands_seen
 
 
-def test_sigkill_again_and_again_loses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "tables.db"
+def test_sigkill_again_and_again_loses_nothing_and_repeats_nothing(room_db: str) -> None:
+    """On either database (PostgreSQL: the killed server's session, and its lock of the
+    room, end with it; the next server takes the room)."""
+    db = room_db
     player, hands_seen = asyncio.run(_run(db, seed=11))
     assert player.pending is None
     applied = {i for i, answer in player.answers.items() if answer["type"] == "result"}
     assert len(applied) >= CRASHES  # the player really played through the crashes
-    with sqlite3.connect(str(db)) as store:
+    with contextlib.closing(connect(db)) as store:
         tables = {stored.id: restore(stored) for stored in read_tables(store)}
         logs: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
         for table_id, number, log in store.execute(

@@ -37,8 +37,18 @@ from money_room import (
 DATA = Path(__file__).parent / "data"
 
 
-def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_house() -> None:
-    room = money_room()
+@pytest.fixture(params=["sqlite", "postgresql"])
+def money_db(request: pytest.FixtureRequest) -> str:
+    """The room's database, once of each kind: SQLite in memory, a PostgreSQL schema."""
+    if request.param == "sqlite":
+        return ":memory:"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_house(
+    money_db: str,
+) -> None:
+    room = money_room(path=money_db)
     ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
     assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
     assert kinds(send(room, bob, type="sit", table=0, name="bob", buy_in=300)) == ["seated"]
@@ -64,6 +74,7 @@ def test_a_seat_is_paid_from_the_balance_and_cashed_out_with_the_rake_to_the_hou
 
 
 def test_a_change_reads_its_entries_once_and_cashes_out_the_occupancy_its_leave_ends(
+    money_db: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 31 item 1: each change of the table reads its entries once (the replies,
@@ -87,7 +98,7 @@ def test_a_change_reads_its_entries_once_and_cashes_out_the_occupancy_its_leave_
     monkeypatch.setattr(Table, "table_entries", read)
     monkeypatch.setattr(Table, "seating_entries", None)  # the dicts are for the edges
     monkeypatch.setattr(TableRunner, "change", counted)
-    room = money_room()
+    room = money_room(path=money_db)
     ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
     runner = room.runners[0]
     assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
@@ -112,8 +123,8 @@ def test_a_change_reads_its_entries_once_and_cashes_out_the_occupancy_its_leave_
     audit_ok(room)
 
 
-def test_a_refused_payment_changes_nothing() -> None:
-    room = money_room()
+def test_a_refused_payment_changes_nothing(money_db: str) -> None:
+    room = money_room(path=money_db)
     ann = sign_up(room, "ann", 250)
     before = room.runners[0].table.to_json()
     replies = send(room, ann, type="sit", table=0, name="ann", buy_in=300)
@@ -152,8 +163,8 @@ def test_a_refused_payment_leaves_the_write_lock_to_others(tmp_path: Path) -> No
         room.store.close()
 
 
-def test_a_frozen_account_cannot_sit_and_a_guest_must_sign_in() -> None:
-    room = money_room()
+def test_a_frozen_account_cannot_sit_and_a_guest_must_sign_in(money_db: str) -> None:
+    room = money_room(path=money_db)
     ann = sign_up(room, "ann", 1000)
     with room.store.transaction():
         set_state(room.store.db, "ann", "frozen")
@@ -163,8 +174,8 @@ def test_a_frozen_account_cannot_sit_and_a_guest_must_sign_in() -> None:
     audit_ok(room)
 
 
-def test_one_seat_per_account_per_table() -> None:
-    room = money_room()
+def test_one_seat_per_account_per_table(money_db: str) -> None:
+    room = money_room(path=money_db)
     ann = sign_up(room, "ann", 2000)
     assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=300)) == ["seated"]
     again = room.connect()
@@ -178,8 +189,8 @@ def test_one_seat_per_account_per_table() -> None:
     audit_ok(room)
 
 
-def test_a_failed_commit_rolls_the_money_back_with_the_seat() -> None:
-    room = money_room()
+def test_a_failed_commit_rolls_the_money_back_with_the_seat(money_db: str) -> None:
+    room = money_room(path=money_db)
     ann = sign_up(room, "ann", 1000)
     store = room.store
     real = store.put_token
@@ -209,8 +220,8 @@ def test_a_failed_commit_rolls_the_money_back_with_the_seat() -> None:
     audit_ok(room)
 
 
-def test_a_seat_left_during_a_hand_is_cashed_out_when_it_ends() -> None:
-    room = money_room()
+def test_a_seat_left_during_a_hand_is_cashed_out_when_it_ends(money_db: str) -> None:
+    room = money_room(path=money_db)
     ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
     send(room, ann, type="sit", table=0, name="ann", buy_in=500)
     send(room, bob, type="sit", table=0, name="bob", buy_in=500)
@@ -235,8 +246,8 @@ def test_a_seat_left_during_a_hand_is_cashed_out_when_it_ends() -> None:
     audit_ok(room)
 
 
-def test_bots_buy_in_from_a_bankroll_and_leave_when_it_is_gone() -> None:
-    room = money_room(bots=2, bankroll=300)
+def test_bots_buy_in_from_a_bankroll_and_leave_when_it_is_gone(money_db: str) -> None:
+    room = money_room(bots=2, bankroll=300, path=money_db)
     runner = room.runners[0]
     assert [s["stack"] for s in runner.table.seats() if s is not None] == [300, 300]
     assert balance(room, "bot-0-0") == 0

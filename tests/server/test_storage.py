@@ -7,13 +7,17 @@ are refused on restore with a clear error."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from doubleholdem.database.connection import Connection
+from doubleholdem.database.url import connect
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.journal import restore
@@ -62,30 +66,38 @@ async def _play(room: Room) -> None:
         await room.stop()
 
 
-def test_restore_gives_the_live_table_after_every_change(tmp_path: Path) -> None:
+def test_restore_gives_the_live_table_after_every_change(room_db: str) -> None:
     settings = RoomSettings(tables=2, bots=6, bot_delay=0.0, pause=0.0, seed=5)
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     check = RestoreCheck(room)
     room.commit.flush = check  # type: ignore[method-assign]
     asyncio.run(_play(room))
     assert check.problems == []
     assert check.checked > 300 and check.most_moves >= 5
-    reopened = Room.open(str(tmp_path / "tables.db"), settings)  # as after a restart
+    reopened = Room.open(room_db, settings)  # as after a restart
     for table_id, runner in reopened.runners.items():
         assert runner.table.to_json() == room.runners[table_id].table.to_json()
     reopened.store.close()
 
 
-def _stored_mid_hand(tmp_path: Path) -> Path:
+def _stored_mid_hand(room_db: str) -> str:
     """A database whose table 0 has a few moves after its snapshot."""
-    path = tmp_path / "tables.db"
-    stored_mid_hand(path, RoomSettings(tables=1, bots=4, bot_delay=0.0, pause=0.0, seed=3))
-    return path
+    stored_mid_hand(room_db, RoomSettings(tables=1, bots=4, bot_delay=0.0, pause=0.0, seed=3))
+    return room_db
 
 
-def _edit(path: Path, sql: str, *args: object) -> None:
-    with sqlite3.connect(str(path)) as db:
-        db.execute(sql, args)
+@contextlib.contextmanager
+def _connected(target: str) -> Iterator[Connection]:
+    db = connect(target)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def _edit(target: str, sql: str, *args: object) -> None:
+    with _connected(target) as db:
+        db.execute(sql, args).close()
 
 
 @pytest.mark.parametrize(
@@ -98,24 +110,24 @@ def _edit(path: Path, sql: str, *args: object) -> None:
     ],
     ids=["edited", "missing", "reordered", "other snapshot"],
 )
-def test_tampered_move_rows_are_refused(tmp_path: Path, sql: str) -> None:
-    path = _stored_mid_hand(tmp_path)
+def test_tampered_move_rows_are_refused(room_db: str, sql: str) -> None:
+    path = _stored_mid_hand(room_db)
     _edit(path, sql)
-    with sqlite3.connect(str(path)) as db, pytest.raises(TamperedSnapshot, match="table 0"):
+    with _connected(path) as db, pytest.raises(TamperedSnapshot, match="table 0"):
         [restore(t) for t in read_tables(db)]
     with pytest.raises(TamperedSnapshot):
-        Room.open(str(path), RoomSettings(tables=1, bots=4))
+        Room.open(path, RoomSettings(tables=1, bots=4))
 
 
-def test_a_move_the_rules_refuse_is_refused(tmp_path: Path) -> None:
-    path = _stored_mid_hand(tmp_path)
-    with sqlite3.connect(str(path)) as db:
+def test_a_move_the_rules_refuse_is_refused(room_db: str) -> None:
+    path = _stored_mid_hand(room_db)
+    with _connected(path) as db:
         (snapshot,) = db.execute("SELECT snapshot FROM tables").fetchone()
         move = json.dumps(["decide", 9, "call", None, 1e18])  # checksum right, move not
         db.execute("UPDATE moves SET move = ?, sha256 = ? WHERE number = 3",
                    (move, move_hash(snapshot, 3, move)))  # fmt: skip
     with (
-        sqlite3.connect(str(path)) as db,
+        _connected(path) as db,
         pytest.raises(TamperedSnapshot, match="table 0: move 3 cannot be replayed"),
     ):
         restore(read_tables(db)[0])

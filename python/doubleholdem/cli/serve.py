@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from doubleholdem.cli.base import UsageError, bounded
-from doubleholdem.database.url import is_postgres
+from doubleholdem.database.url import shown
 from doubleholdem.server.oplog import FORMATS, LEVELS
 from doubleholdem.server.process import quiet_collector, raise_file_limit
 from doubleholdem.server.settings import (
@@ -50,7 +50,11 @@ def add_parser(subparsers: Any) -> None:
         default=8000,
         help="port (0 picks a free one)",
     )
-    p.add_argument("--db", default="tables.db", help="SQLite database file")
+    p.add_argument(
+        "--db",
+        default="tables.db",
+        help="the room's database: a SQLite file, or a postgresql:// URL (one server per room)",
+    )
     p.add_argument("--tables", type=_count, default=4, help="tables")
     p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table")
     p.add_argument("--bot-delay", type=_seconds, default=1.0, help="seconds a bot thinks")
@@ -189,12 +193,6 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def run(args: argparse.Namespace) -> int:
     """Runs the server until interrupted."""
-    if is_postgres(args.db):
-        raise UsageError(
-            "--db: serve keeps its tables in a SQLite file so far; PostgreSQL holds a "
-            "room's accounts and ledger (accounts --db) and a room copied there (db copy): "
-            "docs/postgres.md"
-        )
     try:
         import uvicorn
 
@@ -227,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         room = Room.open(args.db, settings, synchronous=args.sync, repair=args.repair)
         for line in room.repaired:
-            print(f"doubleholdem: repaired {args.db}: {line}", file=sys.stderr, flush=True)
+            print(f"doubleholdem: repaired {shown(args.db)}: {line}", file=sys.stderr, flush=True)
         quiet_collector()
         limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
         config = uvicorn_config(
@@ -247,8 +245,9 @@ def run(args: argparse.Namespace) -> int:
                 host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
                 tables = len(room.runners)
                 print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
-                print(f"doubleholdem: {_who_sits(settings, args.db)}", flush=True)
-                oplog.event("start", tables=tables, address=f"{host}:{port}", db=args.db)
+                print(f"doubleholdem: {_who_sits(settings, shown(args.db))}", flush=True)
+                where = shown(args.db)
+                oplog.event("start", tables=tables, address=f"{host}:{port}", db=where)
             await task
 
         import asyncio

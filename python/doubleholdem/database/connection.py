@@ -113,13 +113,13 @@ def serialise(db: Connection, topic: str) -> None:
         db.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(topic),)).close()
 
 
-def inserted_id(db: Connection, sql: str, parameters: Sequence[Any]) -> int:
-    """Runs ``sql`` (one ``INSERT`` into a table whose key is ``id``) and returns the new
-    row's id."""
+def inserted_id(db: Connection, sql: str, parameters: Sequence[Any], key: str = "id") -> int:
+    """Runs ``sql`` (one ``INSERT`` into a table whose key, numbered by the database,
+    is the column ``key``) and returns the new row's key."""
     if dialect(db) == SQLITE:
         assert isinstance(db, sqlite3.Connection)
         return int(db.execute(sql, parameters).lastrowid or 0)
-    return int(db.execute(f"{sql} RETURNING id", parameters).fetchone()[0])
+    return int(db.execute(f"{sql} RETURNING {key}", parameters).fetchone()[0])
 
 
 def has_table(db: Connection, name: str) -> bool:

@@ -22,8 +22,10 @@ import sqlite3
 import threading
 
 from doubleholdem.accounts.schema import ensure_schema
-from doubleholdem.database.connection import SQLITE, Connection, begin, dialect
-from doubleholdem.database.url import connect, is_postgres
+from doubleholdem.database.connection import Connection, begin, has_table, serialise
+from doubleholdem.database.ddl import postgres
+from doubleholdem.database.failure import database_error, database_errors
+from doubleholdem.database.url import connect, is_postgres, shown
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
@@ -40,6 +42,7 @@ __all__ = [
     "checkpoints",
     "money_kind",
     "open_database",
+    "open_postgres",
     "pending_upgrade",
     "put_meta",
     "room_schema",
@@ -135,12 +138,15 @@ _NEIGHBOURS = ("account", "ledger_", "sqlite_")
 
 def open_database(
     path: str, synchronous: str, *, busy_seconds: float, restore_triggers: bool = False
-) -> sqlite3.Connection:
-    """The database at ``path``, created if missing, upgraded from the previous schema
-    (a writer waits ``busy_seconds`` for the write lock); :class:`DamagedDatabase` if it
+) -> Connection:
+    """The database at ``path`` (a SQLite file, or a PostgreSQL URL:
+    :func:`open_postgres`), created if missing, upgraded from the previous schema (a
+    writer waits ``busy_seconds`` for the write lock); :class:`DamagedDatabase` if it
     is empty, not SQLite, not a doubleholdem database or of another schema, and
     :class:`MissingTriggers` naming them if its ledger lost append-only triggers, unless
     ``restore_triggers`` (then they are made anew)."""
+    if is_postgres(path):
+        return open_postgres(path, restore_triggers=restore_triggers)
     if path != ":memory:" and os.path.isfile(path) and _empty(path):
         raise DamagedDatabase(f"{path}: the file is empty, not a doubleholdem database")
     db = sqlite3.connect(path, timeout=busy_seconds, isolation_level=None, check_same_thread=False)
@@ -191,6 +197,68 @@ def open_database(
         db.close()
         raise
     return db
+
+
+def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
+    """The room in the PostgreSQL database at ``url`` (in the first schema of its
+    search path), its tables made in one transaction where it has none (beside the
+    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION` only (an
+    older room is upgraded by ``serve`` on SQLite before ``db copy``), and its ledger's
+    triggers as :func:`open_database` says."""
+    db = connect(url, mode="rw")
+    try:
+        begin(db)
+        serialise(db, "schema")  # another server opening it waits, then finds the room
+        _check_postgres(url, db)
+        ensure_schema(db, restore_triggers=restore_triggers)
+        if not has_table(db, "meta"):
+            for statement in room_schema():
+                db.execute(postgres(statement))
+            for key, value in (("schema", str(SCHEMA_VERSION)), ("tables", "0")):
+                db.execute("INSERT INTO meta VALUES (?, ?)", (key, value))
+            db.execute("INSERT INTO meta VALUES (?, '1')", (_WALLET_TOLD,))
+        for statement in _ADDED:
+            db.execute(postgres(statement))
+        db.execute("COMMIT")
+        _tell_wallet_rooms(db)
+    except MissingTriggers as error:
+        db.close()
+        raise MissingTriggers(f"{shown(url)}: {error}", missing=error.missing) from None
+    except SchemaMismatch as error:
+        db.close()
+        raise DamagedDatabase(f"{shown(url)}: {error}") from None
+    except database_errors() as error:
+        db.close()
+        raise database_error(url, error) from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _check_postgres(url: str, db: Connection) -> None:
+    """Refuses a PostgreSQL schema that holds tables but no room of this schema."""
+    if has_table(db, "meta"):
+        version = _meta_text(db, "schema")
+        if version != str(SCHEMA_VERSION):
+            raise DamagedDatabase(
+                f"{shown(url)}: written with schema version {version}; a room in PostgreSQL "
+                f"is of version {SCHEMA_VERSION} (`doubleholdem serve` upgrades an older "
+                "SQLite room, then `doubleholdem db copy` moves it)"
+            )
+        return
+    names = {
+        str(name)
+        for (name,) in db.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+    }
+    foreign = sorted(n for n in names if not n.startswith(_NEIGHBOURS))
+    if foreign:
+        raise DamagedDatabase(
+            f"{shown(url)}: not a doubleholdem database (tables {', '.join(foreign)}, "
+            "no schema version)"
+        )
 
 
 def room_schema() -> tuple[str, ...]:
@@ -285,7 +353,7 @@ def begin_within(db: Connection, wait: float, *, busy_seconds: float) -> bool:
     """Begins a writer's transaction on ``db`` if it can within ``wait`` seconds: True;
     False while another connection holds SQLite's write lock (then ``db`` waits
     ``busy_seconds`` again). PostgreSQL's writers take no lock to begin: True."""
-    if dialect(db) != SQLITE:
+    if not isinstance(db, sqlite3.Connection):
         begin(db)
         return True
     db.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
@@ -321,7 +389,7 @@ def money_kind(db: Connection) -> str | None:
     return "wallet" if named and not held else "ledger"
 
 
-def _tell_wallet_rooms(db: sqlite3.Connection) -> None:
+def _tell_wallet_rooms(db: Connection) -> None:
     """Notes ``wallet`` where a database written before it was told apart holds such a
     room (:func:`money_kind`), once, in one transaction (rooms may open it at once)."""
     if _meta_text(db, _WALLET_TOLD) is not None:

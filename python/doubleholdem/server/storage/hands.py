@@ -136,6 +136,7 @@ def _index(db: Connection, table_id: int, number: int, log: list[dict[str, Any]]
         db,
         "INSERT INTO hand_index (table_id, number, ended) VALUES (?, ?, ?)",
         (table_id, number, hand_time(log)),
+        key="seq",
     )
     db.executemany(
         "INSERT INTO hand_players VALUES (?, ?, ?, ?, ?)",

@@ -1,6 +1,8 @@
-"""One server per database: an exclusive lock (``fcntl.flock``) on a side file beside
-it, ``PATH.lock``, which holds the process id of the server that has it. The lock goes
-with the process (a crash releases it).
+"""One server per database (:func:`room_lock`). A SQLite file: an exclusive lock
+(``fcntl.flock``) on a side file beside it, ``PATH.lock``, which holds the process id of
+the server that has it. A PostgreSQL room: a session advisory lock of the room's schema,
+held by a connection of its own for the server's life (:class:`PostgresLock`). Either
+goes with the process (a crash releases it: the file's descriptor, or the connection).
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "tables.db")
@@ -16,10 +18,27 @@ doubleholdem.errors.DatabaseInUse: ... is in use by process ... (one server per 
 from __future__ import annotations
 
 import os
+import socket
+from typing import Protocol
 
+from doubleholdem.database.connection import lock_key
+from doubleholdem.database.failure import database_error, database_errors
+from doubleholdem.database.url import connect, is_postgres, shown
 from doubleholdem.errors import DatabaseInUse
 
-__all__ = ["DatabaseLock"]
+__all__ = ["DatabaseLock", "Lock", "PostgresLock", "room_lock"]
+
+
+class Lock(Protocol):
+    """A held lock of one room's database."""
+
+    def release(self) -> None: ...
+
+
+def room_lock(target: str) -> Lock:
+    """The lock of the room at ``target`` (a SQLite file's path or a PostgreSQL URL),
+    held until released; :class:`DatabaseInUse` while another server holds it."""
+    return PostgresLock(target) if is_postgres(target) else DatabaseLock(target)
 
 
 class DatabaseLock:
@@ -48,3 +67,45 @@ class DatabaseLock:
         if self._fd is not None:
             os.close(self._fd)  # closing the descriptor releases the lock
             self._fd = None
+
+
+class PostgresLock:
+    """Holds the advisory lock of the room in the PostgreSQL database at ``url`` (the
+    first schema of its search path) on a connection of its own until :meth:`release`,
+    or raises :class:`DatabaseInUse` naming the server process that holds it. Several
+    processes serving one room share its tables through leases instead (not yet)."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            self._db = connect(url, mode="rw")
+        except database_errors() as error:
+            raise database_error(url, error) from None
+        try:
+            me = f"doubleholdem serve, process {os.getpid()} on {socket.gethostname()}"
+            self._db.execute("SELECT set_config('application_name', ?, false)", (me,)).close()
+            (schema,) = self._db.execute("SELECT current_schema()").fetchone()
+            key = lock_key(f"room:{schema}")
+            (held,) = self._db.execute("SELECT pg_try_advisory_lock(?)", (key,)).fetchone()
+            if not held:
+                raise DatabaseInUse(
+                    f"{shown(url)} (schema {schema}) is in use by "
+                    f"{self._holder(key) or 'another server'} (one server per room)"
+                )
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _holder(self, key: int) -> str | None:
+        """The application name of the session that holds advisory lock ``key``."""
+        row = self._db.execute(
+            "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a"
+            " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted"
+            " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND l.classid::text::bigint = ? AND l.objid::text::bigint = ? AND l.objsubid = 1",
+            ((key >> 32) & 0xFFFFFFFF, key & 0xFFFFFFFF),
+        ).fetchone()
+        return None if row is None or not row[0] else str(row[0])
+
+    def release(self) -> None:
+        """Lets another server have the room (closing the session releases the lock)."""
+        self._db.close()

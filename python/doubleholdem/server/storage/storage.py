@@ -1,8 +1,9 @@
 """Durable state of the game server: one SQLite database in WAL mode (the standard
-library's :mod:`sqlite3`). Every change to a table is one transaction, with the seat
-tokens and the client action ids it applied: a decision or a deadline passing adds one
-*move* row (a few bytes of JSON), any other change (a hand starting or ending, a player
-sitting down, a top-up, ...) stores the table's whole
+library's :mod:`sqlite3`), or a PostgreSQL database named by a ``postgresql://`` URL
+(:mod:`doubleholdem.database`: the same SQL text). Every change to a table is one
+transaction, with the seat tokens and the client action ids it applied: a decision or a
+deadline passing adds one *move* row (a few bytes of JSON), any other change (a hand
+starting or ending, a player sitting down, a top-up, ...) stores the table's whole
 :meth:`~doubleholdem.table.Table.to_json` snapshot and drops its moves; at the end of
 each hand the hand's log is stored too (finished hands live here, not in memory). The
 table is its snapshot with its moves replayed through the rules. A reply goes out only
@@ -17,11 +18,12 @@ off at the end, and the number of tables created (``meta``) a missing ``tables``
 :meth:`Storage.survey` names every such problem (:class:`Damage`). The file is made,
 checked and upgraded by :mod:`doubleholdem.server.storage.database` (an upgrade from schema 3
 notes each table's chips as the ledger's opening, :meth:`Storage.openings`). One server
-per database: the storage holds
-:class:`~doubleholdem.server.storage.lock.DatabaseLock` while it is open.
+per database: the storage holds its lock while it is open
+(:func:`~doubleholdem.server.storage.lock.room_lock`).
 
 ``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
-also survives the machine losing power, at the price of a disk flush per change.
+also survives the machine losing power, at the price of a disk flush per change
+(SQLite's; PostgreSQL's durability is its server's settings).
 
 >>> store = Storage(":memory:")
 >>> with store.transaction():
@@ -47,9 +49,16 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from doubleholdem.database.connection import Connection, begin, has_table, inserted_id
+from doubleholdem.database.connection import (
+    SQLITE,
+    Connection,
+    begin,
+    dialect,
+    inserted_id,
+)
 from doubleholdem.database.failure import database_errors
-from doubleholdem.errors import MissingTriggers, TamperedSnapshot
+from doubleholdem.database.url import shown
+from doubleholdem.errors import DoubleHoldemError, MissingTriggers, TamperedSnapshot
 from doubleholdem.server.storage import hands
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
@@ -61,7 +70,7 @@ from doubleholdem.server.storage.database import (
     put_meta,
 )
 from doubleholdem.server.storage.hands import FORGET_BATCH, Seating
-from doubleholdem.server.storage.lock import DatabaseLock
+from doubleholdem.server.storage.lock import room_lock
 from doubleholdem.server.storage.survey import (
     Damage,
     StoredTable,
@@ -73,6 +82,7 @@ from doubleholdem.server.storage.survey import (
     survey,
     tagged,
 )
+from doubleholdem.server.storage.wallet_rows import WalletCallRow, wallet_calls
 from doubleholdem.wording import table_said
 
 __all__ = [
@@ -90,28 +100,6 @@ __all__ = [
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
 
 
-WalletCallRow = tuple[int, int, str, int, str]
-
-
-def wallet_calls(db: Connection, table_id: int | None = None) -> list[WalletCallRow]:
-    """The calls to a wallet outside the database noted (about table ``table_id``, or
-    any) and not forgotten, oldest first: (number, table, JSON text, how often the
-    wallet failed it, how it failed last); ``db`` any connection to the database (the
-    command line's audit reads on its own)."""
-    if not has_table(db, "wallet_failures"):  # a database no room of this version opened
-        query = "SELECT number, table_id, call, 0, '' FROM wallet_calls"
-    else:
-        query = (
-            "SELECT c.number, c.table_id, c.call, COALESCE(f.attempts, 0), COALESCE(f.error, '')"
-            " FROM wallet_calls c LEFT JOIN wallet_failures f ON f.number = c.number"
-        )
-    if table_id is None:
-        rows = db.execute(query + " ORDER BY 1")
-    else:
-        rows = db.execute(query + " WHERE table_id = ? ORDER BY 1", (table_id,))
-    return [(int(n), int(t), str(c), int(a), str(e)) for n, t, c, a, e in rows]
-
-
 def token_hash(token: str) -> str:
     """What the database keeps of a seat token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -126,7 +114,7 @@ class Storage:
         if synchronous not in ("normal", "full"):
             raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
         self.path = path
-        self._lock = None if path == ":memory:" else DatabaseLock(path)
+        self._lock = None if path == ":memory:" else room_lock(path)
         # the ledger's append-only triggers made anew on ``restore_triggers`` (a repair)
         self.restored_triggers: tuple[str, ...] = ()
         try:
@@ -145,7 +133,7 @@ class Storage:
         self._heads: dict[int, tuple[str, int]] = {}
         self._moved: set[int] = set()
         self._checkpoints: threading.Thread | None = None
-        if path != ":memory:":
+        if path != ":memory:" and dialect(self._db) == SQLITE:
             # Checkpoints (which flush the disk) run in a thread of their own, so that
             # commits on the event loop never wait for a disk flush.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
@@ -157,7 +145,7 @@ class Storage:
             )
             self._checkpoints.start()
 
-    def _open(self, synchronous: str, *, restore_triggers: bool) -> sqlite3.Connection:
+    def _open(self, synchronous: str, *, restore_triggers: bool) -> Connection:
         """The database, its lost append-only triggers made anew if ``restore_triggers``
         (noted in :attr:`restored_triggers`), else refused (:class:`MissingTriggers`)."""
         try:
@@ -177,14 +165,21 @@ class Storage:
             self._checkpoints.join()
         self._readers.close()
         with contextlib.suppress(sqlite3.Error):
-            self._db.execute("PRAGMA busy_timeout = 0")  # another process may hold it
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if dialect(self._db) == SQLITE:  # another process may hold it: no wait
+                self._db.execute("PRAGMA busy_timeout = 0")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
         if self._lock is not None:
             self._lock.release()
 
     def backup(self, target: str) -> None:
-        """Copies the whole database to a new file at ``target``."""
+        """Copies the whole database to a new file at ``target`` (SQLite; a PostgreSQL
+        room is backed up by its operator: refused, :class:`DoubleHoldemError`)."""
+        if not isinstance(self._db, sqlite3.Connection):
+            raise DoubleHoldemError(
+                f"{shown(self.path)}: back the room up with pg_dump, then repair it on a "
+                "SQLite copy (this version repairs SQLite rooms only)"
+            )
         copy = sqlite3.connect(target)
         try:
             self._db.backup(copy)
@@ -220,9 +215,13 @@ class Storage:
             self._rollback()
 
     def data_version(self) -> int:
-        """SQLite's ``data_version``: it changes when another connection (the accounts'
-        desk, the command line's cashier or operator) commits to the database."""
-        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        """A number that changes when another connection (the accounts' desk, the
+        command line's cashier or operator) commits to the database: SQLite's
+        ``data_version``; PostgreSQL's next transaction id (any writer's, ours too)."""
+        if dialect(self._db) == SQLITE:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+        query = "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
+        return int(self._db.execute(query).fetchone()[0])
 
     def writable(self) -> bool:
         """Whether the database takes a write now, found without waiting by committing
@@ -274,7 +273,7 @@ class Storage:
             self._depth = 0
 
     @property
-    def db(self) -> sqlite3.Connection:
+    def db(self) -> Connection:
         """The connection, for writers that join the storage's transactions (the ledger
         of :mod:`doubleholdem.accounts`, through
         :class:`~doubleholdem.accounts.wallet.LedgerWallet`). Write through it only
@@ -518,7 +517,7 @@ class Storage:
         :mod:`doubleholdem.server.money.wallet_calls`) about table ``table_id``; returns its
         number, never given twice."""
         insert = "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)"
-        return inserted_id(self._db, insert, (table_id, call))
+        return inserted_id(self._db, insert, (table_id, call), key="number")
 
     def wallet_calls(self, table_id: int | None = None) -> list[WalletCallRow]:
         """:func:`wallet_calls` (about table ``table_id``, or any)."""

@@ -29,12 +29,12 @@ tournament's number for one sale, never given twice) and ``prize:T:ENTRY``.
 
 from __future__ import annotations
 
-import sqlite3
 from typing import NamedTuple
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import get_account, ledger_account
 from doubleholdem.accounts.ledger import LedgerAccount
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import AccountClosed, AccountFrozen
 
 __all__ = ["Sale", "pay_prize", "payer", "refund", "sell"]
@@ -52,7 +52,7 @@ class Sale(NamedTuple):
     what: str
 
 
-def payer(db: sqlite3.Connection, name: str) -> LedgerAccount:
+def payer(db: Connection, name: str) -> LedgerAccount:
     """The ledger account that pays for ``name``'s sales (a person's balance, a bot's
     bankroll); :class:`AccountFrozen` or :class:`AccountClosed` when it may not buy."""
     account = get_account(db, name)
@@ -63,20 +63,20 @@ def payer(db: sqlite3.Connection, name: str) -> LedgerAccount:
     return ledger_account(account)
 
 
-def sell(db: sqlite3.Connection, tournament_id: int, sale: Sale) -> None:
+def sell(db: Connection, tournament_id: int, sale: Sale) -> None:
     """Pays ``sale``: its price into the pool, its fee to the house
     (:class:`~doubleholdem.errors.InsufficientFunds` when the balance cannot; the
     caller's savepoint then undoes what was written)."""
     _move(db, tournament_id, sale, payer(db, sale.player), back=False)
 
 
-def refund(db: sqlite3.Connection, tournament_id: int, sale: Sale) -> None:
+def refund(db: Connection, tournament_id: int, sale: Sale) -> None:
     """Gives ``sale`` back: its price from the pool, its fee from the house."""
     _move(db, tournament_id, sale, ledger_account(get_account(db, sale.player)), back=True)
 
 
 def _move(
-    db: sqlite3.Connection, tournament_id: int, sale: Sale, account: LedgerAccount, *, back: bool
+    db: Connection, tournament_id: int, sale: Sale, account: LedgerAccount, *, back: bool
 ) -> None:
     """The price and the fee of ``sale`` between ``account`` and the pool and the house:
     paid, or given ``back``."""
@@ -93,9 +93,7 @@ def _move(
         ledger.transfer(db, key, kind, source, target, amount, memo=memo)
 
 
-def pay_prize(
-    db: sqlite3.Connection, tournament_id: int, entry: int, player: str, amount: int
-) -> None:
+def pay_prize(db: Connection, tournament_id: int, entry: int, player: str, amount: int) -> None:
     """Pays entry ``entry`` (of ``player``) its ``amount`` out of the pool (TRN-19)."""
     if amount:
         account = ledger_account(get_account(db, player))

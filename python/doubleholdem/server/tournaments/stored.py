@@ -11,10 +11,10 @@ The audit holds each tournament's pool in the ledger against its row
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot
 from doubleholdem.server.storage.tournament_rows import OVER, put, rows
 from doubleholdem.server.tournaments.payments import Sale
@@ -112,6 +112,6 @@ class Stored:
                                   f"({type(error).__name__}: {error})") from None  # fmt: skip
 
 
-def load_all(db: sqlite3.Connection, key: bytes | None) -> list[tuple[Stored, Tournament]]:
+def load_all(db: Connection, key: bytes | None) -> list[tuple[Stored, Tournament]]:
     """Every stored tournament (:class:`InvalidSnapshot` for one that cannot be read)."""
     return [Stored.from_text(i, text, key) for i, text in rows(db)]
