@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +72,51 @@ def test_a_room_of_another_schema_version_is_refused_naming_it(postgres_url: str
         DamagedDatabase, match="written with schema version 9; a room in PostgreSQL is of version 5"
     ):
         Storage(postgres_url)
+
+
+def _hand(number: int, players: tuple[str, str], occupancies: tuple[int, int] | None) -> list[Any]:
+    """A finished hand's log as the index reads it: its end's time, its PHH record."""
+    record: dict[str, Any] = {"kind": "phh", "hand_number": number, "table": 0}
+    record.update(seats=[1, 2], players=list(players), text=f"hand {number}")
+    if occupancies is not None:  # a hand stored before records named occupancies: none
+        record["occupancies"] = list(occupancies)
+    return [{"kind": "hand_end", "at": 1000.0 + number}, record]
+
+
+def _reads(store: Storage) -> list[Any]:
+    """What the room reads of its finished hands: the last hands, each seating's (its
+    occupancy, player and seat), each player's records, then again after a retention
+    step by count that spares ann's seating 1 in seat 0."""
+    seatings = [(o, p, s) for o in (1, 2, 3) for p in ("ann", "bob") for s in (0, 1)]
+    reads: list[Any] = [store.hands(0, last=7)]
+    reads += [store.seat_hands(0, seating, last=4) for seating in seatings]
+    reads += [store.player_hands(name, last=5) for name in ("ann", "bob", "cy")]
+    with store.transaction():
+        store.forget_hands(0, 40, 10, open_seats=[(1, "ann", 0)], protect=3)
+    return [*reads, [number for number, _ in store.hands(0, last=100)]]
+
+
+def test_the_hand_index_reads_the_same_on_both_databases(tmp_path: Path, postgres_url: str) -> None:
+    """The same hands stored in SQLite and PostgreSQL read back the same way (the
+    seating's and the player's queries are said in each database's words)."""
+    rng = random.Random(4)
+    hands = []
+    for number in range(1, 41):
+        players = rng.choice([("ann", "bob"), ("bob", "ann"), ("ann", "cy"), ("cy", "bob")])
+        occupancies = None if number <= 8 else (rng.randint(1, 3), rng.randint(1, 3))
+        hands.append(_hand(number, players, occupancies))
+    found = []
+    for target in (str(tmp_path / "tables.db"), postgres_url):
+        store = Storage(target)
+        try:
+            with store.transaction():
+                for number, log in enumerate(hands, 1):
+                    store.put_hand(0, number, log)
+            found.append(_reads(store))
+        finally:
+            store.close()
+    assert found[0] == found[1]
+    reads = found[0]
+    assert all(reads[1:16])  # every seating's hands and player's records found
+    kept = reads[-1]  # the last 10, and up to 3 older ones of ann's seating spared
+    assert kept[-10:] == list(range(31, 41)) and 1 <= len(kept) - 10 <= 3
