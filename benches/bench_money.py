@@ -15,6 +15,7 @@ cost per hand.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ HANDS = 20  # a round
 TABLE = TableConfig(small_blind=5, big_blind=10, seats=6, rake=Rake(500, cap=30))
 
 
-def _room(path: Path, guests: bool) -> Room:
+def _room(path: Path | str, guests: bool, synchronous: str = "normal") -> Room:
     settings = RoomSettings(
         tables=1,
         bots=6,
@@ -44,7 +45,7 @@ def _room(path: Path, guests: bool) -> Room:
         bot_bankroll=10**12,
         clock=lambda: 100.0,
     )
-    return Room.open(str(path), settings)
+    return Room.open(str(path), settings, synchronous=synchronous)
 
 
 def play(runner: TableRunner, hands: int) -> None:
@@ -72,6 +73,39 @@ def test_hands_in_a_room(benchmark: Any, runner: TableRunner) -> None:
     benchmark.group = "money: hands through the room, guests against accounts"
     benchmark.pedantic(play, args=(runner, HANDS), rounds=15, warmup_rounds=1)
     benchmark.extra_info["items"] = HANDS
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def durable_room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Room]:
+    """The room with accounts, every commit durable: a SQLite file with
+    ``synchronous=FULL``, or a PostgreSQL schema on the cluster above (TCP, 127.0.0.1)."""
+    if request.param == "sqlite":
+        room = _room(tmp_path / "room.db", False, synchronous="full")
+        yield room
+        room.store.close()
+        return
+    with request.getfixturevalue("durable").schema() as url:
+        room = _room(url, False)
+        yield room
+        room.store.close()
+
+
+def test_durable_hands_on_sqlite_and_postgresql(benchmark: Any, durable_room: Room) -> None:
+    """Issue 33's "durable commit of a hand with its ledger entries": the same hands,
+    each change its own durable commit (a decision's move row; a hand's end its
+    snapshot, log and ledger entries), on each database. ``commits`` a hand is said."""
+    benchmark.group = "money: hands with accounts, durable commits, SQLite against PostgreSQL"
+    store, commits = durable_room.store, itertools.count()
+    transaction = store.transaction
+
+    def counted() -> Any:
+        next(commits)
+        return transaction()
+
+    store.transaction = counted  # type: ignore[method-assign]
+    benchmark.pedantic(play, args=(durable_room.runners[0], HANDS), rounds=5, warmup_rounds=1)
+    benchmark.extra_info["items"] = HANDS
+    benchmark.extra_info["commits a hand"] = next(commits) / (6 * HANDS)
 
 
 def main() -> None:

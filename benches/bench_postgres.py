@@ -24,17 +24,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.database.connection import begin
 from passwords_double import FAST
-from postgres_cluster import Cluster, ClusterUnavailable, start_cluster
-
-
-@pytest.fixture(scope="module")
-def durable() -> Iterator[Cluster]:
-    try:
-        cluster = start_cluster(settings=())
-    except ClusterUnavailable as why:
-        pytest.skip(str(why))
-    yield cluster
-    cluster.stop()
+from postgres_cluster import Cluster
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -5,9 +5,24 @@ every other library's rate in the same group and run."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from postgres_cluster import Cluster, ClusterUnavailable, start_cluster
+
+
+@pytest.fixture(scope="module")
+def durable() -> Iterator[Cluster]:
+    """A PostgreSQL cluster with its defaults (``fsync``, ``synchronous_commit`` on), as
+    an operator runs one, started for the module (skipped where it cannot start)."""
+    try:
+        cluster = start_cluster(settings=())
+    except ClusterUnavailable as why:
+        pytest.skip(str(why))
+    yield cluster
+    cluster.stop()
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
