@@ -1,7 +1,8 @@
 """Absent players at a tournament table (RULES.md TRN-21): with ``absent_dealt_in`` a
-seat sitting out is dealt in, posts its blinds and antes, and its hand is dead (each of
-its decisions taken at once: fold facing a wager, check when free); a cash table (the
-default) still deals it out and records the blinds it misses (TH-37)."""
+seat sitting out is dealt in, posts its blinds and antes, and its hand is killed at once
+(TH-24): it is never asked for a decision, wins nothing, and its posts are dead money for
+the live hands; a cash table (the default) still deals it out and records the blinds it
+misses (TH-37)."""
 
 from __future__ import annotations
 
@@ -34,27 +35,29 @@ def _table(stacks: tuple[int, ...] = (1000, 1000, 1000), **settings: object) -> 
 
 
 CASES = [
-    # absent seat, the present players' actions in turn, each seat's change in chips,
-    # the absent seat's decisions (each taken at once, as on a timeout)
-    ("big blind, folded to", 0, [(1, "fold"), (2, "fold")], {0: 5, 1: 0, 2: -5}, 0),
-    ("big blind, free check, then a bet", 0,
-     [(1, "fold"), (2, "call"), (2, "bet", 20)], {0: -10, 1: 0, 2: 10}, 2),
-    ("big blind facing a raise", 0, [(1, "raise", 30), (2, "fold")], {0: -10, 1: 15, 2: -5}, 1),
-    ("small blind facing the big blind", 2, [(1, "fold")], {0: 5, 1: 0, 2: -5}, 1),
-    ("button, first to act", 1, [(2, "fold")], {0: 5, 1: 0, 2: -5}, 1),
+    # absent seats, the present players' actions in turn, each seat's change in chips
+    ("big blind, folded to: the small blind wins it", [0], [(1, "fold")], {0: -10, 1: 0, 2: 10}),
+    ("big blind, called round to the showdown", [0],
+     [(1, "call"), (2, "call"), (2, "check"), (1, "check"), (2, "check"), (1, "check"),
+      (2, "check"), (1, "check")], None),
+    ("big blind facing a raise", [0], [(1, "raise", 30), (2, "fold")], {0: -10, 1: 15, 2: -5}),
+    ("small blind", [2], [(1, "fold")], {0: 5, 1: 0, 2: -5}),
+    ("button, first to act", [1], [(2, "fold")], {0: 5, 1: 0, 2: -5}),
+    ("both blinds: the button wins them", [2, 0], [], {0: -10, 1: 15, 2: -5}),
+    ("everyone: the big blind wins the posts", [0, 1, 2], [], {0: 5, 1: 0, 2: -5}),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("absent", "actions", "change", "decisions"), [c[1:] for c in CASES],
+@pytest.mark.parametrize(("absent", "actions", "change"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])  # fmt: skip
 def test_an_absent_player_is_dealt_in_and_its_hand_is_dead(
-    absent: int,
+    absent: list[int],
     actions: list[tuple[int, str] | tuple[int, str, int]],
-    change: dict[int, int],
-    decisions: int,
+    change: dict[int, int] | None,
 ) -> None:
     table = _table()
-    table.sit_out(absent)
+    for seat in absent:
+        table.sit_out(seat)
     before = [table.stack(s) for s in range(3)]
     table.start_hand(now=1.0)
     assert (table.button, table.blinds) == (1, (2, 0))
@@ -63,10 +66,17 @@ def test_an_absent_player_is_dealt_in_and_its_hand_is_dead(
         assert table.to_act == seat  # never waited for
         table.act(seat, action, *amount)
     assert not table.in_hand
-    assert {s: table.stack(s) - before[s] for s in range(3)} == change
-    kinds = [(e["kind"], e.get("seat")) for e in table.event_log()]
-    assert kinds.count(("timeout", absent)) == decisions
-    assert not any(e["kind"] == "missed_blind" for e in table.event_log())
+    after = {s: table.stack(s) - before[s] for s in range(3)}
+    if change is None:  # a showdown of the live hands: the dead one lost its post
+        assert after[0] == -10 and after[1] + after[2] == 10
+    else:
+        assert after == change
+    log = table.event_log()
+    killed = [e["seat"] for e in log if e["kind"] == "kill"]
+    everyone = len(absent) == 3  # TRN-21: every hand dead, the big blind's is not killed
+    assert sorted(killed) == sorted(s for s in absent if not (everyone and s == 0))
+    assert not any(e["kind"] in ("timeout", "missed_blind") for e in log)
+    assert not any(e.get("seat") in killed for e in log if e["kind"] in ("show", "win"))
 
 
 def test_a_cash_table_still_deals_an_absent_player_out() -> None:
@@ -78,19 +88,34 @@ def test_a_cash_table_still_deals_an_absent_player_out() -> None:
     assert table.seats()[0]["missed_big"]  # type: ignore[index]
 
 
-def test_an_absent_big_blind_all_in_by_its_post_goes_to_the_showdown() -> None:
+def test_an_absent_big_blind_all_in_by_its_post_takes_no_part_in_the_showdown() -> None:
     table = _table((7, 1000, 1000), ante=1)
     table.sit_out(0)
     table.start_hand(now=1.0)
     assert 0 in table.dealt and table.stack(0) == 0  # all in: ante 1 and blind 6
-    table.act(1, "fold")
+    table.act(1, "fold")  # the small blind is the last live hand: it wins the posts
+    assert not table.in_hand
+    assert (table.stack(0), table.stack(1), table.stack(2)) == (0, 999, 1008)
+    assert not table.hand.shown[table.dealt.index(0)]  # type: ignore[union-attr]
+
+
+def test_double_holdem_a_dead_hand_chooses_no_point_card() -> None:
+    """DH-5 at a tournament table: the point cards are the live hands' alone."""
+    table = _table(variant="double")
+    table.sit_out(0)
+    table.start_hand(now=1.0)
+    table.act(1, "call")
     table.act(2, "call")
     while table.in_hand:
-        assert table.to_act == 2
-        table.act(2, "check")
-    shown = table.hand.shown  # type: ignore[union-attr]
-    assert shown[table.dealt.index(0)]  # it was not folded
-    assert table.chips() == 2007
+        seat = table.to_act
+        assert seat in (1, 2)
+        legal = table.legal_actions()
+        if legal.decision == "point":  # type: ignore[union-attr]
+            table.choose_point(seat, 0)  # type: ignore[arg-type]
+        else:
+            table.act(seat, "check")  # type: ignore[arg-type]
+    points = [e["seat"] for e in table.event_log() if e["kind"] == "point"]
+    assert sorted(points) == [1, 2] and table.stack(0) == 990
 
 
 def test_a_dead_hand_stays_dead_when_its_player_comes_back() -> None:
@@ -101,8 +126,8 @@ def test_a_dead_hand_stays_dead_when_its_player_comes_back() -> None:
     table.start_hand(now=1.0)
     table.sit_in(0)
     table.act(1, "raise", 30)
-    table.act(2, "fold")  # the dead big blind folds at once
-    assert not table.in_hand
+    table.act(2, "fold")  # the button wins: the big blind's hand is dead
+    assert not table.in_hand and table.stack(0) == 990
     table.start_hand(now=2.0)
     assert table.blinds == (0, 1)
     table.act(2, "fold")
@@ -157,8 +182,8 @@ def test_absent_players_only_lose_their_posts(
     stacks: list[int], ante: int, ante_type: str, absent: list[bool], seed: int
 ) -> None:
     """TRN-21 over random hands: chips are conserved, an absent player never waits for a
-    decision and loses at most its blind and ante in a hand (all in on a blind too),
-    and no stack goes negative."""
+    decision, never gains a chip while another hand is live and loses at most its blind
+    and ante in a hand (all in on a blind too), and no stack goes negative."""
     config = TableConfig(small_blind=5, big_blind=10, ante=ante, ante_type=ante_type,
                          min_buy_in=1, absent_dealt_in=True)  # type: ignore[arg-type]  # fmt: skip
     table = Table(config, seed=seed)
@@ -185,4 +210,6 @@ def test_absent_players_only_lose_their_posts(
         assert table.chips() == total
         for seat in dead:
             assert before[seat] - table.stack(seat) <= 10 + ante  # its posts at most
+            if len(dead) < len(table.dealt):
+                assert table.stack(seat) <= before[seat]
         assert all(table.stack(s) >= 0 for s in range(len(stacks)))

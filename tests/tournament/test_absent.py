@@ -38,23 +38,22 @@ def _absent_seats(tournament: Tournament) -> set[str]:
 
 def test_an_absent_player_is_dealt_in_and_blinded_off() -> None:
     """TRN-21: sitting out at a tournament table is not TH-37's sitting out: the seat is
-    dealt every hand, posts its blinds and never holds up play."""
+    dealt every hand, posts its blinds, has its hand killed as dealt (TH-24: no decision,
+    no showdown, never a chip won) and never holds up play."""
     tournament = _tournament(3)
     tournament.set_absent("p0", True)
     (entry,) = tournament.entries_of("p0")
     table = tournament.tables[entry.table]  # type: ignore[index]
     driver = Checked(tournament, ("station",))
-    timeouts = 0
     for _ in range(6):
-        since = table.log_length
+        since, before = table.log_length, table.stack(entry.seat)
         driver.play(hands=1)
         assert entry.seat in table.dealt and table.to_act is None
         assert table.seats()[entry.seat]["missed_big"] is False  # type: ignore[index]
         own = [e["kind"] for e in table.event_log()[since:] if e.get("seat") == entry.seat]
-        decided = [k for k in own if k in ("fold", "check", "call", "bet", "raise")]
-        assert set(decided) <= {"fold", "check"} and own.count("timeout") == len(decided)
-        timeouts += len(decided)
-    assert timeouts >= 3
+        assert own.count("kill") == 1
+        assert not set(own) & {"fold", "check", "call", "bet", "raise", "timeout", "show"}
+        assert table.stack(entry.seat) <= before
     tournament.set_absent("p0", False)
     assert _absent_seats(tournament) == set()
     driver.play()

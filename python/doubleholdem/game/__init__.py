@@ -21,7 +21,8 @@ from doubleholdem.game.config import (
     Variant,
     limit_blinds,
 )
-from doubleholdem.game.hand import STREETS, Event, Hand, play_through, stacked_deck
+from doubleholdem.game.hand import STREETS, Event, Hand, stacked_deck
+from doubleholdem.game.snapshot import play_through
 
 __all__ = [
     "STREETS",

@@ -290,6 +290,8 @@ class GameConfig(GameRules):
       wager pre-flop, and it keeps its option. Empty, or one amount per seat.
     - ``dead_posts``: chips each seat posts dead into the main pot (the small-blind part
       of missed blinds, TH-37). Empty, or one amount per seat.
+    - ``dead_hands``: the seats whose hands are dead, killed as soon as dealt (TH-24: an
+      absent tournament player's, TRN-21); at least one hand stays live.
     - ``muck_losing``, ``show_uncontested``: each seat's showdown preferences (TH-22),
       empty or one ``True``/``False`` per seat: a hand that can no longer win is mucked
       (default on; off: it is shown in its turn of the show order), and a winner nobody
@@ -301,6 +303,7 @@ class GameConfig(GameRules):
     blind_seats: tuple[int | None, int] | None = None
     live_posts: tuple[int, ...] = ()
     dead_posts: tuple[int, ...] = ()
+    dead_hands: tuple[int, ...] = ()
     muck_losing: tuple[bool, ...] = ()
     show_uncontested: tuple[bool, ...] = ()
 
@@ -348,6 +351,16 @@ class GameConfig(GameRules):
                 )
             _require_ints(name, posts, minimum=0)
             object.__setattr__(self, name, posts)
+        if self.dead_hands:  # TH-24
+            dead = tuple(self.dead_hands)
+            _require_ints("dead_hands", dead, minimum=0)
+            if len(set(dead)) != len(dead) or max(dead) >= n or len(dead) >= n:
+                raise InvalidConfig(
+                    f"dead_hands: distinct seats of 0..{n - 1}, fewer than {n}, "
+                    f"not {self.dead_hands!r}",
+                    field="dead_hands",
+                )
+            object.__setattr__(self, "dead_hands", dead)
         for name in ("muck_losing", "show_uncontested"):
             flags = tuple(getattr(self, name))
             if flags and len(flags) != n:
@@ -471,4 +484,11 @@ def _stacks(stacks: object) -> tuple[int, ...]:
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(GameConfig))
 # the per-seat fields a JSON config leaves out while they are empty
-_SEAT_LISTS = ("blind_seats", "live_posts", "dead_posts", "muck_losing", "show_uncontested")
+_SEAT_LISTS = (
+    "blind_seats",
+    "live_posts",
+    "dead_posts",
+    "dead_hands",
+    "muck_losing",
+    "show_uncontested",
+)

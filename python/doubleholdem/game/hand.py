@@ -3,7 +3,7 @@ the :class:`Hand` state machine (RULES.md TH-1 to TH-31, DH-1 to DH-9).
 
 A hand posts antes and blinds, deals, and then waits for decisions. Ask
 :meth:`Hand.legal_actions` who acts and what they may do; answer with :meth:`Hand.act`
-(or :meth:`Hand.choose_point` for a Double Hold'em point card, or :meth:`Hand.timeout`).
+(:meth:`Hand.choose_point`: a point card; :meth:`Hand.timeout`, :meth:`Hand.kill`).
 Everything that happens is appended to an ordered event log; :meth:`Hand.view` is what
 one seat may see; :meth:`Hand.snapshot` saves the hand as JSON-ready data.
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from doubleholdem import _core
@@ -75,17 +75,19 @@ from doubleholdem.game.refusals import (
 from doubleholdem.game.showdown import (
     HandValue,
     Settlement,
+    dead_hands_money,
     hand_value,
+    played_cards,
     show_order,
     showdown,
     uncontested,
 )
 from doubleholdem.game.snapshot import SNAPSHOT_VERSION
 from doubleholdem.game.state import STREETS, HandState
-from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
+from doubleholdem.game.words import BET, CALL, CHECK, FOLD, KILL, POINT, RAISE, TIMEOUT
 from doubleholdem.wording import Wording, seat_said
 
-__all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "play_through", "stacked_deck"]
+__all__ = ["SNAPSHOT_VERSION", "STREETS", "Event", "Hand", "stacked_deck"]
 
 
 class Hand(HandState):
@@ -117,6 +119,8 @@ class Hand(HandState):
         self._round = BettingRound(
             start.betting, self._bets, self._stacks, self._in_hand, start.able
         )
+        for seat in config.dead_hands:  # TH-24: dead as soon as dealt
+            self._kill(seat)
         self._proceed()
 
     def legal_actions(self) -> LegalActions | None:
@@ -260,22 +264,37 @@ class Hand(HandState):
         the ``timeout`` and the ``point``, ``check`` or ``fold`` it made."""
         check_seat(seat, len(self._stacks))
         if self._actor != seat:
-            raise IllegalAction(
-                Wording(
-                    seat_said(seat),
-                    " cannot time out: it is ",
-                    turn_text(self._actor, self._decision),
-                ),
-                seat=seat,
-                action=TIMEOUT,
-                legal=self.legal_actions(),
-            )
+            turn = turn_text(self._actor, self._decision)
+            why = Wording(seat_said(seat), " cannot time out: it is ", turn)
+            raise IllegalAction(why, seat=seat, action=TIMEOUT, legal=self.legal_actions())
         legal = self.legal_actions()
         assert legal is not None  # a seat acts
         timed_out = self._log.add(TIMEOUT, seat)
         if legal.decision == POINT:
             return timed_out, self._choose(seat, _core.auto_point(self._holes[seat]))
         return timed_out, self.act(Action.CHECK if legal.can_check else Action.FOLD)
+
+    def kill(self, seat: int) -> Event:
+        """Kills ``seat``'s hand, in turn or not, all in or not: it wins nothing, its
+        chips stay in the pot (TH-24; an absent player's, TRN-21). Returns its event."""
+        check_seat(seat, len(self._stacks))
+        if self.over or not self._in_hand[seat]:
+            why = "the hand is over" if self.over else "it is not in the hand"
+            raise IllegalAction(Wording(seat_said(seat), " cannot be killed: ", why), seat=seat)
+        event = self._kill(seat)
+        if seat == self._actor:
+            self._cursor = seat
+        self._proceed()
+        return event
+
+    def _kill(self, seat: int) -> Event:
+        self._in_hand[seat] = False
+        self._live -= 1
+        self._round.fold(seat)
+        self._points_due -= self._needs_point[seat]  # DH-5: it chooses none
+        self._needs_point[seat] = False
+        self._killed += (seat,)
+        return self._log.add(KILL, seat)
 
     def _choose(self, seat: int, index: int) -> Event:
         card = self._holes[seat][index]
@@ -346,8 +365,11 @@ class Hand(HandState):
         return _new_event(Event, record)
 
     def _return(self, seat: int, chips: int) -> None:
-        self._stacks[seat] += chips
         self._committed[seat] -= chips
+        if seat in self._killed:  # TH-24: a dead hand's chips stay in the pot
+            self._dead += chips
+            return
+        self._stacks[seat] += chips
         self._log.action("return", seat, chips, None, False)
 
     # ------------------------------------------------------------------ the hand's flow
@@ -433,6 +455,11 @@ class Hand(HandState):
         the players left show down (:mod:`~doubleholdem.game.showdown`: TH-19 to TH-23,
         TH-30, TH-31, DH-4)."""
         config, board = self.config, self._board
+        if self._killed:  # TH-24: this round's uncalled bet, and what no live hand matched
+            if (returned := _uncalled_bet(self._bets)) is not None:
+                self._return(*returned)
+            self._bets[:] = [0] * len(self._bets)
+            self._dead += dead_hands_money(self._committed, self._in_hand, self._killed)
         if self._live == 1:
             flop_dealt = len(board) >= 3
             ending = uncontested(
@@ -485,8 +512,10 @@ class Hand(HandState):
         for seat, show, value in showings:
             if show:
                 self._show(seat)
-            if value is not None:
-                self._log_value(seat, value)
+            if value is not None:  # DH-3, DH-4: the hole cards that played, in Double Hold'em
+                worth, which, cards = value
+                played = played_cards(self._holes[seat], self._points[seat], which)
+                log.hand(seat, cards, worth, which, played)
             elif not show:
                 log.add("muck", seat)
         for result in results:
@@ -500,18 +529,6 @@ class Hand(HandState):
         self._results = results
         self._actor = self._decision = self._betting_actor = self._legal = None
         self.over = True
-
-    def _log_value(self, seat: int, value: HandValue) -> None:
-        """The ``hand`` event of a shown hand; in Double Hold'em with the two hole cards
-        of the hand that played: the point card and its partner (DH-3, DH-4)."""
-        worth, which, cards = value
-        played: tuple[int, ...] = ()
-        if which is not None:
-            hole, point = self._holes[seat], self._points[seat]
-            assert point is not None  # DH-5: chosen on the flop
-            others = hole[:point] + hole[point + 1 :]  # the other two, in dealing order
-            played = (hole[point], others[which - 1])
-        self._log.hand(seat, cards, worth, which, played)
 
     # ------------------------------------------------------------------ log and views
 
@@ -576,16 +593,3 @@ _new_event = tuple.__new__  # Event(*record), faster
 _DOUBLE = Variant.DOUBLE
 _ACTIONS: dict[object, Action] = {**{a.value: a for a in Action}, **{a: a for a in Action}}
 _PLAIN = {a.value: a for a in (_FOLD, _CHECK, _CALL)}  # a member finds its word: a str enum
-
-
-def play_through(hand: Hand, decisions: Iterable[tuple[str, int | None]]) -> Hand:
-    """Applies ``(action, amount)`` pairs in order (``("point", index)`` for a point
-    card); a convenience for tests and examples."""
-    for action, amount in decisions:
-        if action == POINT:
-            if hand.actor is None or amount is None:
-                raise IllegalAction("no point card to choose now", action=POINT)
-            hand.choose_point(hand.actor, amount)
-        else:
-            hand.act(action, amount)
-    return hand

@@ -22,7 +22,13 @@ The Double Hold'em dialect:
   shows it;
 - the optional field ``_reveal_point = true`` records the DH-8 setting (default false).
 
-Everything else (``d db``, ``f``, ``cc``, ``cbr``, ``sm``) is as in PHH, and so are
+A hand killed (TH-24; an absent tournament player's, TRN-21) is written as its player's
+fold commented ``dead hand`` (``p2 f # dead hand``) where it was killed, even out of
+turn, and read back as that hand killed; so is a plain fold the rules refuse (out of
+turn, or with nothing to fold to). The optional field ``_dead_hands = [2]`` lists the
+players whose hands were dead as dealt (killed before any play, even all in by their
+blinds), each with its kill right after the deal. Everything else
+(``d db``, ``f``, ``cc``, ``cbr``, ``sm``) is as in PHH, and so are
 unknown hole cards (``????``, a player's own history of a hand): a card dealt unknown
 becomes known when its player shows it (``p2 sm KcKd``) or, in Double Hold'em, reveals
 it as a point card. A hand mucked at the showdown (``p2 sm``, no cards) forfeits: it
@@ -58,12 +64,12 @@ from typing import Any
 import rtoml
 
 from doubleholdem.cards import CARD_NAMES
-from doubleholdem.errors import DoubleHoldemError, InvalidHandHistory
+from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidHandHistory
 from doubleholdem.game.config import AnteType, GameConfig, Structure
 from doubleholdem.game.hand import Hand
 from doubleholdem.game.phh_cards import ReplayHand, check_decided, dealt_cards, is_number, player
 from doubleholdem.game.phh_writer import VARIANTS, dumps
-from doubleholdem.game.words import BET, POINT
+from doubleholdem.game.words import BET, KILL, POINT
 from doubleholdem.textfile import read_text
 
 __all__ = [
@@ -228,6 +234,7 @@ _CONFIG_FIELDS = (
     "big_bet",
     "min_bet",
     "_reveal_point",
+    "_dead_hands",
 )
 _CONFIGS: dict[str, GameConfig] = {}
 
@@ -265,6 +272,9 @@ def _new_config(fields: dict[str, Any]) -> GameConfig:
         if min_bet != big:
             settings["min_bet"] = min_bet
     reveal = fields.get("_reveal_point", False)
+    dead = fields.get("_dead_hands", [])
+    if not isinstance(dead, list) or not all(type(p) is int and 1 <= p <= n for p in dead):
+        raise InvalidHandHistory(f"_dead_hands {dead!r}: a list of player numbers 1..{n}")
     try:
         return GameConfig(
             stacks=tuple(stacks),
@@ -276,6 +286,7 @@ def _new_config(fields: dict[str, Any]) -> GameConfig:
             ante=ante,
             ante_type=ante_type,
             reveal_point=reveal,
+            dead_hands=tuple(p - 1 for p in dead),
             **settings,
         )
     except DoubleHoldemError as error:
@@ -311,7 +322,7 @@ def replay(history: HandHistory) -> ReplayResult:
     first action that breaks the rules (1-based) and why."""
     actions = history.actions
     # each action's words, without its comment
-    split = [a.split() if "#" not in a else a.split("#", 1)[0].split() for a in actions]
+    split = [a.split() if "#" not in a else _without_comment(a) for a in actions]
     dealt = dealt_cards(history.config, split)
     hand = ReplayHand(_showing(history.config, dealt.showers), dealt)  # one type: a
     # replay's calls stay specialised (a plain Hand for files without unknown hands
@@ -330,7 +341,10 @@ def replay(history: HandHistory) -> ReplayResult:
                 and hand.decision == BET
                 and words[0] == names[hand.actor or 0]
             ):
-                hand.fold()  # what _apply does, without its checks that cannot fail here
+                try:  # what _apply does, without its checks that cannot fail here
+                    hand.fold()
+                except IllegalAction:  # nothing to fold to: the hand killed (TH-24)
+                    hand.kill(hand.actor)  # type: ignore[arg-type]
             elif (
                 size == 3
                 and words[1] == "cbr"
@@ -367,6 +381,16 @@ def replay(history: HandHistory) -> ReplayResult:
 
 
 _PLAYERS = [f"p{i + 1}" for i in range(10)]
+
+
+def _without_comment(action: str) -> list[str]:
+    """The words of an action with a comment; a fold commented ``dead hand`` is a hand
+    killed (TH-24), read as the verb ``kill``."""
+    text, comment = action.split("#", 1)
+    words = text.split()
+    if len(words) == 2 and words[1] == "f" and comment.strip() == "dead hand":
+        words[1] = KILL
+    return words
 
 
 def _showing(config: GameConfig, showers: set[int]) -> GameConfig:
@@ -412,8 +436,15 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
     verb = words[1]
     if verb == "sm":
         return board_seen
+    if verb == KILL and seat in hand.config.dead_hands and not hand.in_hand[seat]:
+        return board_seen  # dead as dealt (TH-24): its kill is written after the deal
     if hand.over:
         raise _reject(number, text, "the hand is already over")
+    if verb == KILL or (verb == "f" and (hand.actor != seat or hand.decision == POINT)):
+        if len(words) != 2:
+            raise _reject(number, text, "a fold takes no amount")
+        hand.kill(seat)  # a dead hand, or a fold the rules refuse: the hand killed (TH-24)
+        return board_seen
     if hand.actor != seat:
         raise _reject(number, text, f"out of turn: it is p{(hand.actor or 0) + 1}'s turn")
     if verb == "pc" and len(words) == 3:
@@ -422,8 +453,6 @@ def _apply(hand: Hand, words: list[str], n: int, number: int, board_seen: int) -
         hand.choose_point(seat, chosen)
     elif hand.decision == POINT:
         raise _reject(number, text, f"p{seat + 1} must first choose a point card (pc)")
-    elif verb == "f" and len(words) == 2:
-        hand.fold()
     elif verb == "cc" and len(words) == 2:
         hand.check_or_call()
     elif verb == "cbr" and len(words) == 3 and is_number(words[2]):

@@ -11,7 +11,7 @@ from typing import Any
 from doubleholdem.cards import CARD_NAMES
 from doubleholdem.game.config import AnteType, GameConfig, Structure, Variant
 from doubleholdem.game.hand import Hand
-from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE
+from doubleholdem.game.words import BET, CALL, CHECK, FOLD, KILL, POINT, RAISE
 
 __all__ = ["CODES", "VARIANTS", "dumps"]
 
@@ -66,6 +66,8 @@ def _header(config: GameConfig) -> tuple[str, tuple[int, ...], tuple[str, ...]]:
         lines.append(f"min_bet = {config.minimum_bet}")
     if config.reveal_point:
         lines.append("_reveal_point = true")
+    if config.dead_hands:  # TH-24: killed as dealt, each written as its player's fold
+        lines.append(f"_dead_hands = {sorted(int(player[s][1:]) for s in config.dead_hands)}")
     lines.append(f"starting_stacks = {[config.stacks[s] for s in seats]}")
     lines.append("actions = [")
     return "\n".join(lines), seats, tuple(player)
@@ -82,7 +84,7 @@ def _actions(records: Sequence[tuple[Any, ...]], player: Sequence[str]) -> list[
         verb = _VERBS.get(kind)
         if verb is None:
             continue
-        if verb == "cc" or verb == "f":
+        if verb == "cc" or verb == "f" or verb == _KILLED:
             lines.append(f'  "{player[record[2]]} {verb}",')
         elif verb == "cbr":
             lines.append(f'  "{player[record[2]]} cbr {record[4]}",')
@@ -102,10 +104,12 @@ def _text(cards: tuple[int, ...]) -> str:
 
 
 _NAMES = CARD_NAMES
+_KILLED = "f # dead hand"  # TH-24: its player's fold, where it was killed
 _VERBS = {
     CHECK: "cc",
     CALL: "cc",
     FOLD: "f",
+    KILL: _KILLED,
     BET: "cbr",
     RAISE: "cbr",
     "flop": "db",

@@ -46,7 +46,9 @@ __all__ = [
     "Settlement",
     "Showing",
     "can_win",
+    "dead_hands_money",
     "hand_value",
+    "played_cards",
     "show_order",
     "showdown",
     "uncontested",
@@ -101,6 +103,21 @@ def hand_value(
     return _new(HandValue, (_core.evaluate(cards), None, tuple(_core.best_five(cards))))
 
 
+def played_cards(hole: tuple[int, ...], point: int | None, which: int | None) -> tuple[int, ...]:
+    """The two hole cards of the Double Hold'em hand ``which`` (1 or 2, DH-3, DH-4) that
+    the point card ``point`` (an index into ``hole``) makes: the point card and its
+    partner; none in Texas Hold'em (``which`` ``None``).
+
+    >>> played_cards((7, 20, 33), 1, 2)
+    (20, 33)
+    """
+    if which is None:
+        return ()
+    assert point is not None  # DH-5: chosen on the flop
+    others = hole[:point] + hole[point + 1 :]  # the other two, in dealing order
+    return (hole[point], others[which - 1])
+
+
 def show_order(
     in_hand: Sequence[bool], button: int, last_aggressor: int | None, runout: bool
 ) -> list[int]:
@@ -124,6 +141,25 @@ def can_win(seat: int, value: int, shown: Mapping[int, int], pots: Sequence[Pot]
             else:
                 return True
     return False
+
+
+def dead_hands_money(committed: list[int], in_hand: Sequence[bool], killed: Sequence[int]) -> int:
+    """TH-24: the chips of the dead hands ``killed`` above the most a live hand put in,
+    taken off ``committed`` (in place): dead money for the main pot, never returned to
+    a dead hand as a folded player's would be (TH-19).
+
+    >>> committed = [5, 0, 10]  # seat 2's dead big blind, seat 0's small blind live
+    >>> dead_hands_money(committed, [True, False, False], [2]), committed
+    (5, [5, 0, 5])
+    """
+    top = _live_top(committed, in_hand)
+    money = 0
+    for seat in killed:
+        over = committed[seat] - top
+        if over > 0:
+            committed[seat] = top
+            money += over
+    return money
 
 
 def showdown(

@@ -18,20 +18,29 @@ exactly the hand it was taken from, or is refused with
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot
+from doubleholdem.errors import DoubleHoldemError, IllegalAction, InvalidSnapshot
 from doubleholdem.game.betting import Action
 from doubleholdem.game.config import GameConfig
 from doubleholdem.game.dealing import card_order
-from doubleholdem.game.words import BET, CALL, CHECK, FOLD, POINT, RAISE, TIMEOUT
+from doubleholdem.game.words import BET, CALL, CHECK, FOLD, KILL, POINT, RAISE, TIMEOUT
 
-__all__ = ["SNAPSHOT_VERSION", "Replayable", "decisions", "loads", "replay", "restore", "snapshot"]
+__all__ = [
+    "SNAPSHOT_VERSION",
+    "Replayable",
+    "decisions",
+    "loads",
+    "play_through",
+    "replay",
+    "restore",
+    "snapshot",
+]
 
 SNAPSHOT_VERSION = 3
 _FIELDS = frozenset({"version", "config", "deck", "decisions"})
-_DECIDED = frozenset({FOLD, CHECK, CALL, BET, RAISE, POINT, TIMEOUT})
+_DECIDED = frozenset({FOLD, CHECK, CALL, BET, RAISE, POINT, TIMEOUT, KILL})
 _ACTIONS = frozenset(a.value for a in Action if a is not Action.ALL_IN) | frozenset(
     a for a in Action if a is not Action.ALL_IN
 )
@@ -40,9 +49,12 @@ _ACTIONS = frozenset(a.value for a in Action if a is not Action.ALL_IN) | frozen
 class Replayable(Protocol):
     """The decisions a snapshot plays again, checked like any other."""
 
+    @property
+    def actor(self) -> int | None: ...
     def act(self, action: Any, amount: int | None = None, seat: int | None = None) -> object: ...
     def choose_point(self, seat: int, point: int | str) -> object: ...
     def timeout(self, seat: int) -> object: ...
+    def kill(self, seat: int) -> object: ...
 
 
 H = TypeVar("H", bound=Replayable)
@@ -57,14 +69,18 @@ def snapshot(
         "version": SNAPSHOT_VERSION,
         "config": config.to_dict(),
         "deck": list(deck),
-        "decisions": decisions(records),
+        "decisions": decisions(records, config.dead_hands),
     }
 
 
-def decisions(records: Sequence[tuple[Any, ...]]) -> list[list[Any]]:
+def decisions(
+    records: Sequence[tuple[Any, ...]], dealt_dead: Sequence[int] = ()
+) -> list[list[Any]]:
     """Every decision of the event log ``records`` as ``[seat, kind, amount]``: a
-    timeout, or the action or point card the seat chose (``amount`` the total of a bet
-    or raise, or the point index; the event after a timeout is what the timeout did)."""
+    timeout, a hand killed (TH-24), or the action or point card the seat chose
+    (``amount`` the total of a bet or raise, or the point index; the event after a
+    timeout is what the timeout did). The kills of the hands ``dealt_dead`` (a config's
+    ``dead_hands``) are the deal's, made again by the config: not decisions."""
     found: list[list[Any]] = []
     timed_out = False
     for _, kind, seat, _, to, _, _, _, _, point, *_ in records:
@@ -72,6 +88,9 @@ def decisions(records: Sequence[tuple[Any, ...]]) -> list[list[Any]]:
             continue
         if kind == TIMEOUT:
             found.append([seat, TIMEOUT, None])
+        elif kind == KILL:
+            if seat not in dealt_dead:  # else the config's, made again as it is dealt
+                found.append([seat, KILL, None])
         elif not timed_out:
             found.append([seat, kind, point if kind == POINT else to])
         timed_out = kind == TIMEOUT
@@ -124,12 +143,27 @@ def replay(hand: Replayable, decision: object) -> None:
         raise InvalidSnapshot(f"{amount!r} is not an amount")
     if kind == TIMEOUT and amount is None:
         hand.timeout(seat)
+    elif kind == KILL and amount is None:
+        hand.kill(seat)
     elif kind == POINT and amount is not None:
         hand.choose_point(seat, amount)
     elif kind in _ACTIONS:
         hand.act(kind, amount, seat=seat)
     else:
         raise InvalidSnapshot(f"{kind!r} with {amount!r} is not a decision")
+
+
+def play_through(hand: H, decisions: Iterable[tuple[str, int | None]]) -> H:
+    """Applies ``(action, amount)`` pairs in order (``("point", index)`` for a point
+    card); a convenience for tests and examples."""
+    for action, amount in decisions:
+        if action == POINT:
+            if hand.actor is None or amount is None:
+                raise IllegalAction("no point card to choose now", action=POINT)
+            hand.choose_point(hand.actor, amount)
+        else:
+            hand.act(action, amount)
+    return hand
 
 
 def _deck(deck: object) -> list[int]:

@@ -45,6 +45,7 @@ class HandState:
         "_deck",
         "_holes",
         "_in_hand",
+        "_killed",
         "_legal",
         "_live",
         "_log",
@@ -73,6 +74,7 @@ class HandState:
         self._dead = start.dead
         self._in_hand = [True] * n
         self._live = n
+        self._killed: tuple[int, ...] = ()  # the seats whose hands were killed (TH-24)
         self._points: list[int | None] = [None] * n
         self._needs_point = [False] * n
         self._points_due = 0
@@ -165,6 +167,11 @@ class HandState:
     def in_hand(self) -> list[bool]:
         """False for the seats that folded."""
         return list(self._in_hand)
+
+    @property
+    def killed(self) -> tuple[int, ...]:
+        """The seats whose hands were killed (dead hands, TH-24), in the order killed."""
+        return self._killed
 
     @property
     def live(self) -> int:

@@ -25,6 +25,7 @@ __all__ = [
     "CHECK",
     "DECISIONS",
     "FOLD",
+    "KILL",
     "POINT",
     "RAISE",
     "TIMEOUT",
@@ -42,6 +43,9 @@ POINT: Final = "point"
 """A Double Hold'em point card (DH-2, DH-5): the decision, the answer and its event."""
 TIMEOUT: Final = "timeout"
 """The clock ran out (TH-40): the table checks or folds for the player (its event)."""
+KILL: Final = "kill"
+"""A hand killed, dead (TH-24; an absent player's, TRN-21): out of the hand as by a fold,
+its chips left in the pot; not a player's decision but the rules' (its event)."""
 
 BETTING_ACTIONS: Final = (FOLD, CHECK, CALL, BET, RAISE, ALL_IN)
 """The betting actions (TH-4); ``bet`` and ``raise`` take the total wager *to*."""

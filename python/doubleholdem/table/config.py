@@ -44,9 +44,9 @@ class TableConfig(GameRules):
       default); ``False`` at a tournament table: posts nothing and is dealt in at once,
       except between the button and the small blind (TRN-12).
     - ``absent_dealt_in``: a seat sitting out (its player absent) is dealt in, posts its
-      blinds and antes, and its hand is dead (TRN-21: each of its decisions is taken at
-      once as on a timeout, check if free, else fold); ``False`` (default, a cash
-      table): it is dealt out and misses its blinds (TH-37).
+      blinds and antes, and its hand is killed at once (TRN-21, TH-24: it wins nothing,
+      its posts are dead money for the live hands); ``False`` (default, a cash table):
+      it is dealt out and misses its blinds (TH-37).
     - ``action_time``: seconds for each decision; ``time_bank``: extra seconds for a
       betting decision when they run out (TH-40, 30 by default, restored after each
       use); ``point_time``: seconds to choose a point card, no bank (DH-7).
@@ -119,6 +119,7 @@ class TableConfig(GameRules):
         dead_posts: Sequence[int] = (),
         muck_losing: Sequence[bool] = (),
         show_uncontested: Sequence[bool] = (),
+        dead_hands: Sequence[int] = (),
     ) -> GameConfig:
         """The :class:`GameConfig` of one hand at this table."""
         return GameConfig(
@@ -129,6 +130,7 @@ class TableConfig(GameRules):
             dead_posts=tuple(dead_posts),
             muck_losing=tuple(muck_losing),
             show_uncontested=tuple(show_uncontested),
+            dead_hands=tuple(dead_hands),
             **self.rules(),
         )
 

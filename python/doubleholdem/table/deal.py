@@ -46,7 +46,8 @@ class Deal:
     ``i`` sits in ``seats[i]``, clockwise from seat 0) whose occupants were
     ``occupancies[i]`` and ``players[i]`` (the name, for the record). ``to_act`` is the
     table seat whose decision is awaited and ``actor`` its hand index (``-1``: none);
-    ``dead``: the seats dealt a dead hand, absent when it was dealt (TRN-21)."""
+    ``dead``: the seats dealt a dead hand, absent when it was dealt, killed at once
+    (TRN-21, :meth:`kill_dead`)."""
 
     __slots__ = (
         "_index",
@@ -105,6 +106,21 @@ class Deal:
     def timeout(self) -> None:
         """The seat to act ran out of time (TH-40, DH-6)."""
         self.hand.timeout(self.actor)
+
+    def kill_dead(self, big_blind: int | None) -> bool:
+        """Kills the hands of the seats in :attr:`dead` still in play (TRN-21, TH-24),
+        the big blind's (table seat ``big_blind``) last, and stops when one hand is left:
+        a hand saved before dead hands were dealt dead (:func:`deal_hand`). True if it
+        killed any."""
+        hand, index = self.hand, self._index
+        killed = False
+        for seat in sorted(self.dead, key=lambda s: s == big_blind):
+            if hand.over:
+                break
+            if hand.in_hand[index[seat]]:
+                hand.kill(index[seat])
+                killed = True
+        return killed
 
     def legal_actions(self) -> LegalActions | None:
         """The options of the seat to act, with its table seat number."""
@@ -234,13 +250,20 @@ def deal_hand(
     small = index[plan.small] if plan.small is not None else None
     seats = seating.seats
     occupants: list[Seat] = [seats[s] for s in dealt]  # type: ignore[misc]
+    big = index[plan.big]
+    dead: tuple[int, ...] = ()
+    if configs.config.absent_dealt_in:  # TRN-21: an absent player's hand is dead
+        dead = tuple([i for i, occupant in enumerate(occupants) if occupant.sitting_out])
+        if len(dead) == len(dealt):  # every one: the big blind's is not, it wins the posts
+            dead = tuple([i for i in dead if i != big])
     config = configs.make(
         tuple([occupant.stack for occupant in occupants]),
         index[plan.hand_button],
-        (small, index[plan.big]),
+        (small, big),
         tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
         tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
         *preferences.of_hand(occupants),
+        dead_hands=dead,
     )
     hand = Hand(config, rng=rng)
     occupancies = [occupant.occupancy for occupant in occupants]
@@ -266,9 +289,12 @@ class HandConfigs:
         dead_posts: tuple[int, ...],
         muck_losing: tuple[bool, ...] = (),
         show_uncontested: tuple[bool, ...] = (),
+        *,
+        dead_hands: tuple[int, ...] = (),
     ) -> GameConfig:
         """:meth:`TableConfig.hand_config`, without checking the settings again; with
-        the seats' showdown preferences (empty: every seat's are the defaults)."""
+        the seats' showdown preferences (empty: every seat's are the defaults) and the
+        hands dealt dead (TRN-21)."""
         n = len(stacks)
         small, big = blind_seats
         if not (
@@ -279,6 +305,7 @@ class HandConfigs:
             and 0 <= big < n
             and (small is None or (0 <= small < n and small != big))
             and min(stacks) > 0
+            and len(dead_hands) < n
         ):  # not expected: let the full validation say what is wrong
             return self.config.hand_config(
                 stacks,
@@ -288,6 +315,7 @@ class HandConfigs:
                 dead_posts=dead_posts,
                 muck_losing=muck_losing,
                 show_uncontested=show_uncontested,
+                dead_hands=dead_hands,
             )
         config: GameConfig = object.__new__(GameConfig)
         fields = config.__dict__
@@ -299,4 +327,6 @@ class HandConfigs:
         fields["dead_posts"] = dead_posts
         fields["muck_losing"] = muck_losing
         fields["show_uncontested"] = show_uncontested
+        if dead_hands:
+            fields["dead_hands"] = dead_hands
         return config

@@ -289,10 +289,8 @@ class Table(TableViews):
         self._deal = deal
         log.begin(deal.hand, number, deal.seats, deal.occupancies)
         self._lifecycle.new_hand()
-        if absent_dealt_in:  # TRN-21: who is absent now has a dead hand
+        if absent_dealt_in:  # TRN-21: who is absent now has a dead hand (killed as dealt)
             deal.dead = frozenset(s for s in plan.dealt if seating.at(s).sitting_out)
-            if deal.dead:
-                self._lifecycle.quiet = False
         self._after_change(now)
 
     # ------------------------------------------------------------------ decisions
@@ -342,8 +340,6 @@ class Table(TableViews):
         if lifecycle.quiet:  # clock.start(clock.now, awaited), inlined: the hot path
             clock.phase, time = clock.plain[awaited]  # type: ignore[index]
             clock.deadline = clock.now + time
-        elif deal.dead:  # TRN-21: dead hands decide at once
-            self._after_change(clock.now)
         else:
             lifecycle.start(clock.now, awaited, to_act)  # type: ignore[arg-type]
         return event
@@ -451,16 +447,10 @@ class Table(TableViews):
         self._seating.forget_departures(before)
 
     def _after_change(self, when: float) -> None:
-        """Notes who is to act and starts their clock, or finishes the hand. A seat
-        dealt a dead hand (TRN-21) decides at once, as on a timeout: check if free,
-        else fold (a point card by DH-6)."""
+        """Notes who is to act and starts their clock, or finishes the hand."""
         deal = self._deal
         assert deal is not None
         decision = deal.next_turn()
-        dead = deal.dead
-        while decision is not None and deal.to_act in dead:
-            deal.timeout()
-            decision = deal.next_turn()
         if decision is None:  # the hand is over
             self._finish(deal)
         else:
@@ -534,8 +524,10 @@ class Table(TableViews):
         table._hand_number = state.hand_number
         table._rake = state.rake
         table._bind()
-        if state.deal is not None and state.deal.dead:  # TRN-21: dead hands decide at once
-            table._lifecycle.quiet = False
+        deal = state.deal
+        if deal is not None and deal.to_act is not None and deal.kill_dead(table.blinds[1]):
+            table._after_change(table._clock.now)  # TRN-21: saved before dead hands were
+            # killed at once, they are killed now
         snapshot.check(table.chips() + table._rake == table.bought_in, "chips do not add up")
         return table
 
