@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doubleholdem.accounts.bank import Bank
-from doubleholdem.errors import DoubleHoldemError
+from doubleholdem.database.connection import Connection as Database
+from doubleholdem.database.url import connect
+from doubleholdem.errors import DatabaseBusy, DoubleHoldemError
 from doubleholdem.game import Rake
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
@@ -222,7 +224,7 @@ def _cashier(path: str, rng: random.Random, cycle: int) -> str | None:
                 bank.deposit(name, rng.choice([100, 1000]), ref=ref)
         except DoubleHoldemError:
             return None
-        except sqlite3.OperationalError:  # the lock was held for 5 s: not told about
+        except (sqlite3.OperationalError, DatabaseBusy):  # the lock was held: not told about
             return None
     return f"cashier:{ref}"
 
@@ -250,7 +252,7 @@ def _drain(reader: int, buffer: bytearray) -> list[str]:
 
 
 def _check(path: str, told: set[str], outcome: Outcome) -> None:
-    db = sqlite3.connect(path, isolation_level=None)
+    db = connect(path)
     try:
         found = audit_room(db)
         outcome.problems += found["problems"]
@@ -262,7 +264,7 @@ def _check(path: str, told: set[str], outcome: Outcome) -> None:
         db.close()
 
 
-def _created(db: sqlite3.Connection) -> int:
+def _created(db: Database) -> int:
     """Chips held (players, bots, tables, house) minus deposits net of withdrawals."""
     (held,) = db.execute(
         "SELECT COALESCE(SUM(balance), 0) FROM ledger_accounts WHERE kind != 'cashier'"
