@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from doubleholdem.errors import TableError
@@ -104,6 +104,10 @@ def play(table: Table, bots: list[RandomBot | CallingStation], rng: random.Rando
             table.advance(now)
         else:
             now += rng.random() * 5
+            deadline = table.deadline
+            if deadline is not None and now >= deadline:  # too late: its time runs out
+                table.advance(now)  # first (TH-40), and a decision now would be refused
+                continue
             table.decide(seat, bots[seat].choose(table.observe(seat)), now=now)
     hand = table.hand
     assert hand is not None and hand.over and hand.events[-1].kind == "end"
@@ -116,6 +120,7 @@ def play(table: Table, bots: list[RandomBot | CallingStation], rng: random.Rando
     rule=st.sampled_from(list(ButtonRule)),
     variant=st.sampled_from(list(Variant)),
 )
+@example(seed=1714, rule=ButtonRule.MOVING, variant=Variant.DOUBLE)  # a decision came late
 def test_random_sessions_keep_chips_and_never_repeat_the_big_blind(
     seed: int, rule: ButtonRule, variant: Variant
 ) -> None:
