@@ -37,9 +37,11 @@ class Served:
         self.path = desk.path
 
 
-def _serve(tmp_path: Path, *, trust: str = "", **options: Any) -> Iterator[Served]:
+def _serve(target: Path | str, *, trust: str = "", **options: Any) -> Iterator[Served]:
+    """A room with accounts served at ``target``: a folder (its SQLite file made there)
+    or a database's URL."""
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=600.0, **options)
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(target if isinstance(target, str) else str(target / "tables.db"), settings)
     clock = [0.0]
     throttle = Throttle(clock=lambda: clock[0], per_account=(3, 60.0), per_address=(6, 60.0))
     desk = Desk(room.store.path, settings, passwords=CountingPasswords(), throttle=throttle)
@@ -48,7 +50,14 @@ def _serve(tmp_path: Path, *, trust: str = "", **options: Any) -> Iterator[Serve
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
+def served(room_db: str) -> Iterator[Served]:
+    """Served from each database (the SQLite file, a PostgreSQL schema)."""
+    yield from _serve(room_db, signup=True, welcome_chips=1500)
+
+
+@pytest.fixture
+def served_file(tmp_path: Path) -> Iterator[Served]:
+    """Served from a SQLite file (a test of what the file holds)."""
     yield from _serve(tmp_path, signup=True, welcome_chips=1500)
 
 
@@ -215,24 +224,24 @@ def test_posts_from_another_site_or_not_json_are_refused(served: Served) -> None
 
 
 def test_no_password_or_token_in_logs_or_the_database(
-    served: Served, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+    served_file: Served, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:
     caplog.set_level(logging.DEBUG)
     secret = "zebra-unicorn-PASSWORD-91"
-    tokens = [served.browser.sign_up("ann", secret).token]
-    tokens.append(served.browser.sign_in("ann", secret).token)
-    served.browser.sign_in("ann", secret + "x")
-    served.browser.request("GET", "/api/me", token=tokens[1])
-    served.browser.request("POST", "/api/signout", token=tokens[0])
-    served.server.room.commit.flush()
+    tokens = [served_file.browser.sign_up("ann", secret).token]
+    tokens.append(served_file.browser.sign_in("ann", secret).token)
+    served_file.browser.sign_in("ann", secret + "x")
+    served_file.browser.request("GET", "/api/me", token=tokens[1])
+    served_file.browser.request("POST", "/api/signout", token=tokens[0])
+    served_file.server.room.commit.flush()
     logged = caplog.text + "".join(capfd.readouterr())
     stored = b"".join(
-        path.read_bytes() for path in Path(served.path).parent.iterdir() if path.is_file()
+        path.read_bytes() for path in Path(served_file.path).parent.iterdir() if path.is_file()
     )
     for needle in (secret, *tokens):
         assert needle not in logged
         assert needle.encode() not in stored
-    db = sqlite3.connect(served.path)
+    db = sqlite3.connect(served_file.path)
     assert db.execute("SELECT password_hash FROM accounts").fetchone()[0].startswith("$argon2id$")
 
 

@@ -41,7 +41,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.ledger import LedgerAccount
@@ -76,6 +76,7 @@ __all__ = [
     "create_bot",
     "get_account",
     "inactive",
+    "is_name",
     "ledger_account",
     "set_password_hash",
     "set_state",
@@ -165,11 +166,17 @@ class Passwords:
         return self._dummy
 
 
+def is_name(name: object) -> TypeGuard[str]:
+    """True if ``name`` follows :data:`NAME_RULE` (it may name an account: a name that
+    cannot is never looked up; PostgreSQL refuses some, such as a NUL, in any query)."""
+    return isinstance(name, str) and _NAME.fullmatch(name) is not None
+
+
 def check_name(name: object) -> str:
     """``name`` if it follows :data:`NAME_RULE`, else
     :class:`~doubleholdem.errors.InvalidAccountName` (which does not repeat a long
     or strange name)."""
-    if not isinstance(name, str) or _NAME.fullmatch(name) is None:
+    if not is_name(name):
         raise InvalidAccountName(f"an account name is {NAME_RULE}")
     return name
 
@@ -361,7 +368,7 @@ def check_sign_in(
     to store with :func:`set_password_hash`). Only reads ``db``: the hashing holds no
     write lock."""
     row = None
-    if isinstance(name, str) and _NAME.fullmatch(name) is not None:
+    if is_name(name):
         row = db.execute(
             "SELECT id, name, role, state, created, password_hash FROM accounts WHERE name = ?",
             (name,),

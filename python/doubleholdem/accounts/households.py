@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from doubleholdem.accounts.accounts import Account
+from doubleholdem.accounts.accounts import Account, is_name
 from doubleholdem.database.connection import Connection
 from doubleholdem.errors import NotInTransaction
 
@@ -100,8 +100,9 @@ def signed_in_from(db: Connection, address: str) -> tuple[str, ...]:
 
 
 def signed_in(db: Connection, name: object, address: str) -> bool:
-    """True if the account named ``name`` (any case) has signed in from ``address``."""
-    if not isinstance(name, str):
+    """True if the account named ``name`` (any case) has signed in from ``address``
+    (never for a name no account can have)."""
+    if not is_name(name):
         return False
     row = db.execute(
         "SELECT 1 FROM account_addresses x JOIN accounts a ON a.id = x.account_id "
