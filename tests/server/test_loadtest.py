@@ -43,14 +43,14 @@ def test_loadtest_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert 0 < result["seated_s"] < 3 and result["p99_all_ms"] > 0
 
 
-def test_loadtest_signs_its_clients_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Against an account room: each client signs up (welcome chips), signs in, sits
-    under its account's name with its session cookie and plays; the audit runs on the
-    database at the end."""
+def test_loadtest_signs_its_clients_in(room_db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Against an account room (on either database): each client signs up (welcome
+    chips), signs in, sits under its account's name with its session cookie and plays;
+    the audit runs on the database at the end (``--db`` its file or its URL)."""
     settings = RoomSettings(
         tables=2, bots=0, bot_delay=0.0, pause=0.01, signup=True, welcome_chips=5000
     )
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     with ServerThread(room, desk=Desk(room.store.path, settings, passwords=FAST)) as server:
         args = ["--clients", "6", "--seconds", "3", "--think", "0.01", "--json"]
         status = main(["loadtest", "--url", server.url, *args, "--db", room.store.path])
@@ -60,7 +60,7 @@ def test_loadtest_signs_its_clients_in(tmp_path: Path, capsys: pytest.CaptureFix
     assert result["accounts"] == "signed_in" and result["clients"] == 6
     assert result["actions"] > 0 and result["errors"] == 0 and result["audit_ok"] is True
     assert 0 < result["p50_ms"] <= result["p99_ms"]
-    with Bank(str(tmp_path / "tables.db")) as bank:
+    with Bank(room_db) as bank:
         made = [row[0] for row in bank.db.execute("SELECT name FROM accounts")]
         assert len(made) == 6 and all(name.startswith("ld") for name in made)
         hands = " ".join(row[0] for row in bank.db.execute("SELECT log FROM hands"))

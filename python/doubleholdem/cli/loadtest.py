@@ -11,6 +11,7 @@ import os
 from typing import Any
 
 from doubleholdem.cli.base import UsageError, add_json_option, add_seed_option, bounded, seed_of
+from doubleholdem.database.url import is_postgres
 from doubleholdem.server.http.loadtest import run_load
 from doubleholdem.server.process import raise_file_limit
 
@@ -41,8 +42,8 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--db",
-        help="the server's database file (on this machine): run the accounts audit at the "
-        "end (default: no audit)",
+        help="the server's database (its file on this machine, or its postgresql:// URL): "
+        "run the accounts audit at the end (default: no audit)",
     )
     add_seed_option(p, "the clients' choices")
     add_json_option(p)
@@ -51,7 +52,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """The ``loadtest`` command."""
-    if args.db is not None and not os.path.isfile(args.db):
+    if args.db is not None and not is_postgres(args.db) and not os.path.isfile(args.db):
         raise UsageError(f"--db {args.db}: no such database file")
     raise_file_limit()
     seed = seed_of(args)
