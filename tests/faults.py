@@ -8,11 +8,14 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from doubleholdem.database.connection import SQLITE, dialect
 from doubleholdem.server.tables.room import Room
 
 
 def fail_next_write(room: Room) -> Callable[[], int]:
-    """The next table snapshot written fails (the transaction is rolled back)."""
+    """The next table snapshot written fails (the transaction is rolled back): SQLite's
+    error raised; on PostgreSQL a statement the server refuses, which aborts the
+    transaction there."""
     store = room.store
     real = store.put_table
     left = [1]
@@ -20,7 +23,9 @@ def fail_next_write(room: Room) -> Callable[[], int]:
     def put_table(table_id: int, snapshot: str) -> None:
         if left[0]:
             left[0] -= 1
-            raise sqlite3.OperationalError("disk I/O error")
+            if dialect(store.db) == SQLITE:
+                raise sqlite3.OperationalError("disk I/O error")
+            store.db.execute("SELECT 1 / 0")  # PostgreSQL's own error: the transaction aborts
         real(table_id, snapshot)
 
     store.put_table = put_table  # type: ignore[method-assign]

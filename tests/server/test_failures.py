@@ -94,7 +94,7 @@ async def _moves_again(room: Room, hands: int = 3, seconds: float = 30.0) -> boo
     return False
 
 
-def _check_restart(path: Path, room: Room, seen: dict[int, int]) -> None:
+def _check_restart(path: Path | str, room: Room, seen: dict[int, int]) -> None:
     """The database loads again, and gives the tables as they were when the room stopped,
     nothing older than a client was sent."""
     reopened = Room.open(str(path), SETTINGS)
@@ -108,10 +108,10 @@ def _check_restart(path: Path, room: Room, seen: dict[int, int]) -> None:
         reopened.store.close()
 
 
-def _survive(tmp_path: Path, inject: Callable[[Room], Callable[[], int]]) -> None:
-    """Tables of bots play; ``inject`` makes commits fail (it returns how many failures
-    are still to come); every table must move again and restart as it stopped."""
-    path = tmp_path / "tables.db"
+def _survive(path: Path | str, inject: Callable[[Room], Callable[[], int]]) -> None:
+    """Tables of bots play on the database at ``path`` (a file or a URL); ``inject``
+    makes commits fail (it returns how many failures are still to come); every table
+    must move again and restart as it stopped."""
     room = Room.open(str(path), SETTINGS)
 
     async def scenario() -> None:
@@ -135,12 +135,12 @@ def _survive(tmp_path: Path, inject: Callable[[Room], Callable[[], int]]) -> Non
     asyncio.run(scenario())
 
 
-def test_a_commit_that_fails_once_is_survived(tmp_path: Path, watchdog: None) -> None:
-    _survive(tmp_path, fail_next_write)
+def test_a_commit_that_fails_once_is_survived(room_db: str, watchdog: None) -> None:
+    _survive(room_db, fail_next_write)
 
 
 def test_a_failed_commit_statement_is_survived(tmp_path: Path, watchdog: None) -> None:
-    _survive(tmp_path, fail_next_commit_statement)
+    _survive(tmp_path / "tables.db", fail_next_commit_statement)
 
 
 HOLDER = """
