@@ -7,6 +7,7 @@ misses (TH-37)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,8 @@ from hypothesis import strategies as st
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.table import Table, TableConfig
 from doubleholdem.table.bots import make_bot
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "snapshots"
 
 
 def _table(stacks: tuple[int, ...] = (1000, 1000, 1000), **settings: object) -> Table:
@@ -159,6 +162,17 @@ def test_a_dead_hand_survives_a_snapshot() -> None:
         each.act(1, "raise", 30)
         each.act(2, "fold")
     assert copy.to_json() == table.to_json() and not copy.in_hand
+
+
+def test_a_hand_saved_before_dead_hands_were_killed_has_them_killed_when_restored() -> None:
+    """A snapshot written while dead hands still checked and folded (before TH-24, by
+    the version before it: the absent big blind in seat 0, the button in seat 1 to act):
+    restored, the dead hand is killed at once and wins nothing."""
+    copy = Table.from_json((DATA / "dead_big_blind_before_th24.json").read_text())
+    assert copy.hand.killed == (0,) and copy.to_act == 1  # type: ignore[union-attr]
+    small = copy.stack(2)
+    copy.act(1, "fold")  # the small blind is the last live hand: it wins the posts
+    assert not copy.in_hand and (copy.stack(0), copy.stack(2)) == (990, small + 15)
 
 
 def test_the_setting_is_checked_and_kept_out_of_cash_snapshots() -> None:
