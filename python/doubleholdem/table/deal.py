@@ -263,7 +263,7 @@ def deal_hand(
         tuple([plan.live.get(s, 0) for s in dealt]) if plan.live else (),
         tuple([plan.dead.get(s, 0) for s in dealt]) if plan.dead else (),
         *preferences.of_hand(occupants),
-        dead_hands=dead,
+        dead,
     )
     hand = Hand(config, rng=rng)
     occupancies = [occupant.occupancy for occupant in occupants]
@@ -289,7 +289,6 @@ class HandConfigs:
         dead_posts: tuple[int, ...],
         muck_losing: tuple[bool, ...] = (),
         show_uncontested: tuple[bool, ...] = (),
-        *,
         dead_hands: tuple[int, ...] = (),
     ) -> GameConfig:
         """:meth:`TableConfig.hand_config`, without checking the settings again; with
