@@ -350,6 +350,7 @@
       case "award": return `${who(e.seat)} wins ${e.amount} from ${potName(e.pot)}`;
       case "time_bank": return `${who(e.seat)} uses the time bank`;
       case "timeout": return `${who(e.seat)} ran out of time`;
+      case "kill": return `${who(e.seat)} is away: the hand is dead`;
       case "join": return `${e.player} sits down in ${People.seat(e.seat)} with ${e.amount}`;
       case "leave": return `${e.player} leaves with ${e.amount}`;
       case "leaving": return `${who(e.seat)} leaves after this hand`;
