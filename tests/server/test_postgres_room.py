@@ -15,7 +15,7 @@ import pytest
 
 from doubleholdem.cli import main
 from doubleholdem.database.url import connect
-from doubleholdem.errors import DamagedDatabase, DatabaseInUse
+from doubleholdem.errors import DamagedDatabase, DatabaseInUse, DoubleHoldemError
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
@@ -120,3 +120,20 @@ def test_the_hand_index_reads_the_same_on_both_databases(tmp_path: Path, postgre
     assert all(reads[1:16])  # every seating's hands and player's records found
     kept = reads[-1]  # the last 10, and up to 3 older ones of ann's seating spared
     assert kept[-10:] == list(range(31, 41)) and 1 <= len(kept) - 10 <= 3
+
+
+def test_a_damaged_room_is_not_repaired_on_postgresql_and_is_left_as_it_is(
+    postgres_url: str,
+) -> None:
+    """``serve --repair`` backs the file up before it drops a damaged table: a room in
+    PostgreSQL is backed up by its operator (pg_dump), so its repair is refused, saying
+    so, and nothing is dropped."""
+    stored_mid_hand(postgres_url, SETTINGS)
+    with contextlib.closing(connect(postgres_url)) as db:
+        db.execute("DELETE FROM moves WHERE number = 2").close()
+    with pytest.raises(DoubleHoldemError, match="back the room up with pg_dump"):
+        Room.open(postgres_url, SETTINGS, repair=True)
+    with contextlib.closing(connect(postgres_url)) as db:
+        assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)
+        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (2,)
+    Storage(postgres_url).close()  # the refused server let the room go
