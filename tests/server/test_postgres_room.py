@@ -137,3 +137,16 @@ def test_a_damaged_room_is_not_repaired_on_postgresql_and_is_left_as_it_is(
         assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (2,)
     Storage(postgres_url).close()  # the refused server let the room go
+
+
+def test_another_connections_commit_changes_the_data_version(postgres_url: str) -> None:
+    """What the accounts' watch looks at (a freeze from the command line) changes when
+    another connection commits to the room's database."""
+    store = Storage(postgres_url)
+    try:
+        before = store.data_version()
+        with contextlib.closing(connect(postgres_url)) as other:
+            other.execute("UPDATE meta SET value = value WHERE key = 'schema'").close()
+        assert store.data_version() != before
+    finally:
+        store.close()
