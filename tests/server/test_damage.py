@@ -7,6 +7,7 @@ server holds a database at a time."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from doubleholdem.accounts import ledger
+from doubleholdem.database.url import connect
 from doubleholdem.errors import DamagedDatabase, DatabaseInUse
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
@@ -113,6 +115,19 @@ def test_damage_is_refused_and_repaired(tmp_path: Path, sql: str, table: int, pr
         room.store.close()
     assert os.path.exists(str(path) + ".before-repair")
     Room.open(str(path), SETTINGS).store.close()  # whole again
+
+
+@pytest.mark.parametrize("sql, table, problem", DAMAGE.values(), ids=DAMAGE.keys())
+def test_damage_is_refused_on_postgresql(
+    postgres_url: str, sql: str, table: int, problem: str
+) -> None:
+    """The same damage to a room in PostgreSQL is found and refused the same way, naming
+    the table (its repair is refused there: tests/server/test_postgres_room.py)."""
+    stored_mid_hand(postgres_url, SETTINGS)
+    with contextlib.closing(connect(postgres_url)) as db:
+        db.execute(sql).close()
+    with pytest.raises(DamagedDatabase, match=f"table {table + 1}: .*{problem}.*--repair"):
+        Room.open(postgres_url, SETTINGS)
 
 
 @pytest.mark.parametrize(
