@@ -94,3 +94,34 @@ def test_observation_from_a_view_with_a_field_missing(path: tuple[str, ...]) -> 
 def test_observation_from_what_is_not_a_view(view: object) -> None:
     with pytest.raises(TableError):
         Observation.from_view(view)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "home"),
+    [
+        ("ProtocolError", "doubleholdem.server.protocol"),
+        ("WalletFailed", "doubleholdem.server.money.wallet_gate"),
+        ("WalletUnavailable", "doubleholdem.server.money.wallet_gate"),
+        ("DatabaseInUse", "doubleholdem.server.storage.lock"),
+        ("DatabaseNotEmpty", "doubleholdem.server.storage.copy"),
+        ("MoneyKindMismatch", "doubleholdem.server.tables.tables"),
+    ],
+)
+def test_a_server_failure_by_its_old_name_is_the_one_beside_its_code(name: str, home: str) -> None:
+    """The server's failures moved beside the code that raises them (issue 31 item 7);
+    ``doubleholdem.errors`` still gives each by its old name for a release, warning."""
+    import importlib
+
+    from doubleholdem import errors
+
+    with pytest.warns(DeprecationWarning, match=f"{home}.{name}"):
+        old = getattr(errors, name)
+    assert old is getattr(importlib.import_module(home), name)
+    assert old.__module__ == home and issubclass(old, errors.DoubleHoldemError)
+
+
+def test_errors_has_no_other_moved_name() -> None:
+    from doubleholdem import errors
+
+    with pytest.raises(AttributeError, match="NoSuchError"):
+        errors.NoSuchError  # noqa: B018

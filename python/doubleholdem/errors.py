@@ -1,8 +1,19 @@
 """The exceptions of doubleholdem: one root, :class:`DoubleHoldemError`, and a typed
 subclass for each kind of bad input. Each also derives from the built-in exception a
-caller would expect (``ValueError``), and carries what was wrong as attributes."""
+caller would expect (``ValueError``), and carries what was wrong as attributes.
+
+The server's own failures live beside the code that raises them (``ProtocolError`` in
+:mod:`doubleholdem.server.protocol`, ``WalletFailed`` and ``WalletUnavailable`` in
+:mod:`doubleholdem.server.money.wallet_gate`, ``DatabaseInUse`` in
+:mod:`doubleholdem.server.storage.lock`, ``DatabaseNotEmpty`` in
+:mod:`doubleholdem.server.storage.copy`, ``MoneyKindMismatch`` in
+:mod:`doubleholdem.server.tables.tables`); their old names here still work for a release,
+with a ``DeprecationWarning``."""
 
 from __future__ import annotations
+
+import importlib
+import warnings
 
 
 class DoubleHoldemError(Exception):
@@ -56,23 +67,6 @@ class InvalidConfig(DoubleHoldemError, ValueError):
     def __init__(self, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
-
-
-class MoneyKindMismatch(InvalidConfig):
-    """A room refused a database whose tables hold seats of another kind of money than
-    the room pays with (cashed out, their chips would be paid from one to the other):
-    ``stored`` the database's kind, ``serving`` the room's (``"guests"``, ``"ledger"`` or
-    ``"wallet"``), ``chips`` at its tables, in ``seats`` seats taken."""
-
-    def __init__(
-        self, message: str, *, stored: str, serving: str, chips: int, seats: int = 0
-    ) -> None:
-        field = "guests" if "guests" in (stored, serving) else "wallet"
-        super().__init__(message, field=field)
-        self.stored = stored
-        self.serving = serving
-        self.chips = chips
-        self.seats = seats
 
 
 class IllegalAction(DoubleHoldemError, ValueError):
@@ -129,11 +123,6 @@ class MissingTriggers(DamagedDatabase):
         self.missing = missing
 
 
-class DatabaseInUse(DoubleHoldemError, RuntimeError):
-    """Another server holds the database (one server per database); the message says
-    which process."""
-
-
 class DatabaseBusy(DoubleHoldemError, RuntimeError):
     """The database's write lock is held by another process for now (the command line
     writing to the ledger): a payment that must be written at once was not; nothing
@@ -148,37 +137,6 @@ class DatabaseUnavailable(DoubleHoldemError, RuntimeError):
     (never its password) and says what the server answered. Nothing was done."""
 
     code = "unavailable"
-
-
-class DatabaseNotEmpty(DoubleHoldemError, ValueError):
-    """A room copied into a database that holds one already (``doubleholdem db copy``):
-    a copy goes into a new, empty database; nothing was written."""
-
-
-class WalletFailed(DoubleHoldemError, RuntimeError):
-    """A wallet outside the room's database (an embedding server's) failed a payment
-    with an error of its own, not a refusal (its service unreachable): the seat or the
-    top-up was not given, and whatever the wallet may have taken is given back (at
-    once, or when the room next can: docs/accounts.md); try again."""
-
-    code = "unavailable"
-
-
-class WalletUnavailable(WalletFailed):
-    """A wallet outside the room's database was not asked at all: it failed lately (the
-    room waits a while before asking again, longer at each failure in a row) or has not
-    answered an earlier call yet. Nothing was taken; try again."""
-
-
-class ProtocolError(DoubleHoldemError, ValueError):
-    """A game server message that cannot be taken: malformed, oversized, of an unknown
-    type or version, or with fields of the wrong kind. ``code`` is the short error code
-    the server replies with (``bad_json``, ``too_large``, ``bad_version``,
-    ``bad_type``, ``bad_field``; the server also uses ``no_table``)."""
-
-    def __init__(self, message: str, *, code: str = "bad_message") -> None:
-        super().__init__(message)
-        self.code = code
 
 
 class InvalidHandHistory(DoubleHoldemError, ValueError):
@@ -495,3 +453,26 @@ class InvalidICM(DoubleHoldemError, ValueError):
         self.field = field
         self.index = index
         self.value = value
+
+
+# The server's failures by their old names, for a release (the ground floor imports no
+# server module: the alias finds it by name only when an old name is asked for).
+_MOVED = {
+    "ProtocolError": "doubleholdem.server.protocol",
+    "WalletFailed": "doubleholdem.server.money.wallet_gate",
+    "WalletUnavailable": "doubleholdem.server.money.wallet_gate",
+    "DatabaseInUse": "doubleholdem.server.storage.lock",
+    "DatabaseNotEmpty": "doubleholdem.server.storage.copy",
+    "MoneyKindMismatch": "doubleholdem.server.tables.tables",
+}
+
+
+def __getattr__(name: str) -> type[DoubleHoldemError]:
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module 'doubleholdem.errors' has no attribute {name!r}")
+    warnings.warn(
+        f"doubleholdem.errors.{name} is {home}.{name} now", DeprecationWarning, stacklevel=2
+    )
+    moved: type[DoubleHoldemError] = getattr(importlib.import_module(home), name)
+    return moved

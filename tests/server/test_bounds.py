@@ -315,8 +315,7 @@ def test_a_binary_frame_is_refused_and_the_connection_goes_on(tmp_path: Path) ->
     ["\u0430nn", "ann\u200b", "a\tb", " ann", "ann ", "x" * 25, "", "ann\u00e9", "an<n>"],
 )
 def test_names_outside_the_documented_set_are_refused(name: str) -> None:
-    from doubleholdem.errors import ProtocolError
-    from doubleholdem.server.protocol import MAX_NAME, NAME_CHARACTERS, decode
+    from doubleholdem.server.protocol import MAX_NAME, NAME_CHARACTERS, ProtocolError, decode
 
     message = {"v": 2, "type": "sit", "table": 0, "name": name, "buy_in": 1000}
     with pytest.raises(ProtocolError) as refused:

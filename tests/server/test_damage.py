@@ -19,10 +19,11 @@ import pytest
 
 from doubleholdem.accounts import ledger
 from doubleholdem.database.url import connect
-from doubleholdem.errors import DamagedDatabase, DatabaseInUse
+from doubleholdem.errors import DamagedDatabase
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.database import SCHEMA_VERSION
+from doubleholdem.server.storage.lock import DatabaseInUse
 from doubleholdem.server.tables.room import Room
 from server_harness import stored_mid_hand
 

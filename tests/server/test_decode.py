@@ -9,9 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doubleholdem.errors import ProtocolError
 from doubleholdem.server import protocol
-from doubleholdem.server.protocol import decode
+from doubleholdem.server.protocol import ProtocolError, decode
 
 TYPES = [
     "lobby",

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from doubleholdem.errors import MoneyKindMismatch
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
+from doubleholdem.server.tables.tables import MoneyKindMismatch
 from doubleholdem.table import Decision, TableConfig
 from doubleholdem.table.bots import BOTS
 from money_room import kinds, send

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.errors import MoneyKindMismatch
 from doubleholdem.server.money import wallet_money
 from doubleholdem.server.money.wallet_calls import retry_failed
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.tables import MoneyKindMismatch
 from money_room import RAKED, kinds, play_hand, send, sign_up
 from wallet_crash import BOTS, killed_at
 from wallets import DictWallet, FlakyWallet, SeatWallet, TellingWallet

@@ -15,8 +15,9 @@ import pytest
 
 from doubleholdem.cli import main
 from doubleholdem.database.url import connect
-from doubleholdem.errors import DamagedDatabase, DatabaseInUse, DoubleHoldemError
+from doubleholdem.errors import DamagedDatabase, DoubleHoldemError
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.lock import DatabaseInUse
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
 from server_harness import stored_mid_hand

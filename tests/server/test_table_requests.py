@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.errors import ProtocolError
-from doubleholdem.server.protocol import decode
+from doubleholdem.server.protocol import ProtocolError, decode
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from doubleholdem.errors import UnknownAccount, WalletFailed, WalletUnavailable
+from doubleholdem.errors import UnknownAccount
 from doubleholdem.server.money import wallet_gate
 from doubleholdem.server.money.wallet_calls import WalletCall, note
-from doubleholdem.server.money.wallet_gate import WalletGate
+from doubleholdem.server.money.wallet_gate import WalletFailed, WalletGate, WalletUnavailable
 from doubleholdem.server.money.wallet_money import HEALTH_OWED
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room

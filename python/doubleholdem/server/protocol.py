@@ -1,6 +1,6 @@
 """The WebSocket protocol (``docs/PROTOCOL.md``): one pure function, :func:`decode`,
 turns the text a client sent into a typed message or raises
-:class:`~doubleholdem.errors.ProtocolError` with the code the server replies with;
+:class:`ProtocolError` with the code the server replies with;
 :func:`encode` writes a server message; :func:`diff` and :func:`apply_patch` are the two
 sides of an ``update`` (a view's change since the last one a connection was sent).
 
@@ -11,15 +11,15 @@ Sit(table=0, seat=2, name='ann', buy_in=1000)
 >>> decode('{"v": 2, "type": "act", "id": "a1", "hand": 3, "action": "steal"}')
 Traceback (most recent call last):
 ...
-doubleholdem.errors.ProtocolError: act: action must be one of fold, check, call, bet, ...
+doubleholdem.server.protocol.ProtocolError: act: action must be one of fold, check, call, bet, ...
 >>> decode('{"v": 2, "type": "sit", "table": 0, "name": "\u0430nn", "buy_in": 1000}')
 Traceback (most recent call last):
 ...
-doubleholdem.errors.ProtocolError: sit: name must be 1 to 24 ASCII letters, digits or ' _-.'
+doubleholdem.server.protocol.ProtocolError: sit: name must be 1 to 24 ASCII letters, digits or ...
 >>> decode("x" * 5000)
 Traceback (most recent call last):
 ...
-doubleholdem.errors.ProtocolError: a message is at most 4096 bytes, this one has 5000
+doubleholdem.server.protocol.ProtocolError: a message is at most 4096 bytes, this one has 5000
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import string
 from collections.abc import Callable
 from typing import Any, NamedTuple, Union
 
-from doubleholdem.errors import ProtocolError
+from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.game import words
 
 __all__ = [
@@ -49,6 +49,7 @@ __all__ = [
     "Message",
     "Ping",
     "Preferences",
+    "ProtocolError",
     "Resume",
     "Sit",
     "SitIn",
@@ -61,6 +62,18 @@ __all__ = [
     "diff",
     "encode",
 ]
+
+
+class ProtocolError(DoubleHoldemError, ValueError):
+    """A game server message that cannot be taken: malformed, oversized, of an unknown
+    type or version, or with fields of the wrong kind. ``code`` is the short error code
+    the server replies with (``bad_json``, ``too_large``, ``bad_version``,
+    ``bad_type``, ``bad_field``; the server also uses ``no_table``)."""
+
+    def __init__(self, message: str, *, code: str = "bad_message") -> None:
+        super().__init__(message)
+        self.code = code
+
 
 PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096

@@ -23,9 +23,10 @@ import contextlib
 from functools import partial
 
 from doubleholdem.accounts.wallet import Reason, Wallet
-from doubleholdem.errors import DoubleHoldemError, WalletFailed
+from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.money.wallet_calls import WalletCall
+from doubleholdem.server.money.wallet_gate import WalletFailed
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.table import Table
@@ -149,7 +150,7 @@ class PaidSeats(TableMoney):
         maximum buy-in while it can (a bot account is opened first where the kind keeps
         them: :meth:`open_bot_account`). A wallet of an embedding server seats the bots
         it knows (its ``balance`` answers for them); one that fails raises
-        :class:`~doubleholdem.errors.WalletFailed` (the bot stays to seat)."""
+        :class:`~doubleholdem.server.money.wallet_gate.WalletFailed` (the bot stays to seat)."""
         low, high = table.config.buy_in_range
         self.open_bot_account(name, bankroll)
         try:

@@ -10,7 +10,7 @@ stall the room nor be stormed by it:
 - after a failure (an error of the wallet's own, not a refusal, or a call given up), no
   call is made for ``BACKOFF_FIRST`` seconds, doubled at each failure in a row up to
   ``BACKOFF_LONGEST``: a call asked for meanwhile is refused at once
-  (:class:`~doubleholdem.errors.WalletUnavailable`) without reaching the wallet. An
+  (:class:`WalletUnavailable`) without reaching the wallet. An
   answer to a call that moves chips, a refusal included, ends the backoff (an answer
   to a ``balance`` does not: the movements may still fail).
 
@@ -28,9 +28,33 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from doubleholdem.errors import DoubleHoldemError, WalletFailed, WalletUnavailable
+from doubleholdem.errors import DoubleHoldemError
 
-__all__ = ["BACKOFF_FIRST", "BACKOFF_LONGEST", "CALL_TIMEOUT", "BoundedWallet", "WalletGate"]
+__all__ = [
+    "BACKOFF_FIRST",
+    "BACKOFF_LONGEST",
+    "CALL_TIMEOUT",
+    "BoundedWallet",
+    "WalletFailed",
+    "WalletGate",
+    "WalletUnavailable",
+]
+
+
+class WalletFailed(DoubleHoldemError, RuntimeError):
+    """A wallet outside the room's database (an embedding server's) failed a payment
+    with an error of its own, not a refusal (its service unreachable): the seat or the
+    top-up was not given, and whatever the wallet may have taken is given back (at
+    once, or when the room next can: docs/accounts.md); try again."""
+
+    code = "unavailable"
+
+
+class WalletUnavailable(WalletFailed):
+    """A wallet outside the room's database was not asked at all: it failed lately (the
+    room waits a while before asking again, longer at each failure in a row) or has not
+    answered an earlier call yet. Nothing was taken; try again."""
+
 
 CALL_TIMEOUT = 3.0  # seconds a call to the wallet may take before it is given up
 BACKOFF_FIRST = 0.5  # seconds without calls after a first failure
@@ -82,7 +106,7 @@ class WalletGate:
         """``call()`` (a call to the wallet) in a thread, when the one in flight ended:
         its result, or its error (a refusal as it is, a failure as it is after
         counting it); :class:`WalletUnavailable` without calling while the gate is
-        closed; :class:`~doubleholdem.errors.WalletFailed` when it takes more than
+        closed; :class:`WalletFailed` when it takes more than
         ``timeout`` seconds (it is given up, and counted as a failure). A ``probe``
         (a balance: it moves nothing) that answers does not end the backoff: a wallet
         that answers it may still fail the movements."""

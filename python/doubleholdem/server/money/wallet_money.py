@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from doubleholdem.accounts.wallet import Reason, Wallet, WritesOff
 from doubleholdem.database.failure import database_errors
-from doubleholdem.errors import DoubleHoldemError, WalletFailed, WalletUnavailable
+from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server.money.paid_seats import PaidSeats
 from doubleholdem.server.money.table_money import Monies, RoomMoney
 from doubleholdem.server.money.wallet_calls import (
@@ -38,7 +38,12 @@ from doubleholdem.server.money.wallet_calls import (
     owed_problems,
     retry_failed,
 )
-from doubleholdem.server.money.wallet_gate import BoundedWallet, WalletGate
+from doubleholdem.server.money.wallet_gate import (
+    BoundedWallet,
+    WalletFailed,
+    WalletGate,
+    WalletUnavailable,
+)
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit, running_loop
 from doubleholdem.server.storage.storage import Storage

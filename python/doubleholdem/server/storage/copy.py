@@ -2,7 +2,7 @@
 (``doubleholdem db copy``), every row of every table as it is, ledger and hash chain
 included, inside the caller's transactions (a reading one on the source: one consistent
 picture; a writing one on the target: all or nothing). The target must hold no room
-yet (:class:`~doubleholdem.errors.DatabaseNotEmpty`); its tables are made from the same
+yet (:class:`DatabaseNotEmpty`); its tables are made from the same
 statements a SQLite room is made with, in its own words
 (:mod:`doubleholdem.database.ddl`). The command line audits the room before and after
 (:mod:`doubleholdem.cli.db`).
@@ -17,10 +17,21 @@ from typing import Any
 from doubleholdem.accounts.schema import create_tables
 from doubleholdem.database.connection import SQLITE, Connection, dialect, has_table, serialise
 from doubleholdem.database.ddl import postgres
-from doubleholdem.errors import DamagedDatabase, DatabaseNotEmpty
+from doubleholdem.errors import DamagedDatabase, DoubleHoldemError
 from doubleholdem.server.storage.database import SCHEMA_VERSION, room_schema
 
-__all__ = ["BATCH", "check_source", "copy_room"]
+__all__ = [
+    "BATCH",
+    "DatabaseNotEmpty",
+    "check_source",
+    "copy_room",
+]
+
+
+class DatabaseNotEmpty(DoubleHoldemError, ValueError):
+    """A room copied into a database that holds one already (``doubleholdem db copy``):
+    a copy goes into a new, empty database; nothing was written."""
+
 
 BATCH = 1000  # rows sent at once
 # tables whose rows others refer to, first (PostgreSQL holds the foreign keys)

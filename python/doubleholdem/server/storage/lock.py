@@ -10,7 +10,7 @@ goes with the process (a crash releases it: the file's descriptor, or the connec
 >>> DatabaseLock(path)
 Traceback (most recent call last):
 ...
-doubleholdem.errors.DatabaseInUse: ... is in use by process ... (one server per database)
+doubleholdem.server.storage.lock.DatabaseInUse: ... is in use by process ... (one server ...)
 >>> lock.release()
 >>> DatabaseLock(path).release()
 """
@@ -24,9 +24,14 @@ from typing import Protocol
 from doubleholdem.database.connection import lock_key
 from doubleholdem.database.failure import database_error, database_errors
 from doubleholdem.database.url import connect, is_postgres, shown
-from doubleholdem.errors import DatabaseInUse
+from doubleholdem.errors import DoubleHoldemError
 
-__all__ = ["DatabaseLock", "Lock", "PostgresLock", "room_lock"]
+__all__ = ["DatabaseInUse", "DatabaseLock", "Lock", "PostgresLock", "room_lock"]
+
+
+class DatabaseInUse(DoubleHoldemError, RuntimeError):
+    """Another server holds the database (one server per database); the message says
+    which process."""
 
 
 class Lock(Protocol):

@@ -21,10 +21,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from doubleholdem.accounts.wallet import Wallet
-from doubleholdem.errors import DoubleHoldemError, IllegalAction, ProtocolError
+from doubleholdem.errors import DoubleHoldemError, IllegalAction
 from doubleholdem.server import oplog, protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
-from doubleholdem.server.protocol import encode
+from doubleholdem.server.protocol import ProtocolError, encode
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage, token_hash

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from doubleholdem.errors import DatabaseBusy, WalletFailed
+from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
 from doubleholdem.server.money.bot_bankrolls import BotBankrolls
 from doubleholdem.server.money.table_money import TableMoney
+from doubleholdem.server.money.wallet_gate import WalletFailed
 from doubleholdem.server.protocol import MAX_HANDS, encode
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import journal

@@ -16,16 +16,11 @@ from functools import partial
 from typing import Any
 
 from doubleholdem.accounts.wallet import Wallet
-from doubleholdem.errors import (
-    DamagedDatabase,
-    DatabaseBusy,
-    MoneyKindMismatch,
-    TamperedSnapshot,
-    WalletFailed,
-)
+from doubleholdem.errors import DamagedDatabase, DatabaseBusy, InvalidConfig, TamperedSnapshot
 from doubleholdem.server import protocol
 from doubleholdem.server.money.choose import room_money
 from doubleholdem.server.money.table_money import TableMoney
+from doubleholdem.server.money.wallet_gate import WalletFailed
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.journal import restore
@@ -35,7 +30,29 @@ from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
 from doubleholdem.wording import Wording, for_people, seat_said, told
 
-__all__ = ["BANKROLL_BUY_INS", "RoomTables"]
+__all__ = [
+    "BANKROLL_BUY_INS",
+    "MoneyKindMismatch",
+    "RoomTables",
+]
+
+
+class MoneyKindMismatch(InvalidConfig):
+    """A room refused a database whose tables hold seats of another kind of money than
+    the room pays with (cashed out, their chips would be paid from one to the other):
+    ``stored`` the database's kind, ``serving`` the room's (``"guests"``, ``"ledger"`` or
+    ``"wallet"``), ``chips`` at its tables, in ``seats`` seats taken."""
+
+    def __init__(
+        self, message: str, *, stored: str, serving: str, chips: int, seats: int = 0
+    ) -> None:
+        field = "guests" if "guests" in (stored, serving) else "wallet"
+        super().__init__(message, field=field)
+        self.stored = stored
+        self.serving = serving
+        self.chips = chips
+        self.seats = seats
+
 
 _log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins

@@ -14,15 +14,11 @@ import contextlib
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, Protocol
 
-from doubleholdem.errors import (
-    AccountError,
-    DatabaseBusy,
-    DoubleHoldemError,
-    ProtocolError,
-    WalletFailed,
-)
+from doubleholdem.errors import AccountError, DatabaseBusy, DoubleHoldemError
 from doubleholdem.server import protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
+from doubleholdem.server.money.wallet_gate import WalletFailed
+from doubleholdem.server.protocol import ProtocolError
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.wording import told
