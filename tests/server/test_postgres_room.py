@@ -15,7 +15,7 @@ import pytest
 
 from doubleholdem.cli import main
 from doubleholdem.database.url import connect
-from doubleholdem.errors import DamagedDatabase, DoubleHoldemError
+from doubleholdem.errors import DamagedDatabase
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.lock import DatabaseInUse
 from doubleholdem.server.storage.storage import Storage
@@ -123,21 +123,40 @@ def test_the_hand_index_reads_the_same_on_both_databases(tmp_path: Path, postgre
     assert kept[-10:] == list(range(31, 41)) and 1 <= len(kept) - 10 <= 3
 
 
-def test_a_damaged_room_is_not_repaired_on_postgresql_and_is_left_as_it_is(
+def test_a_damaged_room_is_repaired_with_its_tables_kept_in_a_schema_beside_it(
     postgres_url: str,
 ) -> None:
-    """``serve --repair`` backs the file up before it drops a damaged table: a room in
-    PostgreSQL is backed up by its operator (pg_dump), so its repair is refused, saying
-    so, and nothing is dropped."""
+    """``serve --repair`` keeps the room as it was before it drops a damaged table: a
+    SQLite room's file copied, a PostgreSQL room's tables into a schema beside its own
+    (``ROOM_before_repair``, then ``_2``: each repair its own)."""
     stored_mid_hand(postgres_url, SETTINGS)
     with contextlib.closing(connect(postgres_url)) as db:
         db.execute("DELETE FROM moves WHERE number = 2").close()
-    with pytest.raises(DoubleHoldemError, match="back the room up with pg_dump"):
-        Room.open(postgres_url, SETTINGS, repair=True)
-    with contextlib.closing(connect(postgres_url)) as db:
-        assert db.execute("SELECT COUNT(*) FROM tables").fetchone() == (1,)
-        assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (2,)
-    Storage(postgres_url).close()  # the refused server let the room go
+        (schema,) = db.execute("SELECT current_schema()").fetchone()
+    for kept in (f"{schema}_before_repair", f"{schema}_before_repair_2"):
+        if kept.endswith("_2"):  # damaged again, repaired again
+            with contextlib.closing(connect(postgres_url)) as db:
+                db.execute("DELETE FROM heads WHERE table_id = 0").close()
+        room = Room.open(postgres_url, SETTINGS, repair=True)
+        try:
+            assert len(room.repaired) == 1 and "table 1: " in room.repaired[0]
+        finally:
+            room.store.close()
+        with contextlib.closing(connect(postgres_url)) as db:
+            copied = db.execute(f'SELECT COUNT(*) FROM "{kept}".moves').fetchone()
+            (tables,) = db.execute(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ?",
+                (kept,),
+            ).fetchone()
+            (own,) = db.execute(
+                "SELECT COUNT(*) FROM information_schema.tables"
+                " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            ).fetchone()
+        assert copied == ((2,) if kept.endswith("repair") else (0,)) and tables == own
+    Room.open(postgres_url, SETTINGS).store.close()  # whole again
+    with contextlib.closing(connect(postgres_url)) as db:  # the cluster's schemas are shared
+        for kept in (f"{schema}_before_repair", f"{schema}_before_repair_2"):
+            db.execute(f'DROP SCHEMA "{kept}" CASCADE').close()
 
 
 def test_another_connections_commit_changes_the_data_version(postgres_url: str) -> None:

@@ -58,7 +58,7 @@ from doubleholdem.database.connection import (
 )
 from doubleholdem.database.failure import database_errors
 from doubleholdem.database.url import shown
-from doubleholdem.errors import DoubleHoldemError, MissingTriggers, TamperedSnapshot
+from doubleholdem.errors import MissingTriggers, TamperedSnapshot
 from doubleholdem.server.storage import hands
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
@@ -71,6 +71,7 @@ from doubleholdem.server.storage.database import (
 )
 from doubleholdem.server.storage.hands import FORGET_BATCH, Seating
 from doubleholdem.server.storage.lock import room_lock
+from doubleholdem.server.storage.schema_copy import copy_schema
 from doubleholdem.server.storage.survey import (
     Damage,
     StoredTable,
@@ -172,19 +173,18 @@ class Storage:
         if self._lock is not None:
             self._lock.release()
 
-    def backup(self, target: str) -> None:
-        """Copies the whole database to a new file at ``target`` (SQLite; a PostgreSQL
-        room is backed up by its operator: refused, :class:`DoubleHoldemError`)."""
+    def backup(self, target: str) -> str:
+        """Copies the whole database to a new file at ``target``, or, a room in
+        PostgreSQL, into a new schema beside its own
+        (:func:`~doubleholdem.server.storage.schema_copy.copy_schema`); where it went."""
         if not isinstance(self._db, sqlite3.Connection):
-            raise DoubleHoldemError(
-                f"{shown(self.path)}: back the room up with pg_dump, then repair it on a "
-                "SQLite copy (this version repairs SQLite rooms only)"
-            )
+            return f"schema {copy_schema(self._db)} of {shown(self.path)}"
         copy = sqlite3.connect(target)
         try:
             self._db.backup(copy)
         finally:
             copy.close()
+        return target
 
     def reserve(self, wait: float = 0.0) -> bool:
         """Begins the next :meth:`transaction` now if the database can be written at

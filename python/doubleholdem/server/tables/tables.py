@@ -181,7 +181,8 @@ class RoomTables:
             advice = "" if repair else " (serve --repair keeps the tables that hold together)"
             raise DamagedDatabase(f"{self.store.path}: {problems}{advice}")
         if damage:
-            self.store.backup(self.store.path + ".before-repair")
+            kept = self.store.backup(self.store.path + ".before-repair")
+            _log.warning("repairing the room: the database as it was is kept in %s", kept)
         with self.store.transaction():
             self._check_money_kind()
             for found in damage:
