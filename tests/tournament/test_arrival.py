@@ -3,7 +3,12 @@ who arrives in at once without a post, except between the button and the small b
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from doubleholdem.table.blinds import Debts, Positions, plan_blinds
 from doubleholdem.table.config import ButtonRule
@@ -103,3 +108,61 @@ def test_plan_of_a_tournament_table(
     assert plan.live == {} and plan.dead == {}
     cash = plan_blinds(seats, able, last, ButtonRule.DEAD, 10, 20)  # TH-36 at a cash table
     assert cash.live == ({new: 20} if new in cash.dealt and new != cash.big else {})
+
+
+@given(
+    seats=st.integers(2, 10),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["join", "leave", "hand", "hand", "hand"]), st.integers(0, 2**16)
+        ),
+        min_size=20,
+        max_size=80,
+    ),
+    seed=st.integers(0, 2**16),
+)
+@settings(max_examples=150, deadline=None)
+def test_arrivals_never_stall_a_table(seats: int, steps: list[tuple[str, int]], seed: int) -> None:
+    """TRN-11, TRN-12: whoever comes and goes between hands (the busted leave, as at a
+    tournament), a table with two players able to play starts a hand that deals two or
+    more; an arrival left waiting for the button is dealt the next hand unless another
+    arrival came in the meantime (which may take the big blind and keep the dead
+    button where it is, TH-38)."""
+    table = Table(TournamentConfig(seats=seats).table_config(0), seed=seed)
+    waiting: dict[int, int | None] = {}  # seat: occupancy, not dealt last hand
+    for count, (step, value) in enumerate(steps):
+        choose = random.Random(value)
+        taken = [s for s in range(seats) if table.occupancy(s) is not None]
+        if step == "join" and len(taken) < seats:
+            seat = choose.choice([s for s in range(seats) if s not in taken])
+            table.join(seat, f"p{count}", choose.choice([15, 30, 100, 1000]), stranger=True)
+            waiting = {}
+        elif step == "leave" and taken:
+            _leave(table, choose.choice(taken), waiting)
+        elif step == "hand" and len(table.able()) >= 2:
+            table.start_hand()
+            assert len(table.dealt) >= 2
+            assert all(s in table.dealt for s, o in waiting.items() if table.occupancy(s) == o)
+            waiting = {s: table.occupancy(s) for s in table.able() if s not in table.dealt}
+            _play_randomly(table, choose)
+            for seat in [s for s in table.dealt if table.stack(s) == 0]:
+                _leave(table, seat, waiting)
+
+
+def _leave(table: Table, seat: int, waiting: dict[int, int | None]) -> None:
+    table.leave(seat)
+    table.forget_departures(math.inf)  # TRN-12: nobody leaves owing blinds
+    waiting.pop(seat, None)
+
+
+def _play_randomly(table: Table, choose: random.Random) -> None:
+    while table.in_hand:
+        seat, legal = table.to_act, table.legal_actions()
+        assert seat is not None and legal is not None
+        pick = choose.random()
+        if pick < 0.2 and legal.can_fold:
+            table.act(seat, "fold")
+        elif pick < 0.4 and legal.max_raise_to is not None:
+            table.act(seat, "all_in")
+        else:
+            table.act(seat, "check" if legal.can_check else "call")
