@@ -1,12 +1,13 @@
-"""TRN-11, TRN-12 through the tournament: a late entry (TRN-4) arriving at a table left
+"""TRN-11, TRN-12 through the tournament: a late entry (TRN-4, TRN-5) arriving at a table left
 heads-up never stalls it. Waiting between the dead button and the small blind (TH-38),
 it leaves the table heads-up for a hand, which starts, and is dealt in once the button
 passed; in the button's, the small blind's or the big blind's seat it plays at once.
 
 Each situation is built through the tournament's own calls: three entrants, the button
 folds, the small blind moves all in and the big blind calls, one of them busts; then a
-late entry is seated by the tournament's draw. The seeds are searched until the draw
-gives the seat wanted, so the test does not depend on where one seed puts it."""
+late entry, a new player (TRN-4) or the busted one re-entering (TRN-5), is seated by the
+tournament's draw. The seeds are searched until the draw gives the seat wanted, so the
+test does not depend on where one seed puts it."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from .driver import Checked
 
 SEATS = 9
 STACK = 1000
-CONFIG = TournamentConfig(seats=SEATS, starting_stack=STACK, late_registration=1)
+CONFIG = TournamentConfig(seats=SEATS, starting_stack=STACK, late_registration=1, re_entries=1)
 
 
 class Arrival(NamedTuple):
@@ -63,8 +64,9 @@ def _play_out(table: Table, *, shove: bool = False) -> None:
             table.act(seat, "check" if legal.can_check else "call")
 
 
-def _arrival(busting: str, place: str) -> Arrival:
-    """A late entry seated in ``place`` after the last hand's ``busting`` blind busted."""
+def _arrival(busting: str, place: str, re_entry: bool) -> Arrival:
+    """A late entry (the busted player's ``re_entry``, or a new player) seated in
+    ``place`` after the last hand's ``busting`` blind busted."""
     for seed in range(500):
         tournament = Tournament(CONFIG, seed=seed)
         for name in ("a", "b", "c"):
@@ -78,8 +80,12 @@ def _arrival(busting: str, place: str) -> Arrival:
         report = tournament.finish_hand(1)
         if [p.player for p in report.eliminated] != [gone]:
             continue
-        tournament.register("late")
-        seat = tournament.entries_of("late")[0].seat
+        arriving = gone if re_entry else "late"
+        if re_entry:
+            tournament.re_enter(gone)
+        else:
+            tournament.register("late")
+        seat = tournament.entries_of(arriving)[-1].seat
         assert seat is not None
         if _place(seat, small, big) == place:
             return Arrival(tournament, seat, small, big)
@@ -96,12 +102,15 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("re_entry", [False, True], ids=["late entry", "re-entry"])
 @pytest.mark.parametrize(("busting", "place", "dealt"), CASES)
-def test_arrival_at_a_table_left_heads_up(busting: str, place: str, dealt: bool) -> None:
+def test_arrival_at_a_table_left_heads_up(
+    busting: str, place: str, dealt: bool, re_entry: bool
+) -> None:
     """TRN-12: the table is offered and starts its hand; the arrival is dealt in at
     once, posting nothing but a blind its seat is due, except between the button and
     the small blind; TRN-11: the dead button and small blind stay where TH-38 puts them."""
-    arrival = _arrival(busting, place)
+    arrival = _arrival(busting, place, re_entry)
     tournament, seat = arrival.tournament, arrival.seat
     table = tournament.tables[1]
     assert len(tournament.seats[1]) == 3 and table.can_start()
