@@ -2,19 +2,22 @@
 the ledger (buy-in and fee as separate entries), unregistration refunded, a sit-and-go
 of bots and people played to the end with the prizes paid, the cancellation rule, a
 final-table deal by ICM, and a restart from the stored row; the audit (every pool held
-against its tournament's state) is clean after every step."""
+against its tournament's state) is clean after every step. Each test of a room runs on
+SQLite and on PostgreSQL (``room_db``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from doubleholdem.accounts import ledger
+from doubleholdem.database.connection import begin
+from doubleholdem.database.url import connect
 from doubleholdem.errors import InsufficientFunds, RegistrationRefused, TournamentError
 from doubleholdem.server.storage.tournament_rows import pool_problems
 from tournaments_room import (
@@ -41,9 +44,9 @@ def _keys(db: object, prefix: str) -> list[tuple[str, str, int]]:
     return [(str(k), str(kind), int(a)) for k, kind, a in rows]
 
 
-def test_registering_pays_the_buy_in_and_the_fee_as_two_ledger_entries(tmp_path: Path) -> None:
+def test_registering_pays_the_buy_in_and_the_fee_as_two_ledger_entries(room_db: str) -> None:
     clock = Clock()
-    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    room, tournaments = open_room(room_db, sit_and_go(), clock)
     sign_up(room, "ann", 1000)
     house = ledger.balance(room.store.db, ledger.HOUSE)
     tournaments.register(0, "ann")
@@ -57,9 +60,9 @@ def test_registering_pays_the_buy_in_and_the_fee_as_two_ledger_entries(tmp_path:
     room.store.close()
 
 
-def test_a_refused_registration_changes_nothing(tmp_path: Path) -> None:
+def test_a_refused_registration_changes_nothing(room_db: str) -> None:
     clock = Clock()
-    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    room, tournaments = open_room(room_db, sit_and_go(), clock)
     sign_up(room, "ann", 1000)
     sign_up(room, "poor", BUY_IN + FEE - 1)
     with pytest.raises(InsufficientFunds):
@@ -76,9 +79,9 @@ def test_a_refused_registration_changes_nothing(tmp_path: Path) -> None:
     room.store.close()
 
 
-def test_unregistering_before_the_start_refunds_both(tmp_path: Path) -> None:
+def test_unregistering_before_the_start_refunds_both(room_db: str) -> None:
     clock = Clock()
-    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    room, tournaments = open_room(room_db, sit_and_go(), clock)
     sign_up(room, "ann", 1000)
     tournaments.register(0, "ann")
     tournaments.runner(0).unregister("ann")
@@ -93,10 +96,8 @@ def test_unregistering_before_the_start_refunds_both(tmp_path: Path) -> None:
     room.store.close()
 
 
-def test_a_sit_and_go_of_bots_and_people_plays_to_the_end_and_pays_its_prizes(
-    tmp_path: Path,
-) -> None:
-    room, tournaments, runner, clock = registered(str(tmp_path / "r.db"), sit_and_go(5, bots=3))
+def test_a_sit_and_go_of_bots_and_people_plays_to_the_end_and_pays_its_prizes(room_db: str) -> None:
+    room, tournaments, runner, clock = registered(room_db, sit_and_go(5, bots=3))
     assert runner.stored.status == "running"  # full: it started (TRN-2)
     assert tournaments.runner(1).stored.status == "registering"  # the next one opened
     before = {name: balance(room, name) for name in ("ann", "bob")}
@@ -122,8 +123,8 @@ def test_a_sit_and_go_of_bots_and_people_plays_to_the_end_and_pays_its_prizes(
     room.store.close()
 
 
-def test_a_restart_goes_on_with_the_same_tournament(tmp_path: Path) -> None:
-    path = str(tmp_path / "r.db")
+def test_a_restart_goes_on_with_the_same_tournament(room_db: str) -> None:
+    path = room_db
     room, tournaments, runner, clock = registered(path, sit_and_go())
     play(runner, clock, ("ann",), until=lambda: runner.tournament.hands >= 3)
     key = room.settings.snapshot_key
@@ -137,9 +138,9 @@ def test_a_restart_goes_on_with_the_same_tournament(tmp_path: Path) -> None:
     room.store.close()
 
 
-def test_cancelled_before_the_start_every_buy_in_and_fee_goes_back(tmp_path: Path) -> None:
+def test_cancelled_before_the_start_every_buy_in_and_fee_goes_back(room_db: str) -> None:
     clock = Clock()
-    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    room, tournaments = open_room(room_db, sit_and_go(), clock)
     sign_up(room, "ann", 1000)
     tournaments.register(0, "ann")
     tournaments.cancel(0)
@@ -154,8 +155,8 @@ def test_cancelled_before_the_start_every_buy_in_and_fee_goes_back(tmp_path: Pat
     room.store.close()
 
 
-def test_cancelled_after_the_start_the_pool_is_split_by_icm_fees_kept(tmp_path: Path) -> None:
-    room, tournaments, runner, clock = registered(str(tmp_path / "r.db"), sit_and_go(5, bots=3))
+def test_cancelled_after_the_start_the_pool_is_split_by_icm_fees_kept(room_db: str) -> None:
+    room, tournaments, runner, clock = registered(room_db, sit_and_go(5, bots=3))
     play(runner, clock, ("ann", "bob"), until=lambda: runner.tournament.remaining <= 3)
     tournaments.cancel(0)
     play(runner, clock, ("ann", "bob"), until=lambda: runner.stored.status == "cancelled")
@@ -173,10 +174,8 @@ def test_cancelled_after_the_start_the_pool_is_split_by_icm_fees_kept(tmp_path: 
     room.store.close()
 
 
-def test_a_final_table_deal_by_icm_is_paid_once_every_player_left_accepts(
-    tmp_path: Path,
-) -> None:
-    room, _tournaments, runner, clock = registered(str(tmp_path / "r.db"), sit_and_go(3, bots=1))
+def test_a_final_table_deal_by_icm_is_paid_once_every_player_left_accepts(room_db: str) -> None:
+    room, _tournaments, runner, clock = registered(room_db, sit_and_go(3, bots=1))
     play(runner, clock, ("ann", "bob"), until=lambda: runner.tournament.hands >= 2)
     if runner.stored.status != "running" or runner.tournament.remaining < 3:
         pytest.skip("the seeded play ended too soon")  # pragma: no cover
@@ -202,8 +201,8 @@ def test_a_final_table_deal_by_icm_is_paid_once_every_player_left_accepts(
     room.store.close()
 
 
-def test_a_deal_declined_lets_play_go_on(tmp_path: Path) -> None:
-    room, _tournaments, runner, clock = registered(str(tmp_path / "r.db"), sit_and_go(3, bots=1))
+def test_a_deal_declined_lets_play_go_on(room_db: str) -> None:
+    room, _tournaments, runner, clock = registered(room_db, sit_and_go(3, bots=1))
     runner.offer_deal("bob")
     play(runner, clock, ("ann", "bob"), until=lambda: runner.stored.deal["amounts"] is not None)
     with pytest.raises(TournamentError, match="already asked"):
@@ -218,9 +217,9 @@ def test_a_deal_declined_lets_play_go_on(tmp_path: Path) -> None:
     room.store.close()
 
 
-def test_the_audit_names_a_pool_that_does_not_match_its_tournament(tmp_path: Path) -> None:
+def test_the_audit_names_a_pool_that_does_not_match_its_tournament(room_db: str) -> None:
     clock = Clock()
-    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    room, tournaments = open_room(room_db, sit_and_go(), clock)
     db = room.store.db
     with room.store.transaction():  # chips moved into the pool behind the room's back
         ledger.transfer(db, "sneak", "deposit", ledger.CASHIER, ledger.player("x"), 5)
@@ -235,13 +234,11 @@ def test_the_audit_names_a_pool_that_does_not_match_its_tournament(tmp_path: Pat
     room.store.close()
 
 
-def test_a_rebuy_is_paid_into_the_pool_and_a_refused_add_on_changes_nothing(
-    tmp_path: Path,
-) -> None:
+def test_a_rebuy_is_paid_into_the_pool_and_a_refused_add_on_changes_nothing(room_db: str) -> None:
     rebuys = {"until_level": 3, "price": 100, "chips": 500, "add_on_price": 50,
               "add_on_chips": 300}  # fmt: skip
     spec = sit_and_go(4, bots=2, rebuys=rebuys)
-    room, _tournaments, runner, _ = registered(str(tmp_path / "r.db"), spec)
+    room, _tournaments, runner, _ = registered(room_db, spec)
     runner.buy("ann", "rebuy")  # between hands, with no more than the starting stack
     assert balance(room, "ann") == 1000 - BUY_IN - FEE - 100
     assert runner.tournament.pool == 4 * BUY_IN + 100
@@ -256,13 +253,13 @@ def test_a_rebuy_is_paid_into_the_pool_and_a_refused_add_on_changes_nothing(
     room.store.close()
 
 
-def test_a_player_out_re_enters_during_late_registration(tmp_path: Path) -> None:
+def test_a_player_out_re_enters_during_late_registration(room_db: str) -> None:
     clock = Clock()
     levels = [{"small_blind": 100, "big_blind": 200}, {"small_blind": 200, "big_blind": 400}]
     spec = sit_and_go(10, bots=4, kind="scheduled", start_at=clock.now, late_registration=2,
                       re_entries=1, levels=levels, level_length=20,
                       bot_kinds=["station"])  # fmt: skip
-    room, tournaments = open_room(str(tmp_path / "r.db"), spec, clock, seed=3)  # ann out first
+    room, tournaments = open_room(room_db, spec, clock, seed=3)  # ann out first
     sign_up(room, "ann", 1000)
     tournaments.register(0, "ann")
     runner = tournaments.runner(0)
@@ -279,8 +276,8 @@ def test_a_player_out_re_enters_during_late_registration(tmp_path: Path) -> None
     room.store.close()
 
 
-def test_a_player_whose_page_stopped_looking_is_away(tmp_path: Path) -> None:
-    room, tournaments, runner, clock = registered(str(tmp_path / "r.db"), sit_and_go(3, bots=1))
+def test_a_player_whose_page_stopped_looking_is_away(room_db: str) -> None:
+    room, tournaments, runner, clock = registered(room_db, sit_and_go(3, bots=1))
 
     def person_to_act() -> tuple[Any, int] | None:
         for table in runner.tournament.tables.values():
@@ -303,33 +300,31 @@ def test_a_player_whose_page_stopped_looking_is_away(tmp_path: Path) -> None:
 
 
 def test_the_audit_command_holds_each_pool_against_its_tournament(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    room_db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from doubleholdem.cli import main
 
-    path = tmp_path / "r.db"
-    room, _, runner, clock = registered(str(path), sit_and_go(5, bots=3))
+    room, _, runner, clock = registered(room_db, sit_and_go(5, bots=3))
     play(runner, clock, ("ann", "bob"), until=lambda: runner.tournament.hands >= 2)
     room.store.close()
-    assert main(["accounts", "audit", "--db", str(path), "--json"]) == 0
+    assert main(["accounts", "audit", "--db", room_db, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["problems"] == []
-    db = sqlite3.connect(path, isolation_level=None)  # chips taken out of the pool
-    db.execute("BEGIN IMMEDIATE")
-    ledger.transfer(db, "forged", "prize", ledger.tournament(0), ledger.player("ann"), 7)
-    db.execute("COMMIT")
-    db.close()
-    assert main(["accounts", "audit", "--db", str(path), "--json"]) == 1
+    with contextlib.closing(connect(room_db)) as db:  # chips taken out of the pool
+        begin(db)
+        ledger.transfer(db, "forged", "prize", ledger.tournament(0), ledger.player("ann"), 7)
+        db.execute("COMMIT")
+    assert main(["accounts", "audit", "--db", room_db, "--json"]) == 1
     problems = json.loads(capsys.readouterr().out)["problems"]
     assert problems == [f"tournament 1: the ledger holds {5 * BUY_IN - 7} chips in its pool, "
                         f"its state says {5 * BUY_IN}"]  # fmt: skip
 
 
 def test_the_operators_log_tells_each_movement_once_committed(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    room_db: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="doubleholdem.server")
     clock = Clock()
-    room, tournaments = open_room(str(tmp_path / "r.db"), sit_and_go(), clock)
+    room, tournaments = open_room(room_db, sit_and_go(), clock)
     sign_up(room, "ann", 1000)
     sign_up(room, "poor", 1)
     caplog.clear()
