@@ -2,17 +2,18 @@
 the lobby, a tournament's view for its signed-in entrant (its table from its seat),
 registering and unregistering paid through the ledger, and every refusal (not signed
 in, another site's page, a bad body, no such tournament, a second registration, a
-decision out of turn) answered with a typed error that changes nothing."""
+decision out of turn) answered with a typed error that changes nothing. On SQLite and on
+PostgreSQL (``room_db``)."""
 
 from __future__ import annotations
 
-import sqlite3
+import contextlib
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from doubleholdem.accounts.bank import Bank
+from doubleholdem.database.url import connect
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
@@ -24,10 +25,10 @@ from tournaments_room import BUY_IN, FEE, sit_and_go
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Browser]:
+def browser(room_db: str) -> Iterator[Browser]:
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, signup=True,
                             welcome_chips=1000, signups_per_address=0)  # fmt: skip
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     desk = Desk(room.store.path, settings, passwords=FAST)
     with ServerThread(room, desk=desk, tournaments=[sit_and_go(3, bots=1)]) as server:
         yield Browser(server.port)
@@ -37,7 +38,7 @@ def _balance(browser: Browser, token: str) -> int:
     return int(browser.request("GET", "/api/me", token=token).body["balance"])
 
 
-def test_register_and_unregister_through_the_api(browser: Browser, tmp_path: Path) -> None:
+def test_register_and_unregister_through_the_api(browser: Browser, room_db: str) -> None:
     ann = browser.sign_up("ann").token
     lobby = browser.request("GET", "/api/tournaments").body
     assert [(t["id"], t["status"], t["entrants"], t["pool"]) for t in lobby] == [
@@ -54,7 +55,7 @@ def test_register_and_unregister_through_the_api(browser: Browser, tmp_path: Pat
     view = browser.request("GET", "/api/tournaments/0", token=ann).body
     assert view["me"] == {"player": "ann", "registered": False}
     assert view["payouts"] == [BUY_IN] and view["structure"][0]["big"] == 20
-    with sqlite3.connect(f"file:{tmp_path / 'tables.db'}?mode=ro", uri=True) as db:
+    with contextlib.closing(connect(room_db, mode="ro")) as db:
         assert audit_room(db)["problems"] == []
 
 
@@ -91,13 +92,13 @@ def test_refusals_name_what_was_wrong(browser: Browser) -> None:
 
 
 def test_only_an_operator_cancels_and_every_entry_is_refunded(
-    browser: Browser, tmp_path: Path
+    browser: Browser, room_db: str
 ) -> None:
     ann = browser.sign_up("ann").token
     assert browser.request("POST", "/api/tournaments/0/register", {}, token=ann).status == 200
     refused = browser.request("POST", "/api/tournaments/0/cancel", {}, token=ann)
     assert (refused.status, refused.body["error"]) == (403, "not_an_operator")
-    with Bank(str(tmp_path / "tables.db"), passwords=FAST) as bank:
+    with Bank(room_db, passwords=FAST) as bank:
         bank.create("boss", PASSWORD, admin=True)
     boss = browser.sign_in("boss").token
     assert browser.request("POST", "/api/tournaments/0/cancel", {}, token=boss).status == 200
@@ -105,5 +106,5 @@ def test_only_an_operator_cancels_and_every_entry_is_refunded(
     lobby = browser.request("GET", "/api/tournaments").body
     statuses = {t["id"]: t["status"] for t in lobby}
     assert statuses == {0: "cancelled", 1: "registering"}  # a sit-and-go opens anew
-    with sqlite3.connect(f"file:{tmp_path / 'tables.db'}?mode=ro", uri=True) as db:
+    with contextlib.closing(connect(room_db, mode="ro")) as db:
         assert audit_room(db)["problems"] == []
