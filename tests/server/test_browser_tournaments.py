@@ -27,16 +27,28 @@ SEED = 1
 
 
 async def _until_deal_made(page: Any) -> None:
-    """Folds or checks ann's hands and accepts the deal once it is offered."""
+    """Folds or checks ann's hands and accepts the deal once it is offered, one event
+    at a time: it waits for the first of the deal made, the deal's accept button and a
+    fold or check button (in the page's order), clicks that very button, and waits for
+    the page to draw its next state (the page draws every state anew, so the button
+    goes). A button the page replaced before the click lands is not waited for again:
+    a later state may never show one (the deal stops the hand)."""
+    from playwright.async_api import Error as PlaywrightError  # only with a browser
+
+    made = page.locator("#tournament-deal", has_text="Deal made")
+    buttons = page.locator('#deal-accept, [data-act="fold"], [data-act="check"]')
+    first = made.or_(buttons).first
     for _ in range(600):
-        if await page.locator("#tournament-deal", has_text="Deal made").count():
+        handle = await first.element_handle()  # waits for one
+        if await handle.get_attribute("id") == "tournament-deal":
             return
-        for selector in ("#deal-accept", '[data-act="fold"]', '[data-act="check"]'):
-            target = page.locator(selector)
-            if await target.count():
-                await target.first.click()
-                break
-        await page.wait_for_timeout(100)
+        try:
+            await handle.click()  # throws at once if the page replaced it meanwhile
+        except PlaywrightError:
+            if await handle.evaluate("node => node.isConnected"):
+                raise
+            continue
+        await handle.wait_for_element_state("hidden")  # detached: the next state is drawn
     raise AssertionError("no deal was made")
 
 
