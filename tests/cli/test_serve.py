@@ -135,13 +135,14 @@ def test_serve_opens_sign_up_with_welcome_chips(tmp_path: Path) -> None:
         process.wait(30)
 
 
-def _served(tmp_path: Path, *words: str) -> Any:
-    """``serve`` in a process of its own on a free port (one table, sign-up open): the
-    process and its page's URL."""
+def _served(tmp_path: Path, *words: str, db: str | None = None) -> Any:
+    """``serve`` in a process of its own on a free port (one table, sign-up open), on
+    ``db`` (by default a file in ``tmp_path``): the process and its page's URL."""
     import subprocess
     import sys
 
-    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", str(tmp_path / "t.db")]
+    db = str(tmp_path / "t.db") if db is None else db
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--db", db]
     command += ["--port", "0", "--tables", "1", "--signup", "open", *words]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
@@ -249,9 +250,9 @@ def test_serve_refuses_a_database_whose_ledger_triggers_were_dropped(tmp_path: P
     assert found == []
 
 
-def test_serve_runs_the_tournaments_of_its_config_file(tmp_path: Path) -> None:
+def test_serve_runs_the_tournaments_of_its_config_file(tmp_path: Path, room_db: str) -> None:
     """``[[tournament]]`` entries of ``--config`` (docs/room-tournaments.md): the lobby
-    shows the sit-and-go with its bots registered and paid."""
+    shows the sit-and-go with its bots registered and paid. On either database."""
     import json
     import urllib.request
 
@@ -260,7 +261,7 @@ def test_serve_runs_the_tournaments_of_its_config_file(tmp_path: Path) -> None:
         '[[tournament]]\nname = "Turbo"\nkind = "sit-and-go"\ncapacity = 6\nbuy_in = 100\n'
         'fee = 10\nbots = 4\nlevel_by = "hands"\n'
     )
-    process, url = _served(tmp_path, "--config", str(config))
+    process, url = _served(tmp_path, "--config", str(config), db=room_db)
     try:
         with urllib.request.urlopen(url + "api/tournaments", timeout=30) as reply:
             lobby = json.loads(reply.read())
