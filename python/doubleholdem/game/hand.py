@@ -119,8 +119,9 @@ class Hand(HandState):
         self._round = BettingRound(
             start.betting, self._bets, self._stacks, self._in_hand, start.able
         )
-        for seat in config.dead_hands:  # TH-24: dead as soon as dealt
-            self._kill(seat)
+        if start.dead_hands:  # TH-24: dead as soon as dealt (the config's, kept with it)
+            for seat in start.dead_hands:
+                self._kill(seat)
         self._proceed()
 
     def legal_actions(self) -> LegalActions | None:

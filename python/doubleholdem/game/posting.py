@@ -127,7 +127,9 @@ class Opening(NamedTuple):
     (``rounds``), the number dealt in all, the rules of its betting rounds
     (``betting``: :func:`~doubleholdem.game.betting.round_rules`) and the seats with
     chips left after the posts (``able``: seat ``s`` is ``1 << s``, as
-    :class:`~doubleholdem.game.betting.BettingRound` keeps them)."""
+    :class:`~doubleholdem.game.betting.BettingRound` keeps them) and the seats whose
+    hands are dead as dealt (``dead_hands``: the config's, TH-24; empty, read once a
+    hand)."""
 
     stacks: tuple[int, ...]
     bets: tuple[int, ...]
@@ -141,6 +143,7 @@ class Opening(NamedTuple):
     dealt: int
     betting: RoundRules
     able: int
+    dead_hands: tuple[int, ...]
 
 
 def opening(config: GameConfig) -> Opening:
@@ -184,6 +187,7 @@ def opening(config: GameConfig) -> Opening:
         rounds * n,
         round_rules(config),
         sum(1 << seat for seat, chips in enumerate(stacks) if chips),
+        config.dead_hands,
     )
 
 
