@@ -53,6 +53,35 @@ def _poke(room: Room) -> None:
         loop.call_soon_threadsafe(runner.wake.set)
 
 
+async def _on_server(room: Room, read: Callable[[], Any]) -> Any:
+    """``read()`` called on the room's loop, between two changes of its tables: what it
+    sees of a table is one state (read from the test's thread, a table the bots play
+    on may change between two of its attributes)."""
+    loop = room.tables._tasks[0].get_loop()
+
+    async def call() -> Any:
+        return read()
+
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(call(), loop))
+
+
+def _her_time_runs_out(runner: TableRunner, clock: FakeClock) -> float:
+    """On the room's loop: if ann is to act with time left, the clock moves to her
+    deadline and the table is woken; the seconds it moved (0 if not her turn)."""
+    table = runner.table
+    deadline = table.deadline
+    if not (table.in_hand and table.to_act == ANN) or deadline is None or deadline <= clock.now:
+        return 0.0
+    spent, clock.now = deadline - clock.now, deadline
+    runner.wake.set()
+    return spent
+
+
+def _gone_for(runner: TableRunner, hand: int) -> bool:
+    """On the room's loop: ann sits out and the table has reached hand ``hand``."""
+    return bool((_seat(runner) or {}).get("sitting_out")) and runner.table.hand_number >= hand
+
+
 async def _until(test: Any, seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while not test():
@@ -194,20 +223,15 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
         if point == "other_turn":
             bots.release()
         cost = 0.0
-        hands = runner.table.hand_number
-        while not (_seat(runner) or {}).get("sitting_out") or runner.table.hand_number < hands + 3:
-            table = runner.table
-            deadline = table.deadline
-            mine = table.in_hand and table.to_act == ANN
-            if mine and deadline is not None and deadline > clock.now:
-                cost += deadline - clock.now
-                clock.now = deadline
-                _poke(room)
-            await asyncio.sleep(0.002)
+        hands = await _on_server(room, lambda: runner.table.hand_number)
+        while not await _on_server(room, lambda: _gone_for(runner, hands + 3)):
+            cost += await _on_server(room, lambda: _her_time_runs_out(runner, clock))
         assert cost == ACTION
-        log = [e for e in runner.table.event_log(everything=True) if e.get("seat") == ANN]
-        assert not any(e["kind"] == "time_bank" for e in log)
-        assert ANN not in runner.table.dealt  # the latest hand went on without it
+        log, dealt = await _on_server(
+            room, lambda: (runner.table.event_log(everything=True), set(runner.table.dealt))
+        )
+        assert not any(e["kind"] == "time_bank" for e in log if e.get("seat") == ANN)
+        assert ANN not in dealt  # the latest hand went on without it
 
     _play_out(room, scenario)
 
