@@ -72,10 +72,14 @@ def _child(path: str, seed: int, marks: Path | None = None) -> None:
 def _kill_at_moments(runner: TournamentRunner, marks: Path) -> None:
     """The child kills itself at the first of the moments not yet marked in ``marks``:
     ann's registration, a level change (the level of the next hand rose) and a step of
-    hand-for-hand, each once before the change is committed and once right after."""
+    hand-for-hand, each once before the change is committed and once right after.
+    Hand-for-hand is killed in first after the commit that began it: a restart from
+    before it need not meet it again (two tables' hands may end in one step with a bust
+    each, from one more than the places paid to one fewer), while a restart from inside
+    it is inside it until its next change, the one then killed before its commit."""
 
-    def die(moment: str) -> None:
-        for when in ("before", "after"):
+    def die(moment: str, order: tuple[str, str] = ("before", "after")) -> None:
+        for when in order:
             mark = marks / f"{moment}-{when}"
             if not mark.exists():
                 mark.touch()
@@ -83,7 +87,7 @@ def _kill_at_moments(runner: TournamentRunner, marks: Path) -> None:
                 kill() if when == "before" else runner.commit.after(kill)
                 return
 
-    register, step = runner.register, runner.step
+    register, step, act = runner.register, runner.step, runner.act
 
     def registering(player: str, **options: Any) -> int:
         entry = register(player, **options)
@@ -93,14 +97,24 @@ def _kill_at_moments(runner: TournamentRunner, marks: Path) -> None:
 
     def stepping(now: float) -> float | None:
         level = runner.tournament.current_level(now)
+        during = runner.tournament.hand_for_hand
         wait = step(now)
         if runner.tournament.current_level(now) != level:
             die("level")
-        if runner.tournament.hand_for_hand:
-            die("hand_for_hand")
+        if during or runner.tournament.hand_for_hand:
+            die("hand_for_hand", ("after", "before"))
         return wait
 
+    def acting(player: str, hand: int, action: str, amount: int | None) -> None:
+        # a person's decision may end the hand that starts or ends hand-for-hand: with
+        # both people at the bubble's two tables, it can begin and end between two steps
+        during = runner.tournament.hand_for_hand
+        act(player, hand, action, amount)
+        if during or runner.tournament.hand_for_hand:
+            die("hand_for_hand", ("after", "before"))
+
     runner.register, runner.step = registering, stepping  # type: ignore[method-assign]
+    runner.act = acting  # type: ignore[method-assign]
 
 
 def _problems(path: str) -> list[str]:
