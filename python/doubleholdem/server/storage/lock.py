@@ -89,7 +89,7 @@ class PostgresLock:
             me = f"doubleholdem serve, process {os.getpid()} on {socket.gethostname()}"
             self._db.execute("SELECT set_config('application_name', ?, false)", (me,)).close()
             (schema,) = self._db.execute("SELECT current_schema()").fetchone()
-            key = lock_key(f"room:{schema}")
+            key = self._key = lock_key(f"room:{schema}")
             (held,) = self._db.execute("SELECT pg_try_advisory_lock(?)", (key,)).fetchone()
             if not held:
                 raise DatabaseInUse(
@@ -112,5 +112,13 @@ class PostgresLock:
         return None if row is None or not row[0] else str(row[0])
 
     def release(self) -> None:
-        """Lets another server have the room (closing the session releases the lock)."""
-        self._db.close()
+        """Lets another server have the room: the lock is given back before the session
+        is closed, since the server ends a closed session's backend (and its locks) only
+        some moments later, when a server opening the room at once would be refused. A
+        session that cannot answer is closed all the same (its end releases the lock)."""
+        try:
+            self._db.execute("SELECT pg_advisory_unlock(?)", (self._key,)).close()
+        except database_errors():
+            pass
+        finally:
+            self._db.close()
