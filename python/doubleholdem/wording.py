@@ -20,7 +20,7 @@ seat 2 cannot fold: it is seat 1's turn
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 __all__ = [
     "Number",
@@ -43,7 +43,7 @@ class Number(NamedTuple):
     field: str | None = None
 
 
-Part = str | Number
+Part = Union[str, Number]  # typing.Union: "str | Number" fails on Python 3.9
 
 
 class Wording(str):

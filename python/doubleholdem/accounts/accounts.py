@@ -41,7 +41,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterable
-from typing import NamedTuple, TypeGuard
+from typing import TYPE_CHECKING, NamedTuple
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.ledger import LedgerAccount
@@ -58,6 +58,9 @@ from doubleholdem.errors import (
     UnknownAccount,
 )
 from doubleholdem.extras import require
+
+if TYPE_CHECKING:
+    from typing import TypeGuard  # Python 3.10 (mypy's 3.11); only read by the type checker
 
 __all__ = [
     "NAME_RULE",

@@ -116,7 +116,9 @@ def _seats(log: list[dict[str, Any]]) -> list[tuple[int, str, int | None]]:
         return []
     seats, players = record["seats"], record["players"]
     occupancies = record.get("occupancies", [None] * len(seats))
-    rows = zip(seats, players, occupancies, strict=True)
+    if not len(seats) == len(players) == len(occupancies):  # zip(strict=) is Python 3.10
+        raise ValueError("a hand's record names as many seats, players and occupancies")
+    rows = zip(seats, players, occupancies)
     return [(int(s) - 1, str(p), None if o is None else int(o)) for s, p, o in rows]
 
 
