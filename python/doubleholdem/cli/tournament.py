@@ -1,5 +1,7 @@
 """``doubleholdem tournament simulate``: a whole tournament of bots
-(:mod:`doubleholdem.tournament.simulate`)."""
+(:mod:`doubleholdem.tournament.simulate`); ``doubleholdem tournament cancel``: a room's
+tournament cancelled on its database while no server serves it
+(:mod:`doubleholdem.server.tournaments.offline`)."""
 
 from __future__ import annotations
 
@@ -45,6 +47,47 @@ def add_parser(subparsers: Any) -> None:
     add_structure_option(p, default="no-limit")
     add_bots_run_options(p, "the draw, the deals and the bots", DEFAULT_BOTS, "entrants")
     p.set_defaults(run=run)
+    c = commands.add_parser(
+        "cancel",
+        help="cancel a room's tournament (no server serving the room)",
+        description="Cancels tournament ID of the room's database by the room's rule "
+        "(docs/room-tournaments.md): before the start every buy-in and fee goes back; "
+        "after it the pool is paid out (fees kept), once the hand in play (if any) has "
+        "ended at the room's next start. Refused while a server serves the room: cancel "
+        "through its POST /api/tournaments/{id}/cancel as an operator instead.",
+    )
+    c.add_argument("id", type=bounded(int, 1, 10**9, "a tournament number"), metavar="ID",
+                   help="the tournament's number, as the page shows it (from 1)")  # fmt: skip
+    c.add_argument("--db", required=True, metavar="DB",
+                   help="the room's database: a SQLite file or a postgresql:// URL")  # fmt: skip
+    c.add_argument("--snapshot-key", metavar="FILE",
+                   help="the room's snapshot key (serve --snapshot-key; default: none, for a "
+                   "room whose snapshots carry checksums)")  # fmt: skip
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(run=run_cancel)
+
+
+def run_cancel(args: argparse.Namespace) -> int:
+    """``doubleholdem tournament cancel``."""
+    from doubleholdem.cli.serve import read_key
+    from doubleholdem.server.tournaments.offline import cancel_stored
+
+    key = read_key(args.snapshot_key) if args.snapshot_key else None
+    done = cancel_stored(args.db, args.id - 1, key)
+    if args.json:
+        print(json.dumps(done))
+        return 0
+    said = f"tournament {args.id} ({done['name']})"
+    if done["status"] == "cancelling":
+        print(f"{said} is cancelling: a hand is in play; the room pays out the pool by the "
+              "settlement when it has ended (at its next start)")  # fmt: skip
+        return 0
+    print(f"{said} cancelled")
+    for sale in done["refunded"]:
+        print(f"  refunded {sale['player']}: {sale['buy_in']} + {sale['fee']} ({sale['what']})")
+    for paid in done["paid"]:
+        print(f"  paid {paid['player']} (entry {paid['entry'] + 1}): {paid['chips']}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
