@@ -23,6 +23,7 @@ class Checked:
         self.start: dict[int, int] = {}  # each entry's chips at its last hand's start
         self.table: dict[int, int] = {}  # and the table it played it at
         self.round: set[int] = set()  # tables done in this hand-for-hand round
+        self.dealt: set[int] = set()  # and the entries dealt in it
         self.reports: list[HandReport] = []
         self.moves_checked = 0  # balancing moves checked seat by seat (TRN-13)
 
@@ -51,11 +52,14 @@ class Checked:
         t = self.tournament
         counts = {n: len(seats) for n, seats in t.seats.items()}
         assert counts[number] >= 2 and max(counts.values()) - counts[number] < 3  # TRN-15
-        if t.hand_for_hand:  # TRN-16: once a round
+        if t.hand_for_hand:  # TRN-16: once a round, for a table and for a player
             assert number not in self.round
             self.round.add(number)
+            dealt = set(t.seats[number].values())
+            assert not dealt & self.dealt, "a player plays two hands of one round"
+            self.dealt |= dealt
         else:
-            self.round = set()
+            self.round, self.dealt = set(), set()
         table = t.tables[number]
         before = {seat: table.stack(seat) for seat in t.seats[number]}
         since = table.log_length
@@ -69,20 +73,33 @@ class Checked:
             seat = table.to_act
             assert seat is not None
             table.decide(seat, self.bot(table.player(seat)).choose(table.observe(seat)))
+        round_over = not t.hand_for_hand or not self.waiting(number)
         report = t.finish_hand(number)
         self.reports.append(report)
-        self.check(report)
-        if t.hand_for_hand and not any(n not in self.round for n in t.ready_tables()):
-            self.round = set()
+        self.check(report, round_over)
+        if round_over:
+            self.round, self.dealt = set(), set()
         return report
 
-    def check(self, report: HandReport) -> None:
+    def waiting(self, number: int) -> list[int]:
+        """TRN-16: the tables still to play this hand-for-hand round once the hand at
+        ``number`` is over (not halted by TRN-15 with its busted players gone)."""
+        t = self.tournament
+        counts = {n: sum(t.tables[n].stack(s) > 0 for s in seats) for n, seats in t.seats.items()}
+        fullest = max(counts.values())
+        return [n for n in counts if n not in self.round and not seating.halted(counts[n], fullest)]
+
+    def check(self, report: HandReport, round_over: bool = True) -> None:
+        """The rules after a hand; ``round_over`` False in the middle of a hand-for-hand
+        round, when no table breaks or balances (TRN-16)."""
         t = self.tournament
         stacks = [t.tables[n].stack(s) for n, seats in t.seats.items() for s in seats]
         assert sum(stacks) == t.issued  # chips conserved between hands
         assert all(stack > 0 for stack in stacks)  # nobody busted stays seated
-        if report.table in t.tables and t.state == "running":  # TRN-13: balanced after
-            counts = [len(seats) for seats in t.seats.values()]
+        counts = [len(seats) for seats in t.seats.values()]
+        if not round_over:
+            assert not report.moves and not report.broken
+        elif report.table in t.tables and t.state == "running":  # TRN-13: balanced after
             assert len(t.seats[report.table]) - min(counts) <= 1
         out = [p for p in report.eliminated if p.place > 1]
         rank = {p.entry: self.rank_at_table(p.entry, out) for p in out}
@@ -92,9 +109,12 @@ class Checked:
                     assert a.place < b.place
                 elif rank[a.entry] == rank[b.entry]:
                     assert a.place == b.place and a.shared == b.shared
-        balancing = [m for m in report.moves if m.from_table == report.table]
-        if len(balancing) == 1 and not report.broken:  # TRN-13, one move: who and where
-            self.check_move(balancing[0])
+        if report.broken:
+            return
+        for source in {m.from_table for m in report.moves}:  # TRN-13, one move from a
+            balancing = [m for m in report.moves if m.from_table == source]  # table: who
+            if len(balancing) == 1:  # and where
+                self.check_move(balancing[0])
 
     def rank_at_table(self, entry: int, out: list[Placement]) -> int:
         """How many larger stacks busted at ``entry``'s table in the same hand."""

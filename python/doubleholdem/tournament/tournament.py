@@ -263,7 +263,8 @@ class Tournament:
     def finish_hand(self, number: int, *, now: float | None = None) -> HandReport:
         """After the hand at table ``number`` is over: places the entries it eliminated
         (TRN-17) or lets them rebuy (TRN-6), runs hand-for-hand (TRN-16), breaks a table
-        (TRN-14), balances (TRN-13), and ends the tournament when one entry is left."""
+        (TRN-14), balances (TRN-13; in hand-for-hand once the round is over), and ends the
+        tournament when one entry is left."""
         table = self.tables.get(number)
         if table is None or number not in self.start_chips:
             raise TournamentStateError(f"table {number} has no hand to finish")
@@ -285,11 +286,13 @@ class Tournament:
         elif busted:
             eliminated += self._place(busted)
         moves: list[Move] = []
-        broken = self._break_tables(moves)
-        if number in self.tables:
-            self._balance(number, moves)
-        if self.hand_for_hand:
+        if not self.hand_for_hand:
+            broken = self._break_tables(moves)
+            if number in self.tables:
+                self._balance(number, moves)
+        else:
             eliminated += self._close_round()
+            broken = [] if self.round_played else self._rearrange_round(moves)
         eliminated += self._update_hand_for_hand()
         eliminated += self._finish_if_won()
         return HandReport(
@@ -413,6 +416,16 @@ class Tournament:
         out, self.round_out = self.round_out, []
         self.round_played = set()
         return self._place(out) if out else []
+
+    def _rearrange_round(self, moves: list[Move]) -> list[int]:
+        """TRN-16: a hand-for-hand round over, every table between hands, tables break
+        (TRN-14) and balance (TRN-13, in the order of their numbers) then, never during
+        the round, so that nobody moved plays a second hand of one round."""
+        broken = self._break_tables(moves)
+        for number in sorted(self.tables):
+            if number in self.tables:
+                self._balance(number, moves)
+        return broken
 
     def _update_hand_for_hand(self) -> list[Placement]:
         """TRN-16: on while more than one table plays and the entries left are one more
