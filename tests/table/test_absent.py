@@ -227,3 +227,14 @@ def test_absent_players_only_lose_their_posts(
             if len(dead) < len(table.dealt):
                 assert table.stack(seat) <= before[seat]
         assert all(table.stack(s) >= 0 for s in range(len(stacks)))
+
+
+def test_an_absent_players_seat_is_never_due_for_removal() -> None:
+    """TRN-21: an absent entrant's chips stay in play however long it is away; a cash
+    table removes a seat sat out too long (TH-40's removal clock)."""
+    for dealt_in, due in ((True, []), (False, [2])):
+        table = _table(absent_dealt_in=dealt_in)
+        table.sit_out(2, now=100.0)
+        table.advance(10_000.0)
+        assert table.overstayed(300, 60) == due
+        assert table.next_removal(300, 60) == (400.0 if due else None)

@@ -438,7 +438,11 @@ class Table(TableViews):
         return min((due for _, due in self.removals(remove_after, busted_after)), default=None)
 
     def removals(self, remove_after: float, busted_after: float) -> list[tuple[int, float]]:
-        """Each seat that will be due for removal (see :meth:`overstayed`), and when."""
+        """Each seat that will be due for removal (see :meth:`overstayed`), and when;
+        none at a tournament's table (``absent_dealt_in``), whose seats the tournament
+        ends: an absent entrant's chips stay in play (TRN-21)."""
+        if self.config.absent_dealt_in:
+            return []
         return self._lifecycle.removals(remove_after, busted_after)
 
     def forget_departures(self, before: float) -> None:
