@@ -26,6 +26,7 @@ class Tournament(Protocol):
     pending: list[list[tuple[int, int]]]
     pool: int
     issued: int
+    touched: set[int]
 
     def current_level(self, now: float = 0.0) -> int: ...
 
@@ -52,6 +53,7 @@ def rebuy(t: Tournament, player: str, now: float) -> None:
         if stack > limit:
             raise RebuyRefused(f"{player} has {stack} chips, more than {limit}", player=player)
         table.top_up(entry.seat, rules.chips)  # type: ignore[arg-type]
+        t.touched.add(entry.table)  # type: ignore[arg-type]
     else:
         t.pending[busted] = [(e, c) for e, c in t.pending[busted] if e != entry.number]
         t._seat_arrivals([entry.number], {entry.number: rules.chips})
@@ -73,6 +75,7 @@ def add_on(t: Tournament, player: str, now: float) -> None:
         raise RebuyRefused(f"{player} has no chips: rebuy instead", player=player)
     table = _idle_table(t, entry)
     table.top_up(entry.seat, rules.add_on_chips)  # type: ignore[arg-type]
+    t.touched.add(entry.table)  # type: ignore[arg-type]
     entry.add_on = True
     t.pool += rules.add_on_price
     t.issued += rules.add_on_chips

@@ -1,12 +1,19 @@
 """A tournament as JSON text that survives a restart (RULES.md TRN-20): its settings,
 its random generator, its entries and places, and every table's own snapshot
-(:meth:`Table.to_json <doubleholdem.table.Table.to_json>`), under a checksum.
+(:meth:`Table.to_json <doubleholdem.table.Table.to_json>`), under a checksum. Without its
+tables (``tables=False``) it names their numbers only, and is read back with the tables
+given (each restored from its own snapshot): a server stores each table apart, and
+writes again only those that changed.
 
 >>> from doubleholdem.tournament import Tournament, TournamentConfig
 >>> tournament = Tournament(TournamentConfig(kind="sit-and-go", capacity=2), seed=4)
 >>> _ = tournament.register("ann"); _ = tournament.register("bob")
 >>> copy = Tournament.from_json(tournament.to_json())
 >>> copy.to_json() == tournament.to_json()
+True
+>>> core = tournament.to_json(tables=False)
+>>> tables = {n: Table.from_json(t.to_json()) for n, t in tournament.tables.items()}
+>>> Tournament.from_json(core, tables=tables).to_json() == tournament.to_json()
 True
 """
 
@@ -16,6 +23,7 @@ import hashlib
 import hmac
 import json
 import random
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
@@ -32,10 +40,11 @@ _PLAIN = ("state", "started_at", "hands", "most_hands", "issued", "pool", "fees"
           "remaining", "hand_for_hand", "level")  # fmt: skip
 
 
-def dump(tournament: Any, key: bytes | None = None) -> str:
+def dump(tournament: Any, key: bytes | None = None, *, tables: bool = True) -> str:
     """The text of a :class:`~doubleholdem.tournament.Tournament`:
     ``{"version":1,"sha256":...,"tournament":{...}}``; with a secret ``key``, an HMAC
-    (``"hmac"``) over it and over every table's snapshot instead."""
+    (``"hmac"``) over it and over every table's snapshot instead. Without ``tables``,
+    its ``tables`` are their numbers only (each table's snapshot stored apart)."""
     t = tournament
     version, inner, gauss = t.rng.getstate()
     body: dict[str, Any] = {name: getattr(t, name) for name in _PLAIN}
@@ -44,7 +53,8 @@ def dump(tournament: Any, key: bytes | None = None) -> str:
         rng=[version, list(inner), gauss],
         entries=[[e.number, e.player, e.table, e.seat, e.place, list(e.shared), e.prize,
                   e.rebuys, e.add_on] for e in t.entries],
-        tables={str(n): table.to_json(key) for n, table in t.tables.items()},
+        tables=({str(n): table.to_json(key) for n, table in t.tables.items()} if tables
+                else list(t.tables)),
         seats={str(n): {str(s): e for s, e in seats.items()} for n, seats in t.seats.items()},
         table_levels={str(n): level for n, level in t.table_levels.items()},
         start_chips={str(n): {str(e): c for e, c in chips.items()}
@@ -60,10 +70,16 @@ def dump(tournament: Any, key: bytes | None = None) -> str:
     return f'{{"version":{VERSION},"{kind}":"{_digest(text, key)}","tournament":{text}}}'
 
 
-def load(cls: type[T], text: str | bytes, key: bytes | None = None) -> T:
-    """The tournament :func:`dump` wrote (with the same ``key``);
+def load(
+    cls: type[T],
+    text: str | bytes,
+    key: bytes | None = None,
+    tables: Mapping[int, Table] | None = None,
+) -> T:
+    """The tournament :func:`dump` wrote (with the same ``key``); one written without
+    its tables takes ``tables`` (number -> table, exactly the numbers it names);
     :class:`~doubleholdem.errors.InvalidSnapshot` (:class:`~doubleholdem.errors.TamperedSnapshot`
-    if its checksum, its HMAC or its chips do not add up) if it is not one."""
+    if its checksum, its HMAC, its tables or its chips do not add up) if it is not one."""
     try:
         data = json.loads(text)
     except (ValueError, TypeError, RecursionError) as error:
@@ -85,18 +101,36 @@ def load(cls: type[T], text: str | bytes, key: bytes | None = None) -> T:
         what = "checksum" if key is None else "HMAC"
         raise TamperedSnapshot(f"tournament snapshot: the {what} does not match")
     try:
-        tournament = _restore(cls, body, key)
+        tournament = _restore(cls, body, key, _tables(body["tables"], tables, key))
     except DoubleHoldemError as error:
         raise TamperedSnapshot(f"tournament snapshot: {error}") from None
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
         raise TamperedSnapshot(f"tournament snapshot: {type(error).__name__}: {error}") from None
-    tables = tournament.tables.values()  # type: ignore[attr-defined]
-    if sum(table.bought_in for table in tables) != tournament.issued:  # type: ignore[attr-defined]
+    restored = tournament.tables.values()  # type: ignore[attr-defined]
+    if sum(table.bought_in for table in restored) != tournament.issued:  # type: ignore[attr-defined]
         raise TamperedSnapshot("tournament snapshot: the chips do not add up")
     return tournament
 
 
-def _restore(cls: type[T], body: dict[str, Any], key: bytes | None) -> T:
+def _tables(
+    stored: Any, given: Mapping[int, Table] | None, key: bytes | None
+) -> list[tuple[int, Table]]:
+    """The tables of a snapshot, by number: its own (an object of snapshots), or those
+    ``given`` for the numbers it names (a list)."""
+    if isinstance(stored, dict):
+        if given is not None:
+            raise InvalidSnapshot("its tables are in it: none may be given")
+        return [(int(n), Table.from_json(text, key)) for n, text in _by_number(stored)]
+    if given is None:
+        raise InvalidSnapshot("it was written without its tables: they must be given")
+    if sorted(stored) != sorted(given):
+        raise InvalidSnapshot(f"it has tables {sorted(stored)}, not {sorted(given)}")
+    return [(int(n), given[n]) for n in stored]
+
+
+def _restore(
+    cls: type[T], body: dict[str, Any], key: bytes | None, tables: list[tuple[int, Table]]
+) -> T:
     rng = random.Random()
     version, inner, gauss = body["rng"]
     rng.setstate((version, tuple(inner), gauss))
@@ -105,7 +139,7 @@ def _restore(cls: type[T], body: dict[str, Any], key: bytes | None) -> T:
         setattr(t, name, body[name])
     t.entries = [Entry(n, p, tb, st, pl, tuple(sh), pr, rb, ad)
                  for n, p, tb, st, pl, sh, pr, rb, ad in body["entries"]]  # fmt: skip
-    t.tables = {int(n): Table.from_json(text, key) for n, text in _by_number(body["tables"])}
+    t.tables = dict(tables)
     for number, table in t.tables.items():  # the settings of its level, as this version
         table.config = t.config.table_config(body["table_levels"][str(number)])  # has them
     t.seats = {int(n): {int(s): e for s, e in _by_number(seats)}

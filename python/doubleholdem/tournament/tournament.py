@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 from doubleholdem.errors import (
     RegistrationRefused,
@@ -98,6 +98,9 @@ class Tournament:
         self._by_player: dict[str, list[Entry]] = {}  # entries_of's index
         self._indexed = 0  # of the first entries
         self._sizes: seating.Sizes | None = None
+        # the tables changed by the tournament's own steps since the caller last emptied
+        # it (what a server stores again; not part of the snapshot): see ``touched``
+        self.touched: set[int] = set()
 
     # ------------------------------------------------------------------ entries
 
@@ -184,6 +187,7 @@ class Tournament:
             raise TournamentError(f"{player!r} has no seat, or absent {absent!r} is not a bool")
         table = self.tables[number]
         (table.sit_out if absent else table.sit_in)(seat, now=now)
+        self.touched.add(number)
 
     # ------------------------------------------------------------------ start
 
@@ -256,6 +260,7 @@ class Tournament:
         seats = self.seats[number]
         self.start_chips[number] = {entry: table.stack(seat) for seat, entry in seats.items()}
         table.start_hand(now)
+        self.touched.add(number)
         self.hands += 1
         self.level = max(self.level, level)
         return table
@@ -354,17 +359,26 @@ class Tournament:
 
     # ------------------------------------------------------------------ snapshots
 
-    def to_json(self, key: bytes | None = None) -> str:
+    def to_json(self, key: bytes | None = None, *, tables: bool = True) -> str:
         """The whole tournament as versioned JSON text (every table's snapshot with
         it, under an HMAC with a secret ``key``); :meth:`from_json` restores it and play
-        goes on identically."""
-        return snapshot.dump(self, key)
+        goes on identically. Without ``tables`` it names its tables' numbers only: each
+        table is stored apart (:meth:`Table.to_json <doubleholdem.table.Table.to_json>`),
+        and given back to :meth:`from_json`."""
+        return snapshot.dump(self, key, tables=tables)
 
     @classmethod
-    def from_json(cls, text: str | bytes, key: bytes | None = None) -> Tournament:
-        """The tournament saved by :meth:`to_json` with the same ``key``, else
+    def from_json(
+        cls,
+        text: str | bytes,
+        key: bytes | None = None,
+        *,
+        tables: Mapping[int, Table] | None = None,
+    ) -> Tournament:
+        """The tournament saved by :meth:`to_json` with the same ``key`` (saved without
+        its tables: with ``tables``, number -> table), else
         :class:`~doubleholdem.errors.InvalidSnapshot`."""
-        return snapshot.load(cls, text, key)
+        return snapshot.load(cls, text, key, tables)
 
     # ------------------------------------------------------------------ the rules' steps
 
@@ -548,6 +562,7 @@ class Tournament:
         level = self.level if self.state == RUNNING else 0
         seed = self.rng.getrandbits(64)
         self.tables[number] = Table(self.config.table_config(level), seed=seed)
+        self.touched.add(number)
         self.seats[number] = {}
         self.table_levels[number] = level
         self._resized(None, 0)
@@ -555,6 +570,7 @@ class Tournament:
     def _join(self, number: int, seat: int, entry: int, stack: int, absent: bool = False) -> None:
         record, table = self.entries[entry], self.tables[number]
         table.join(seat, record.player, stack, stranger=True)
+        self.touched.add(number)
         if absent:  # TRN-21: a move keeps the absence
             table.sit_out(seat)
         self.seats[number][seat] = entry
@@ -570,6 +586,7 @@ class Tournament:
         record.table = record.seat = None
         table = self.tables[number]
         stack = table.leave(seat, now=now)
+        self.touched.add(number)
         table.forget_departures(math.inf)  # TRN-12: nobody leaves owing blinds
         return stack
 
