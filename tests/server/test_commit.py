@@ -62,6 +62,7 @@ async def _scenario(room: Room, path: Path | str) -> None:
                 break
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.05)
+        await _landed(room)
         for connection in players.values():
             _messages(connection)
         before, committed = _moves(path), len(commits)
@@ -77,13 +78,29 @@ async def _scenario(room: Room, path: Path | str) -> None:
         assert _moves(path) == before and len(commits) == committed
         assert all(_messages(c) == [] for c in players.values())
         await asyncio.sleep(0)  # one turn of the event loop: the flush
+        # (on PostgreSQL the commit runs on the commit's thread: nothing is sent until
+        # it landed back on the event loop)
+        for _ in range(5000):
+            if commits[committed:]:
+                break
+            assert all(c.outbox.empty() for c in players.values())
+            await asyncio.sleep(0.001)
         assert commits[committed:] == [before + 2]  # one transaction for both tables
+        await _landed(room)
         for table, connection in enumerate(acting):
             replies = _messages(connection)
             assert replies[0] == {"v": 2, "type": "result", "id": f"a{table}", "ok": True}
             assert replies[1]["type"] == "update"
     finally:
         await room.stop()
+
+
+async def _landed(room: Room) -> None:
+    """Until the room's commit in flight (on PostgreSQL's commit thread) landed."""
+    for _ in range(5000):
+        if room.commit.idle():
+            return
+        await asyncio.sleep(0.001)
 
 
 def _run(

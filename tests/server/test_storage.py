@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from doubleholdem.database.url import connect
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.journal import restore
-from doubleholdem.server.storage.storage import move_hash, read_tables
+from doubleholdem.server.storage.storage import Storage, move_hash, read_tables
 from doubleholdem.server.tables.room import Room
 from server_harness import stored_mid_hand, until_hands
 
@@ -66,7 +67,10 @@ async def _play(room: Room) -> None:
         await room.stop()
 
 
-def test_restore_gives_the_live_table_after_every_change(room_db: str) -> None:
+def test_restore_gives_the_live_table_after_every_change(room_db: str, monkeypatch: Any) -> None:
+    # the check reads the database as each flush returns: the commit on the event loop
+    # (on PostgreSQL it runs on the commit's thread, landing later)
+    monkeypatch.setattr(Storage, "commits_off_loop", property(lambda self: False))
     settings = RoomSettings(tables=2, bots=6, bot_delay=0.0, pause=0.0, seed=5)
     room = Room.open(room_db, settings)
     check = RestoreCheck(room)

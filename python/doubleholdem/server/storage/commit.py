@@ -22,19 +22,35 @@ the next commit's transaction at once, and committed by it with the change it pa
 (:meth:`GroupCommit.paying`); what must be committed before anything else happens (a
 call to a wallet outside the database, noted first) is written in a transaction of its
 own (:meth:`GroupCommit.write_now`). Both wait ``PAY_PATIENCE`` seconds at most for the
-write lock."""
+write lock.
+
+On PostgreSQL (:attr:`Storage.commits_off_loop
+<doubleholdem.server.storage.storage.Storage.commits_off_loop>`) a commit's statements
+(some forty round trips to the server at a hand's end) run on a worker thread of the
+room's own, one commit at a time, while the event loop goes on; the changes made
+meanwhile gather for the next commit, which begins once this one *lands* back on the
+loop, in order. Everything else is as above and happens on the loop: the replies sent
+after the commit, the undos if it failed (with those of the changes gathered meanwhile,
+made on top of it), the refusing and the heartbeat. A payment or a write that must be
+committed now waits for the commit in flight to end first (the connection is the
+commit's until then). SQLite commits on the loop, as before: its commit is a function
+call and a write to the log (a few hundred microseconds), less than the hop to a
+thread and back."""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
+from doubleholdem.server.metrics import Metrics
 from doubleholdem.server.storage.storage import Storage
 
 __all__ = [
@@ -66,6 +82,19 @@ class Recipient(Protocol):
     def send(self, text: str) -> None: ...
 
 
+@dataclass
+class _Batch:
+    """The changes of one commit and what follows it."""
+
+    steps: list[Step]
+    sends: list[tuple[Recipient, str]]
+    instead: list[tuple[Recipient, str]]
+    undo: set[Callable[[], None]]
+    ended: dict[Callable[[], None], None]
+    applying: set[tuple[str, str]]
+    future: concurrent.futures.Future[BaseException | None] | None = field(default=None)
+
+
 def running_loop() -> asyncio.AbstractEventLoop | None:
     """The running event loop, or ``None`` (a script or a test without one)."""
     try:
@@ -77,8 +106,12 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
 class GroupCommit:
     """Commits to ``store`` what the changes of one turn of the event loop store."""
 
-    def __init__(self, store: Storage) -> None:
+    def __init__(self, store: Storage, metrics: Metrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics if metrics is not None else Metrics()
+        # the thread PostgreSQL's commits run on (made on the first), and the one in flight
+        self._worker: concurrent.futures.ThreadPoolExecutor | None = None
+        self._flying: _Batch | None = None
         self._steps: list[Step] = []
         self._sends: list[tuple[Recipient, str]] = []
         self._instead: list[tuple[Recipient, str]] = []
@@ -114,7 +147,7 @@ class GroupCommit:
         none is pending; else the commit is tried now (if it must wait for the write
         lock, ``then`` waits with it), and ``then`` called when it ended, after the
         undos and what else waited for it."""
-        if not self._steps and not self._undo:
+        if not self._steps and not self._undo and self._flying is None:
             then()
             return
         self._ended[then] = None
@@ -131,6 +164,7 @@ class GroupCommit:
         raised. :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held
         elsewhere for more than ``PAY_PATIENCE`` seconds (nothing written)."""
         store = self.store
+        self._connection_free()
         began = not store.in_transaction
         self._begin_now()
         store.db.execute("SAVEPOINT paying")
@@ -152,6 +186,7 @@ class GroupCommit:
         :class:`~doubleholdem.errors.DatabaseBusy` if the database cannot take it
         within ``PAY_PATIENCE`` seconds or refuses it (nothing written)."""
         try:
+            self._connection_free()
             self._begin_now()
             with self.store.transaction():
                 return write(self.store)
@@ -174,6 +209,10 @@ class GroupCommit:
         """Sends ``text`` to ``recipient`` if the next :meth:`flush`'s commit fails."""
         self._instead.append((recipient, text))
 
+    def idle(self) -> bool:
+        """Whether nothing waits to be committed and no commit is in flight."""
+        return self._flying is None and self._flush is None and not self._steps
+
     def health(self) -> str | None:
         """``None`` while the database takes writes; else what is wrong."""
         if self.refusing is not None:
@@ -189,7 +228,8 @@ class GroupCommit:
         a heartbeat commit, tried now without waiting, still fails."""
         if self.refusing is None:
             return True
-        if self._flush is None and not self._steps and self.store.writable():
+        idle = self._flush is None and self._flying is None and not self._steps
+        if idle and self.store.writable():
             self._accepting()
         return self.refusing is None
 
@@ -205,36 +245,123 @@ class GroupCommit:
     def flush(self) -> None:
         """Commits what the changes since the last flush store, in one transaction, then
         sends what they post; if the commit fails, calls their undos and sends what they
-        asked to send instead (see the module's text)."""
+        asked to send instead (see the module's text). While a commit is in flight the
+        flush waits for it to land (stopping: here, blocking)."""
         if self._flush is not None:
             self._flush.cancel()
             self._flush = None
-        if self._steps and not self._reserve():
+        if self._flying is not None:
+            if not self.stopping:
+                return  # it flushes again when it lands
+            self._connection_free()
+            self._landed(self._flying)
+        if self.stopping and self._worker is not None:
+            self._worker.shutdown()
+            self._worker = None
+        off_loop = self._off_loop()
+        if self._steps and not off_loop and not self._reserve():
             return
         self._locked_since = None
         self._tries = 0
-        steps, self._steps = self._steps, []
-        sends, self._sends = self._sends, []
-        instead, self._instead = self._instead, []
-        undo, self._undo = self._undo, set()
-        ended, self._ended = self._ended, {}
-        self.applying.clear()
-        try:
-            if steps:
-                with self.store.transaction():
-                    for step in steps:
-                        step(self.store)
-        except Exception as error:
-            self._failed(error, undo, instead, ended)
+        batch = self._take()
+        if batch.steps and off_loop:
+            self._fly(batch)
             return
-        if steps and self.refusing is not None:
+        self._land(batch, self._commit(batch.steps))
+
+    def _off_loop(self) -> bool:
+        """Whether the next commit runs on the worker thread: on PostgreSQL, from a
+        running event loop, unless stopping."""
+        return self.store.commits_off_loop and not self.stopping and running_loop() is not None
+
+    def _commit(self, steps: list[Step]) -> BaseException | None:
+        """Runs ``steps`` in one transaction and commits it (on whichever thread);
+        what failed, or ``None``. Its time is the commit latency's."""
+        if not steps:
+            return None
+        began = time.perf_counter()
+        try:
+            with self.store.transaction():
+                for step in steps:
+                    step(self.store)
+        except Exception as error:
+            return error
+        finally:
+            self.metrics.observe("commit_seconds", time.perf_counter() - began)
+        return None
+
+    def _fly(self, batch: _Batch) -> None:
+        """Commits ``batch`` on the worker thread; it lands on the loop when done."""
+        loop = asyncio.get_running_loop()
+        if self._worker is None:
+            self._worker = concurrent.futures.ThreadPoolExecutor(
+                1, thread_name_prefix="doubleholdem-commit"
+            )
+        self._flying = batch
+        batch.future = self._worker.submit(self._commit, batch.steps)
+
+        def done(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._landed, batch)
+
+        batch.future.add_done_callback(done)
+
+    def _connection_free(self) -> None:
+        """Waits for the commit in flight's statements to end (the connection is
+        then the loop's again); it still lands later, on the loop."""
+        if self._flying is not None and self._flying.future is not None:
+            concurrent.futures.wait([self._flying.future])
+
+    def _landed(self, batch: _Batch) -> None:
+        """The commit of ``batch`` ended on the worker: its replies or its undos, then
+        the next commit if changes gathered meanwhile (once each)."""
+        if self._flying is not batch or batch.future is None:
+            return
+        self._flying = None
+        self._land(batch, batch.future.result())
+        if not self.stopping and (self._steps or self._sends or self._ended):
+            self._flush_soon()  # (stopping, the flush that landed it goes on)
+
+    def _land(self, batch: _Batch, error: BaseException | None) -> None:
+        """What follows a commit of ``batch`` that ended (``error`` if it failed)."""
+        if error is not None:
+            # the changes gathered meanwhile were made on top of the failed ones: they fail too
+            pending = self._take_pending()
+            self._failed(
+                error,
+                batch.undo | pending.undo,
+                batch.instead + pending.instead,
+                {**batch.ended, **pending.ended},
+            )
+            return
+        self.applying -= batch.applying
+        if batch.steps and self.refusing is not None:
             self._accepting()
         if self.refusing is None:
             self.ready.set()
-        for then in ended:
+        for then in batch.ended:
             then()
-        for recipient, text in sends:
+        for recipient, text in batch.sends:
             recipient.send(text)
+
+    def _take(self) -> _Batch:
+        """The changes handed in since the last commit, taken for the next (their
+        action ids stay in ``applying`` until that commit landed)."""
+        batch = _Batch(
+            self._steps, self._sends, self._instead, self._undo, self._ended, set(self.applying)
+        )
+        self._steps, self._sends, self._instead = [], [], []
+        self._undo, self._ended = set(), {}
+        return batch
+
+    def _take_pending(self) -> _Batch:
+        """The changes not yet committed, taken to fail (a payment written into the
+        next transaction already is rolled back with them)."""
+        pending = self._take()
+        self.applying.clear()
+        if pending.steps or pending.undo:
+            self.store.abandon()
+        return pending
 
     def _reserve(self) -> bool:
         """Takes the write lock for the commit: True; False when the commit waits for
@@ -267,13 +394,8 @@ class GroupCommit:
     def _fail_pending(self, error: BaseException) -> None:
         self._locked_since = None
         self._tries = 0
-        undo, self._undo = self._undo, set()
-        instead, self._instead = self._instead, []
-        ended, self._ended = self._ended, {}
-        self._steps.clear()
-        self._sends.clear()
-        self.applying.clear()
-        self._failed(error, undo, instead, ended)
+        pending = self._take_pending()
+        self._failed(error, pending.undo, pending.instead, pending.ended)
 
     def _failed(
         self,
@@ -286,6 +408,7 @@ class GroupCommit:
         the room refuses writes until a heartbeat commit succeeds, what waited for the
         commit to end is called, and the requests of the failed commit are told so."""
         oplog.event("commit_failed", error=str(error) or type(error).__name__, tables=len(undo))
+        self.metrics.count("commits_refused")
         self.refusing = str(error) or type(error).__name__
         self.ready.clear()
         for back in undo:

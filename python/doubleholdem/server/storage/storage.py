@@ -202,6 +202,14 @@ class Storage:
         return True
 
     @property
+    def commits_off_loop(self) -> bool:
+        """Whether the group commit runs its transactions on a worker thread
+        (:mod:`~doubleholdem.server.storage.commit`): on PostgreSQL, whose statements
+        are round trips to a server; not on SQLite, whose are function calls (and
+        whose connection belongs to the thread that opened it)."""
+        return dialect(self._db) != SQLITE
+
+    @property
     def in_transaction(self) -> bool:
         """Whether a transaction is begun (:meth:`transaction`, or :meth:`reserve`d for
         the next one) and not yet ended."""
