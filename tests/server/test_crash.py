@@ -20,10 +20,9 @@ from typing import Any
 
 import websockets
 
+from cluster_harness import stored_tables
 from doubleholdem.database.url import connect
 from doubleholdem.server.protocol import apply_patch
-from doubleholdem.server.storage.journal import restore
-from doubleholdem.server.storage.storage import read_tables
 from doubleholdem.server.tables.connection import RATE
 
 CRASHES = 20
@@ -157,13 +156,10 @@ def test_sigkill_again_and_again_loses_nothing_and_repeats_nothing(room_db: str)
     assert player.pending is None
     applied = {i for i, answer in player.answers.items() if answer["type"] == "result"}
     assert len(applied) >= CRASHES  # the player really played through the crashes
+    stored = stored_tables(db)
+    tables = {table_id: table for table_id, (table, _) in stored.items()}
+    logs = {table_id: hands for table_id, (_, hands) in stored.items()}
     with contextlib.closing(connect(db)) as store:
-        tables = {stored.id: restore(stored) for stored in read_tables(store)}
-        logs: dict[int, list[tuple[int, list[dict[str, Any]]]]] = {}
-        for table_id, number, log in store.execute(
-            "SELECT table_id, number, log FROM hands ORDER BY table_id, number"
-        ):
-            logs.setdefault(table_id, []).append((number, json.loads(log)))
         token_seat = store.execute("SELECT seat FROM tokens").fetchone()
     assert token_seat is not None
     seat = token_seat[0]

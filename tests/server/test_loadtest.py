@@ -14,7 +14,7 @@ import pytest
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.cli import main
 from doubleholdem.server.http.desk import Desk
-from doubleholdem.server.http.loadtest import _Client
+from doubleholdem.server.http.load_client import Client
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from passwords_double import FAST
@@ -113,7 +113,7 @@ def test_a_leaving_client_waits_until_its_seat_sits_out() -> None:
     leaves once a view shows its seat sitting out and out of any hand."""
     over = {"over": True, "stacks": {"0": 990}, "legal": None}
     dealt = {"over": False, "stacks": {"0": 985, "1": 990}, "legal": None, "decision": "bet"}
-    client = _Client(0, 0, 0, 1000, 0.0)
+    client = Client(0, 0, 0, 1000, 0.0)
     client.view = _view(False, over)
     client.seated_at = 0.0
     client.leaving = True

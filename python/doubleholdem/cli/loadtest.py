@@ -21,7 +21,14 @@ __all__ = ["add_parser", "run"]
 def add_parser(subparsers: Any) -> None:
     """Registers ``loadtest``."""
     p = subparsers.add_parser("loadtest", help="bot clients over WebSockets against a server")
-    p.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
+    p.add_argument(
+        "--url",
+        required=True,
+        nargs="+",
+        action="extend",
+        help="the server, e.g. http://127.0.0.1:8000; or each process of a room served by "
+        "several (the clients are spread over all of them)",
+    )
     p.add_argument(
         "--clients",
         type=bounded(int, 1, 100_000, "a count of clients"),
@@ -45,6 +52,12 @@ def add_parser(subparsers: Any) -> None:
         help="the server's database (its file on this machine, or its postgresql:// URL): "
         "run the accounts audit at the end (default: no audit)",
     )
+    p.add_argument(
+        "--follow",
+        action="store_true",
+        help="a client whose connection drops finds where its table is served now "
+        "(another of the URLs) and resumes its seat there",
+    )
     add_seed_option(p, "the clients' choices")
     add_json_option(p)
     p.set_defaults(run=run)
@@ -57,7 +70,15 @@ def run(args: argparse.Namespace) -> int:
     raise_file_limit()
     seed = seed_of(args)
     result = asyncio.run(
-        run_load(args.url, args.clients, args.seconds, think=args.think, seed=seed, db=args.db)
+        run_load(
+            args.url,
+            args.clients,
+            args.seconds,
+            think=args.think,
+            seed=seed,
+            db=args.db,
+            follow=args.follow,
+        )
     )
     result["seed"] = seed
     if args.json:

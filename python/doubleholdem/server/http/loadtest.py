@@ -1,6 +1,6 @@
 """``doubleholdem loadtest``: bot clients over WebSockets against a running server.
 
-C clients take open seats at the server's tables (``GET /api/tables``), play for S
+C clients take open seats at the server's tables (``GET /api/tables``) and play for S
 seconds like calling stations (point card by DH-6's automatic choice, then check or call),
 each waiting ``--think`` seconds before it answers, then leave: each sits out, plays
 out the hand it is in, leaves and waits for ``left``. Prints one JSON object:
@@ -12,6 +12,16 @@ while every client sits out and leaves at once, the hands played out), ``errors`
 (refused actions, failed connections), ``chip_errors``
 (tables whose chips and rake do not add up to what was bought in, checked at the end)
 and ``still_seated`` (the clients' seats still taken at the end: 0).
+
+A room served by several processes is tested through all of them: given their URLs,
+the load reads each one's lobby, takes each table where it is served (the process that
+lists it) and spreads the clients over every table, seat k of every table before seat
+k+1 of any; ``processes`` counts the clients each URL got. With ``follow`` (``--follow``)
+a client whose connection drops (its process killed) asks the processes where its table
+is served now, connects there, resumes its seat and sends its unanswered decision
+again with the same ``id``; ``reconnects`` counts these. Every decision the server
+acknowledged is kept in :attr:`LoadResult.moves` (for the failover tests to find each
+in the database).
 
 Against an account room (the default of ``serve``) each client first signs up through
 the open sign-up (``serve --signup open --welcome-chips N --signups-per-address 0``:
@@ -31,7 +41,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import random
 import secrets
 import time
 import urllib.error
@@ -40,28 +49,30 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.cards import parse_card
-from doubleholdem.double import auto_point
-from doubleholdem.game.words import CALL, CHECK, POINT
+from doubleholdem.server.http.load_client import Client, Move, ws_url
 from doubleholdem.server.process import GC_YOUNG
-from doubleholdem.server.protocol import apply_patch
 
-__all__ = ["LoadResult", "run_load"]
+__all__ = ["LoadResult", "Move", "run_load"]
 
 
 class LoadResult(dict[str, Any]):
-    """The load test's figures (a dict, printed as JSON)."""
+    """The load test's figures (a dict, printed as JSON); :attr:`moves`, every decision
+    the server acknowledged, is not among them."""
+
+    moves: list[Move]
 
 
-def _all_tables(base: str) -> list[Any]:
+def _all_tables(base: str, timeout: float = 30.0, first: int | None = None) -> list[Any]:
     """Every table of the server at ``base``: ``GET /api/tables`` page after page (a
-    page's ``X-Next-Table`` header says where the next one starts)."""
+    page's ``X-Next-Table`` header says where the next one starts); from ``first``
+    on, only its first page."""
     tables: list[Any] = []
-    first: str | None = "0"
-    while first is not None:
-        with urllib.request.urlopen(f"{base}/api/tables?from={first}", timeout=30) as response:
+    start: str | None = str(first or 0)
+    while start is not None:
+        address = f"{base}/api/tables?from={start}"
+        with urllib.request.urlopen(address, timeout=timeout) as response:
             tables += json.loads(response.read())
-            first = response.headers.get("X-Next-Table")
+            start = None if first is not None else response.headers.get("X-Next-Table")
     return tables
 
 
@@ -69,10 +80,10 @@ class Signed:
     """The signed-in clients' side of the load: each client's account, made through the
     open sign-up, and the session cookie of its sign-in."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, prefix: str) -> None:
         self.base = base
         self.origin = base
-        self.prefix = "ld" + secrets.token_hex(3)  # one run's accounts: ld1a2b3c-17
+        self.prefix = prefix  # one run's accounts: ld1a2b3c-17
 
     def _post(self, path: str, body: dict[str, str]) -> tuple[int, Any, str]:
         """POSTs ``body`` as JSON: the status, the JSON answer and the session cookie;
@@ -154,20 +165,6 @@ def _audit(db: str | None, kind: str) -> dict[str, Any]:
     return {"audit_ok": found["ok"], "audit_problems": found["problems"][:10]}
 
 
-def _playing(view: dict[str, Any]) -> bool:
-    """True while the seat of ``view`` is dealt into a hand being played."""
-    hand = view["hand"]
-    return hand is not None and not hand["over"] and str(view["seat"]) in hand["stacks"]
-
-
-def _sat_out(view: dict[str, Any]) -> bool:
-    """True once the seat of ``view`` sits out: no later hand deals it in, so a ``leave``
-    sent now takes effect at once (sent on an older view, a hand dealt meanwhile would
-    hold the seat, played by its deadlines, until that hand ends)."""
-    seat = view["seat"]
-    return seat is not None and bool(view["seats"][seat]["sitting_out"])
-
-
 def _percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -175,179 +172,96 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-class _Client:
-    def __init__(self, index: int, table: int, seat: int, buy_in: int, think: float) -> None:
-        self.index = index
-        self.table = table
-        self.seat = seat
-        self.buy_in = buy_in
-        self.think = think
-        self.latencies: list[tuple[float, float]] = []  # (sent at, milliseconds)
-        self.seated_at: float | None = None  # when its first state came
-        self.errors = 0
-        self.sent: dict[str, float] = {}
-        self.count = 0
-        self.rng = random.Random(index)
-        self.answering: asyncio.Task[None] | None = None
-        self.on_seated: Callable[[], None] = lambda: None
-        self.cookie: str | None = None  # the session, signed in; None: a guest
-        self.origin = ""
-        self.leaving = False  # sat out: leaves once out of the hand it plays
-        self.asked_to_leave = False
-        self.view: Any = None  # the view the server sent, patched
-
-    def _sit(self) -> str:
-        sit: dict[str, Any] = {"v": 2, "type": "sit", "table": self.table, "seat": self.seat}
-        if self.cookie is None:
-            sit["name"] = f"load-{self.index}"
-        sit["buy_in"] = self.buy_in
-        return json.dumps(sit)
-
-    async def play(self, ws_url: str, stop_at: float, gate: asyncio.Semaphore) -> None:
-        from websockets.asyncio.client import connect
-
-        headers = {} if self.cookie is None else {"Cookie": self.cookie}
-        async with gate:
-            socket = await connect(
-                ws_url,
-                max_size=2**22,
-                open_timeout=60,
-                compression=None,
-                origin=self.origin or None,  # type: ignore[arg-type]
-                additional_headers=headers,
-            )
-        try:
-            await socket.send(self._sit())
-            # one timeout for the whole session, not one per message received
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._receive(socket), stop_at - time.monotonic())
-            await self._leave(socket)
-        finally:
-            await socket.close()
-
-    async def _leave(self, socket: Any) -> None:
-        """Sits out, plays out the hand it is in, then leaves and waits for ``left``."""
-        if self.seated_at is None:  # never sat
-            return
-        self.leaving = True
-        await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._receive(socket), 60.0)
-        if self.answering is not None:
-            self.answering.cancel()
-
-    async def _receive(self, socket: Any) -> None:
-        """Reads the server's messages and answers them, until cancelled."""
-        view: Any = self.view  # from an earlier call
-        sent = self.sent
-        loads = json.loads
-        clock = time.perf_counter
-        async for text in socket:
-            message = loads(text)
-            kind = message["type"]
-            if kind == "update":
-                view = self.view = apply_patch(view, message["patch"])
-            elif kind == "state":
-                view = self.view = message["view"]
-                if self.seated_at is None:
-                    self.seated_at = clock()
-                    self.on_seated()
-            elif kind in ("result", "error") and message.get("id") in sent:
-                started = sent.pop(message["id"])
-                if kind == "result":
-                    self.latencies.append((started, (clock() - started) * 1000.0))
-                else:
-                    self.errors += 1
-                continue
-            if kind == "left":
-                return
-            if kind == "error":
-                self.errors += 1
-            elif self.leaving and view is not None and _sat_out(view) and not _playing(view):
-                if not self.asked_to_leave:
-                    self.asked_to_leave = True
-                    await socket.send(json.dumps({"v": 2, "type": "leave"}))
-            elif view is not None and kind in ("state", "update") and not sent:
-                answering = self.answering
-                if answering is None or answering.done():
-                    self.answering = self._answer(socket, view)
-
-    def _answer(self, socket: Any, view: dict[str, Any]) -> asyncio.Task[None] | None:
-        """The task that answers ``view`` (read now: later updates change it), if any."""
-        hand = view["hand"]
-        seat = view["seat"]
-        message: dict[str, Any] = {"v": 2}
-        if hand is None or hand["over"]:
-            mine = view["seats"][seat] if seat is not None else None
-            if mine is None or mine["stack"] > 0 or self.cookie is not None or self.leaving:
-                return None  # an account's balance is spent: it stops
-            message.update(type="top_up", amount=self.buy_in)  # bust: buy back in
-            return asyncio.create_task(self._send(socket, message, 0.0))
-        legal = hand["legal"]
-        if legal is None:
-            return None
-        self.count += 1
-        message.update(type="act", id=f"l{self.index}-{self.count}", hand=view["hand_number"])
-        if hand["decision"] == POINT:
-            message.update(action=POINT, amount=auto_point([parse_card(c) for c in hand["hole"]]))
-        else:
-            message["action"] = CHECK if legal["can_check"] else CALL
-        think = self.think * self.rng.uniform(0.5, 1.5)
-        return asyncio.create_task(self._send(socket, message, think))
-
-    async def _send(self, socket: Any, message: dict[str, Any], think: float) -> None:
-        if think > 0:
-            await asyncio.sleep(think)
-        if "id" in message:
-            self.sent[message["id"]] = time.perf_counter()
-        await socket.send(json.dumps(message))
-
-
-async def _sign_in(base: str, players: list[_Client], ranges: dict[int, list[int]]) -> None:
-    """Signs every client up and in (a few at a time: the server hashes each password)."""
-    signed = Signed(base)
+async def _sign_in(players: list[Client], ranges: dict[tuple[str, int], list[int]]) -> None:
+    """Signs every client up and in, at the process serving its table (a few at a time:
+    the server hashes each password)."""
+    prefix = "ld" + secrets.token_hex(3)  # one run's accounts: ld1a2b3c-17
+    signed = {base: Signed(base, prefix) for base, _ in ranges}
     gate = asyncio.Semaphore(8)
 
-    async def one(player: _Client) -> None:
+    async def one(player: Client) -> None:
+        at = signed[player.base]
         async with gate:
-            low_high = ranges[player.table]
-            cookie, buy_in = await asyncio.to_thread(
-                signed.account, player.index, (low_high[0], low_high[1])
-            )
-        player.cookie, player.buy_in, player.origin = cookie, buy_in, signed.origin
+            low, high = ranges[player.base, player.table][:2]
+            cookie, buy_in = await asyncio.to_thread(at.account, player.index, (low, high))
+        player.cookie, player.buy_in, player.origin = cookie, buy_in, at.origin
 
     await asyncio.gather(*(one(p) for p in players))
 
 
+def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any]]:
+    """The room's tables as its processes at ``bases`` list them, each with the process
+    that serves it (the one listing it), once; a process that does not answer within
+    ``timeout`` seconds is left out."""
+    found: dict[tuple[str, int], tuple[str, Any]] = {}
+    for base in bases:
+        try:
+            tables = _all_tables(base, timeout)
+        except (OSError, ValueError):  # gone, frozen or failing: another serves its tables
+            continue
+        for table in tables:
+            found.setdefault((base, table["id"]), (base, table))
+    return list(found.values())
+
+
+def _locator(bases: list[str]) -> Callable[[int], str | None]:
+    """Where table ``id`` is served now: the first process at ``bases`` whose lobby
+    lists it (each asked for 2 s at most), or ``None``."""
+
+    def locate(table: int) -> str | None:
+        for base in bases:
+            with contextlib.suppress(OSError, ValueError):
+                page = _all_tables(base, 2.0, first=table)
+                if page and page[0]["id"] == table:
+                    return base
+        return None
+
+    return locate
+
+
+def _players(tables: list[tuple[str, Any]], clients: int, think: float) -> list[Client]:
+    """The clients, at the open seats of ``tables``, filled evenly: seat k of every
+    table before seat k+1 of any, the processes taken in turn."""
+    seats = [
+        (s, t["id"], base, t["buy_in"][1])
+        for base, t in tables
+        for s, occupant in enumerate(t["seats"])
+        if occupant is None
+    ]
+    if len(seats) < clients:
+        raise ValueError(f"the server has {len(seats)} open seats, not {clients}")
+    seats.sort(key=lambda item: item[:3])
+    players = []
+    for index, (seat, table, base, buy_in) in enumerate(seats[:clients]):
+        player = Client(index, table, seat, buy_in, think)
+        player.base, player.ws_url = base, ws_url(base)
+        players.append(player)
+    return players
+
+
 async def run_load(
-    url: str,
+    urls: str | list[str],
     clients: int,
     seconds: float,
     *,
     think: float = 0.5,
     seed: int = 1,
     db: str | None = None,
+    follow: bool = False,
+    stop: asyncio.Event | None = None,
 ) -> LoadResult:
-    """Runs the load test against the server at ``url``; see the module docstring."""
-    base = url.rstrip("/")
-    parts = urllib.parse.urlsplit(base)
-    ws_url = ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}/ws"
-    tables = await asyncio.to_thread(_all_tables, base)
-    kind = await asyncio.to_thread(_room_kind, base)
-    seats = [
-        (t["id"], s, t["buy_in"][1])
-        for t in tables
-        for s, occupant in enumerate(t["seats"])
-        if occupant is None
-    ]
-    if len(seats) < clients:
-        raise ValueError(f"the server has {len(seats)} open seats, not {clients}")
-    # fill tables evenly: seat k of every table before seat k+1 of any
-    seats.sort(key=lambda item: (item[1], item[0]))
-    players = [_Client(i, *seats[i], think) for i in range(clients)]
+    """Runs the load test against the room served at ``urls`` (one process's or
+    several's); with ``follow`` each client whose connection drops finds where its
+    table is served now and goes on there; ``stop``, once set, ends the play before
+    ``seconds`` (the leaving is then timed from the end of ``seconds`` all the same).
+    See the module docstring."""
+    bases = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else urls)]
+    tables = await asyncio.to_thread(_room_tables, bases)
+    kind = await asyncio.to_thread(_room_kind, bases[0])
+    players = _players(tables, clients, think)
     signing = time.perf_counter()
     if kind == "signed_in":
-        await _sign_in(base, players, {t["id"]: t["buy_in"] for t in tables})
+        await _sign_in(players, {(b, t["id"]): t["buy_in"] for b, t in tables})
     signing = time.perf_counter() - signing
     waiting = [clients]
 
@@ -357,25 +271,29 @@ async def run_load(
             gc.freeze()  # (and the clients make next to no reference cycles)
             gc.set_threshold(GC_YOUNG, 10, 10)  # as the server does
 
+    locate = _locator(bases) if follow else None
+    stopped = stop or asyncio.Event()
     for player in players:
-        player.on_seated = sat
+        player.on_seated, player.locate, player.stopped = sat, locate, stopped
     gate = asyncio.Semaphore(64)
     started, clock_start = time.monotonic(), time.perf_counter()
     stop_at = started + seconds
     thresholds = gc.get_threshold()
     try:
         outcomes = await asyncio.gather(
-            *(p.play(ws_url, stop_at, gate) for p in players), return_exceptions=True
+            *(p.play(stop_at, gate) for p in players), return_exceptions=True
         )
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
     failed = sum(1 for o in outcomes if isinstance(o, BaseException))
     await asyncio.sleep(0.5)  # let the server apply the leaves
-    after = await asyncio.to_thread(_all_tables, base)
-    chip_errors = sum(1 for t in after if t["chips"] + t["rake"] != t["bought_in"])
+    after = await asyncio.to_thread(_room_tables, bases, 5.0)
+    chip_errors = sum(1 for _, t in after if t["chips"] + t["rake"] != t["bought_in"])
     taken = {(p.table, p.seat) for p in players if p.seated_at is not None}
-    still = sum(1 for t in after for s, o in enumerate(t["seats"]) if o and (t["id"], s) in taken)
+    still = sum(
+        1 for _, t in after for s, o in enumerate(t["seats"]) if o and (t["id"], s) in taken
+    )
     timed = [x for p in players for x in p.latencies]
     seated = [p.seated_at for p in players if p.seated_at is not None]
     everyone = max(seated) if len(seated) == len(players) else None  # the last one sat
@@ -383,11 +301,12 @@ async def run_load(
     steady = [ms for sent, ms in timed if everyone is not None and everyone <= sent < leaving_from]
     steady = steady or [ms for _, ms in timed]  # nobody played after the last one sat
     leaving = [ms for sent, ms in timed if sent >= leaving_from]
-    return LoadResult(
+    result = LoadResult(
         accounts=kind,
         sign_in_s=round(signing, 2),
         clients=clients,
-        tables=len({p.table for p in players}),
+        tables=len({(p.base, p.table) for p in players}),
+        processes={base: sum(1 for p in players if p.base == base) for base in bases},
         seconds=round(time.monotonic() - started, 2),
         actions=len(timed),
         p50_ms=round(_percentile(steady, 0.50), 3),
@@ -398,5 +317,8 @@ async def run_load(
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
         still_seated=still,
+        reconnects=sum(p.reconnects for p in players),
         **await asyncio.to_thread(_audit, db, kind),
     )
+    result.moves = [move for p in players for move in p.acknowledged]
+    return result

@@ -1,0 +1,284 @@
+"""One client of ``doubleholdem loadtest`` (:mod:`doubleholdem.server.http.loadtest`):
+a calling station over a WebSocket that records each decision the server acknowledged,
+and, following the room, finds where its table is served after its connection dropped
+and resumes its seat there, sending an unanswered decision again with its ``id``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+import urllib.parse
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from doubleholdem.cards import parse_card
+from doubleholdem.double import auto_point
+from doubleholdem.game.words import CALL, CHECK, POINT
+from doubleholdem.server.protocol import apply_patch
+
+__all__ = ["Client", "Move", "ws_url"]
+
+
+class Move(NamedTuple):
+    """A decision the server acknowledged (``result``): the client's table and seat, the
+    hand it was sent in, its ``id``, its action and the process that answered."""
+
+    table: int
+    hand: int
+    seat: int
+    id: str
+    action: str
+    url: str
+
+
+def _playing(view: dict[str, Any]) -> bool:
+    """True while the seat of ``view`` is dealt into a hand being played."""
+    hand = view["hand"]
+    return hand is not None and not hand["over"] and str(view["seat"]) in hand["stacks"]
+
+
+def _sat_out(view: dict[str, Any]) -> bool:
+    """True once the seat of ``view`` sits out: no later hand deals it in, so a ``leave``
+    sent now takes effect at once (sent on an older view, a hand dealt meanwhile would
+    hold the seat, played by its deadlines, until that hand ends)."""
+    seat = view["seat"]
+    return seat is not None and bool(view["seats"][seat]["sitting_out"])
+
+
+def ws_url(base: str) -> str:
+    """The WebSocket of the process at ``base``."""
+    parts = urllib.parse.urlsplit(base)
+    return ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}/ws"
+
+
+class Client:
+    """One bot client of the load: sits at its table's seat, answers its decisions,
+    follows its table to another process when told how to find it, then leaves."""
+
+    def __init__(self, index: int, table: int, seat: int, buy_in: int, think: float) -> None:
+        self.index = index
+        self.table = table
+        self.seat = seat
+        self.buy_in = buy_in
+        self.think = think
+        self.latencies: list[tuple[float, float]] = []  # (sent at, milliseconds)
+        self.seated_at: float | None = None  # when its first state came
+        self.errors = 0
+        self.sent: dict[str, float] = {}
+        self.count = 0
+        self.rng = random.Random(index)
+        self.answering: asyncio.Task[None] | None = None
+        self.on_seated: Callable[[], None] = lambda: None
+        self.cookie: str | None = None  # the session, signed in; None: a guest
+        self.origin = ""
+        self.leaving = False  # sat out: leaves once out of the hand it plays
+        self.asked_to_leave = False
+        self.view: Any = None  # the view the server sent, patched
+        self.base = ""  # the process serving the table
+        self.ws_url = ""  # its WebSocket
+        self.locate: Callable[[int], str | None] | None = None  # following the room
+        self.token: str | None = None  # the seat's (a guest's)
+        self.pending: dict[str, Any] | None = None  # the decision sent, not yet answered
+        self.acknowledged: list[Move] = []
+        self.reconnects = 0
+        self.stopped = asyncio.Event()  # set: the time to play is up (shared by the load)
+
+    def _sit(self) -> str:
+        sit: dict[str, Any] = {"v": 2, "type": "sit", "table": self.table, "seat": self.seat}
+        if self.cookie is None:
+            sit["name"] = f"load-{self.index}"
+        sit["buy_in"] = self.buy_in
+        return json.dumps(sit)
+
+    async def play(self, stop_at: float, gate: asyncio.Semaphore) -> None:
+        """Sits, plays until ``stop_at`` (or :attr:`stopped` is set), then leaves.
+        Following the room (``locate`` set), a connection that drops is opened again
+        where the table is served now, the seat resumed and an unanswered decision sent
+        again with its ``id``."""
+        socket = await self._connect(gate)
+        try:
+            await socket.send(self._sit())
+            while True:
+                await self._play_until(socket, stop_at)
+                if self.locate is None or self.seated_at is None or self._over(stop_at):
+                    break
+                await socket.close()  # the connection dropped: follow the table
+                socket = await self._follow(stop_at, gate)
+                if socket is None:
+                    return
+            await self._leave(socket)
+        finally:
+            if socket is not None:
+                await socket.close()
+
+    def _over(self, stop_at: float) -> bool:
+        """Whether the time to play is up."""
+        return time.monotonic() >= stop_at or self.stopped.is_set()
+
+    async def _play_until(self, socket: Any, stop_at: float) -> None:
+        """Plays on ``socket`` until ``stop_at``, :attr:`stopped` or the connection's
+        end (one timeout for the whole session, not one per message received)."""
+        receiving = asyncio.ensure_future(self._receive(socket))
+        stopping = asyncio.ensure_future(self.stopped.wait())
+        timeout = max(0.0, stop_at - time.monotonic())
+        await asyncio.wait((receiving, stopping), timeout=timeout, return_when="FIRST_COMPLETED")
+        for task in (receiving, stopping):
+            task.cancel()
+        await asyncio.gather(receiving, stopping, return_exceptions=True)
+        if not receiving.cancelled() and receiving.exception() is not None:
+            raise receiving.exception()  # type: ignore[misc]
+
+    async def _connect(self, gate: asyncio.Semaphore) -> Any:
+        from websockets.asyncio.client import connect
+
+        headers = {} if self.cookie is None else {"Cookie": self.cookie}
+        async with gate:
+            return await connect(
+                self.ws_url,
+                max_size=2**22,
+                open_timeout=60,
+                compression=None,
+                origin=self.origin or None,  # type: ignore[arg-type]
+                additional_headers=headers,
+            )
+
+    async def _follow(self, stop_at: float, gate: asyncio.Semaphore) -> Any:
+        """A new connection to where the table is served now, its seat resumed (by
+        the account's table, or the guest's token), or ``None`` once the time is up."""
+        from websockets.exceptions import WebSocketException
+
+        assert self.locate is not None
+        self.reconnects += 1
+        self.sent.clear()  # a pending decision is sent again once seated
+        while not self._over(stop_at):
+            base = await asyncio.to_thread(self.locate, self.table)
+            if base is not None:
+                self.base, self.ws_url = base, ws_url(base)
+                try:
+                    socket = await self._connect(gate)
+                except (OSError, asyncio.TimeoutError, WebSocketException):
+                    socket = None
+                if socket is not None:
+                    resume: dict[str, Any] = {"v": 2, "type": "resume"}
+                    if self.token is None:
+                        resume["table"] = self.table
+                    else:
+                        resume["token"] = self.token
+                    await socket.send(json.dumps(resume))
+                    return socket
+            await asyncio.sleep(0.1)  # no process serves the table yet: ask again
+        return None
+
+    async def _leave(self, socket: Any) -> None:
+        """Sits out, plays out the hand it is in, then leaves and waits for ``left``."""
+        if self.seated_at is None:  # never sat
+            return
+        self.leaving = True
+        await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._receive(socket), 60.0)
+        if self.answering is not None:
+            self.answering.cancel()
+
+    async def _receive(self, socket: Any) -> None:
+        """Reads the server's messages and answers them, until the seat is left, the
+        connection drops or this is cancelled."""
+        from websockets.exceptions import ConnectionClosed
+
+        loads = json.loads
+        with contextlib.suppress(ConnectionClosed):
+            async for text in socket:
+                if await self._on(socket, loads(text)):
+                    return
+
+    async def _on(self, socket: Any, message: dict[str, Any]) -> bool:
+        """Handles one message of the server; ``True`` once the seat is left."""
+        kind = message["type"]
+        view: Any = self.view
+        if kind == "update":
+            view = self.view = apply_patch(view, message["patch"])
+        elif kind == "state":
+            view = self.view = message["view"]
+            if self.seated_at is None:
+                self.seated_at = time.perf_counter()
+                self.on_seated()
+        elif kind in ("result", "error") and message.get("id") in self.sent:
+            self._answered(kind, message)
+            return False
+        elif kind == "seated":
+            self.token = message["token"] or self.token
+            await self._send_pending(socket)
+            return False
+        if kind == "left":
+            return True
+        if kind == "error":
+            self.errors += 1
+        elif self.leaving and view is not None and _sat_out(view) and not _playing(view):
+            if not self.asked_to_leave:
+                self.asked_to_leave = True
+                await socket.send(json.dumps({"v": 2, "type": "leave"}))
+        elif view is not None and kind in ("state", "update") and not self.sent:
+            answering = self.answering
+            if answering is None or answering.done():
+                self.answering = self._answer(socket, view)
+        return False
+
+    def _answered(self, kind: str, message: dict[str, Any]) -> None:
+        """A decision's ``result`` (acknowledged: recorded) or ``error``."""
+        ident = message["id"]
+        started = self.sent.pop(ident)
+        pending = self.pending
+        self.pending = None
+        if kind == "error":
+            self.errors += 1
+            return
+        self.latencies.append((started, (time.perf_counter() - started) * 1000.0))
+        if pending is not None and pending["id"] == ident:
+            hand, action = pending["hand"], pending["action"]
+            move = Move(self.table, hand, self.seat, ident, action, self.base)
+            self.acknowledged.append(move)
+
+    async def _send_pending(self, socket: Any) -> None:
+        """Sends the decision whose answer the lost connection never brought again,
+        with its ``id`` (applied already, it is answered ``repeated``)."""
+        pending = self.pending
+        if pending is not None:
+            self.sent[pending["id"]] = time.perf_counter()
+            await socket.send(json.dumps(pending))
+
+    def _answer(self, socket: Any, view: dict[str, Any]) -> asyncio.Task[None] | None:
+        """The task that answers ``view`` (read now: later updates change it), if any."""
+        hand = view["hand"]
+        seat = view["seat"]
+        message: dict[str, Any] = {"v": 2}
+        if hand is None or hand["over"]:
+            mine = view["seats"][seat] if seat is not None else None
+            if mine is None or mine["stack"] > 0 or self.cookie is not None or self.leaving:
+                return None  # an account's balance is spent: it stops
+            message.update(type="top_up", amount=self.buy_in)  # bust: buy back in
+            return asyncio.create_task(self._send(socket, message, 0.0))
+        legal = hand["legal"]
+        if legal is None:
+            return None
+        self.count += 1
+        message.update(type="act", id=f"l{self.index}-{self.count}", hand=view["hand_number"])
+        if hand["decision"] == POINT:
+            message.update(action=POINT, amount=auto_point([parse_card(c) for c in hand["hole"]]))
+        else:
+            message["action"] = CHECK if legal["can_check"] else CALL
+        think = self.think * self.rng.uniform(0.5, 1.5)
+        return asyncio.create_task(self._send(socket, message, think))
+
+    async def _send(self, socket: Any, message: dict[str, Any], think: float) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        if think > 0:
+            await asyncio.sleep(think)
+        if "id" in message:
+            self.pending = message
+            self.sent[message["id"]] = time.perf_counter()
+        with contextlib.suppress(ConnectionClosed):  # sent again once resumed elsewhere
+            await socket.send(json.dumps(message))

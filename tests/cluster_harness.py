@@ -1,0 +1,346 @@
+"""Many real ``doubleholdem serve`` processes on one room's database (issue 33), for the
+failover tests and benches/failover.py: each started on 127.0.0.1 and a free port, ready
+once it printed its address and its ``/healthz`` answered ``ok``; each can be killed
+(``kill -9``), frozen (``SIGSTOP``) and woken (``SIGCONT``); the ``leases`` rows say which
+process owns which table (:meth:`ServedRoom.owners`). The checks after a failover read
+the database: :func:`unsettled_hands` and :func:`missing_moves`; the audit is
+:func:`audit_problems`."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from doubleholdem.database.url import connect
+from doubleholdem.server.http.load_client import Move
+
+__all__ = [
+    "DECISIONS",
+    "Served",
+    "ServedRoom",
+    "audit_problems",
+    "hands_stored",
+    "missing_moves",
+    "stored_tables",
+    "unsettled_hands",
+    "wait_hands",
+]
+
+# the log's decisions of a seat (a "timeout" entry comes before the one its deadline made)
+DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in", "point"})
+ROOM = ("--signup", "open", "--welcome-chips", "100000", "--signups-per-address", "0")
+
+
+def _state(pid: int) -> str:
+    """The state letter of process ``pid`` (``T``: stopped), ``""`` once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return ""
+
+
+def _wait_state(pid: int, stopped: bool, seconds: float = 30.0) -> None:
+    """Until process ``pid`` is stopped (``T``) or not (the kernel's signal delivery)."""
+    deadline = time.monotonic() + seconds
+    while (_state(pid) == "T") != stopped:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"process {pid} is still in state {_state(pid)!r}")
+        time.sleep(0.001)
+
+
+def health(url: str, timeout: float = 5.0) -> str | None:
+    """``/healthz``'s answer at ``url`` (``"ok"`` while all is well), ``None`` without
+    one."""
+    try:
+        with urllib.request.urlopen(f"{url}/healthz", timeout=timeout) as response:
+            return str(response.read().decode())
+    except urllib.error.HTTPError as error:
+        return str(error.read().decode())
+    except OSError:
+        return None
+
+
+class Served:
+    """One ``serve`` process: started by :class:`ServedRoom`, its operator's log in a
+    file beside the room's other processes' logs."""
+
+    def __init__(self, command: list[str], log: Path) -> None:
+        self.log = log
+        with open(log, "w") as errors:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=errors, text=True
+            )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()  # printed once it listens: an event
+        if "open http://127.0.0.1:" not in line:
+            self.process.wait(30)
+            raise RuntimeError(f"serve did not start ({line!r}): {log.read_text()[-2000:]}")
+        self.port = int(line.rsplit(":", 1)[1].strip("/\n"))
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.pid = self.process.pid
+        answer = health(self.url, timeout=30.0)
+        if answer != "ok":
+            raise RuntimeError(f"serve at {self.url} is not healthy: {answer!r}")
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """``kill -9``, and the process reaped."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+
+    def freeze(self) -> None:
+        """``SIGSTOP``: returns once the process is stopped."""
+        self.process.send_signal(signal.SIGSTOP)
+        _wait_state(self.pid, stopped=True)
+
+    def thaw(self) -> None:
+        """``SIGCONT``: returns once the process runs again."""
+        self.process.send_signal(signal.SIGCONT)
+        _wait_state(self.pid, stopped=False)
+
+    def stop(self) -> None:
+        """A clean stop (``SIGTERM``; a frozen process woken first), else ``kill -9``."""
+        if not self.alive:
+            return
+        self.process.send_signal(signal.SIGCONT)
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+class ServedRoom:
+    """``count`` ``serve`` processes on the room's database ``db`` (a PostgreSQL URL),
+    each with ``tables`` tables of ``bots`` bots (a room of accounts with open sign-up
+    for the load's clients, unless ``extra`` says otherwise); stopped on leaving the
+    ``with``."""
+
+    def __init__(
+        self,
+        db: str | list[str],
+        count: int,
+        directory: Path,
+        *,
+        tables: int = 3,
+        bots: int = 2,
+        extra: Iterable[str] = ("--bot-delay", "0.02", "--pause", "0.05", *ROOM),
+    ) -> None:
+        self.dbs = [db] * count if isinstance(db, str) else list(db)
+        self.db = self.dbs[0]
+        self.directory = directory
+        self.tables, self.bots, self.extra = tables, bots, list(extra)
+        self.processes: list[Served] = []
+
+    def command(self, db: str, port: int = 0) -> list[str]:
+        return [
+            sys.executable, "-m", "doubleholdem.cli", "serve", "--db", db,
+            "--host", "127.0.0.1", "--port", str(port), "--tables", str(self.tables),
+            "--bots", str(self.bots), "--per-address", "0", "--log-level", "warning",
+            *self.extra,
+        ]  # fmt: skip
+
+    def start(self, db: str | None = None, port: int = 0) -> Served:
+        """One more process (on the room's database, or ``db``; on ``port``, or a free
+        one), once it is healthy."""
+        number = len(self.processes)
+        log = self.directory / f"serve-{number}.log"
+        served = Served(self.command(db or self.db, port), log)
+        self.processes.append(served)
+        return served
+
+    def __enter__(self) -> ServedRoom:
+        try:
+            for db in self.dbs:
+                self.start(db)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for served in self.processes:
+            served.stop()
+
+    @property
+    def live(self) -> list[Served]:
+        """The processes running and not frozen."""
+        return [p for p in self.processes if p.alive and _state(p.pid) != "T"]
+
+    @property
+    def urls(self) -> list[str]:
+        return [p.url for p in self.processes]
+
+    def leases(self) -> list[tuple[int, Any, int, float]]:
+        """The ``leases`` rows: ``(table_id, owner, epoch, expires)`` by table."""
+        with contextlib.closing(connect(self.db)) as db:
+            rows = db.execute(
+                "SELECT table_id, owner, epoch, expires FROM leases ORDER BY table_id"
+            ).fetchall()
+        return [tuple(row) for row in rows]
+
+    def owners(self) -> dict[int, Served | None]:
+        """Each table's owner among this room's processes (``None``: a process not of
+        this harness, or none): a lease's owner is a ``processes`` row, whose ``pid``
+        names the process on this machine."""
+        with contextlib.closing(connect(self.db)) as db:
+            pids = dict(db.execute("SELECT id, pid FROM processes").fetchall())
+        by_pid = {p.pid: p for p in self.processes}
+        return {table: by_pid.get(pids.get(owner, -1)) for table, owner, _, _ in self.leases()}
+
+    def tables_of(self, served: Served) -> list[int]:
+        """The tables ``served`` owns now."""
+        return [table for table, owner in self.owners().items() if owner is served]
+
+    def wait_served(self, tables: Iterable[int], seconds: float = 60.0) -> float:
+        """Until every table of ``tables`` is owned by a live process of the room and
+        answers in its lobby; the seconds it took. The lease rows are read again and
+        again (each takeover is a commit of its own: the event)."""
+        wanted = set(tables)
+        started = time.monotonic()
+        while True:
+            owners = self.owners()
+            live = self.live
+            serving = {t: owners.get(t) for t in wanted}
+            placed = [(t, p) for t, p in serving.items() if p is not None]
+            if len(placed) == len(wanted) and all(
+                p in live and self._listed(p, t) for t, p in placed
+            ):
+                return time.monotonic() - started
+            if time.monotonic() - started > seconds:
+                raise TimeoutError(f"tables {sorted(wanted)} not served: {owners}")
+            time.sleep(0.01)
+
+    @staticmethod
+    def _listed(served: Served, table: int) -> bool:
+        """Whether ``served``'s lobby lists ``table`` (its runner restored)."""
+        try:
+            address = f"{served.url}/api/tables?from={table}"
+            with urllib.request.urlopen(address, timeout=5) as response:
+                page = json.loads(response.read())
+        except OSError:
+            return False
+        return bool(page) and page[0]["id"] == table
+
+
+def hands_stored(db: str) -> int:
+    """The finished hands in the room's ``hands`` table."""
+    with contextlib.closing(connect(db)) as store:
+        (count,) = store.execute("SELECT COUNT(*) FROM hands").fetchone()
+    return int(count)
+
+
+def wait_hands(db: str, at_least: int, seconds: float = 120.0) -> None:
+    """Until the room has stored ``at_least`` finished hands (each a commit: the event
+    read again and again)."""
+    deadline = time.monotonic() + seconds
+    while hands_stored(db) < at_least:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"fewer than {at_least} hands stored in {seconds} s")
+        time.sleep(0.01)
+
+
+def audit_problems(db: str) -> list[Any]:
+    """The accounts audit of the room (every table of every process against the
+    ledger, in one snapshot): its problems, none when clean."""
+    from doubleholdem.accounts.bank import Bank
+    from doubleholdem.server.money.money import audit_room
+
+    with Bank(db) as bank:
+        found = audit_room(bank.db)
+    return list(found["problems"])
+
+
+Logs = list[tuple[int, list[dict[str, Any]]]]
+
+
+def stored_tables(db: str) -> dict[int, tuple[Any, Logs]]:
+    """Each stored table by id: the table restored from its journal (a restore refuses
+    anything inconsistent), and its finished hands' logs by number."""
+    from doubleholdem.server.storage.journal import restore
+    from doubleholdem.server.storage.storage import read_tables
+
+    with contextlib.closing(connect(db)) as store:
+        tables = {stored.id: restore(stored) for stored in read_tables(store)}
+        logs: dict[int, Logs] = {}
+        for table_id, number, log in store.execute(
+            "SELECT table_id, number, log FROM hands ORDER BY table_id, number"
+        ):
+            logs.setdefault(table_id, []).append((number, json.loads(log)))
+    return {table_id: (table, logs.get(table_id, [])) for table_id, table in tables.items()}
+
+
+def unsettled_hands(db: str) -> list[str]:
+    """What breaks "every hand settled once": a table whose chips and rake are not what
+    was bought in, a finished hand missing from the ``hands`` table or stored twice."""
+    problems = []
+    for table_id, (table, logs) in stored_tables(db).items():
+        if table.chips() + table.rake != table.bought_in:
+            problems.append(f"table {table_id}: chips {table.chips()} + {table.rake} rake")
+        numbers = [number for number, _ in logs]
+        finished = table.hand_number - (1 if table.in_hand else 0)
+        if numbers != list(range(1, finished + 1)):
+            repeated = [n for n, c in Counter(numbers).items() if c > 1]
+            problems.append(
+                f"table {table_id}: {len(numbers)} hands stored of {finished}, repeated {repeated}"
+            )
+    return problems
+
+
+def _decisions(entries: Iterable[dict[str, Any]]) -> Counter[tuple[int, int]]:
+    """Each seat's own decisions by hand: ``(hand, seat) -> count`` (a decision its
+    deadline made is not its own)."""
+    counts: Counter[tuple[int, int]] = Counter()
+    hand, timed_out = 0, set[int]()
+    for entry in entries:
+        kind = entry["kind"]
+        if kind == "hand_start":
+            hand, timed_out = entry["number"], set()
+        elif kind == "timeout":
+            timed_out.add(entry["seat"])
+        elif kind in DECISIONS and entry.get("seat") is not None:
+            seat = entry["seat"]
+            if seat in timed_out:
+                timed_out.discard(seat)
+            else:
+                counts[hand, seat] += 1
+    return counts
+
+
+def missing_moves(db: str, moves: Iterable[Move]) -> list[Move]:
+    """The acknowledged decisions ``moves`` not in the database: for each table, hand
+    and seat, more acknowledged than the stored log holds of that seat's own decisions
+    (finished hands from the ``hands`` table, the hand being played from the table's
+    journal)."""
+    stored: dict[int, Counter[tuple[int, int]]] = {}
+    for table_id, (table, logs) in stored_tables(db).items():
+        found = _decisions(entry for _, log in logs for entry in log)
+        live = _decisions(table.event_log(everything=True))
+        for key, count in live.items():
+            found[key] = max(found[key], count)
+        stored[table_id] = found
+    by_seat: dict[tuple[int, int, int], list[Move]] = {}
+    for move in moves:
+        by_seat.setdefault((move.table, move.hand, move.seat), []).append(move)
+    missing = []
+    for (table, hand, seat), acknowledged in by_seat.items():
+        have = stored.get(table, Counter())[hand, seat]
+        missing += acknowledged[have:]
+    return missing
