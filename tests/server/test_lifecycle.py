@@ -10,7 +10,6 @@ import asyncio
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,12 +37,12 @@ class FakeClock:
         return self.now
 
 
-def _room(path: Path, clock: FakeClock) -> Room:
+def _room(room_db: str, clock: FakeClock) -> Room:
     settings = RoomSettings(
         tables=1, bots=3, bot_delay=0.0, pause=0.0, configs=[CONFIG], seed=5, clock=clock
     )
     settings.remove_after, settings.busted_after = 300.0, 60.0
-    return Room.open(str(path / "tables.db"), settings)
+    return Room.open(room_db, settings)
 
 
 def _poke(room: Room) -> None:
@@ -194,12 +193,12 @@ async def _missing_the_big_blind(
 
 
 @pytest.mark.parametrize("point", ["before_deal", "own_turn", "other_turn", "after_showdown"])
-def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) -> None:
+def test_a_gone_player_costs_one_action_time_once(room_db: str, point: str) -> None:
     """Whenever the connection goes (before the deal, at the seat's turn, at another's,
     after a showdown), the table waits for the seat one action time, with no bank, once;
     the seat sits out and the hands after it go on without it."""
     clock = FakeClock()
-    room = _room(tmp_path, clock)
+    room = _room(room_db, clock)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
@@ -236,9 +235,9 @@ def test_a_gone_player_costs_one_action_time_once(tmp_path: Path, point: str) ->
     _play_out(room, scenario)
 
 
-def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: Path) -> None:
+def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(room_db: str) -> None:
     clock = FakeClock()
-    room = _room(tmp_path, clock)
+    room = _room(room_db, clock)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
@@ -274,11 +273,11 @@ def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(tmp_path: P
     _play_out(room, scenario)
 
 
-def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) -> None:
+def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(room_db: str) -> None:
     """TH-37: sat out past both blinds, left and back at once under the same name: the
     seat owes the blinds; coming back it posts the big blind live and the small dead."""
     clock = FakeClock()
-    room = _room(tmp_path, clock)
+    room = _room(room_db, clock)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
@@ -327,9 +326,9 @@ def test_leaving_and_sitting_down_again_cannot_dodge_the_blinds(tmp_path: Path) 
     _play_out(room, scenario)
 
 
-def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
+def test_sit_in_waiting_for_the_big_blind(room_db: str) -> None:
     clock = FakeClock()
-    room = _room(tmp_path, clock)
+    room = _room(room_db, clock)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
@@ -347,12 +346,12 @@ def test_sit_in_waiting_for_the_big_blind(tmp_path: Path) -> None:
     _play_out(room, scenario)
 
 
-def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
+def test_another_person_taking_the_name_owes_nothing(room_db: str) -> None:
     """A guest room tells people apart by their connection, not their name: ann leaves
     owing both blinds (TH-37), and within remove_after another person sits down as "ann"
     from a connection of their own: a new player, owing none of ann's blinds."""
     clock = FakeClock()
-    room = _room(tmp_path, clock)
+    room = _room(room_db, clock)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
@@ -371,12 +370,12 @@ def test_another_person_taking_the_name_owes_nothing(tmp_path: Path) -> None:
     _play_out(room, scenario)
 
 
-def test_a_seat_resumed_from_another_connection_is_the_same_person(tmp_path: Path) -> None:
+def test_a_seat_resumed_from_another_connection_is_the_same_person(room_db: str) -> None:
     """The connection that resumes a guest's seat with its token stands for the person
     who sat down: leaving and sitting down again from it within remove_after owes the
     blinds missed (TH-37), as from the first connection."""
     clock = FakeClock()
-    room = _room(tmp_path, clock)
+    room = _room(room_db, clock)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:
@@ -409,7 +408,7 @@ class _AllIn(_Autoplay):
         return "check" if legal["can_check"] else "call"
 
 
-def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(tmp_path: Path) -> None:
+def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(room_db: str) -> None:
     """Two guests go all in until one has no chips: the busted seat is kept for
     busted_after seconds (a top-up would keep it), then removed, its player told
     ``left`` with a cash-out of 0, while the winner plays on."""
@@ -419,7 +418,7 @@ def test_a_busted_seat_is_removed_after_busted_after_over_the_protocol(tmp_path:
         tables=1, bots=0, bot_delay=0.0, pause=0.0, configs=[heads_up], seed=7, clock=clock
     )
     settings.remove_after, settings.busted_after = 300.0, 60.0
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:

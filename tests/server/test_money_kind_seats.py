@@ -6,8 +6,6 @@ ledger, which poisons every commit it is in, and the seat is never freed."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from doubleholdem.server.settings import RoomSettings
@@ -46,8 +44,8 @@ def _all_in_until_one_busts(runner: TableRunner) -> int:
     return next(s for s in (0, 1) if seats[s] is not None and seats[s]["stack"] == 0)  # type: ignore[index]
 
 
-def test_a_busted_guest_still_seated_keeps_the_room_a_guest_room(tmp_path: Path) -> None:
-    path = str(tmp_path / "tables.db")
+def test_a_busted_guest_still_seated_keeps_the_room_a_guest_room(room_db: str) -> None:
+    path = room_db
     guests = RoomSettings(tables=1, bots=0, configs=[HEADS_UP], seed=4, guests=True)
     room = Room.open(path, guests)
     players = {}

@@ -13,6 +13,8 @@ import pytest
 
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.wallet import LedgerWallet
+from doubleholdem.database.connection import SQLITE, dialect
+from doubleholdem.database.url import connect
 from doubleholdem.errors import DatabaseBusy, InsufficientFunds
 from doubleholdem.server.money import wallet_calls
 from doubleholdem.server.money.ledger_money import LedgerMoney, LedgerTableMoney
@@ -34,13 +36,14 @@ from wallets import DictWallet
     ],
 )
 def test_the_kind_is_chosen_once_and_every_table_has_it(
+    room_db: str,
     guests: bool,
     wallet: DictWallet | None,
     room_kind: type,
     table_kind: type,
     stored: str,
 ) -> None:
-    room = money_room(bots=1, guests=guests, wallet=wallet)
+    room = money_room(bots=1, path=room_db, guests=guests, wallet=wallet)
     try:
         assert type(room.tables.money) is room_kind and room.tables.money.kind == stored
         assert room.store.money_kind() == stored
@@ -50,7 +53,9 @@ def test_the_kind_is_chosen_once_and_every_table_has_it(
         room.store.close()
 
 
-def test_a_guest_room_builds_no_ledger_wallet(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_guest_room_builds_no_ledger_wallet(
+    room_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Play chips from nowhere: no :class:`LedgerWallet` is made, whatever happens at
     the tables (a bot seated, a guest sitting, topping up, playing and leaving)."""
 
@@ -58,7 +63,7 @@ def test_a_guest_room_builds_no_ledger_wallet(monkeypatch: pytest.MonkeyPatch) -
         raise AssertionError("a guest room made a LedgerWallet")
 
     monkeypatch.setattr(LedgerWallet, "__init__", refused)
-    room = money_room(bots=1, guests=True)
+    room = money_room(bots=1, path=room_db, guests=True)
     try:
         ann = room.connect()
         assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=500)) == ["seated"]
@@ -73,7 +78,7 @@ def test_a_guest_room_builds_no_ledger_wallet(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_ledger_cash_out_and_rake_do_not_go_through_the_wallet_calls(
-    monkeypatch: pytest.MonkeyPatch,
+    room_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The ledger writes its credits and rake in the commit itself: the module of the
     calls to a wallet outside the database is never asked to make them."""
@@ -83,7 +88,7 @@ def test_a_ledger_cash_out_and_rake_do_not_go_through_the_wallet_calls(
 
     monkeypatch.setattr(wallet_calls, "finish", refused)
     monkeypatch.setattr(wallet_calls, "note", refused)
-    room = money_room()
+    room = money_room(path=room_db)
     try:
         ann, bob = sign_up(room, "ann", 1000), sign_up(room, "bob", 1000)
         send(room, ann, type="sit", table=0, buy_in=500)
@@ -98,8 +103,8 @@ def test_a_ledger_cash_out_and_rake_do_not_go_through_the_wallet_calls(
         room.store.close()
 
 
-def _other_writer(path: Path) -> bool:
-    """Whether another connection can take the database's write lock now."""
+def _other_writer(path: Path | str) -> bool:
+    """Whether another connection can take the SQLite database's write lock now."""
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
@@ -111,28 +116,39 @@ def _other_writer(path: Path) -> bool:
         other.close()
 
 
-def test_the_payment_is_opened_and_committed_by_the_group_commit(tmp_path: Path) -> None:
-    """``GroupCommit.paying`` writes into the next commit's transaction (holding its
-    write lock until the flush commits it with the change); a refused payment is undone
-    and, alone in the transaction, lets the write lock go at once."""
-    path = tmp_path / "room.db"
-    store = Storage(str(path))
+def _committed(room_db: str) -> set[str]:
+    """The keys of the meta rows another connection sees (those committed)."""
+    db = connect(room_db)
+    try:
+        return {key for (key,) in db.execute("SELECT key FROM meta").fetchall()}
+    finally:
+        db.close()
+
+
+def test_the_payment_is_opened_and_committed_by_the_group_commit(room_db: str) -> None:
+    """``GroupCommit.paying`` writes into the next commit's transaction (holding it,
+    and on SQLite the write lock, until the flush commits it with the change); a refused
+    payment is undone and, alone in the transaction, ends it (the write lock goes) at
+    once."""
+    store = Storage(room_db)
     commit = GroupCommit(store)
+    on_sqlite = dialect(store.db) == SQLITE
     try:
         with store.transaction():
             store.db.execute("INSERT INTO meta VALUES ('x', '1')")
         with pytest.raises(InsufficientFunds), commit.paying():
             store.db.execute("INSERT INTO meta VALUES ('refused', '1')")
             raise InsufficientFunds("refused", account="ann", balance=0, amount=5)
-        assert _other_writer(path) and not store.in_transaction  # the lock went at once
+        assert not store.in_transaction and (not on_sqlite or _other_writer(room_db))
         with commit.paying():
-            store.db.execute("INSERT OR REPLACE INTO meta VALUES ('paid', '1')")
-        assert not _other_writer(path)  # held for the change it pays for
-        change = "INSERT OR REPLACE INTO meta VALUES ('change', '1')"
+            store.db.execute("INSERT INTO meta VALUES ('paid', '1')")
+        assert store.in_transaction and (not on_sqlite or not _other_writer(room_db))
+        assert "paid" not in _committed(room_db)  # held for the change it pays for
+        change = "INSERT INTO meta VALUES ('change', '1')"
         commit.later([lambda s: s.db.execute(change).close()], lambda: None)  # flushed at once
-        assert _other_writer(path)  # committed, with the change
-        found = dict(sqlite3.connect(path).execute("SELECT key, value FROM meta").fetchall())
-        assert found["paid"] == found["change"] == "1" and "refused" not in found
+        assert not store.in_transaction and (not on_sqlite or _other_writer(room_db))
+        assert {"paid", "change"} <= _committed(room_db)  # committed, with the change
+        assert "refused" not in _committed(room_db)
     finally:
         store.close()
 

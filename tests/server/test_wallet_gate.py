@@ -15,7 +15,6 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -210,7 +209,7 @@ def _held_after_a_restart(wallet: FlakyWallet, path: str) -> int:
 
 
 def test_the_room_plays_on_while_the_wallet_is_blocked(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, room_db: str
 ) -> None:
     """ann's buy-in at table 1 waits in the wallet (blocked on an event); meanwhile the
     loop answers a ping, the room's health is fine, and the other table plays hands
@@ -218,7 +217,7 @@ def test_the_room_plays_on_while_the_wallet_is_blocked(
     wallet answers, ann is seated."""
     monkeypatch.setattr(wallet_gate, "CALL_TIMEOUT", 60.0)  # the test ends the block
     wallet = BlockingWallet({"ann": 1000, **_bots(2, 5000)})
-    path = str(tmp_path / "room.db")
+    path = room_db
     room = _room(wallet, Clock(), tables=2, path=path)
     total = wallet.total() + sum(r.table.chips() for r in room.runners.values())
     ann, watcher = room.connect(account="ann"), room.connect()
@@ -254,7 +253,7 @@ def test_the_room_plays_on_while_the_wallet_is_blocked(
 
 @pytest.mark.parametrize("down", [{"debit"}, {"debit", "balance"}], ids=["debit", "all"])
 def test_an_outage_costs_calls_bounded_by_the_backoff_and_one_note_per_movement(
-    down: set[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
+    down: set[str], caplog: pytest.LogCaptureFixture, room_db: str
 ) -> None:
     """Bots short of chips with a bankroll try to top up through a 20 s outage (the
     room's clock moved 50 ms at a time, the tables woken each time): each table asks
@@ -264,7 +263,7 @@ def test_an_outage_costs_calls_bounded_by_the_backoff_and_one_note_per_movement(
     answers, tops them up and sits them in, every chip where it was."""
     clock = Clock()
     wallet = BlockingWallet(_bots(2, 300))  # each bot buys in short (300 < 1000 / 2)
-    path = str(tmp_path / "room.db")
+    path = room_db
     room = _room(wallet, clock, tables=2, path=path)
     for name in wallet.balances:
         wallet.balances[name] = 5000  # and now has a bankroll to top up from
@@ -311,10 +310,10 @@ def test_an_outage_costs_calls_bounded_by_the_backoff_and_one_note_per_movement(
     assert _held_after_a_restart(wallet, path) == total
 
 
-def test_the_health_names_a_bounded_number_of_calls_owed() -> None:
+def test_the_health_names_a_bounded_number_of_calls_owed(room_db: str) -> None:
     wallet = FlakyWallet({})
     settings = RoomSettings(tables=1, bots=0, configs=[RAKED], guests=False)
-    room = Room.open(":memory:", settings, wallet=wallet)
+    room = Room.open(room_db, settings, wallet=wallet)
     store = room.store
     with store.transaction():
         for number in range(3 * HEALTH_OWED):
@@ -329,13 +328,13 @@ def test_the_health_names_a_bounded_number_of_calls_owed() -> None:
 
 
 def test_a_hanging_wallet_holds_up_a_start_by_one_timeout(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    room_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A room starting with calls to finish (a credit the wallet failed) and bots to
     seat asks a wallet that hangs once: given up after the timeout, the other calls are
     not made; the room opens, and what it owes is made later, once."""
     monkeypatch.setattr(wallet_gate, "CALL_TIMEOUT", 0.05)
-    path = str(tmp_path / "room.db")
+    path = room_db
     wallet = BlockingWallet({"ann": 1000, **_bots(2, 5000)})
     room = _room(wallet, Clock(), tables=1, path=path)
     ann = room.connect(account="ann")

@@ -535,7 +535,7 @@ class Storage:
         """The wallet failed the call of this number (once more): ``error`` says how."""
         self._db.execute(
             "INSERT INTO wallet_failures VALUES (?, 1, ?) ON CONFLICT (number) DO UPDATE"
-            " SET attempts = attempts + 1, error = excluded.error",
+            " SET attempts = wallet_failures.attempts + 1, error = excluded.error",
             (number, error),
         )
 
