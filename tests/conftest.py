@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -69,3 +71,22 @@ def room_db(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "tables.db")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def more_room_dbs(
+    room_db: str, request: pytest.FixtureRequest, tmp_path: Any
+) -> Iterator[Callable[[], str]]:
+    """Makes more databases of ``room_db``'s kind, for tests of several rooms: each call
+    a SQLite file's path beside it (not yet made), or a fresh PostgreSQL schema's URL
+    (dropped after the test)."""
+    numbers = itertools.count(1)
+    with contextlib.ExitStack() as schemas:
+
+        def another() -> str:
+            if not room_db.startswith("postgresql"):
+                return str(tmp_path / f"tables-{next(numbers)}.db")
+            cluster: Cluster = request.getfixturevalue("postgres")
+            return str(schemas.enter_context(cluster.schema()))
+
+        yield another

@@ -75,12 +75,13 @@ class AfterRestart:
     keys: list[str]  # the keys the wallet applied
 
 
-def killed_at(tmp: Path, scenario: str, moment: str, prefix: str) -> AfterRestart:
-    """Plays ``scenario`` in a child process killed ``moment`` (before or after) its
-    wallet applies the first call whose key starts with ``prefix``; then opens the room
-    again on the same database and wallet (twice: a restart after a restart changes
-    nothing) and returns what they hold."""
-    path, wallet_path = str(tmp / "room.db"), str(tmp / "wallet.db")
+def killed_at(path: str, tmp: Path, scenario: str, moment: str, prefix: str) -> AfterRestart:
+    """Plays ``scenario`` on the room's database at ``path`` (a SQLite file or a
+    PostgreSQL URL) in a child process killed ``moment`` (before or after) its wallet
+    (a file in ``tmp``) applies the first call whose key starts with ``prefix``; then
+    opens the room again on the same database and wallet (twice: a restart after a
+    restart changes nothing) and returns what they hold."""
+    wallet_path = str(tmp / "wallet.db")
     FileWallet(wallet_path, {**PLAYERS, **(BOTS if scenario == "bots" else {})}).db.close()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     child = subprocess.run(

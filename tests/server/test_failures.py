@@ -139,8 +139,8 @@ def test_a_commit_that_fails_once_is_survived(room_db: str, watchdog: None) -> N
     _survive(room_db, fail_next_write)
 
 
-def test_a_failed_commit_statement_is_survived(tmp_path: Path, watchdog: None) -> None:
-    _survive(tmp_path / "tables.db", fail_next_commit_statement)
+def test_a_failed_commit_statement_is_survived(room_db: str, watchdog: None) -> None:
+    _survive(room_db, fail_next_commit_statement)
 
 
 HOLDER = """

@@ -8,20 +8,23 @@ clean."""
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
-import sqlite3
-import tempfile
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from databases import fresh_database
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import create_account
+from doubleholdem.database.connection import Connection
+from doubleholdem.database.failure import database_errors
+from doubleholdem.database.url import connect
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.tables.room import Room
+from faults import disarm
 from money_room import FAST, RoomSteps, kinds, money_room, send
+from postgres_cluster import Cluster
 
 NAMES = ["ann", "bob", "cy", "dee"]  # signed up first; "eve" when the plan says
 
@@ -57,7 +60,7 @@ class World(RoomSteps):
         self.failures = 0  # commits still to fail
 
     @property
-    def db(self) -> sqlite3.Connection:
+    def db(self) -> Connection:
         return self.room.store.db
 
     def sign_up(self, name: str, welcome: int) -> None:
@@ -130,20 +133,19 @@ class World(RoomSteps):
 
     def disarm(self) -> None:
         """No more failed commits."""
-        self.db.set_authorizer(None)
-        vars(self.room.store).pop("put_table", None)
+        disarm(self.room)
         self.room.commit.writable()
 
     def audit(self) -> None:
         """The audit of the database as committed, read on a connection of its own."""
-        db = sqlite3.connect(self.path, isolation_level=None)
+        db = connect(self.path)
         try:
             assert audit_room(db) == {"ok": True, "problems": [], "unchecked": []}
         finally:
             db.close()
 
     def step(self, kind: str, *args: Any) -> None:
-        with contextlib.suppress(sqlite3.DatabaseError):  # the test's own transaction failed
+        with contextlib.suppress(*database_errors()):  # the test's own transaction failed
             super().step(kind, *args)
         self.room.commit.writable()  # a refusing room takes writes again when it can
 
@@ -151,11 +153,18 @@ class World(RoomSteps):
         self.request(name, type="sit", table=table, name=name, buy_in=amount)
 
 
-def _plays_out(welcome: list[int], plan: list[tuple[Any, ...]]) -> None:
+def _plays_out(
+    welcome: list[int], plan: list[tuple[Any, ...]], postgres: Cluster | None = None
+) -> None:
     """Signs up the players with ``welcome`` chips, plays ``plan`` checking the audit
-    after each step, then everyone leaves: every human seat ends, all comes back."""
-    folder = tempfile.mkdtemp()
-    world = World(os.path.join(folder, "room.db"))
+    after each step, then everyone leaves: every human seat ends, all comes back (on
+    SQLite, or on PostgreSQL in a schema of ``postgres``)."""
+    with fresh_database(postgres) as path:
+        _plays_out_on(path, welcome, plan)
+
+
+def _plays_out_on(path: str, welcome: list[int], plan: list[tuple[Any, ...]]) -> None:
+    world = World(path)
     try:
         for name, chips in zip(NAMES, welcome):
             world.sign_up(name, chips)
@@ -172,9 +181,8 @@ def _plays_out(welcome: list[int], plan: list[tuple[Any, ...]]) -> None:
             bots = sum(runner.table.stack(s) for s in runner.bots)
             assert ledger.balance(world.db, ledger.table(runner.id)) == bots
     finally:
-        world.db.set_authorizer(None)
+        disarm(world.room)
         world.room.store.close()
-        shutil.rmtree(folder)
 
 
 LEAVE_NOT_COMMITTED = (
@@ -183,11 +191,15 @@ LEAVE_NOT_COMMITTED = (
 )
 
 
-def test_a_seat_whose_leave_was_not_committed_can_leave_again() -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_seat_whose_leave_was_not_committed_can_leave_again(
+    database: str, request: pytest.FixtureRequest
+) -> None:
     """Found by the property test: the leave's ``COMMIT`` fails, the table goes back to
     dee seated, and her connection must hold the seat again (it held none: her second
     leave was refused, her chips stuck at the table)."""
-    _plays_out(*LEAVE_NOT_COMMITTED)
+    postgres = request.getfixturevalue("postgres") if database == "postgresql" else None
+    _plays_out(*LEAVE_NOT_COMMITTED, postgres)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -195,3 +207,12 @@ def test_a_seat_whose_leave_was_not_committed_can_leave_again() -> None:
 @example(*LEAVE_NOT_COMMITTED)
 def test_the_audit_holds_after_every_step(welcome: list[int], plan: list[tuple[Any, ...]]) -> None:
     _plays_out(welcome, plan)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 3000), min_size=len(NAMES), max_size=len(NAMES)), steps)
+def test_the_audit_holds_after_every_step_on_postgresql(
+    postgres: Cluster, welcome: list[int], plan: list[tuple[Any, ...]]
+) -> None:
+    """The same on PostgreSQL, fewer examples (each a schema of its own)."""
+    _plays_out(welcome, plan, postgres)

@@ -10,17 +10,20 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from doubleholdem.database.url import connect
 from doubleholdem.server.money import wallet_money
 from doubleholdem.server.money.wallet_calls import retry_failed
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.tables import MoneyKindMismatch
+from faults import database_error
 from money_room import RAKED, kinds, play_hand, send, sign_up
 from wallet_crash import BOTS, killed_at
 from wallets import DictWallet, FlakyWallet, SeatWallet, TellingWallet
@@ -28,7 +31,7 @@ from wallets import DictWallet, FlakyWallet, SeatWallet, TellingWallet
 TOTAL = 2000
 
 
-def _room(wallet: DictWallet, path: str = ":memory:", **options: Any) -> Room:
+def _room(wallet: DictWallet, path: str, **options: Any) -> Room:
     settings = RoomSettings(
         tables=1, bots=0, pause=0.0, configs=[RAKED], seed=5, guests=False, clock=lambda: 100.0
     )
@@ -46,10 +49,11 @@ def _held(room: Room, wallet: DictWallet) -> int:
 
 def _damage(path: str) -> None:
     """Table 0 of the database at ``path`` cannot be read (its bots column)."""
-    db = sqlite3.connect(path)
-    db.execute("UPDATE tables SET bots = '{' WHERE id = 0")
-    db.commit()
-    db.close()
+    db = connect(path)
+    try:
+        db.execute("UPDATE tables SET bots = '{' WHERE id = 0").close()
+    finally:
+        db.close()
 
 
 def _player(room: Room, name: str) -> Connection:
@@ -60,7 +64,7 @@ def _fail_commits(room: Room) -> None:
     """Every commit from now on fails on writing a table (a full disk)."""
 
     def failing(*args: Any) -> None:
-        raise sqlite3.OperationalError("database or disk is full")
+        database_error(room.store)
 
     room.store.put_table = failing  # type: ignore[method-assign]
 
@@ -77,9 +81,9 @@ async def _in_a_loop(room: Room, connection: Connection, **fields: Any) -> list[
     return send(room, connection, type="ping")
 
 
-def test_a_seat_the_table_refuses_is_given_back_and_its_key_never_asked_again() -> None:
+def test_a_seat_the_table_refuses_is_given_back_and_its_key_never_asked_again(room_db: str) -> None:
     wallet = DictWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann, bob = _player(room, "ann"), _player(room, "bob")
     assert kinds(send(room, ann, type="sit", table=0, seat=0, buy_in=400)) == ["seated"]
     assert kinds(send(room, bob, type="sit", table=0, seat=0, buy_in=400)) == ["refused"]
@@ -89,9 +93,9 @@ def test_a_seat_the_table_refuses_is_given_back_and_its_key_never_asked_again() 
     assert _held(room, wallet) == TOTAL
 
 
-def test_a_failed_commit_gives_an_external_buy_in_back() -> None:
+def test_a_failed_commit_gives_an_external_buy_in_back(room_db: str) -> None:
     wallet = DictWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann = _player(room, "ann")
     _fail_commits(room)
     replies = asyncio.run(_in_a_loop(room, ann, type="sit", table=0, buy_in=400))
@@ -105,17 +109,17 @@ def test_a_failed_commit_gives_an_external_buy_in_back() -> None:
     assert _held(room, wallet) == TOTAL
 
 
-def _ann_seated() -> tuple[DictWallet, Room, Connection, str]:
+def _ann_seated(room_db: str) -> tuple[DictWallet, Room, Connection, str]:
     """A room whose wallet holds 2000 chips, ann seated with 300 of them; her token."""
     wallet = DictWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann = _player(room, "ann")
     (seated,) = [r for r in send(room, ann, type="sit", table=0, buy_in=300) if "token" in r]
     return wallet, room, ann, seated["token"]
 
 
-def test_a_failed_commit_gives_an_external_top_up_back() -> None:
-    wallet, room, ann, _ = _ann_seated()
+def test_a_failed_commit_gives_an_external_top_up_back(room_db: str) -> None:
+    wallet, room, ann, _ = _ann_seated(room_db)
     _fail_commits(room)
     assert kinds(asyncio.run(_in_a_loop(room, ann, type="top_up", amount=100))) == ["unavailable"]
     assert room.runners[0].table.stack(0) == 300
@@ -128,13 +132,13 @@ def test_a_failed_commit_gives_an_external_top_up_back() -> None:
 
 @pytest.mark.parametrize("failure", ["refused", "commit"])
 def test_a_wallet_keeping_seats_gets_a_top_up_back_as_a_refund_not_a_cash_out(
-    failure: str,
+    room_db: str, failure: str
 ) -> None:
     """A top-up given back (the table refused it, or its commit failed) is a ``refund``
     of a ``top_up`` to a wallet that has one: its seat stays open, and the seat's
     cash-out later closes it; a buy-in given back closes the seat it opened."""
     wallet = SeatWallet({"ann": 1500, "bob": 500})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann, bob = _player(room, "ann"), _player(room, "bob")
     assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
     if failure == "refused":  # above the table's maximum (1000)
@@ -156,8 +160,8 @@ def test_a_wallet_keeping_seats_gets_a_top_up_back_as_a_refund_not_a_cash_out(
     assert _held(room, wallet) == TOTAL
 
 
-def test_a_cash_out_whose_commit_fails_is_not_paid_and_is_paid_once_later() -> None:
-    wallet, room, ann, token = _ann_seated()
+def test_a_cash_out_whose_commit_fails_is_not_paid_and_is_paid_once_later(room_db: str) -> None:
+    wallet, room, ann, token = _ann_seated(room_db)
     _fail_commits(room)
     assert kinds(asyncio.run(_in_a_loop(room, ann, type="leave"))) == ["unavailable"]
     assert room.runners[0].table.seats()[0] is not None  # the leave was not committed
@@ -171,9 +175,9 @@ def test_a_cash_out_whose_commit_fails_is_not_paid_and_is_paid_once_later() -> N
     assert cash_outs == [f"cashout:{room.store.room_name()}.0:0"]
 
 
-def test_a_hand_whose_commit_fails_pays_no_rake() -> None:
+def test_a_hand_whose_commit_fails_pays_no_rake(room_db: str) -> None:
     wallet = DictWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)
     send(room, _player(room, "bob"), type="sit", table=0, buy_in=300)
     runner = room.runners[0]
@@ -208,9 +212,9 @@ def test_a_hand_whose_commit_fails_pays_no_rake() -> None:
     ],
 )
 def test_a_process_killed_at_the_wallets_call_loses_and_makes_no_chip(
-    tmp_path: Path, scenario: str, moment: str, prefix: str
+    room_db: str, tmp_path: Path, scenario: str, moment: str, prefix: str
 ) -> None:
-    after = killed_at(tmp_path, scenario, moment, prefix)
+    after = killed_at(room_db, tmp_path, scenario, moment, prefix)
     assert after.killed
     assert after.wallet + after.tables == TOTAL, after
     if scenario == "sit":
@@ -218,16 +222,17 @@ def test_a_process_killed_at_the_wallets_call_loses_and_makes_no_chip(
 
 
 @pytest.mark.parametrize(
-    ("wallet", "told"),
+    ("kind", "told"),
     [
-        (TellingWallet({"ann": 1000, "bob": 1000}), "the wallet is told to write its seats off"),
-        (DictWallet({"ann": 1000, "bob": 1000}), "the wallet was not told (it has no write_off)"),
+        (TellingWallet, "the wallet is told to write its seats off"),
+        (DictWallet, "the wallet was not told (it has no write_off)"),
     ],
 )
 def test_a_repair_tells_a_wallet_that_can_write_off(
-    tmp_path: Path, wallet: DictWallet, told: str
+    room_db: str, kind: type[DictWallet], told: str
 ) -> None:
-    path = str(tmp_path / "room.db")
+    path = room_db
+    wallet = kind({"ann": 1000, "bob": 1000})
     room = _room(wallet, path)
     send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)
     room.store.close()
@@ -242,10 +247,10 @@ def test_a_repair_tells_a_wallet_that_can_write_off(
 
 @pytest.mark.parametrize("lose_replies", [False, True])
 def test_a_wallet_failing_a_buy_in_is_given_back_what_it_may_have_taken(
-    lose_replies: bool,
+    room_db: str, lose_replies: bool
 ) -> None:
     wallet = FlakyWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann = _player(room, "ann")
     wallet.down, wallet.lose_replies = {"debit"}, lose_replies
     assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["unavailable"]
@@ -264,9 +269,9 @@ def test_a_wallet_failing_a_buy_in_is_given_back_what_it_may_have_taken(
 
 
 def test_a_buy_in_the_wallet_took_while_unreachable_after_is_given_back_at_the_start(
-    tmp_path: Path,
+    room_db: str,
 ) -> None:
-    path = str(tmp_path / "room.db")
+    path = room_db
     wallet = FlakyWallet({"ann": 1000, "bob": 1000})
     room = _room(wallet, path)
     wallet.down, wallet.lose_replies = {"debit", "cash_out"}, True  # it took it, then fell
@@ -284,9 +289,9 @@ def test_a_buy_in_the_wallet_took_while_unreachable_after_is_given_back_at_the_s
     room.store.close()
 
 
-def test_a_cash_out_the_wallet_fails_is_paid_after_the_tables_next_commit() -> None:
+def test_a_cash_out_the_wallet_fails_is_paid_after_the_tables_next_commit(room_db: str) -> None:
     wallet = FlakyWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann = _player(room, "ann")
     send(room, ann, type="sit", table=0, buy_in=300)
     wallet.down = {"cash_out"}
@@ -318,9 +323,9 @@ def _owed(room: Room, path: str, capsys: pytest.CaptureFixture[str]) -> list[str
 
 
 def test_calls_the_wallet_keeps_failing_are_reported_until_a_retry_makes_them(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    room_db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = str(tmp_path / "room.db")
+    path = room_db
     wallet = FlakyWallet({"ann": 1000, "bob": 1000})
     room = _room(wallet, path)
     ann, bob = _player(room, "ann"), _player(room, "bob")
@@ -347,11 +352,11 @@ def test_calls_the_wallet_keeps_failing_are_reported_until_a_retry_makes_them(
 
 
 def test_a_served_room_retries_the_calls_its_wallet_failed_while_its_tables_are_idle(
-    monkeypatch: pytest.MonkeyPatch,
+    room_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(wallet_money, "RETRY_OWED_SECONDS", 0.01)
     wallet = FlakyWallet({"ann": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
     ann = _player(room, "ann")
     send(room, ann, type="sit", table=0, buy_in=300)
     wallet.down = {"cash_out"}
@@ -371,12 +376,13 @@ def test_a_served_room_retries_the_calls_its_wallet_failed_while_its_tables_are_
     assert wallet.balances["ann"] == 1000
 
 
-def test_a_buy_in_that_cannot_be_noted_asks_nothing_of_the_wallet() -> None:
+def test_a_buy_in_that_cannot_be_noted_asks_nothing_of_the_wallet(room_db: str) -> None:
     wallet = DictWallet({"ann": 1000, "bob": 1000})
-    room = _room(wallet)
+    room = _room(wallet, room_db)
 
     def full(*args: Any) -> int:
-        raise sqlite3.OperationalError("database or disk is full")
+        database_error(room.store)
+        raise AssertionError("no error")
 
     room.store.add_wallet_call = full  # type: ignore[method-assign]
     assert kinds(send(room, _player(room, "ann"), type="sit", table=0, buy_in=300)) == [
@@ -385,8 +391,8 @@ def test_a_buy_in_that_cannot_be_noted_asks_nothing_of_the_wallet() -> None:
     assert wallet.calls == [] and _held(room, wallet) == TOTAL
 
 
-def test_bots_paid_by_a_wallet_of_its_own_sit_down_after_the_load(tmp_path: Path) -> None:
-    path = str(tmp_path / "room.db")
+def test_bots_paid_by_a_wallet_of_its_own_sit_down_after_the_load(room_db: str) -> None:
+    path = room_db
     wallet = DictWallet({"bot-0-0": 5000, "bot-0-1": 5000})
     settings = RoomSettings(tables=1, bots=3, configs=[RAKED], seed=5, guests=False)
     room = Room.open(path, settings, wallet=wallet)
@@ -406,20 +412,20 @@ def test_bots_paid_by_a_wallet_of_its_own_sit_down_after_the_load(tmp_path: Path
 
 @pytest.mark.parametrize("moment", ["before", "after"])
 def test_a_room_killed_before_its_new_tables_bots_sat_seats_them_at_its_restart(
-    tmp_path: Path, moment: str
+    room_db: str, tmp_path: Path, moment: str
 ) -> None:
     """Killed as the first bot of the new table buys in (before or after the wallet
     applies it), after the table was created: the restart seats the bots as configured
     (the buy-in the wallet took for no seat given back)."""
-    after = killed_at(tmp_path, "bots", moment, "buyin:")
+    after = killed_at(room_db, tmp_path, "bots", moment, "buyin:")
     assert after.killed
     assert after.seated == ["bot-0-0", "bot-0-1"]
     assert after.wallet + after.tables == TOTAL + sum(BOTS.values()), after
 
 
-def test_rooms_sharing_a_wallet_never_share_a_key(tmp_path: Path) -> None:
+def test_rooms_sharing_a_wallet_never_share_a_key(more_room_dbs: Callable[[], str]) -> None:
     wallet = DictWallet({"ann": 1000, "bob": 1000})
-    rooms = [_room(wallet, str(tmp_path / f"room{n}.db")) for n in range(2)]
+    rooms = [_room(wallet, more_room_dbs()) for n in range(2)]
     for room in rooms:  # the same table, occupancy and amount in each room
         ann = _player(room, "ann")
         assert kinds(send(room, ann, type="sit", table=0, buy_in=300)) == ["seated"]
@@ -430,9 +436,9 @@ def test_rooms_sharing_a_wallet_never_share_a_key(tmp_path: Path) -> None:
 
 
 def test_a_bot_the_wallet_fails_to_pay_for_is_not_seated_and_the_room_opens(
-    tmp_path: Path,
+    room_db: str,
 ) -> None:
-    path = str(tmp_path / "room.db")
+    path = room_db
     wallet = FlakyWallet({"bot-0-0": 5000})
     wallet.down = {"debit"}
     settings = RoomSettings(tables=1, bots=1, configs=[RAKED], seed=5, guests=False)
@@ -448,14 +454,14 @@ def test_a_bot_the_wallet_fails_to_pay_for_is_not_seated_and_the_room_opens(
 
 
 def test_the_audit_of_a_room_paid_through_its_own_wallet_holds_no_table_to_the_ledger(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    room_db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The tables' chips of such a room are the wallet's, never in the ledger: the audit
     says plainly it cannot check them (the notes of calls made are forgotten), and
     reports no problem for them; the calls the wallet still owes stay reported."""
     from doubleholdem.cli import main
 
-    path = str(tmp_path / "room.db")
+    path = room_db
     wallet = FlakyWallet({"ann": 1000, "bob": 1000})
     room = _room(wallet, path)
     ann = _player(room, "ann")
@@ -493,13 +499,13 @@ def _ledger_settings() -> RoomSettings:
 
 
 def test_a_wallet_rooms_chips_are_never_served_from_the_ledger_nor_the_other_way(
-    tmp_path: Path,
+    more_room_dbs: Callable[[], str],
 ) -> None:
     """The chips at the tables of a room paid through an embedding server's own wallet
     would be cashed out to the ledger (money from nothing) by a room of the built-in
     ledger, and a ledger room's to the wallet: refused while a table holds chips, naming
     both kinds; empty tables may change kind."""
-    path = str(tmp_path / "wallet.db")
+    path = more_room_dbs()
     wallet = _wallet_room_seated(path)
     with pytest.raises(MoneyKindMismatch, match="paid through an embedding") as raised:
         Room.open(path, _ledger_settings())
@@ -511,7 +517,7 @@ def test_a_wallet_rooms_chips_are_never_served_from_the_ledger_nor_the_other_way
     assert raised.value.field == "wallet" and "money kind 'ledger'" in str(raised.value)
     _room(wallet, path).store.close()  # its own kind again: served
 
-    ledger_path = str(tmp_path / "ledger.db")
+    ledger_path = more_room_dbs()
     room = Room.open(ledger_path, _ledger_settings())
     ann = sign_up(room, "ann", 1000)
     assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
@@ -520,17 +526,17 @@ def test_a_wallet_rooms_chips_are_never_served_from_the_ledger_nor_the_other_way
         _room(DictWallet({"ann": 1000}), ledger_path)
     assert (told.value.stored, told.value.serving) == ("ledger", "wallet")
 
-    empty = str(tmp_path / "empty.db")
+    empty = more_room_dbs()
     _room(DictWallet({}), empty).store.close()  # no chips at any table: it changes kind
     Room.open(empty, _ledger_settings()).store.close()
 
 
 def test_the_command_line_refuses_a_wallet_rooms_database_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    room_db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from doubleholdem.cli import main
 
-    path = str(tmp_path / "wallet.db")
+    path = room_db
     _wallet_room_seated(path)
     capsys.readouterr()
     assert main(["serve", "--db", path, "--tables", "1", "--bots", "0"]) == 2

@@ -7,18 +7,18 @@ every step the wallet's chips plus the chips at the tables are what they were.""
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from databases import fresh_database
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
+from faults import disarm
 from money_room import RAKED, RoomSteps, send
+from postgres_cluster import Cluster
 from wallets import FlakyWallet
 
 NAMES = ["ann", "bob", "cy"]
@@ -45,7 +45,8 @@ steps = st.lists(
 
 
 class World(RoomSteps):
-    """A room on a file, paying through a :class:`FlakyWallet` that outlives it."""
+    """A room on a file or in a PostgreSQL schema, paying through a
+    :class:`FlakyWallet` that outlives it."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -96,7 +97,7 @@ class World(RoomSteps):
     def restart(self) -> None:
         """The room stops (what it was doing is committed or not) and starts again; the
         players resume their seats."""
-        self.room.store.db.set_authorizer(None)
+        disarm(self.room)
         self.room.store.close()
         self.room = Room.open(self.path, self.settings, wallet=self.wallet)
         self.clients.clear()
@@ -111,24 +112,36 @@ class World(RoomSteps):
         self.room.commit.writable()
 
 
+def _holds_every_chip(plan: list[tuple[Any, ...]], postgres: Cluster | None = None) -> None:
+    with fresh_database(postgres) as path:
+        world = World(path)
+        try:
+            for step in plan:
+                world.step(*step)
+                assert world.held() == TOTAL, step
+            world.disarm()
+            world.restart()
+            assert world.held() == TOTAL
+            assert world.room.store.wallet_calls() == []  # the start finished every call noted
+            world.everyone_leaves()  # all comes back
+            assert world.wallet.total() == TOTAL
+        finally:
+            disarm(world.room)
+            world.room.store.close()
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps)
 def test_the_wallet_and_the_tables_hold_every_chip_after_every_step(
     plan: list[tuple[Any, ...]],
 ) -> None:
-    folder = tempfile.mkdtemp()
-    world = World(os.path.join(folder, "room.db"))
-    try:
-        for step in plan:
-            world.step(*step)
-            assert world.held() == TOTAL, step
-        world.disarm()
-        world.restart()
-        assert world.held() == TOTAL
-        assert world.room.store.wallet_calls() == []  # the start finished every call noted
-        world.everyone_leaves()  # all comes back
-        assert world.wallet.total() == TOTAL
-    finally:
-        world.room.store.db.set_authorizer(None)
-        world.room.store.close()
-        shutil.rmtree(folder)
+    _holds_every_chip(plan)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps)
+def test_the_wallet_and_the_tables_hold_every_chip_after_every_step_on_postgresql(
+    postgres: Cluster, plan: list[tuple[Any, ...]]
+) -> None:
+    """The same on PostgreSQL, fewer examples (each a schema of its own)."""
+    _holds_every_chip(plan, postgres)
