@@ -30,10 +30,12 @@ __all__ = [
     "ServedRoom",
     "audit_problems",
     "hands_stored",
+    "in_hand",
     "missing_moves",
     "stored_tables",
     "unsettled_hands",
     "wait_hands",
+    "wait_in_hand",
 ]
 
 # the log's decisions of a seat (a "timeout" entry comes before the one its deadline made)
@@ -188,22 +190,26 @@ class ServedRoom:
     def urls(self) -> list[str]:
         return [p.url for p in self.processes]
 
-    def leases(self) -> list[tuple[int, Any, int, float]]:
-        """The ``leases`` rows: ``(table_id, owner, epoch, expires)`` by table."""
+    def leases(self) -> dict[int, tuple[str | None, int]]:
+        """The ``leases`` rows: each table's owner (a ``processes`` id, or ``None``)
+        and epoch."""
         with contextlib.closing(connect(self.db)) as db:
-            rows = db.execute(
-                "SELECT table_id, owner, epoch, expires FROM leases ORDER BY table_id"
-            ).fetchall()
-        return [tuple(row) for row in rows]
+            rows = db.execute("SELECT table_id, owner, epoch FROM leases").fetchall()
+        return {int(table): (owner, int(epoch)) for table, owner, epoch in rows}
 
     def owners(self) -> dict[int, Served | None]:
-        """Each table's owner among this room's processes (``None``: a process not of
-        this harness, or none): a lease's owner is a ``processes`` row, whose ``pid``
-        names the process on this machine."""
+        """Each table's owner among this room's processes (``None``: none, or a process
+        not of this harness): a lease's owner is a ``processes`` row, whose address
+        names the process's port."""
         with contextlib.closing(connect(self.db)) as db:
-            pids = dict(db.execute("SELECT id, pid FROM processes").fetchall())
-        by_pid = {p.pid: p for p in self.processes}
-        return {table: by_pid.get(pids.get(owner, -1)) for table, owner, _, _ in self.leases()}
+            addresses = dict(db.execute("SELECT id, address FROM processes").fetchall())
+        by_port = {p.port: p for p in self.processes}
+        found: dict[int, Served | None] = {}
+        for table, (owner, _) in self.leases().items():
+            address = addresses.get(owner, "")
+            port = address.rstrip("/").rpartition(":")[2]
+            found[table] = by_port.get(int(port)) if port.isdecimal() else None
+        return found
 
     def tables_of(self, served: Served) -> list[int]:
         """The tables ``served`` owns now."""
@@ -255,6 +261,24 @@ def wait_hands(db: str, at_least: int, seconds: float = 120.0) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"fewer than {at_least} hands stored in {seconds} s")
         time.sleep(0.01)
+
+
+def in_hand(db: str, tables: Iterable[int]) -> list[int]:
+    """The tables of ``tables`` whose stored state is in a hand."""
+    wanted = set(tables)
+    stored = stored_tables(db)
+    return [t for t in sorted(wanted) if t in stored and stored[t][0].in_hand]
+
+
+def wait_in_hand(db: str, tables: Iterable[int], seconds: float = 60.0) -> int:
+    """A table of ``tables`` in a hand, once there is one (each step a commit)."""
+    wanted = list(tables)
+    deadline = time.monotonic() + seconds
+    while not (found := in_hand(db, wanted)):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"none of tables {wanted} in a hand in {seconds} s")
+        time.sleep(0.01)
+    return found[0]
 
 
 def audit_problems(db: str) -> list[Any]:

@@ -128,3 +128,25 @@ def test_a_leaving_client_waits_until_its_seat_sits_out() -> None:
     socket = _ScriptedSocket(script[2:])
     asyncio.run(client._receive(socket))
     assert socket.sent == [{"v": 2, "type": "leave"}]
+
+
+def test_a_following_client_goes_where_the_lobby_says_its_table_is() -> None:
+    """In a room of many processes the lobby names the ``address`` serving each table
+    (``None`` while none does); a following client told ``elsewhere`` stops reading
+    that connection and looks its table up again; one not following ignores it."""
+    from doubleholdem.server.http.load_client import ws_url
+    from doubleholdem.server.http.loadtest import _served_at
+
+    assert _served_at({"id": 3}, "http://a:1") == "http://a:1"  # one process: its own
+    assert _served_at({"id": 3, "address": "http://b:2/room/"}, "http://a:1") == "http://b:2/room"
+    assert _served_at({"id": 3, "address": None}, "http://a:1") is None
+    assert (
+        ws_url("https://b:2/room") == "wss://b:2/room/ws" and ws_url("http://a:1/") == "ws://a:1/ws"
+    )
+    elsewhere = {"type": "elsewhere", "table": 0, "process": "p2", "address": "http://b:2"}
+    for follows in (False, True):
+        client = Client(0, 0, 0, 1000, 0.0)
+        client.locate = (lambda table: "http://b:2") if follows else None
+        socket = _ScriptedSocket([elsewhere, {"type": "error", "code": "x"}])
+        asyncio.run(client._receive(socket))
+        assert client.errors == (0 if follows else 1)  # read on past it, or not

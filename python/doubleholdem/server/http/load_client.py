@@ -51,7 +51,8 @@ def _sat_out(view: dict[str, Any]) -> bool:
 def ws_url(base: str) -> str:
     """The WebSocket of the process at ``base``."""
     parts = urllib.parse.urlsplit(base)
-    return ("wss" if parts.scheme == "https" else "ws") + f"://{parts.netloc}/ws"
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}/ws"  # a path prefix kept
 
 
 class Client:
@@ -208,6 +209,8 @@ class Client:
         elif kind in ("result", "error") and message.get("id") in self.sent:
             self._answered(kind, message)
             return False
+        elif kind == "elsewhere":  # another process serves the table: follow it
+            return self.locate is not None
         elif kind == "seated":
             self.token = message["token"] or self.token
             await self._send_pending(socket)

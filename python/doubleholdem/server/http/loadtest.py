@@ -14,14 +14,15 @@ while every client sits out and leaves at once, the hands played out), ``errors`
 and ``still_seated`` (the clients' seats still taken at the end: 0).
 
 A room served by several processes is tested through all of them: given their URLs,
-the load reads each one's lobby, takes each table where it is served (the process that
-lists it) and spreads the clients over every table, seat k of every table before seat
-k+1 of any; ``processes`` counts the clients each URL got. With ``follow`` (``--follow``)
-a client whose connection drops (its process killed) asks the processes where its table
-is served now, connects there, resumes its seat and sends its unanswered decision
-again with the same ``id``; ``reconnects`` counts these. Every decision the server
-acknowledged is kept in :attr:`LoadResult.moves` (for the failover tests to find each
-in the database).
+the load reads each one's lobby, takes each table where it is served (the ``address``
+the lobby names, else the process that lists it) and spreads the clients over every
+table, seat k of every table before seat k+1 of any; ``processes`` counts the clients
+each URL got. With ``follow`` (``--follow``) a client whose connection drops (its
+process killed), or that is told its table is served ``elsewhere``, asks the processes
+where its table is served now, connects there, resumes its seat and sends its
+unanswered decision again with the same ``id``; ``reconnects`` counts these. Every
+decision the server acknowledged is kept in :attr:`LoadResult.moves` (for the failover
+tests to find each in the database).
 
 Against an account room (the default of ``serve``) each client first signs up through
 the open sign-up (``serve --signup open --welcome-chips N --signups-per-address 0``:
@@ -46,6 +47,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -189,10 +191,19 @@ async def _sign_in(players: list[Client], ranges: dict[tuple[str, int], list[int
     await asyncio.gather(*(one(p) for p in players))
 
 
+def _served_at(table: dict[str, Any], listed_by: str) -> str | None:
+    """The process serving ``table``: the ``address`` its lobby entry names (a room of
+    many processes; ``None`` while none serves it), else the process that listed it."""
+    if "address" in table:
+        address: str | None = table["address"]
+        return None if address is None else address.rstrip("/")
+    return listed_by
+
+
 def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any]]:
     """The room's tables as its processes at ``bases`` list them, each with the process
-    that serves it (the one listing it), once; a process that does not answer within
-    ``timeout`` seconds is left out."""
+    that serves it, once; a process that does not answer within ``timeout`` seconds
+    is left out, and so is a table no process serves for the moment."""
     found: dict[tuple[str, int], tuple[str, Any]] = {}
     for base in bases:
         try:
@@ -200,20 +211,22 @@ def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any
         except (OSError, ValueError):  # gone, frozen or failing: another serves its tables
             continue
         for table in tables:
-            found.setdefault((base, table["id"]), (base, table))
+            served = _served_at(table, base)
+            if served is not None:
+                found.setdefault((served, table["id"]), (served, table))
     return list(found.values())
 
 
 def _locator(bases: list[str]) -> Callable[[int], str | None]:
-    """Where table ``id`` is served now: the first process at ``bases`` whose lobby
-    lists it (each asked for 2 s at most), or ``None``."""
+    """Where table ``id`` is served now, as the first process at ``bases`` that answers
+    (each asked for 2 s at most) says, or ``None``."""
 
     def locate(table: int) -> str | None:
         for base in bases:
             with contextlib.suppress(OSError, ValueError):
                 page = _all_tables(base, 2.0, first=table)
                 if page and page[0]["id"] == table:
-                    return base
+                    return _served_at(page[0], base)
         return None
 
     return locate
@@ -249,12 +262,14 @@ async def run_load(
     db: str | None = None,
     follow: bool = False,
     stop: asyncio.Event | None = None,
+    record: list[Move] | None = None,
 ) -> LoadResult:
     """Runs the load test against the room served at ``urls`` (one process's or
     several's); with ``follow`` each client whose connection drops finds where its
     table is served now and goes on there; ``stop``, once set, ends the play before
-    ``seconds`` (the leaving is then timed from the end of ``seconds`` all the same).
-    See the module docstring."""
+    ``seconds`` (the leaving is then timed from the end of ``seconds`` all the same);
+    ``record`` gets each acknowledged decision as it comes (to be read during the
+    run). See the module docstring."""
     bases = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else urls)]
     tables = await asyncio.to_thread(_room_tables, bases)
     kind = await asyncio.to_thread(_room_kind, bases[0])
@@ -275,6 +290,8 @@ async def run_load(
     stopped = stop or asyncio.Event()
     for player in players:
         player.on_seated, player.locate, player.stopped = sat, locate, stopped
+        if record is not None:
+            player.acknowledged = record
     gate = asyncio.Semaphore(64)
     started, clock_start = time.monotonic(), time.perf_counter()
     stop_at = started + seconds
@@ -306,7 +323,7 @@ async def run_load(
         sign_in_s=round(signing, 2),
         clients=clients,
         tables=len({(p.base, p.table) for p in players}),
-        processes={base: sum(1 for p in players if p.base == base) for base in bases},
+        processes=dict(Counter(p.base for p in players)),
         seconds=round(time.monotonic() - started, 2),
         actions=len(timed),
         p50_ms=round(_percentile(steady, 0.50), 3),
@@ -320,5 +337,6 @@ async def run_load(
         reconnects=sum(p.reconnects for p in players),
         **await asyncio.to_thread(_audit, db, kind),
     )
-    result.moves = [move for p in players for move in p.acknowledged]
+    # with ``record`` every client's decisions went there
+    result.moves = record if record is not None else [m for p in players for m in p.acknowledged]
     return result
