@@ -41,6 +41,7 @@ __all__ = [
     "MAX_NAME",
     "NAME_CHARACTERS",
     "PROTOCOL_VERSION",
+    "TOURNAMENT_MESSAGES",
     "Act",
     "Chat",
     "Hands",
@@ -55,6 +56,14 @@ __all__ = [
     "SitIn",
     "SitOut",
     "TopUp",
+    "TournamentAct",
+    "TournamentBuy",
+    "TournamentDeal",
+    "TournamentLobby",
+    "TournamentRegister",
+    "TournamentUnregister",
+    "TournamentUnwatch",
+    "TournamentWatch",
     "Watch",
     "account_blocked",
     "apply_patch",
@@ -173,9 +182,74 @@ class Ping(NamedTuple):
     """Asks for a ``pong`` (keep-alive, clock)."""
 
 
+class TournamentLobby(NamedTuple):
+    """Asks for the room's tournaments, and for the list anew whenever it changes."""
+
+
+class TournamentWatch(NamedTuple):
+    """Watches tournament ``tournament`` (the connection's one: it replaces another),
+    with the signed-in account's own entry and table."""
+
+    tournament: int
+
+
+class TournamentUnwatch(NamedTuple):
+    """Stops watching the tournament watched."""
+
+
+class TournamentRegister(NamedTuple):
+    """Enters the signed-in account in ``tournament`` (paid from its balance)."""
+
+    tournament: int
+
+
+class TournamentUnregister(NamedTuple):
+    """Takes the signed-in account's entry in ``tournament`` back (before the start)."""
+
+    tournament: int
+
+
+class TournamentAct(NamedTuple):
+    """A decision at the signed-in account's table of ``tournament``, as :class:`Act`."""
+
+    tournament: int
+    id: str
+    hand: int
+    action: str
+    amount: int | None
+
+
+class TournamentBuy(NamedTuple):
+    """Buys a ``re-entry``, a ``rebuy`` or an ``add-on`` in ``tournament``."""
+
+    tournament: int
+    what: str
+
+
+class TournamentDeal(NamedTuple):
+    """Asks for a final-table deal, or accepts or declines the one offered (``answer``:
+    ``ask``, ``accept``, ``decline``)."""
+
+    tournament: int
+    answer: str
+
+
+TOURNAMENT_MESSAGES = (
+    TournamentLobby,
+    TournamentWatch,
+    TournamentUnwatch,
+    TournamentRegister,
+    TournamentUnregister,
+    TournamentAct,
+    TournamentBuy,
+    TournamentDeal,
+)
+
 Message = Union[
-    Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, SitOut, Leave, Chat, Hands, Preferences, Ping
-]
+    Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, SitOut, Leave, Chat, Hands, Preferences, Ping,
+    TournamentLobby, TournamentWatch, TournamentUnwatch, TournamentRegister,
+    TournamentUnregister, TournamentAct, TournamentBuy, TournamentDeal,
+]  # fmt: skip
 
 
 def decode(text: str | bytes) -> Message:
@@ -377,6 +451,24 @@ def _hands(f: _Fields) -> Hands:
     return Hands(10 if last is None else last)
 
 
+def _tournament(f: _Fields) -> int:
+    number = f.integer("tournament", 0, 1_000_000_000)
+    assert number is not None
+    return number
+
+
+def _tournament_act(f: _Fields) -> TournamentAct:
+    act = _act(f)
+    return TournamentAct(_tournament(f), act.id, act.hand, act.action, act.amount)
+
+
+def _choice(f: _Fields, name: str, choices: tuple[str, ...]) -> str:
+    value = f._get(name, True)
+    if value not in choices:
+        raise f.error(f"{name} must be one of {', '.join(choices)}")
+    return str(value)
+
+
 _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "lobby": lambda f: Lobby(f.integer("from", 0, 100_000, optional=True) or 0),
     "sit": _sit,
@@ -391,6 +483,18 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "leave": lambda f: Leave(),
     "preferences": lambda f: Preferences(f.flag("muck_losing"), f.flag("show_uncontested")),
     "ping": lambda f: Ping(),
+    "tournament_lobby": lambda f: TournamentLobby(),
+    "tournament_watch": lambda f: TournamentWatch(_tournament(f)),
+    "tournament_unwatch": lambda f: TournamentUnwatch(),
+    "tournament_register": lambda f: TournamentRegister(_tournament(f)),
+    "tournament_unregister": lambda f: TournamentUnregister(_tournament(f)),
+    "tournament_act": _tournament_act,
+    "tournament_buy": lambda f: TournamentBuy(
+        _tournament(f), _choice(f, "what", ("re-entry", "rebuy", "add-on"))
+    ),
+    "tournament_deal": lambda f: TournamentDeal(
+        _tournament(f), _choice(f, "answer", ("ask", "accept", "decline"))
+    ),
 }
 
 

@@ -23,6 +23,7 @@ from doubleholdem.accounts.sessions import token_hash
 from doubleholdem.server.http.api import account_routes
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.http.tournament_sockets import TournamentSockets
 from doubleholdem.server.http.tournaments import tournament_routes
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
@@ -46,6 +47,7 @@ def create_app(
     if desk is not None and tournaments:
         run = Tournaments(room.store, room.settings, room.commit, tournaments)
         run.open()
+        room.tournaments = TournamentSockets(run)
 
     async def signed_in(websocket: WebSocket) -> dict[str, Any]:
         """The name of the account whose session cookie the handshake carries, the hash

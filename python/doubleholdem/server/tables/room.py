@@ -33,6 +33,7 @@ from doubleholdem.server.tables.connection import CHAT_BURST, CHAT_SECONDS, Conn
 from doubleholdem.server.tables.hands_replies import HandsReplies
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.server.tables.tables import RoomTables
+from doubleholdem.server.tables.tournament_requests import TournamentRequests
 from doubleholdem.server.tables.wallet_requests import WalletRequests, answering
 from doubleholdem.table import Decision, Table
 from doubleholdem.wording import Wording, seat_said, table_said, told
@@ -79,6 +80,7 @@ class Room:
         self.connections: set[Connection] = set()
         self.accounts = AccountsWatch(self.tables.store, self.connections)
         self.hands = HandsReplies(self.tables.store, self.tables.runners)
+        self.tournaments: TournamentRequests | None = None  # answers tournament messages
         self._connected = 0  # connections so far (a spectator's name in the chat)
         self._tasks: list[asyncio.Task[None]] = []  # the room's own (the tables' are theirs)
 
@@ -234,6 +236,8 @@ class Room:
         seated = connection.seat is not None
         self.connections.discard(connection)
         self._unbind(connection)
+        if self.tournaments is not None:
+            self.tournaments.drop(connection)
         connection.close()
         if seated and table is not None:
             self.tables.mark_away(self.runners[table])
@@ -273,6 +277,11 @@ class Room:
                 self._watch(connection, runner, connection.seat, connection.token)  # its own view
             elif not self._seated_elsewhere(connection, None):
                 self._watch(connection, runner, None)
+        elif isinstance(message, protocol.TOURNAMENT_MESSAGES):
+            if self.tournaments is None:
+                connection.error("no_tournament", "this room runs no tournaments")
+            else:
+                self.tournaments.handle(connection, message)
         elif isinstance(message, protocol.Hands):
             self.hands.ask(connection, message.last)
         elif not isinstance(message, protocol.Resume) and not self.commit.writable():

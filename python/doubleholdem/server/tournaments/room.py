@@ -9,7 +9,7 @@ committed together."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from doubleholdem.accounts.accounts import create_bot, get_account
@@ -44,6 +44,8 @@ class Tournaments:
         self.runners: dict[int, TournamentRunner] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._running = False
+        # told of each change of a tournament (the WebSocket's watchers), after it
+        self.listeners: list[Callable[[TournamentRunner], None]] = []
 
     def open(self) -> None:
         """Restores the stored tournaments and opens those the settings want."""
@@ -53,8 +55,14 @@ class Tournaments:
             self._keep_open(spec)
 
     def _runner(self, stored: Stored, tournament: Tournament) -> TournamentRunner:
-        return TournamentRunner(stored, tournament, settings=self.settings, store=self.store,
-                                commit=self.commit)  # fmt: skip
+        runner = TournamentRunner(stored, tournament, settings=self.settings,
+                                  store=self.store, commit=self.commit)  # fmt: skip
+        runner.on_change = self._changed
+        return runner
+
+    def _changed(self, runner: TournamentRunner) -> None:
+        for listener in self.listeners:
+            listener(runner)
 
     def _keep_open(self, spec: TournamentSpec) -> None:
         """A sit-and-go with no tournament registering gets a new one; a scheduled one

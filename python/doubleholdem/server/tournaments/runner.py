@@ -79,6 +79,8 @@ class TournamentRunner:
         self._next_start: dict[int, float] = {}
         self._bot_at: dict[int, float] = {}
         self._seen: dict[str, float] = {}  # player -> when its page last looked
+        self.watching: dict[str, int] = {}  # player -> its connections watching (present)
+        self.on_change: Callable[[TournamentRunner], None] = _unheard  # after each change
 
     @property
     def id(self) -> int:
@@ -109,6 +111,7 @@ class TournamentRunner:
             self.commit.post(line, "")
         self.version += 1
         self.wake.set()
+        self.on_change(self)
 
     def reload(self) -> None:
         """Back to the tournament as last stored (a commit failed)."""
@@ -124,6 +127,7 @@ class TournamentRunner:
         self._bots.clear()
         self.version += 1
         self.wake.set()
+        self.on_change(self)
 
     def pay(self, step: Step) -> None:
         """Adds a ledger step (never refused) to the change being made."""
@@ -243,13 +247,16 @@ class TournamentRunner:
         table.advance(now)
 
     def seen(self, player: str) -> None:
-        """``player``'s page looked at the tournament now (it polls while open)."""
+        """``player`` looked at the tournament through the HTTP API now."""
         self._seen[player] = self.now()
 
     def away(self, player: str, now: float) -> bool:
-        """Whether ``player``'s page has not looked for ``AWAY_AFTER`` seconds (or since
-        the room started): its seat then gets the action time without the time bank,
-        and its decisions left in a hand it timed out in time out at once (TH-40)."""
+        """Whether ``player`` has no WebSocket connection watching the tournament and no
+        request of the HTTP API looked at it for ``AWAY_AFTER`` seconds (or since the
+        room started): its seat then gets the action time without the time bank, and
+        its decisions left in a hand it timed out in time out at once (TH-40)."""
+        if self.watching.get(player):
+            return False  # a connection watches the tournament for it
         return now - self._seen.get(player, -math.inf) > AWAY_AFTER
 
     def _after_decision(self, number: int, now: float) -> None:
@@ -529,6 +536,10 @@ class TournamentRunner:
                 self.stored.open_sales.clear()
         else:
             self.cancel()
+
+
+def _unheard(runner: TournamentRunner) -> None:
+    """The default :attr:`TournamentRunner.on_change`: nobody listens."""
 
 
 def _prize(store: Storage, *, tournament_id: int, entry: int, player: str, amount: int) -> None:

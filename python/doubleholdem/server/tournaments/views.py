@@ -12,7 +12,7 @@ from typing import Any
 from doubleholdem.server.tournaments.stored import REGISTERING, Stored
 from doubleholdem.tournament import Clocking, Tournament
 
-__all__ = ["clock", "detail", "summary"]
+__all__ = ["clock", "detail", "me", "summary"]
 
 
 def summary(stored: Stored, tournament: Tournament, now: float) -> dict[str, Any]:
@@ -96,7 +96,7 @@ def detail(
     ]  # fmt: skip
     view["moves"] = stored.moves[-20:]
     view["deal"] = stored.deal
-    view["me"] = _me(stored, tournament, viewer)
+    view["me"] = me(stored, tournament, viewer)
     return view
 
 
@@ -111,7 +111,10 @@ def _entry(stored: Stored, tournament: Tournament, number: int) -> dict[str, Any
             "chips": chips, "table": entry.table, "seat": entry.seat}  # fmt: skip
 
 
-def _me(stored: Stored, tournament: Tournament, viewer: str | None) -> dict[str, Any] | None:
+def me(stored: Stored, tournament: Tournament, viewer: str | None) -> dict[str, Any] | None:
+    """What :func:`detail` shows ``viewer`` of its own: its entry, its place and prize,
+    its last move between tables and its table's view from its seat (its cards and its
+    options); ``None`` for no viewer."""
     if viewer is None:
         return None
     own = tournament.entries_of(viewer)

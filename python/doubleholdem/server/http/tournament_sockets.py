@@ -1,0 +1,247 @@
+"""The room's tournaments over the WebSocket (docs/PROTOCOL.md, "Tournaments"):
+:class:`TournamentSockets` answers a connection's tournament messages and pushes what
+changed. A connection watches one tournament at a time (as it watches one table): it is
+sent the tournament's whole view (:func:`~doubleholdem.server.tournaments.views.detail`
+with its signed-in account's own entry and table, its cards among them, and never
+another's), then, after the commit of each change, the patch from the view it was sent
+last (``tournament_update``, as a table's ``update``); the account's table follows its
+entry, so a move between tables needs no new request. A connection that asked for the
+lobby is sent it anew whenever it changes. A signed-in account registers, unregisters,
+acts at its table, buys and answers a deal over the same connection, each answered
+after the commit of its change. A player whose connection watches the tournament is
+present (:meth:`TournamentRunner.away
+<doubleholdem.server.tournaments.runner.TournamentRunner.away>`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from doubleholdem.errors import (
+    AccountError,
+    DatabaseBusy,
+    DoubleHoldemError,
+    IllegalAction,
+    TournamentError,
+)
+from doubleholdem.server import protocol
+from doubleholdem.server.protocol import diff, encode
+from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tournaments import views
+from doubleholdem.server.tournaments.room import Tournaments
+from doubleholdem.server.tournaments.runner import TournamentRunner
+from doubleholdem.wording import told
+
+__all__ = ["TournamentSockets"]
+
+UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
+
+
+class _Call:
+    """A recipient of the group commit whose message, once due, is a call: what it
+    sends is made then, after the commit, in order with the other replies."""
+
+    def __init__(self, call: Callable[[], None]) -> None:
+        self.call = call
+
+    def send(self, text: str) -> None:
+        self.call()
+
+
+class TournamentSockets:
+    """The WebSocket side of ``tournaments``: who watches what, and the requests."""
+
+    def __init__(self, tournaments: Tournaments) -> None:
+        self.tournaments = tournaments
+        self.commit = tournaments.commit
+        self._watched: dict[Connection, int] = {}  # connection -> the tournament it watches
+        self._views: dict[Connection, dict[str, Any]] = {}  # the view it was sent last
+        self._lobby: set[Connection] = set()  # sent the lobby whenever it changes
+        self._lobby_text: str | None = None  # the lobby as last sent
+        self._dirty: set[int] = set()  # tournaments changed since the last push
+        self._push = _Call(self.push)
+        self._posted = False
+        tournaments.listeners.append(self._changed)
+
+    def clock(self) -> float:
+        return self.tournaments.settings.clock()
+
+    # ------------------------------------------------------------------ requests
+
+    def handle(self, connection: Connection, message: protocol.Message) -> None:
+        """One tournament message of ``connection``; every refusal is an error reply
+        and changes nothing."""
+        if isinstance(message, protocol.TournamentLobby):
+            self._lobby.add(connection)
+            self.commit.post(_Call(lambda: self._send_lobby(connection)), "")
+            return
+        if isinstance(message, protocol.TournamentUnwatch):
+            self.unwatch(connection)
+            connection.send(encode("result", id=None, ok=True))
+            return
+        number = getattr(message, "tournament", -1)
+        ident = getattr(message, "id", None)
+        try:
+            runner = self.tournaments.runner(number)
+        except TournamentError as error:
+            connection.error("no_tournament", told(error), ident)
+            return
+        if isinstance(message, protocol.TournamentWatch):
+            self._watch(connection, runner)
+            return
+        account = connection.account
+        if account is None:
+            connection.error("not_signed_in", "sign in first (POST /api/signin)", ident)
+        elif not connection.active:
+            connection.error("account_frozen", "your account is frozen: you may watch only", ident)
+        elif not self.commit.writable():
+            connection.error("unavailable", UNAVAILABLE, ident)
+        else:
+            self._request(connection, runner, account, message)
+
+    def _request(
+        self,
+        connection: Connection,
+        runner: TournamentRunner,
+        player: str,
+        message: protocol.Message,
+    ) -> None:
+        """A request that changes the tournament, answered after its commit."""
+        ident = getattr(message, "id", None)
+        fields: dict[str, Any] = {}
+        try:
+            if isinstance(message, protocol.TournamentAct):
+                if self._stale(runner, player, message.hand):
+                    connection.error("stale", f"hand {message.hand} is not being played", ident)
+                    return
+                runner.act(player, message.hand, message.action, message.amount)
+            elif isinstance(message, protocol.TournamentRegister):
+                fields["entry"] = self.tournaments.register(runner.id, player)
+            elif isinstance(message, protocol.TournamentUnregister):
+                runner.unregister(player)
+            elif isinstance(message, protocol.TournamentBuy):
+                runner.buy(player, message.what)
+            elif isinstance(message, protocol.TournamentDeal):
+                if message.answer == "ask":
+                    runner.offer_deal(player)
+                else:
+                    runner.answer_deal(player, message.answer == "accept")
+        except (AccountError, DatabaseBusy) as error:
+            connection.error(error.code, told(error), ident)
+            return
+        except IllegalAction as error:
+            connection.error("illegal", told(error), ident, reason=error.reason)
+            return
+        except DoubleHoldemError as error:
+            connection.error("refused", told(error), ident)
+            return
+        reply = encode("result", id=ident, ok=True, tournament=runner.id, **fields)
+        self.commit.post(connection, reply)
+        self.commit.instead(
+            connection, encode("error", code="unavailable", message=UNAVAILABLE, id=ident)
+        )
+
+    @staticmethod
+    def _stale(runner: TournamentRunner, player: str, hand: int) -> bool:
+        """Whether hand number ``hand`` is not the one being played at ``player``'s
+        table."""
+        own = runner.tournament.entries_of(player)
+        table = own[-1].table if own else None
+        if table is None:
+            return False  # refused as seatless by the runner
+        played = runner.tournament.tables[table]
+        return played.hand_number != hand or not played.in_hand
+
+    # ------------------------------------------------------------------ watching
+
+    def _watch(self, connection: Connection, runner: TournamentRunner) -> None:
+        """``connection`` watches ``runner``'s tournament (instead of another): sent its
+        whole view after the commit of what is pending, then patches."""
+        self.unwatch(connection)
+        self._watched[connection] = runner.id
+        player = connection.account
+        if player is not None:
+            runner.watching[player] = runner.watching.get(player, 0) + 1
+            runner.wake.set()  # no longer away
+        self.commit.post(_Call(lambda: self._send_whole(connection, runner)), "")
+
+    def unwatch(self, connection: Connection) -> None:
+        """``connection`` stops watching its tournament (if any)."""
+        number = self._watched.pop(connection, None)
+        self._views.pop(connection, None)
+        runner = None if number is None else self.tournaments.runners.get(number)
+        player = connection.account
+        if runner is not None and player is not None:
+            left = runner.watching.get(player, 0) - 1
+            if left > 0:
+                runner.watching[player] = left
+            else:
+                runner.watching.pop(player, None)
+            runner.wake.set()  # away once its page has not looked for a while
+
+    def drop(self, connection: Connection) -> None:
+        """``connection`` has gone."""
+        self.unwatch(connection)
+        self._lobby.discard(connection)
+
+    def _view(self, runner: TournamentRunner, shared: dict[str, Any], player: str | None) -> Any:
+        view = dict(shared)
+        view["me"] = views.me(runner.stored, runner.tournament, player)
+        view["version"] = runner.version
+        return view
+
+    def _shared(self, runner: TournamentRunner, now: float) -> dict[str, Any]:
+        """What every watcher of ``runner``'s tournament sees."""
+        return views.detail(runner.stored, runner.tournament, now, None)
+
+    def _send_whole(self, connection: Connection, runner: TournamentRunner) -> None:
+        if self._watched.get(connection) != runner.id or connection.closed:
+            return  # it watches another since, or has gone
+        now = self.clock()
+        view = self._view(runner, self._shared(runner, now), connection.account)
+        self._views[connection] = view
+        connection.send(encode("tournament", tournament=runner.id, view=view, clock=now))
+
+    def _changed(self, runner: TournamentRunner) -> None:
+        """``runner``'s tournament changed: its watchers (and the lobby's) are sent what
+        changed once the change's commit ended (or failed: then the tournament as it
+        was stored)."""
+        self._dirty.add(runner.id)
+        if not self._posted:
+            self._posted = True
+            self.commit.post(self._push, "")
+            self.commit.instead(self._push, "")
+
+    def push(self) -> None:
+        """Sends each watcher of a changed tournament its patch, and the lobby anew to
+        those who asked for it if it changed."""
+        self._posted = False
+        dirty, self._dirty = self._dirty, set()
+        now = self.clock()
+        for number in sorted(dirty):
+            runner = self.tournaments.runners.get(number)
+            watchers = [c for c, n in self._watched.items() if n == number and c in self._views]
+            if runner is None or not watchers:
+                continue
+            shared = self._shared(runner, now)
+            for connection in watchers:
+                view = self._view(runner, shared, connection.account)
+                patch = diff(self._views[connection], view)
+                self._views[connection] = view
+                if patch:
+                    connection.send(
+                        encode("tournament_update", tournament=number, patch=patch, clock=now)
+                    )
+        if dirty and self._lobby:
+            text = self._lobby_message()
+            if text != self._lobby_text:
+                self._lobby_text = text
+                for connection in self._lobby:
+                    connection.send(text)
+
+    def _lobby_message(self) -> str:
+        return encode("tournament_lobby", tournaments=self.tournaments.lobby())
+
+    def _send_lobby(self, connection: Connection) -> None:
+        if connection in self._lobby:
+            connection.send(self._lobby_message())
