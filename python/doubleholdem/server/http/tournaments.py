@@ -7,6 +7,7 @@ Tournaments are numbered from 0 in the API, as tables are."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -26,6 +27,7 @@ from doubleholdem.errors import (
 )
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.tournaments.room import Tournaments
 
 __all__ = ["MAX_BODY", "NotAnOperator", "tournament_routes"]
@@ -60,6 +62,28 @@ async def _body(request: Request) -> dict[str, Any] | Response:
     if not isinstance(data, dict):
         return _refused(400, "bad_body", "the body is a JSON object")
     return data
+
+
+class _Settles:
+    """A recipient of the group commit that settles ``future`` with ``value`` when its
+    message is due (after the commit, or instead of it when it failed)."""
+
+    def __init__(self, future: asyncio.Future[bool], value: bool) -> None:
+        self.future = future
+        self.value = value
+
+    def send(self, text: str) -> None:
+        if not self.future.done():
+            self.future.set_result(self.value)
+
+
+async def _committed(commit: GroupCommit) -> bool:
+    """Waits until the changes made so far are committed (True) or their commit failed
+    (False): a reply is sent only after its change is stored, as the WebSocket's."""
+    future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    commit.post(_Settles(future, True), "")
+    commit.instead(_Settles(future, False), "")
+    return await future
 
 
 def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
@@ -110,6 +134,8 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
                 return _refused(503, "unavailable", str(error))
             except (IllegalAction, DoubleHoldemError) as error:
                 return _refused(409, "refused", str(error))
+            if not await _committed(tournaments.commit):
+                return _refused(503, "unavailable", "the change could not be stored: try again")
             return JSONResponse({"ok": True, **(answer or {})})
 
         return Route(f"/api/tournaments/{{number}}/{path}", handler, methods=["POST"])
