@@ -41,6 +41,7 @@ def test_loadtest_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     # the percentiles count steady play, after the last client sat; p99_all_ms everything
     assert 0 < result["seated_s"] < 3 and result["p99_all_ms"] > 0
+    assert result["actions_per_s"] > 0  # steady play's
 
 
 def test_loadtest_signs_its_clients_in(room_db: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,11 +6,12 @@ each waiting ``--think`` seconds before it answers, then leave: each sits out, p
 out the hand it is in, leaves and waits for ``left``. Prints one JSON object:
 ``clients``, ``actions``, ``p50_ms`` and ``p99_ms`` (an action sent to its result
 received, over the actions sent once every client has its seat and before the time is
-up: steady play), ``seated_s`` (how long the clients took to sit), ``p99_all_ms`` (over
-every action, the seating and the leaving included), ``p99_leaving_ms`` (the actions sent
-while every client sits out and leaves at once, the hands played out), ``errors``
-(refused actions, failed connections), ``chip_errors``
-(tables whose chips and rake do not add up to what was bought in, checked at the end)
+up: steady play), ``actions_per_s`` (steady play's actions a second), ``seated_s`` (how
+long the clients took to sit), ``p99_all_ms`` (over every action, the seating and the
+leaving included), ``p99_leaving_ms`` (the actions sent while every client sits out and
+leaves at once, the hands played out), ``errors`` (refused actions, failed
+connections), ``chip_errors`` (tables whose chips and rake do not add up to what was
+bought in, checked at the end)
 and ``still_seated`` (the clients' seats still taken at the end: 0).
 
 A room served by several processes is tested through all of them: given their URLs,
@@ -316,6 +317,7 @@ async def run_load(
     everyone = max(seated) if len(seated) == len(players) else None  # the last one sat
     leaving_from = clock_start + seconds  # from here the clients sit out and leave at once
     steady = [ms for sent, ms in timed if everyone is not None and everyone <= sent < leaving_from]
+    window = leaving_from - everyone if everyone is not None and steady else 0.0
     steady = steady or [ms for _, ms in timed]  # nobody played after the last one sat
     leaving = [ms for sent, ms in timed if sent >= leaving_from]
     result = LoadResult(
@@ -326,6 +328,7 @@ async def run_load(
         processes=dict(Counter(p.base for p in players)),
         seconds=round(time.monotonic() - started, 2),
         actions=len(timed),
+        actions_per_s=round(len(steady) / window, 1) if window > 0 else None,
         p50_ms=round(_percentile(steady, 0.50), 3),
         p99_ms=round(_percentile(steady, 0.99), 3),
         seated_s=None if everyone is None else round(everyone - clock_start, 2),
