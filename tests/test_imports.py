@@ -209,15 +209,17 @@ def test_no_literal_offset_in_rl_outside_the_layout() -> None:
 
 SERVER = "doubleholdem.server"
 # Each concern of the server, with the concerns it may import: http on tables and
-# tournaments, each of those on money and storage, money on storage. What they all share
+# tournaments, each of those on money and storage, money on storage, all on cluster
+# (the lease rules, on the database alone). What they all share
 # (the wire format, settings, the operator's log, the process tuning) sits in
 # ``server/`` itself and imports none of them.
 LAYERS = {
-    "http": {"http", "tables", "tournaments", "money", "storage"},
-    "tournaments": {"tournaments", "money", "storage"},
-    "tables": {"tables", "money", "storage"},
-    "money": {"money", "storage"},
-    "storage": {"storage"},
+    "http": {"http", "tables", "tournaments", "money", "storage", "cluster"},
+    "tournaments": {"tournaments", "money", "storage", "cluster"},
+    "tables": {"tables", "money", "storage", "cluster"},
+    "money": {"money", "storage", "cluster"},
+    "storage": {"storage", "cluster"},
+    "cluster": {"cluster"},
     "": set(),
 }
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -27,6 +27,7 @@ from doubleholdem.database.ddl import postgres
 from doubleholdem.database.failure import database_error, database_errors
 from doubleholdem.database.url import connect, is_postgres, shown
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
+from doubleholdem.server.cluster.leases import SCHEMA as LEASES_SCHEMA
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
 
@@ -116,6 +117,9 @@ _ADDED = (
     " attempts INTEGER NOT NULL, error TEXT NOT NULL)",
     # the room's tournaments (doubleholdem.server.tournaments.stored): each one's state
     "CREATE TABLE IF NOT EXISTS tournaments (id INTEGER PRIMARY KEY, state TEXT NOT NULL)",
+    # the processes serving the room and the lease of each table (one owner at a time:
+    # doubleholdem.server.cluster.leases)
+    *LEASES_SCHEMA,
 )
 
 # the rows of one table, by table and column (what dropping a table forgets)

@@ -58,8 +58,11 @@ from doubleholdem.database.connection import (
 )
 from doubleholdem.database.failure import database_errors
 from doubleholdem.database.url import shown
-from doubleholdem.errors import MissingTriggers, TamperedSnapshot
-from doubleholdem.server.storage import hands
+from doubleholdem.errors import MissingTriggers
+from doubleholdem.server.cluster import leases
+from doubleholdem.server.cluster.fencing import Fence
+from doubleholdem.server.cluster.leases import LeaseLost, Owner
+from doubleholdem.server.storage import hands, wallet_rows
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
     ThreadConnections,
@@ -75,20 +78,22 @@ from doubleholdem.server.storage.schema_copy import copy_schema
 from doubleholdem.server.storage.survey import (
     Damage,
     StoredTable,
-    checked,
     meta_int,
     move_hash,
+    read_table,
     read_tables,
+    read_tokens,
     snapshot_anchor,
     survey,
     tagged,
 )
 from doubleholdem.server.storage.wallet_rows import WalletCallRow, wallet_calls
-from doubleholdem.wording import table_said
 
 __all__ = [
     "FORGET_BATCH",
     "Damage",
+    "LeaseLost",
+    "Owner",
     "Storage",
     "StoredTable",
     "WalletCallRow",
@@ -133,6 +138,9 @@ class Storage:
         # a rollback, then read again), and the tables whose head the transaction moved
         self._heads: dict[int, tuple[str, int]] = {}
         self._moved: set[int] = set()
+        # the leases the transactions write under (doubleholdem.server.cluster.fencing)
+        self.fencing = Fence()
+        self._touched = self.fencing.touched
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:" and dialect(self._db) == SQLITE:
             # Checkpoints (which flush the disk) run in a thread of their own, so that
@@ -248,6 +256,7 @@ class Storage:
         cached from it (a failed ``COMMIT`` may have ended it already)."""
         self._heads.clear()
         self._moved.clear()
+        self.fencing.clear()
         self._reserved = False
         with contextlib.suppress(*database_errors()):
             if self._db.in_transaction:
@@ -273,12 +282,26 @@ class Storage:
                 begin(self._db)
             yield
             self._write_heads()
+            self.fencing.check(self._db)
             self._db.execute("COMMIT")
+            self.fencing.clear()
         except BaseException:
             self._rollback()
             raise
         finally:
             self._depth = 0
+
+    def fence(self, tables: set[int]) -> set[int]:
+        """Inside a transaction: the tables of ``tables`` whose lease this process lost,
+        not to be written (:meth:`Fence.fence
+        <doubleholdem.server.cluster.fencing.Fence.fence>`)."""
+        return self.fencing.fence(self._db, tables)
+
+    def owners(self) -> dict[int, Owner | None]:
+        """Each table of the room: the live process that serves it (its id and the
+        address its clients reach it at), or ``None`` while none does
+        (:func:`~doubleholdem.server.cluster.leases.owners`). One query."""
+        return leases.owners(self._db)
 
     @property
     def db(self) -> Connection:
@@ -300,27 +323,8 @@ class Storage:
         return survey(self._db)
 
     def table(self, table_id: int) -> StoredTable:
-        """The stored table ``table_id``, its move rows checked."""
-        row = self._db.execute(
-            "SELECT t.snapshot, t.bots, h.moves FROM tables t JOIN heads h "
-            "ON h.table_id = t.id WHERE t.id = ?",
-            (table_id,),
-        ).fetchone()
-        if row is None:
-            raise TamperedSnapshot(table_said(table_id) + " is not in the database")
-        snapshot, bots, head = row
-        rows = self._db.execute(
-            "SELECT number, move, sha256 FROM moves WHERE table_id = ? ORDER BY number",
-            (table_id,),
-        ).fetchall()
-        if len(rows) != head:
-            raise TamperedSnapshot(
-                table_said(table_id) + f": {len(rows)} moves stored, its head {head}"
-            )
-        moves = checked(table_id, snapshot, rows)
-        return StoredTable(
-            table_id, snapshot, json.loads(bots), moves, tuple(self.tokens(table_id))
-        )
+        """The stored table ``table_id``, its move rows checked (:func:`read_table`)."""
+        return read_table(self._db, table_id)
 
     def count(self) -> int:
         """How many tables were created (ids 0 to this, excluded)."""
@@ -328,6 +332,7 @@ class Storage:
 
     def add_table(self, table_id: int, snapshot: str, bots: dict[str, str]) -> None:
         """Stores a new table: its snapshot and its bot seats (seat -> kind)."""
+        self._touched.add(table_id)
         self._db.execute(
             "INSERT INTO tables VALUES (?, ?, ?)", (table_id, snapshot, json.dumps(bots))
         )
@@ -340,6 +345,7 @@ class Storage:
 
     def put_bots(self, table_id: int, bots: dict[str, str]) -> None:
         """Stores the bot seats of a table (seat -> kind): a bot left, or sat down."""
+        self._touched.add(table_id)
         self._db.execute("UPDATE tables SET bots = ? WHERE id = ?", (json.dumps(bots), table_id))
 
     def bots_to_seat(self) -> dict[int, dict[int, str]]:
@@ -356,12 +362,14 @@ class Storage:
         wallet outside the database, they sit down after the table's creation is
         committed, each in a commit of its own that forgets it (:meth:`bot_seated`), so
         that a restart seats those a crash or a failure left out."""
+        self._touched.add(table_id)
         value = json.dumps({str(s): k for s, k in sorted(bots.items())})
         put_meta(self._db, f"bots_to_seat:{table_id}", value)
 
     def bot_seated(self, table_id: int, seat: int) -> None:
         """Table ``table_id`` is no longer to seat a bot in ``seat``: it sat down, or
         cannot (:meth:`note_bots_to_seat`)."""
+        self._touched.add(table_id)
         bots = self.bots_to_seat().get(table_id, {})
         bots.pop(seat, None)
         if bots:
@@ -378,6 +386,7 @@ class Storage:
     def opened(self, table_id: int, first_occupancy: int) -> None:
         """The ledger entered table ``table_id``'s chips: its seats of occupancies below
         ``first_occupancy`` were seated before the ledger (:meth:`legacy_below`)."""
+        self._touched.add(table_id)
         self._db.execute("DELETE FROM meta WHERE key = ?", (f"opening:{table_id}",))
         put_meta(self._db, f"legacy:{table_id}", str(first_occupancy))
 
@@ -427,6 +436,7 @@ class Storage:
 
     def put_table(self, table_id: int, snapshot: str) -> None:
         """Stores the table's snapshot, which replaces its moves."""
+        self._touched.add(table_id)
         self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
         self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
         self._heads[table_id] = (snapshot_anchor(snapshot), 0)
@@ -434,6 +444,7 @@ class Storage:
 
     def put_move(self, table_id: int, move: str) -> None:
         """Stores the next move of a table (after its snapshot and its earlier moves)."""
+        self._touched.add(table_id)
         head = self._heads.get(table_id)
         if head is None:
             snapshot, count = self._db.execute(
@@ -464,6 +475,7 @@ class Storage:
     def put_hand(self, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
         """Stores the log of a finished hand (the server's record: every card) with the
         index of who played it (:func:`doubleholdem.server.storage.hands.put`)."""
+        self._touched.add(table_id)
         hands.put(self._db, table_id, number, log)
 
     def forget_hands(self, table_id: int, last: int, keep: int | None, **rule: Any) -> None:
@@ -472,6 +484,7 @@ class Storage:
         stored) and, by ``rule``, those ended before ``older_than``, sparing the last
         ``protect`` of each seating of ``open_seats``
         (:func:`doubleholdem.server.storage.hands.forget`)."""
+        self._touched.add(table_id)
         hands.forget(self._db, table_id, last=last, keep=keep, **rule)
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:
@@ -506,6 +519,7 @@ class Storage:
         """Stores a chat line of a table, said during (or after) hand number ``hand``
         (forgotten with that hand, :meth:`forget_hands`)."""
         text = json.dumps(line, separators=(",", ":"))
+        self._touched.add(table_id)
         self._db.execute(
             "INSERT INTO chat (table_id, hand, line) VALUES (?, ?, ?)", (table_id, hand, text)
         )
@@ -524,6 +538,7 @@ class Storage:
         """Notes a call to a wallet outside the database (its JSON text,
         :mod:`doubleholdem.server.money.wallet_calls`) about table ``table_id``; returns its
         number, never given twice."""
+        self._touched.add(table_id)
         insert = "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)"
         return inserted_id(self._db, insert, (table_id, call), key="number")
 
@@ -533,22 +548,17 @@ class Storage:
 
     def wallet_call_failed(self, number: int, error: str) -> None:
         """The wallet failed the call of this number (once more): ``error`` says how."""
-        self._db.execute(
-            "INSERT INTO wallet_failures VALUES (?, 1, ?) ON CONFLICT (number) DO UPDATE"
-            " SET attempts = wallet_failures.attempts + 1, error = excluded.error",
-            (number, error),
-        )
+        wallet_rows.note_failure(self._db, number, error)
 
     def forget_wallet_calls(self, numbers: list[int]) -> None:
         """Forgets the wallet calls of these numbers (known done)."""
-        pairs = [(n,) for n in numbers]
-        self._db.executemany("DELETE FROM wallet_calls WHERE number = ?", pairs)
-        self._db.executemany("DELETE FROM wallet_failures WHERE number = ?", pairs)
+        wallet_rows.forget(self._db, numbers)
 
     # seat tokens
 
     def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:
         """Stores a seat token's hash."""
+        self._touched.add(table_id)
         self._db.execute(
             "INSERT INTO tokens VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
             " table_id = excluded.table_id, seat = excluded.seat, player = excluded.player",
@@ -564,10 +574,7 @@ class Storage:
 
     def tokens(self, table_id: int) -> list[tuple[str, int, str]]:
         """(hash, seat, player) of every token of a table."""
-        rows = self._db.execute(
-            "SELECT hash, seat, player FROM tokens WHERE table_id = ?", (table_id,)
-        )
-        return [(str(h), int(s), str(p)) for h, s, p in rows]
+        return read_tokens(self._db, table_id)
 
     def drop_token(self, hashed: str) -> None:
         """Forgets a token (its player left) and the action ids sent with it."""
@@ -578,6 +585,7 @@ class Storage:
 
     def put_action(self, hashed: str, action_id: str, table_id: int, hand: int) -> None:
         """Notes that the action ``action_id`` of a token was applied."""
+        self._touched.add(table_id)
         self._db.execute(
             "INSERT INTO actions VALUES (?, ?, ?, ?)", (hashed, action_id, table_id, hand)
         )
@@ -592,6 +600,7 @@ class Storage:
     def forget_actions(self, table_id: int, before_hand: int) -> None:
         """Forgets the action ids of a table's hands before ``before_hand`` (retries of
         those are refused as stale anyway)."""
+        self._touched.add(table_id)
         self._db.execute(
             "DELETE FROM actions WHERE table_id = ? AND hand < ?", (table_id, before_hand)
         )

@@ -13,7 +13,16 @@ from doubleholdem.database.connection import Connection
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.wording import table_said, told
 
-__all__ = ["MAX_TABLES", "Damage", "StoredTable", "move_hash", "read_tables", "survey"]
+__all__ = [
+    "MAX_TABLES",
+    "Damage",
+    "StoredTable",
+    "move_hash",
+    "read_table",
+    "read_tables",
+    "read_tokens",
+    "survey",
+]
 
 MAX_TABLES = 100_000  # the most tables a database may hold (the protocol's table ids)
 
@@ -68,6 +77,37 @@ def read_tables(db: Connection) -> list[StoredTable]:
     if damage:
         raise TamperedSnapshot(str(damage[0]))
     return tables
+
+
+def read_table(db: Connection, table_id: int) -> StoredTable:
+    """The stored table ``table_id`` of ``db``, its move rows checked against its
+    snapshot and its head; :class:`TamperedSnapshot` naming what is wrong."""
+    row = db.execute(
+        "SELECT t.snapshot, t.bots, h.moves FROM tables t JOIN heads h "
+        "ON h.table_id = t.id WHERE t.id = ?",
+        (table_id,),
+    ).fetchone()
+    if row is None:
+        raise TamperedSnapshot(table_said(table_id) + " is not in the database")
+    snapshot, bots, head = row
+    rows = db.execute(
+        "SELECT number, move, sha256 FROM moves WHERE table_id = ? ORDER BY number",
+        (table_id,),
+    ).fetchall()
+    if len(rows) != head:
+        raise TamperedSnapshot(
+            table_said(table_id) + f": {len(rows)} moves stored, its head {head}"
+        )
+    moves = checked(table_id, snapshot, rows)
+    return StoredTable(
+        table_id, snapshot, json.loads(bots), moves, tuple(read_tokens(db, table_id))
+    )
+
+
+def read_tokens(db: Connection, table_id: int) -> list[tuple[str, int, str]]:
+    """(hash, seat, player) of every seat token of table ``table_id``."""
+    rows = db.execute("SELECT hash, seat, player FROM tokens WHERE table_id = ?", (table_id,))
+    return [(str(h), int(s), str(p)) for h, s, p in rows]
 
 
 def survey(db: Connection) -> tuple[list[StoredTable], list[Damage]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from doubleholdem.database.connection import Connection, has_table
 
-__all__ = ["WalletCallRow", "wallet_calls"]
+__all__ = ["WalletCallRow", "forget", "note_failure", "wallet_calls"]
 
 WalletCallRow = tuple[int, int, str, int, str]
 
@@ -30,3 +30,19 @@ def wallet_calls(db: Connection, table_id: int | None = None) -> list[WalletCall
     else:
         rows = db.execute(query + " WHERE table_id = ? ORDER BY 1", (table_id,))
     return [(int(n), int(t), str(c), int(a), str(e)) for n, t, c, a, e in rows]
+
+
+def note_failure(db: Connection, number: int, error: str) -> None:
+    """The wallet failed the call of this number (once more): ``error`` says how."""
+    db.execute(
+        "INSERT INTO wallet_failures VALUES (?, 1, ?) ON CONFLICT (number) DO UPDATE"
+        " SET attempts = wallet_failures.attempts + 1, error = excluded.error",
+        (number, error),
+    )
+
+
+def forget(db: Connection, numbers: list[int]) -> None:
+    """Forgets the wallet calls of these numbers (known done) and their failures."""
+    pairs = [(n,) for n in numbers]
+    db.executemany("DELETE FROM wallet_calls WHERE number = ?", pairs)
+    db.executemany("DELETE FROM wallet_failures WHERE number = ?", pairs)

@@ -1,0 +1,275 @@
+"""The lease rules: which process owns each table of a room, by the database's clock.
+
+A process that serves a room has a row in ``processes`` (its id, random for each start;
+the address its clients reach it at; when it started, its last heartbeat and when it
+expires; whether it is stopping; the key of the session advisory lock it holds for its
+life on PostgreSQL). Each table has a row in ``leases``: its owner (a process id, or
+none) and its *epoch*, raised by one each time the table changes hands.
+
+- A process is *live* while its row has not expired (its heartbeat renews it, every
+  :data:`RENEW_SECONDS`, to :data:`LEASE_SECONDS` after the database's clock), it is not
+  stopping, and, on PostgreSQL, its session still holds its advisory lock (a process
+  killed with ``kill -9`` loses its session, and so its tables, at once).
+- A lease is *takeable* when it has no owner or its owner is not live; a process
+  acquires takeable leases (:func:`acquire`), each with its epoch raised by one, and
+  releases its own at once when it stops cleanly (:func:`release`).
+- Fencing (:func:`fence`): a transaction that writes a table's rows first reads the
+  table's lease, locked against a change of hands until it ends (``FOR SHARE``), and
+  writes only the tables whose lease still names the writer with the epoch it was
+  granted; a process frozen while another took its table finds a raised epoch and
+  writes nothing of it.
+
+One heartbeat renews all of a process's leases (one row written a second, however many
+tables), and no row a commit locks is written by a heartbeat, so the two never wait for
+each other. Times are the database's (PostgreSQL's ``clock_timestamp()``; SQLite's
+``julianday('now')``), never a machine's own, so machines' clocks may differ.
+
+>>> from doubleholdem.database.url import sqlite
+>>> db = sqlite(":memory:")
+>>> for statement in SCHEMA:
+...     _ = db.execute(statement)
+>>> _ = db.execute("CREATE TABLE tables (id INTEGER PRIMARY KEY)")
+>>> _ = db.executemany("INSERT INTO tables VALUES (?)", [(0,), (1,), (2,)])
+>>> register(db, "p1", "http://a:8000", lock=None)
+>>> acquire(db, "p1", want=2)
+{0: 1, 1: 1}
+>>> register(db, "p2", "http://b:8000", lock=None)
+>>> acquire(db, "p2", want=5)
+{2: 1}
+>>> owners(db)
+{0: Owner(process='p1', address='http://a:8000'), 1: Owner(process='p1', \
+address='http://a:8000'), 2: Owner(process='p2', address='http://b:8000')}
+>>> release(db, "p1")
+>>> acquire(db, "p2", want=5)
+{0: 2, 1: 2}
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping
+from typing import NamedTuple
+
+from doubleholdem.database.connection import SQLITE, Connection, begin, dialect
+from doubleholdem.errors import DoubleHoldemError
+
+__all__ = [
+    "LEASE_SECONDS",
+    "RENEW_SECONDS",
+    "SCHEMA",
+    "LeaseLost",
+    "Owner",
+    "acquire",
+    "fence",
+    "heartbeat",
+    "live_processes",
+    "owners",
+    "register",
+    "release",
+    "stopping",
+]
+
+LEASE_SECONDS = 3.0  # a process's leases expire this long after its last heartbeat
+RENEW_SECONDS = 1.0  # between heartbeats (and looks for takeable tables)
+
+# the tables, in SQLite's words (doubleholdem.database.ddl says them in PostgreSQL's)
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS processes (id TEXT PRIMARY KEY, address TEXT NOT NULL,"
+    " started REAL NOT NULL, heartbeat REAL NOT NULL, expires REAL NOT NULL,"
+    " stopping INTEGER NOT NULL DEFAULT 0, lock INTEGER)",
+    "CREATE TABLE IF NOT EXISTS leases (table_id INTEGER PRIMARY KEY, owner TEXT,"
+    " epoch INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS leases_by_owner ON leases (owner)",
+)
+
+
+class LeaseLost(DoubleHoldemError, RuntimeError):
+    """This process no longer owns ``tables`` (another took them, their epoch raised,
+    while it was frozen, cut off or slow): nothing of theirs was written."""
+
+    code = "moved"
+
+    def __init__(self, tables: Iterable[int]) -> None:
+        self.tables = tuple(sorted(tables))
+        listed = ", ".join(str(t) for t in self.tables)
+        super().__init__(f"the lease of table {listed} was lost: another process serves it")
+
+
+class Owner(NamedTuple):
+    """The live process that serves a table: its id and the address clients reach it at."""
+
+    process: str
+    address: str
+
+
+def _now(db: Connection) -> str:
+    """The database's clock, in seconds since 1970, as SQL."""
+    if dialect(db) == SQLITE:
+        return "((julianday('now') - 2440587.5) * 86400.0)"
+    return "EXTRACT(EPOCH FROM clock_timestamp())::float8"
+
+
+def _live(db: Connection, alias: str = "p") -> str:
+    """SQL true of a live process row ``alias`` (see the module)."""
+    condition = f"{alias}.expires > {_now(db)} AND {alias}.stopping = 0"
+    if dialect(db) == SQLITE:
+        return condition
+    return (
+        f"{condition} AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'"
+        " AND l.granted AND l.database = (SELECT oid FROM pg_database"
+        " WHERE datname = current_database())"
+        f" AND l.classid::text::bigint = ({alias}.lock >> 32) & 4294967295"
+        f" AND l.objid::text::bigint = {alias}.lock & 4294967295 AND l.objsubid = 1)"
+    )
+
+
+@contextlib.contextmanager
+def _transaction(db: Connection) -> Iterator[None]:
+    """The caller's transaction on ``db``, or one of its own begun and ended here."""
+    if db.in_transaction:
+        yield
+        return
+    begin(db)
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def register(
+    db: Connection, process: str, address: str, *, lock: int | None, seconds: float = LEASE_SECONDS
+) -> None:
+    """Adds the row of ``process`` (reachable at ``address``; ``lock`` the key of the
+    session advisory lock it holds, PostgreSQL) live for ``seconds``; a process's rows
+    dead for a minute go with it."""
+    now = _now(db)
+    with _transaction(db):
+        db.execute(f"DELETE FROM processes WHERE expires < {now} - 60")
+        db.execute(
+            "INSERT INTO processes (id, address, started, heartbeat, expires, stopping, lock)"
+            f" VALUES (?, ?, {now}, {now}, {now} + ?, 0, ?)",
+            (process, address, seconds, lock),
+        )
+
+
+def heartbeat(db: Connection, process: str, seconds: float = LEASE_SECONDS) -> bool:
+    """Renews every lease of ``process`` for ``seconds`` (its row's expiry, one row):
+    False if its row is gone (a process that stopped)."""
+    now = _now(db)
+    changed = db.execute(
+        f"UPDATE processes SET heartbeat = {now}, expires = {now} + ? WHERE id = ?",
+        (seconds, process),
+    ).rowcount
+    return changed == 1
+
+
+def stopping(db: Connection, process: str) -> None:
+    """Notes that ``process`` stops: it counts as live no more (nobody spreads tables on
+    it), while it finishes its last commit before it releases them."""
+    db.execute("UPDATE processes SET stopping = 1 WHERE id = ?", (process,))
+
+
+def live_processes(db: Connection) -> list[Owner]:
+    """The live processes, by id."""
+    rows = db.execute(f"SELECT p.id, p.address FROM processes p WHERE {_live(db)} ORDER BY p.id")
+    return [Owner(str(i), str(a)) for i, a in rows]
+
+
+def _add_missing(db: Connection) -> None:
+    """A lease row, with no owner, for each table that has none yet."""
+    db.execute(
+        "INSERT INTO leases (table_id, owner, epoch) SELECT t.id, NULL, 0 FROM tables t"
+        " WHERE NOT EXISTS (SELECT 1 FROM leases l WHERE l.table_id = t.id)"
+    )
+
+
+def acquire(
+    db: Connection, process: str, *, want: int, steal: bool = False, only: Iterable[int] = ()
+) -> dict[int, int]:
+    """Takes at most ``want`` takeable leases (the lowest table ids first; with ``only``,
+    among those tables) for ``process``, each with its epoch raised by one, in one
+    transaction: table -> epoch. ``steal``: every lease is takeable (a process that
+    holds the whole room: SQLite's lock file, a repair). On PostgreSQL a lease that
+    another transaction holds (a commit fencing it, a process acquiring it) is skipped."""
+    with _transaction(db):
+        _add_missing(db)
+        return _acquire(db, process, want=want, steal=steal, only=tuple(only))
+
+
+def _acquire(
+    db: Connection, process: str, *, want: int, steal: bool, only: tuple[int, ...]
+) -> dict[int, int]:
+    if want <= 0:
+        return {}
+    takeable = (
+        "l.owner IS NULL OR l.owner != ?" if steal else
+        f"l.owner IS NULL OR NOT EXISTS (SELECT 1 FROM processes p WHERE p.id = l.owner"
+        f" AND {_live(db)})"
+    )  # fmt: skip
+    parameters: list[object] = [process] if steal else []
+    among = ""
+    if only:
+        among = f" AND l.table_id IN ({', '.join('?' * len(only))})"
+        parameters += only
+    skip = "" if dialect(db) == SQLITE else " FOR UPDATE OF l SKIP LOCKED"
+    chosen = db.execute(
+        f"SELECT l.table_id FROM leases l WHERE ({takeable}){among}"
+        f" ORDER BY l.table_id LIMIT ?{skip}",
+        (*parameters, want),
+    ).fetchall()
+    ids = [int(table_id) for (table_id,) in chosen]
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    db.execute(
+        f"UPDATE leases SET owner = ?, epoch = epoch + 1 WHERE table_id IN ({marks})",
+        (process, *ids),
+    )
+    rows = db.execute(
+        f"SELECT table_id, epoch FROM leases WHERE table_id IN ({marks})", ids
+    ).fetchall()
+    return {int(t): int(e) for t, e in sorted(rows)}
+
+
+def release(db: Connection, process: str, tables: Iterable[int] | None = None) -> None:
+    """Gives up the leases of ``process`` (of ``tables`` only, else every one, and its
+    row goes), in one transaction: another process takes them at its next look."""
+    with _transaction(db):
+        if tables is None:
+            db.execute("UPDATE leases SET owner = NULL WHERE owner = ?", (process,))
+            db.execute("DELETE FROM processes WHERE id = ?", (process,))
+        else:
+            db.executemany(
+                "UPDATE leases SET owner = NULL WHERE table_id = ? AND owner = ?",
+                [(t, process) for t in tables],
+            )
+
+
+def owners(db: Connection) -> dict[int, Owner | None]:
+    """Each table that has a lease: the live process that serves it, or ``None`` while
+    none does (between a process's end and another's taking it)."""
+    rows = db.execute(
+        "SELECT l.table_id, p.id, p.address FROM leases l LEFT JOIN processes p"
+        f" ON p.id = l.owner AND {_live(db)} ORDER BY l.table_id"
+    ).fetchall()
+    return {int(t): None if p is None else Owner(str(p), str(a)) for t, p, a in rows}
+
+
+def fence(db: Connection, process: str, epochs: Mapping[int, int]) -> set[int]:
+    """Inside the writer's transaction: the tables of ``epochs`` (table -> the epoch
+    ``process`` was granted) whose lease names another owner or epoch now, and so must
+    not be written; the leases of the others are locked against a change of hands
+    (PostgreSQL's ``FOR SHARE``) until the transaction ends."""
+    if not epochs:
+        return set()
+    ids = sorted(epochs)
+    marks = ", ".join("?" * len(ids))
+    lock = "" if dialect(db) == SQLITE else " FOR SHARE"
+    rows = db.execute(
+        f"SELECT table_id, epoch FROM leases WHERE owner = ? AND table_id IN ({marks}){lock}",
+        (process, *ids),
+    ).fetchall()
+    held = {int(t): int(e) for t, e in rows}
+    return {t for t in ids if held.get(t) != epochs[t]}
