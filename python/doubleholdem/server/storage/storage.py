@@ -17,9 +17,8 @@ edited, reordered or foreign row, or a gap in the numbers, is refused on reading
 off at the end, and the number of tables created (``meta``) a missing ``tables`` row:
 :meth:`Storage.survey` names every such problem (:class:`Damage`). The file is made,
 checked and upgraded by :mod:`doubleholdem.server.storage.database` (an upgrade from schema 3
-notes each table's chips as the ledger's opening, :meth:`Storage.openings`). One server
-per database: the storage holds its lock while it is open
-(:func:`~doubleholdem.server.storage.lock.room_lock`).
+notes each table's chips as the ledger's opening, :meth:`Storage.openings`). Its lock
+(:func:`~doubleholdem.server.storage.lock.room_lock`) is held while it is open.
 
 ``synchronous=NORMAL`` (the default here) survives the process being killed; ``full``
 also survives the machine losing power, at the price of a disk flush per change
@@ -138,8 +137,7 @@ class Storage:
         # a rollback, then read again), and the tables whose head the transaction moved
         self._heads: dict[int, tuple[str, int]] = {}
         self._moved: set[int] = set()
-        # the leases the transactions write under (doubleholdem.server.cluster.fencing)
-        self.fencing = Fence()
+        self.fencing = Fence()  # the leases its transactions write under
         self._touched = self.fencing.touched
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:" and dialect(self._db) == SQLITE:
@@ -292,14 +290,12 @@ class Storage:
             self._depth = 0
 
     def fence(self, tables: set[int]) -> set[int]:
-        """Inside a transaction: the tables of ``tables`` whose lease this process lost,
-        not to be written (:meth:`Fence.fence
-        <doubleholdem.server.cluster.fencing.Fence.fence>`)."""
+        """Inside a transaction: the tables of ``tables`` whose lease this process lost
+        (:meth:`Fence.fence <doubleholdem.server.cluster.fencing.Fence.fence>`)."""
         return self.fencing.fence(self._db, tables)
 
     def owners(self) -> dict[int, Owner | None]:
-        """Each table of the room: the live process that serves it (its id and the
-        address its clients reach it at), or ``None`` while none does
+        """Each table: the live process that serves it, or ``None`` while none does
         (:func:`~doubleholdem.server.cluster.leases.owners`). One query."""
         return leases.owners(self._db)
 
@@ -399,12 +395,11 @@ class Storage:
         """The room's name among rooms sharing a wallet outside their databases (it
         names the room in that wallet's keys): random, made the first time it is asked
         (inside a transaction), then kept."""
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'room'").fetchone()
-        if row is not None:
-            return str(row[0])
-        name = secrets.token_hex(6)
-        self._db.execute("INSERT INTO meta VALUES ('room', ?)", (name,))
-        return name
+        self._db.execute(
+            "INSERT INTO meta VALUES ('room', ?) ON CONFLICT (key) DO NOTHING",
+            (secrets.token_hex(6),),
+        )
+        return str(self._db.execute("SELECT value FROM meta WHERE key = 'room'").fetchone()[0])
 
     def money_kind(self) -> str | None:
         """Whose chips the tables hold: ``"guests"`` (play chips, outside the ledger),
@@ -508,9 +503,8 @@ class Storage:
 
     def reader(self) -> Connection:
         """This thread's connection for reads off the event loop (read-only, made on
-        first use, closed with the storage): it sees what is committed, never the
-        event loop's transaction in progress. An in-memory database (tests) has no other
-        connection: its reads share the storage's."""
+        first use, closed with the storage): it sees what is committed, never the event
+        loop's transaction in progress (in-memory, a test's: the storage's own)."""
         return self._db if self.path == ":memory:" else self._readers.get()
 
     # chat
