@@ -13,6 +13,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
@@ -123,6 +125,17 @@ async def until_hands(room: Room, hands: int) -> None:
         if all(r.table.hand_number > hands for r in room.runners.values()):
             return
         await asyncio.sleep(0.01)
+
+
+def serve_process(*options: str) -> tuple[subprocess.Popen[str], int]:
+    """A ``doubleholdem serve --port 0 OPTIONS`` process of this Python, started, and the
+    port it announced it listens on."""
+    command = [sys.executable, "-m", "doubleholdem.cli", "serve", "--port", "0", *options]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    assert "open http://127.0.0.1:" in line, line
+    return process, int(line.rsplit(":", 1)[1].strip("/\n"))
 
 
 def get_json(port: int, path: str, token: str | None) -> tuple[int, Any]:
@@ -241,6 +254,7 @@ class ServerThread:
         *,
         desk: Desk | None = None,
         tournaments: Sequence[TournamentSpec] = (),
+        operator_token: bytes | None = None,
         **options: Any,
     ) -> None:
         if desk is None:
@@ -253,7 +267,7 @@ class ServerThread:
         self.views: dict[Connection, Any] = {}
         room.audit = self._audit
         config = uvicorn_config(
-            create_app(room, desk, tournaments=tournaments),
+            create_app(room, desk, tournaments=tournaments, operator_token=operator_token),
             self.limits,
             host="127.0.0.1",
             port=0,

@@ -242,7 +242,8 @@ def test_the_server_is_a_tree_of_its_concerns() -> None:
         and module not in OLD_PATHS
         and module.rpartition(".")[2] not in LAYERS
     )
-    assert flat == [f"{SERVER}.{name}" for name in ("oplog", "process", "protocol", "settings")]
+    shared = ("metrics", "oplog", "process", "protocol", "settings")
+    assert flat == [f"{SERVER}.{name}" for name in shared]
 
 
 def test_server_imports_point_down_its_tree() -> None:

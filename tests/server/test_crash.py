@@ -14,7 +14,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import urllib.request
 from typing import Any
 
@@ -24,21 +23,17 @@ from cluster_harness import stored_tables
 from doubleholdem.database.url import connect
 from doubleholdem.server.protocol import apply_patch
 from doubleholdem.server.tables.connection import RATE
+from server_harness import serve_process
 
 CRASHES = 20
 DECISIONS = {"fold", "check", "call", "bet", "raise", "all_in", "point"}
 
 
 def _start(db: str) -> tuple[subprocess.Popen[str], int]:
-    command = [
-        sys.executable, "-m", "doubleholdem.cli", "serve", "--db", db, "--port", "0",
-        "--guests", "--tables", "3", "--bots", "3", "--bot-delay", "0.002", "--pause", "0.01",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert "open http://127.0.0.1:" in line, line
-    return process, int(line.rsplit(":", 1)[1].strip("/\n"))
+    return serve_process(
+        "--db", db, "--guests", "--tables", "3", "--bots", "3", "--bot-delay", "0.002",
+        "--pause", "0.01",
+    )  # fmt: skip
 
 
 def _tables(port: int) -> list[dict[str, Any]]:

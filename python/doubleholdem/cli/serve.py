@@ -155,6 +155,13 @@ def add_parser(subparsers: Any) -> None:
         help="refuse a second account from one address at a table",
     )
     p.add_argument(
+        "--operator-token",
+        metavar="FILE",
+        help="a file holding the operator's secret token (32 characters or more): GET "
+        "/metrics answers requests carrying it as 'Authorization: Bearer TOKEN' (default: "
+        "none, /metrics is off)",
+    )
+    p.add_argument(
         "--log-level",
         choices=LEVELS,
         default="info",
@@ -212,6 +219,9 @@ def run(args: argparse.Namespace) -> int:
     settings.seed = args.seed
     if args.snapshot_key:
         settings.snapshot_key = read_key(args.snapshot_key)
+    operator_token = (
+        read_key(args.operator_token, "--operator-token") if args.operator_token else None
+    )
     if args.config:
         settings.configs, settings.bot_kinds = load_tables(args.config)
         load_room(args.config, settings)
@@ -229,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
         quiet_collector()
         limits = Limits(header_timeout=args.header_timeout, per_address=args.per_address)
         config = uvicorn_config(
-            create_app(room, tournaments=tournaments),
+            create_app(room, tournaments=tournaments, operator_token=operator_token),
             limits,
             forwarded_allow_ips=args.forwarded_allow_ips,
             log_config=None,
@@ -309,15 +319,15 @@ def _room_options(args: argparse.Namespace, settings: RoomSettings) -> None:
 MIN_KEY_CHARACTERS = 32
 
 
-def read_key(path: str) -> bytes:
+def read_key(path: str, option: str = "--snapshot-key") -> bytes:
     """The secret in the file at ``path`` (its text, surrounding blanks aside): at least
     :data:`MIN_KEY_CHARACTERS` characters, in a regular file of at most 4 KiB, e.g.
-    ``python -c "import secrets; print(secrets.token_hex(32))" > key``."""
-    text = read_text(path, 4096, lambda reason: UsageError(f"--snapshot-key {path}: {reason}"))
+    ``python -c "import secrets; print(secrets.token_hex(32))" > key``; a refusal names
+    the ``option`` that gave it."""
+    text = read_text(path, 4096, lambda reason: UsageError(f"{option} {path}: {reason}"))
     key = text.strip()
     if len(key) < MIN_KEY_CHARACTERS:
         raise UsageError(
-            f"--snapshot-key {path}: a secret of at least {MIN_KEY_CHARACTERS} characters, "
-            f"not {len(key)}"
+            f"{option} {path}: a secret of at least {MIN_KEY_CHARACTERS} characters, not {len(key)}"
         )
     return key.encode()

@@ -9,5 +9,6 @@ on the ones after it:
 - :mod:`~doubleholdem.server.storage`: the database, snapshots and moves, the group commit;
 
 and, beside them, what all four share: the wire format (:mod:`~doubleholdem.server.protocol`),
-the room's settings, the operator's log and the process tuning. :mod:`~doubleholdem.server.protocol`
-and :mod:`~doubleholdem.server.storage` need nothing beyond the standard library."""
+the room's settings, the operator's log, the process's metrics and its tuning.
+:mod:`~doubleholdem.server.protocol` and :mod:`~doubleholdem.server.storage` need nothing
+beyond the standard library."""

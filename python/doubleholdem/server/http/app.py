@@ -1,4 +1,5 @@
-"""The ASGI app (starlette): the browser page, ``/healthz``, ``/api/tables`` and the
+"""The ASGI app (starlette): the browser page, ``/healthz``, ``/metrics`` (operators
+only: :mod:`~doubleholdem.server.http.metrics`), ``/api/tables`` and the
 WebSocket ``/ws`` that speaks ``docs/PROTOCOL.md``, whose handshake is refused from
 another site's page (:func:`~doubleholdem.server.http.gate.same_origin`) and signed in by the
 session cookie. Needs ``doubleholdem[server]``."""
@@ -23,6 +24,7 @@ from doubleholdem.accounts.sessions import token_hash
 from doubleholdem.server.http.api import account_routes
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.http.metrics import metrics_route
 from doubleholdem.server.http.tournament_sockets import TournamentSockets
 from doubleholdem.server.http.tournaments import tournament_routes
 from doubleholdem.server.tables.connection import Connection
@@ -36,11 +38,16 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 def create_app(
-    room: Room, desk: Desk | None = None, *, tournaments: Sequence[TournamentSpec] = ()
+    room: Room,
+    desk: Desk | None = None,
+    *,
+    tournaments: Sequence[TournamentSpec] = (),
+    operator_token: bytes | None = None,
 ) -> Starlette:
     """The app serving ``room`` (its tables run while the app runs). Unless the room
     takes guests, its accounts are served by ``desk`` (by default a :class:`Desk` on
-    the room's database), and it runs ``tournaments`` (docs/room-tournaments.md)."""
+    the room's database), and it runs ``tournaments`` (docs/room-tournaments.md).
+    ``/metrics`` answers requests that carry ``operator_token``, and none without one."""
     if desk is None and not room.settings.guests:
         desk = Desk(room.store.path, room.settings)
     run = None  # tournaments are paid through the ledger: a room of accounts only
@@ -136,6 +143,7 @@ def create_app(
             Route("/", index),
             Route("/favicon.ico", favicon),
             Route("/healthz", healthz),
+            metrics_route(room.metrics, operator_token),
             Route("/api/tables", tables),
             *(tournament_routes(run, desk) if run and desk else []),
             *(account_routes(desk, room.signed_out) if desk is not None else [guest_room]),

@@ -88,6 +88,7 @@ class RoomTables:
         self.money = room_money(store, guests=settings.guests, wallet=wallet)
         self.commit = GroupCommit(store)
         self.runners: dict[int, TableRunner] = {}
+        self.commit.metrics.gauge("tables_owned", lambda: len(self.runners))
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.repaired: list[str] = []  # what a repair did, table by table
