@@ -15,8 +15,9 @@ p50, p99 and the slowest (target: p99 within 5 s), and the room's checks at the 
 ``throughput``: one process against two, each rung of a ladder of offered loads (guest
 clients, two a table, thinking less and less), for each tables' count: steady play's
 actions a second and p99 (``doubleholdem loadtest`` in a process of its own). The
-figure is the most actions a second at a p99 within ``--budget-ms`` (50) for each side,
-and their ratio (target 1.6x). ``--sides one,two,rooms`` adds two processes serving two
+figures are each side's most actions a second at a p99 no worse than one process's at
+its own most (the same p99), and within ``--budget-ms`` (50), with their ratios to one
+process (target 1.6x). ``--sides one,two,rooms`` adds two processes serving two
 rooms (a schema each, half the tables each): what the machine allows with no lease at
 all, for comparison.
 
@@ -193,17 +194,32 @@ def _best(rungs: list[dict[str, Any]], budget: float) -> float:
 
 
 def throughput(args: argparse.Namespace) -> dict[str, Any]:
+    """Each side's most actions a second within the p99 budget, and at the p99 one
+    process had at its own most (the same p99, however loaded the machine), with the
+    ratios to one process."""
     found: dict[str, Any] = {"budget_ms": args.budget_ms, "by_tables": {}}
     with _durable() as cluster, tempfile.TemporaryDirectory() as folder:
         for tables in args.tables:
             where = Path(folder)
             sides = {side: _ladder(cluster, side, tables, args, where) for side in args.sides}
-            best = {side: _best(rungs, args.budget_ms) for side, rungs in sides.items()}
-            one = best.get("one") or 0.0
-            ratios = {side: round(b / one, 2) if one else None for side, b in best.items()}
-            found["by_tables"][tables] = {"rungs": sides, "best": best, "ratio": ratios}
-            _say(f"{tables} tables, actions/s within {args.budget_ms} ms: {best}, ratios {ratios}")
+            peak = max(sides["one"], key=lambda r: r["actions_per_s"] or 0.0)
+            same = {side: _best(rungs, peak["p99_ms"]) for side, rungs in sides.items()}
+            budget = {side: _best(rungs, args.budget_ms) for side, rungs in sides.items()}
+            found["by_tables"][tables] = {
+                "rungs": sides,
+                "p99_of_ones_peak_ms": peak["p99_ms"],
+                "at_that_p99": same,
+                "ratio_at_that_p99": _ratios(same),
+                "within_budget": budget,
+                "ratio_within_budget": _ratios(budget),
+            }
+            _say(f"{tables} tables, at p99 {peak['p99_ms']} ms: {same}, {_ratios(same)}")
     return found
+
+
+def _ratios(best: dict[str, float]) -> dict[str, float | None]:
+    one = best.get("one") or 0.0
+    return {side: round(b / one, 2) if one else None for side, b in best.items()}
 
 
 def main() -> int:

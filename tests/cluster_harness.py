@@ -200,16 +200,16 @@ class ServedRoom:
     def owners(self) -> dict[int, Served | None]:
         """Each table's owner among this room's processes (``None``: none, or a process
         not of this harness): a lease's owner is a ``processes`` row, whose address
-        names the process's port."""
+        names the process's port; of the rows of one address (a process started again
+        on the port of one killed) only the newest is that port's process."""
         with contextlib.closing(connect(self.db)) as db:
-            addresses = dict(db.execute("SELECT id, address FROM processes").fetchall())
-        by_port = {p.port: p for p in self.processes}
-        found: dict[int, Served | None] = {}
-        for table, (owner, _) in self.leases().items():
-            address = addresses.get(owner, "")
-            port = address.rstrip("/").rpartition(":")[2]
-            found[table] = by_port.get(int(port)) if port.isdecimal() else None
-        return found
+            rows = db.execute("SELECT id, address, started FROM processes").fetchall()
+        newest: dict[str, tuple[float, str]] = {}
+        for process, address, started in rows:
+            newest[address] = max(newest.get(address, (started, process)), (started, process))
+        by_port: dict[int | None, Served] = {p.port: p for p in self.processes if p.alive}
+        ids = {process: by_port.get(_port(address)) for address, (_, process) in newest.items()}
+        return {table: ids.get(owner or "") for table, (owner, _) in self.leases().items()}
 
     def tables_of(self, served: Served) -> list[int]:
         """The tables ``served`` owns now."""
@@ -236,14 +236,23 @@ class ServedRoom:
 
     @staticmethod
     def _listed(served: Served, table: int) -> bool:
-        """Whether ``served``'s lobby lists ``table`` (its runner restored)."""
+        """Whether ``served``'s lobby lists ``table`` as served there (its runner
+        restored; a lobby of the whole room names the ``address`` serving each)."""
         try:
             address = f"{served.url}/api/tables?from={table}"
             with urllib.request.urlopen(address, timeout=5) as response:
                 page = json.loads(response.read())
         except OSError:
             return False
-        return bool(page) and page[0]["id"] == table
+        if not page or page[0]["id"] != table:
+            return False
+        return "address" not in page[0] or _port(page[0]["address"] or "") == served.port
+
+
+def _port(address: str) -> int | None:
+    """The port of a process's ``address`` (``http://127.0.0.1:PORT``)."""
+    text = address.rstrip("/").rpartition(":")[2]
+    return int(text) if text.isdecimal() else None
 
 
 def hands_stored(db: str) -> int:
