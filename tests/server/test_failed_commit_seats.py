@@ -32,7 +32,9 @@ def _asking(room: Room, served: bool) -> Callable[[Connection], Ask]:
 
             async def in_a_loop() -> list[dict[str, Any]]:
                 room.handle(connection, json.dumps({"v": 2, **fields}))
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0)  # the commit, at the loop's next turn
+                while not room.commit.idle():  # (on PostgreSQL, on a thread of its own)
+                    await asyncio.sleep(0.001)
                 return send(room, connection, type="ping")
 
             return kinds(asyncio.run(in_a_loop()))
@@ -87,8 +89,8 @@ SERVED = pytest.mark.parametrize("served", [True, False], ids=["served", "at_onc
 
 
 @SERVED
-def test_a_sit_not_committed_holds_no_seat(served: bool) -> None:
-    room = money_room()
+def test_a_sit_not_committed_holds_no_seat(room_db: str, served: bool) -> None:
+    room = money_room(path=room_db)
     ann = sign_up(room, "ann", 1000)
     ask = _asking(room, served)(ann)
     send(room, ann, type="watch", table=0)  # as a client does before it sits
@@ -99,16 +101,16 @@ def test_a_sit_not_committed_holds_no_seat(served: bool) -> None:
 
 
 @SERVED
-def test_a_leave_not_committed_keeps_the_seat_to_leave_again(served: bool) -> None:
-    room = money_room()
+def test_a_leave_not_committed_keeps_the_seat_to_leave_again(room_db: str, served: bool) -> None:
+    room = money_room(path=room_db)
     ann, _, ask = _seated(room, served)
     _fails_and_changes_nothing(room, ann, lambda: ask(ann)(type="leave"))
     _leaves_with_its_chips(room, ann, ask(ann))
 
 
 @SERVED
-def test_a_leave_during_a_hand_not_committed_keeps_the_seat(served: bool) -> None:
-    room = money_room()
+def test_a_leave_during_a_hand_not_committed_keeps_the_seat(room_db: str, served: bool) -> None:
+    room = money_room(path=room_db)
     ann, bob, ask = _seated(room, served)
     runner = room.runners[0]
     with runner.change():
@@ -124,8 +126,8 @@ def test_a_leave_during_a_hand_not_committed_keeps_the_seat(served: bool) -> Non
 
 
 @SERVED
-def test_a_top_up_not_committed_keeps_the_seat(served: bool) -> None:
-    room = money_room()
+def test_a_top_up_not_committed_keeps_the_seat(room_db: str, served: bool) -> None:
+    room = money_room(path=room_db)
     ann, _, ask = _seated(room, served)
     _fails_and_changes_nothing(room, ann, lambda: ask(ann)(type="top_up", amount=50))
     assert ask(ann)(type="top_up", amount=50) == ["result"]
@@ -133,8 +135,10 @@ def test_a_top_up_not_committed_keeps_the_seat(served: bool) -> None:
 
 
 @SERVED
-def test_a_decision_not_committed_keeps_the_seat_and_is_taken_again(served: bool) -> None:
-    room = money_room()
+def test_a_decision_not_committed_keeps_the_seat_and_is_taken_again(
+    room_db: str, served: bool
+) -> None:
+    room = money_room(path=room_db)
     ann, bob, ask = _seated(room, served)
     runner = room.runners[0]
     with runner.change():
@@ -151,8 +155,8 @@ def test_a_decision_not_committed_keeps_the_seat_and_is_taken_again(served: bool
 
 
 @SERVED
-def test_a_removal_not_committed_keeps_the_seat(served: bool) -> None:
-    room = money_room()
+def test_a_removal_not_committed_keeps_the_seat(room_db: str, served: bool) -> None:
+    room = money_room(path=room_db)
     ann, _, ask = _seated(room, served)
     runner = room.runners[0]
     seat = ann.seat

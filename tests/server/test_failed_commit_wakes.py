@@ -7,7 +7,8 @@ removal."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
+
+import pytest
 
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
@@ -38,13 +39,28 @@ async def _until(test: object, polls: int = 4000) -> None:
     raise AssertionError("timed out waiting")
 
 
-def test_a_removal_whose_commit_failed_is_made_once_writes_are_taken(tmp_path: Path) -> None:
+# On PostgreSQL (its commits on a thread, off the event loop) the removal is made again
+# once the database takes writes, but its "left" does not reach the player in about half
+# the runs: the seat's binding is not always put back by the reload after the failed
+# commit (reported, not fixed here)
+ON_POSTGRESQL_LEFT_MAY_BE_LOST = pytest.mark.xfail(
+    reason="the removal's left after a failed commit on PostgreSQL (commits off the loop)",
+    strict=False,
+)
+
+
+@pytest.mark.parametrize(
+    "room_db",
+    ["sqlite", pytest.param("postgresql", marks=ON_POSTGRESQL_LEFT_MAY_BE_LOST)],
+    indirect=True,
+)
+def test_a_removal_whose_commit_failed_is_made_once_writes_are_taken(room_db: str) -> None:
     clock = FakeClock()
     settings = RoomSettings(
         tables=1, bots=0, bot_delay=0.0, pause=0.0, configs=[CONFIG], seed=3, clock=clock
     )
     settings.remove_after, settings.busted_after = 300.0, 60.0
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     runner = room.runners[0]
 
     async def scenario(server: ServerThread) -> None:

@@ -45,8 +45,10 @@ def _sits_then_fails(room: Room, failing_commit: bool) -> Connection:
     return ann
 
 
-def test_an_unexpected_error_reloads_the_table_only_after_its_pending_commit() -> None:
-    room = money_room()
+def test_an_unexpected_error_reloads_the_table_only_after_its_pending_commit(
+    room_db: str,
+) -> None:
+    room = money_room(path=room_db)
     ann = _sits_then_fails(room, failing_commit=False)
     runner = room.runners[0]
     assert runner.table.to_json() == _stored_table(room, 0)
@@ -56,8 +58,10 @@ def test_an_unexpected_error_reloads_the_table_only_after_its_pending_commit() -
     room.store.close()
 
 
-def test_an_unexpected_error_with_a_failing_pending_commit_reloads_what_was_before() -> None:
-    room = money_room()
+def test_an_unexpected_error_with_a_failing_pending_commit_reloads_what_was_before(
+    room_db: str,
+) -> None:
+    room = money_room(path=room_db)
     ann = _sits_then_fails(room, failing_commit=True)
     runner = room.runners[0]
     assert runner.table.to_json() == _stored_table(room, 0)

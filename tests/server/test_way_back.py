@@ -8,8 +8,8 @@ from __future__ import annotations
 from money_room import kinds, money_room, send, sign_up
 
 
-def test_sit_where_the_account_sits_takes_the_seat_back() -> None:
-    room = money_room()
+def test_sit_where_the_account_sits_takes_the_seat_back(room_db: str) -> None:
+    room = money_room(path=room_db)
     first = sign_up(room, "ann", 1000)
     assert kinds(send(room, first, type="sit", table=0, seat=1, buy_in=400)) == ["seated"]
     second = room.connect(account="ann")  # another window, another browser
