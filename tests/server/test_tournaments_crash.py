@@ -132,7 +132,7 @@ def _stored(path: str) -> Stored | None:
         if not has_table(db, "tournaments"):
             return None
         row = db.execute("SELECT state FROM tournaments WHERE id = 0").fetchone()
-    return None if row is None else Stored.from_text(0, row[0], None)[0]
+    return None if row is None else Stored.from_text(0, row[0])[0]
 
 
 def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(room_db: str) -> None:

@@ -278,9 +278,10 @@ def _announce_upgrade(db: str) -> None:
     pending = pending_upgrade(db)
     if pending is not None:
         version, hands = pending
+        indexing = f": indexing its {hands:,} stored hands" if version < 5 else ""
         print(
-            f"doubleholdem: upgrading {db} from schema {version} to {SCHEMA_VERSION}: "
-            f"indexing its {hands:,} stored hands, in one transaction",
+            f"doubleholdem: upgrading {db} from schema {version} to {SCHEMA_VERSION}"
+            f"{indexing}, in one transaction",
             file=sys.stderr,
             flush=True,
         )

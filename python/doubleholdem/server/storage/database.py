@@ -1,16 +1,20 @@
 """The server's database file: made new, or checked and upgraded in place when opened
-(:func:`open_database`). Schema 5 holds the server's tables (its tables' snapshots, moves
+(:func:`open_database`). Schema 6 holds the server's tables (its tables' snapshots, moves
 and heads, finished hands with the index of who played them:
-:mod:`doubleholdem.server.storage.hands`, seat tokens, client action ids, chat) beside
-the accounts' tables and ledger (:mod:`doubleholdem.accounts.schema`). A database of the
-previous schemas (2, 3 and 4) is upgraded in place, in one transaction (from 4: the hand
-index built from the stored hands); an empty or foreign file, or another schema, is
-refused (:class:`~doubleholdem.errors.DamagedDatabase`). While a server holds it, its
-write-ahead log is checkpointed in a thread of its own (:func:`checkpoints`).
+:mod:`doubleholdem.server.storage.hands`, seat tokens, client action ids, chat, the
+tournaments with each of their tables apart:
+:mod:`doubleholdem.server.storage.tournament_rows`) beside the accounts' tables and
+ledger (:mod:`doubleholdem.accounts.schema`). A database of the previous schemas (2 to
+5) is upgraded in place, in one transaction (from 4: the hand index built from the
+stored hands; from 5: the tables of a tournament's tables, each tournament stored in
+one row still read and stored apart by the room that loads it); an empty or foreign
+file, or another schema, is refused (:class:`~doubleholdem.errors.DamagedDatabase`).
+While a server holds it, its write-ahead log is checkpointed in a thread of its own
+(:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
 >>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-('5',)
+('6',)
 """
 
 from __future__ import annotations
@@ -49,9 +53,10 @@ __all__ = [
     "room_schema",
 ]
 
-# 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index
-SCHEMA_VERSION = 5
-UPGRADES_FROM = (2, 3, 4)  # the schemas upgraded in place
+# 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index;
+# 6: a tournament's tables stored apart (doubleholdem.server.storage.tournament_rows)
+SCHEMA_VERSION = 6
+UPGRADES_FROM = (2, 3, 4, 5)  # the schemas upgraded in place (PostgreSQL's: 5)
 CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
 WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
 # whose chips the tables hold (``meta`` key ``money``): play chips of a guest room, the
@@ -101,6 +106,18 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS actions_by_hand ON actions (table_id, hand);
 """
+# schema 6: each table of a tournament apart, its snapshot, its head (the checksum of its
+# snapshot and its number of moves) and its moves (doubleholdem.server.storage.tournament_rows)
+_TOURNAMENT_TABLES = (
+    "CREATE TABLE IF NOT EXISTS tournament_tables (tournament_id INTEGER NOT NULL,"
+    " number INTEGER NOT NULL, snapshot TEXT NOT NULL, PRIMARY KEY (tournament_id, number))",
+    "CREATE TABLE IF NOT EXISTS tournament_heads (tournament_id INTEGER NOT NULL,"
+    " number INTEGER NOT NULL, anchor TEXT NOT NULL, moves INTEGER NOT NULL,"
+    " PRIMARY KEY (tournament_id, number))",
+    "CREATE TABLE IF NOT EXISTS tournament_moves (tournament_id INTEGER NOT NULL,"
+    " table_number INTEGER NOT NULL, number INTEGER NOT NULL, move TEXT NOT NULL,"
+    " sha256 TEXT NOT NULL, PRIMARY KEY (tournament_id, table_number, number))",
+)
 # added without a new schema version (a database without them gets them when opened),
 # so that an older server still reads the database: the tables' chat, and the calls to
 # a wallet outside the database not yet known done (doubleholdem.server.money.wallet_calls;
@@ -162,7 +179,7 @@ def open_database(
         version = _meta_text(db, "schema") if "meta" in names else None
         if not names:
             db.executescript(_SCHEMA)
-            for statement in HANDS_SCHEMA:
+            for statement in (*HANDS_SCHEMA, *_TOURNAMENT_TABLES):
                 db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT INTO meta VALUES ('tables', '0')")
@@ -206,14 +223,18 @@ def open_database(
 def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
     """The room in the PostgreSQL database at ``url`` (in the first schema of its
     search path), its tables made in one transaction where it has none (beside the
-    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION` only (an
-    older room is upgraded by ``serve`` on SQLite before ``db copy``), and its ledger's
-    triggers as :func:`open_database` says."""
+    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5
+    upgraded in place (the tables of schema 6 made; an older room is upgraded by
+    ``serve`` on SQLite before ``db copy``), and its ledger's triggers as
+    :func:`open_database` says."""
     db = connect(url, mode="rw")
     try:
         begin(db)
         serialise(db, "schema")  # another server opening it waits, then finds the room
-        _check_postgres(url, db)
+        if _check_postgres(url, db) == 5:
+            for statement in _TOURNAMENT_TABLES:
+                db.execute(postgres(statement))
+            put_meta(db, "schema", str(SCHEMA_VERSION))
         ensure_schema(db, restore_triggers=restore_triggers)
         if not has_table(db, "meta"):
             for statement in room_schema():
@@ -240,17 +261,18 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
     return db
 
 
-def _check_postgres(url: str, db: Connection) -> None:
-    """Refuses a PostgreSQL schema that holds tables but no room of this schema."""
+def _check_postgres(url: str, db: Connection) -> int | None:
+    """Refuses a PostgreSQL schema that holds tables but no room of this schema or of
+    schema 5 (upgraded in place); the room's schema, or ``None`` where there is none."""
     if has_table(db, "meta"):
         version = _meta_text(db, "schema")
-        if version != str(SCHEMA_VERSION):
+        if version not in (str(SCHEMA_VERSION), "5"):
             raise DamagedDatabase(
                 f"{shown(url)}: written with schema version {version}; a room in PostgreSQL "
-                f"is of version {SCHEMA_VERSION} (`doubleholdem serve` upgrades an older "
+                f"is of version {SCHEMA_VERSION} or 5 (`doubleholdem serve` upgrades an older "
                 "SQLite room, then `doubleholdem db copy` moves it)"
             )
-        return
+        return int(version)
     names = {
         str(name)
         for (name,) in db.execute(
@@ -263,6 +285,7 @@ def _check_postgres(url: str, db: Connection) -> None:
             f"{shown(url)}: not a doubleholdem database (tables {', '.join(foreign)}, "
             "no schema version)"
         )
+    return None
 
 
 def room_schema() -> tuple[str, ...]:
@@ -270,7 +293,8 @@ def room_schema() -> tuple[str, ...]:
     SQLite's words, as :func:`open_database` makes them; a room in PostgreSQL says them
     in its own (:func:`doubleholdem.database.ddl.postgres`)."""
     own = (statement.strip() for statement in _SCHEMA.split(";"))
-    return (*(statement for statement in own if statement), *HANDS_SCHEMA, *_ADDED)
+    own_statements = (statement for statement in own if statement)
+    return (*own_statements, *HANDS_SCHEMA, *_TOURNAMENT_TABLES, *_ADDED)
 
 
 class ThreadConnections:
@@ -412,23 +436,31 @@ def _tell_wallet_rooms(db: Connection) -> None:
 
 
 def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) -> None:
-    """Schema 2, 3 or 4 to 5, in one transaction. From 2: each table's head is its moves
+    """Schema 2, 3, 4 or 5 to 6, in one transaction. From 2: each table's head is its moves
     as stored, and the tables created are those stored (schema 2 could not tell more).
     From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
     (``meta`` key ``opening:ID``): its chips came from nowhere, and the room enters them
     in the ledger when it first loads it
     (:meth:`~doubleholdem.server.storage.storage.Storage.openings`). From every one: the hand
     index, built from the stored hands (:func:`~doubleholdem.server.storage.hands.build_index`;
-    a stored log that is not a hand's refuses the upgrade, naming it)."""
+    a stored log that is not a hand's refuses the upgrade, naming it). From every one:
+    the tables of a tournament's tables (each tournament of schema 5, one row, is read
+    as it is and stored apart by the room that loads it: its snapshot may be keyed, and
+    the key is the room's)."""
     begin(db)
     try:
         if version < 4:
             _upgrade_to_4(db, version)
         else:  # refuses another accounts schema, naming both versions, or lost triggers
             ensure_schema(db, restore_triggers=restore_triggers)
-        (stored,) = db.execute("SELECT COUNT(*) FROM hands").fetchone()
-        _log.info("building the hand index of %d stored hands (schema 5)", stored)
-        build_index(db)
+        if version < 5:
+            (stored,) = db.execute("SELECT COUNT(*) FROM hands").fetchone()
+            _log.info("building the hand index of %d stored hands (schema 5)", stored)
+            build_index(db)
+        else:
+            add_occupancies(db)
+        for statement in _TOURNAMENT_TABLES:
+            db.execute(statement)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:

@@ -48,9 +48,13 @@ class Tournaments:
         self.listeners: list[Callable[[TournamentRunner], None]] = []
 
     def open(self) -> None:
-        """Restores the stored tournaments and opens those the settings want."""
+        """Restores the stored tournaments (storing apart each table of one stored
+        whole, as schema 5 did) and opens those the settings want."""
         for stored, tournament in load_all(self.store.db, self.settings.snapshot_key):
-            self.runners[stored.id] = self._runner(stored, tournament)
+            runner = self.runners[stored.id] = self._runner(stored, tournament)
+            if stored.whole:  # schema 5's one row: each table stored apart now
+                with runner.change():
+                    pass
         for spec in self.specs:
             self._keep_open(spec)
 

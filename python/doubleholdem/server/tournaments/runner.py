@@ -7,8 +7,10 @@ pass on the server's clock (TH-40); a hand over is finished by the tournament (p
 hand-for-hand, breaking and balancing, the level); the winner's end pays the prizes.
 
 Every change happens inside :meth:`TournamentRunner.change`, synchronously: afterwards
-the tournament's row (:mod:`~doubleholdem.server.tournaments.stored`) goes to the group
-commit with the ledger entries of the change, in one transaction. A change that pays
+what it changed (:mod:`~doubleholdem.server.tournaments.stored`: a decision as a move
+of its table, a table otherwise changed as its snapshot, the tournament's own row when
+it changed) goes to the group commit with the ledger entries of the change, in one
+transaction. A change that pays
 (a registration) writes its entries at once in a savepoint of that transaction
 (:meth:`GroupCommit.paying <doubleholdem.server.storage.commit.GroupCommit.paying>`),
 so a refusal is known before the reply and undoes both. If the commit fails the runner
@@ -26,6 +28,7 @@ from functools import partial
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
 from doubleholdem.server import oplog
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments
@@ -37,9 +40,11 @@ from doubleholdem.server.tournaments.stored import (
     OVER,
     REGISTERING,
     RUNNING,
+    Pending,
     Stored,
-    put,
+    load,
 )
+from doubleholdem.table import Decision
 from doubleholdem.table.bots import BOTS, Bot
 from doubleholdem.table.table import Table
 from doubleholdem.tournament import HandReport, Tournament
@@ -74,6 +79,7 @@ class TournamentRunner:
         self.version = 0  # changes since the room started (the page polls it)
         self.gone = False  # its creation's commit failed
         self._steps: list[Step] = []
+        self._pending = Pending(set() if stored.whole else set(tournament.tables))
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         self._bots: dict[str, Bot] = {}
         self._next_start: dict[int, float] = {}
@@ -92,19 +98,23 @@ class TournamentRunner:
     # ------------------------------------------------------------------ changes
 
     @contextlib.contextmanager
-    def change(self) -> Iterator[None]:
-        """Wraps a change: afterwards the tournament's row is stored with the ledger
-        entries of the change (its steps) in the next commit. If the change raises,
-        nothing is stored (a payment written at once is undone by its savepoint)."""
+    def change(self, *, decisions: bool = False) -> Iterator[None]:
+        """Wraps a change: afterwards what it changed is stored with the ledger entries
+        of the change (its steps) in the next commit. ``decisions``: a change at the
+        tables (decisions, deadlines), which stores their moves, and the tournament's
+        row only where it notes more (:meth:`_changed`); any other stores the row. If
+        the change raises, nothing is stored (a payment written at once is undone by its
+        savepoint), but for what it did at the tables (stored with the next change)."""
+        pending = self._pending
         try:
             yield
         except BaseException:
             self._steps.clear()
             self._logged.clear()
             raise
-        text = self.stored.to_text(self.tournament, self.settings.snapshot_key)
+        pending.state = pending.state or not decisions
         steps, self._steps = self._steps, []
-        steps.append(lambda s: put(s.db, self.id, text))
+        steps += pending.steps(self.stored, self.tournament, self.settings.snapshot_key)
         self.commit.later(steps, self.reload)
         logged, self._logged = self._logged, []
         for line in logged:  # logged once committed, never if the commit fails
@@ -115,15 +125,13 @@ class TournamentRunner:
 
     def reload(self) -> None:
         """Back to the tournament as last stored (a commit failed)."""
-        row = self.store.db.execute(
-            "SELECT state FROM tournaments WHERE id = ?", (self.id,)
-        ).fetchone()
+        db = self.store.db
+        row = db.execute("SELECT state FROM tournaments WHERE id = ?", (self.id,)).fetchone()
         if row is None:
             self.gone = True
             return
-        self.stored, self.tournament = Stored.from_text(
-            self.id, str(row[0]), self.settings.snapshot_key
-        )
+        self.stored, self.tournament = load(db, self.id, str(row[0]), self.settings.snapshot_key)
+        self._pending = Pending(set() if self.stored.whole else set(self.tournament.tables))
         self._bots.clear()
         self.version += 1
         self.wake.set()
@@ -229,22 +237,37 @@ class TournamentRunner:
             raise IllegalAction(f"hand {hand} is not being played at your table")
         refused: DoubleHoldemError | None = None
         self.seen(player)
-        with self.change():
+        with self.change(decisions=True):
             now = self.now()
-            self.catch_up(table, now)
+            self.catch_up(table, now, entry.table)
             try:
-                table.act(entry.seat, action, amount)
+                self._decide(entry.table, entry.seat, Decision(action, amount), now)
             except DoubleHoldemError as error:
                 refused = error
             self._after_decision(entry.table, now)
         if refused is not None:
             raise refused
 
-    @staticmethod
-    def catch_up(table: Table, now: float) -> None:
-        """The deadlines ``table`` passed by ``now`` (TH-40), applied before a
-        decision, a bot's or a player's, and by the task: the one place it is done."""
+    def catch_up(self, table: Table, now: float, number: int) -> None:
+        """The deadlines ``table`` (number ``number``) passed by ``now`` (TH-40), applied
+        before a decision, a bot's or a player's, and by the task: the one place it is
+        done; stored as a move when it changed anything but the time."""
+        start = table.log_length
         table.advance(now)
+        if table.log_length != start:
+            self._pending.move(number, journal.advance_move(now))
+
+    def _decide(self, number: int, seat: int, decision: Decision, now: float) -> None:
+        """``decision`` of ``seat`` at table ``number`` (after :meth:`catch_up`), stored
+        as a move: the one place a decision is made."""
+        self.tournament.tables[number].decide(seat, decision, now=now)
+        self._pending.move(number, journal.decide_move(seat, decision, now))
+
+    def _changed(self, *tables: int) -> None:
+        """The change being made changed the tournament (its row is stored) and
+        ``tables`` otherwise than by moves (their snapshots are)."""
+        self._pending.state = True
+        self._pending.tables.update(tables)
 
     def seen(self, player: str) -> None:
         """``player`` looked at the tournament through the HTTP API now."""
@@ -272,6 +295,7 @@ class TournamentRunner:
         table = tournament.tables[number]
         report = tournament.finish_hand(number, now=now)
         table.release_history(read=False)
+        self._changed(number)
         self._note_moves(report, now)
         for moved in (number, *(m.to_table for m in report.moves)):
             self._next_start[moved] = now + self.stored.spec.pause
@@ -297,6 +321,7 @@ class TournamentRunner:
             )
             if amount:
                 self.log("tournament_prize", player=player, entry=entry, chips=amount)
+        self._changed()
         stored.paid = {e: a for e, a in amounts.items() if a}
         stored.status = CANCELLED if ended_by == "cancelled" else FINISHED
         stored.cancelling, stored.ended_by = False, ended_by
@@ -330,6 +355,7 @@ class TournamentRunner:
         if deal is None or deal["amounts"] is not None or any(t.in_hand for t in tables):
             return
         amounts = settlement(self.tournament)
+        self._changed()
         entries = self.tournament.entries
         deal["amounts"] = {str(e): a for e, a in amounts.items()}
         deal["players"] = sorted(entries[e].player for e in amounts if entries[e].place is None)
@@ -439,7 +465,7 @@ class TournamentRunner:
         starting = self._startable(now)
         if not due and not starting and not stored.cancelling and not self._deal_due():
             return max(0.0, soonest)
-        with self.change():
+        with self.change(decisions=True):
             for number, what in due:
                 self._do(number, what, now)
             if not self._settle_if_idle():
@@ -474,6 +500,7 @@ class TournamentRunner:
     def _do(self, number: int, what: str, now: float) -> None:
         if what == "deal_lapses":
             self.stored.deal = None
+            self._changed()
             return
         table = self.tournament.tables.get(number)
         if table is not None and what == "finish" and not table.in_hand:
@@ -483,12 +510,13 @@ class TournamentRunner:
         if what == "away" and table.to_act is not None:  # TH-40: no time bank while away
             player = table.player(table.to_act)
             table.set_away(table.to_act, self.away(player, now), now=now)
+            self._pending.tables.add(number)
             return
-        self.catch_up(table, now)
+        self.catch_up(table, now, number)
         seat = table.to_act
         if what == "bot" and seat is not None:
             player = table.player(seat)
-            table.decide(seat, self._bot(player).choose(table.observe(seat)))
+            self._decide(number, seat, self._bot(player).choose(table.observe(seat)), now)
         self._after_decision(number, now)
 
     def _bot(self, player: str) -> Bot:
@@ -521,6 +549,7 @@ class TournamentRunner:
             for seat, occupant in enumerate(table.seats()):
                 if occupant is not None and occupant["sitting_out"]:
                     table.sit_in(seat, now=now)
+                    self._pending.tables.add(number)
             if number in tournament.ready_tables(now):
                 tournament.start_hand(number, now=now)
                 self._after_decision(number, now)  # the blinds may have put all in

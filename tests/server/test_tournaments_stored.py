@@ -1,0 +1,193 @@
+"""A room's tournament stored per table (schema 6, issue 34 item 3,
+docs/room-tournaments.md "Storage"): after every change the rows read back are the
+tournament the room holds; a decision writes a move row of its table, not the
+tournament nor the table; a hand's end writes the tables it changed and the
+tournament's row; an edited or cut-off move row is refused; a room of schema 5 (one row
+per tournament, every table in it) is upgraded and its tournament stored apart. Each
+test of a room runs on SQLite and on PostgreSQL (``room_db``)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from doubleholdem.database.connection import begin
+from doubleholdem.database.url import connect, is_postgres
+from doubleholdem.errors import InvalidSnapshot
+from doubleholdem.server.storage.copy import copy_room
+from doubleholdem.server.storage.database import SCHEMA_VERSION
+from doubleholdem.server.storage.tournament_rows import pool_problems
+from doubleholdem.server.tournaments.stored import load_all
+from tournaments_room import (
+    Clock,
+    audit,
+    open_room,
+    passive,
+    people_act,
+    play,
+    registered,
+    sit_and_go,
+)
+
+DATA = Path(__file__).parent / "data"
+
+
+def _rows(db: object) -> dict[str, list[tuple[object, ...]]]:
+    """Every tournament row, by table."""
+    found = {}
+    for name, order in (("tournaments", "id"), ("tournament_tables", "number"),
+                        ("tournament_heads", "number"),
+                        ("tournament_moves", "table_number, number")):  # fmt: skip
+        query = f"SELECT * FROM {name} ORDER BY {order}"
+        found[name] = [tuple(row) for row in db.execute(query).fetchall()]  # type: ignore[attr-defined]
+    return found
+
+
+def test_the_rows_read_back_are_the_tournament_after_every_change(room_db: str) -> None:
+    """Three tables of bots and people (one who never acts: his deadlines pass and he is
+    away), played to the end: after every step the tournament read from the rows (each
+    table's snapshot with its moves replayed) is the room's, to the byte."""
+    room, _, runner, clock = registered(room_db, sit_and_go(10, bots=7), ("ann", "bob", "cy"))
+    assert len(runner.tournament.tables) == 3
+    db = room.store.db
+    seen = {"moves": 0, "steps": 0}
+
+    def same() -> None:
+        ((stored, tournament),) = [p for p in load_all(db, None) if p[0].id == 0]
+        assert tournament.to_json() == runner.tournament.to_json()
+        assert stored.to_text(tournament, None) == runner.stored.to_text(runner.tournament, None)
+        (moves,) = db.execute("SELECT COUNT(*) FROM tournament_moves").fetchone()
+        seen["moves"] = max(seen["moves"], int(moves))
+        seen["steps"] += 1
+
+    play(runner, clock, ("ann", "bob"), until=lambda: runner.stored.status == "finished",
+         each=same)  # fmt: skip
+    assert seen["moves"] > 0  # decisions were stored as moves
+    stored_tables = [row[1] for row in _rows(db)["tournament_tables"]]
+    assert stored_tables == list(runner.tournament.tables) and len(stored_tables) == 1  # broken
+    assert audit(room) == []
+    room.store.close()
+
+
+def test_a_decision_writes_one_move_row_and_a_hands_end_the_tables_it_changed(
+    room_db: str,
+) -> None:
+    room, _, runner, clock = registered(room_db, sit_and_go(7, bots=5))
+    db = room.store.db
+    tournament = runner.tournament
+    play(runner, clock, (), until=lambda: tournament.hands >= 3 and _ann_to_act(runner))
+    before = _rows(db)
+    (entry,) = tournament.entries_of("ann")
+    assert entry.table is not None
+    table = tournament.tables[entry.table]
+    assert people_act(runner, ("ann",), passive)
+    after = _rows(db)
+    for name in ("tournaments", "tournament_tables"):
+        assert after[name] == before[name]  # neither the tournament nor a table rewritten
+    new = [row for row in after["tournament_moves"] if row not in before["tournament_moves"]]
+    assert [row[:2] for row in new] == [(0, entry.table)]
+    assert len(str(new[0][3])) < 60 and json.loads(str(new[0][3]))[0] == "decide"
+    heads = {row[1]: row for row in after["tournament_heads"]}
+    assert heads[entry.table][3] == len(
+        [r for r in after["tournament_moves"] if r[1] == entry.table]
+    )
+    # to the hand's end: the tournament's row and the hand's table written, its moves gone
+    play(runner, clock, ("ann",), until=lambda: not table.in_hand)
+    ended = _rows(db)
+    assert ended["tournaments"] != before["tournaments"]
+    assert not [row for row in ended["tournament_moves"] if row[1] == entry.table]
+    snapshots = dict((row[1], row[2]) for row in ended["tournament_tables"])
+    assert snapshots[entry.table] == table.to_json()
+    room.store.close()
+
+
+def _ann_to_act(runner: object) -> bool:
+    tournament = runner.tournament  # type: ignore[attr-defined]
+    (entry,) = tournament.entries_of("ann")
+    table = tournament.tables.get(entry.table)
+    return table is not None and table.in_hand and table.to_act == entry.seat
+
+
+@pytest.mark.parametrize("damage", ["edited", "cut off", "foreign"])
+def test_a_damaged_move_row_is_refused(room_db: str, damage: str) -> None:
+    """A move row edited (its time moved on), the last one deleted, or one moved to a
+    table that is not there: the tournament is refused, and the audit says so."""
+    room, _, runner, clock = registered(room_db, sit_and_go(7, bots=5))
+    play(runner, clock, ("ann", "bob"), until=lambda: _moves(room.store.db) >= 1)
+    db = room.store.db
+    table, number, move = db.execute(
+        "SELECT table_number, number, move FROM tournament_moves ORDER BY table_number, number DESC"
+    ).fetchone()
+    where = " WHERE table_number = ? AND number = ?"
+    begin(db)
+    if damage == "edited":
+        edited = str(move)[:-1] + "1]"  # a later time
+        db.execute("UPDATE tournament_moves SET move = ?" + where, (edited, table, number))
+    elif damage == "cut off":
+        db.execute("DELETE FROM tournament_moves" + where, (table, number))
+    else:
+        db.execute("UPDATE tournament_moves SET table_number = 99" + where, (table, number))
+    db.execute("COMMIT")
+    with pytest.raises(InvalidSnapshot, match="tournament 1"):
+        load_all(db, None)
+    assert [p for p in pool_problems(db) if p.startswith("tournament 1: its row cannot be read")]
+    room.store.close()
+
+
+def _moves(db: object) -> int:
+    (count,) = db.execute("SELECT COUNT(*) FROM tournament_moves").fetchone()  # type: ignore[attr-defined]
+    return int(count)
+
+
+def _schema5(target: str, tmp_path: Path) -> str:
+    """The room of schema 5 written by main's code (``make_schema5_tournaments.py``) at
+    ``target``: a copy of that file, or on PostgreSQL its rows copied there (``db copy``
+    of today's tables) and made schema 5 again (the tables of a tournament's tables
+    dropped: that schema's room in PostgreSQL)."""
+    path = str(tmp_path / "room.db")
+    shutil.copy(DATA / "schema5_tournaments.db", path)
+    if not is_postgres(target):
+        return path
+    source = sqlite3.connect(path, isolation_level=None)
+    source.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
+    db = connect(target, mode="rw")
+    begin(db)
+    copy_room(source, db)
+    for name in ("tournament_moves", "tournament_heads", "tournament_tables"):
+        db.execute(f"DROP TABLE {name}")
+    db.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
+    db.execute("COMMIT")
+    db.close()
+    source.close()
+    return target
+
+
+def test_a_room_of_schema_5_is_upgraded_and_its_tournament_stored_apart(
+    room_db: str, tmp_path: Path
+) -> None:
+    """Its tournament, one row holding every table (keyed by nothing, written by main's
+    code before this schema), is read as it was, stored apart at once, and plays on."""
+    expected = json.loads((DATA / "schema5_tournaments.json").read_text())
+    path = _schema5(room_db, tmp_path)
+    clock = Clock()
+    clock.now = expected["clock"]
+    room, tournaments = open_room(path, sit_and_go(7, bots=5), clock)
+    db = room.store.db
+    (version,) = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    assert version == str(SCHEMA_VERSION) == "6"
+    runner = tournaments.runner(0)
+    assert runner.tournament.to_json() == expected["tournament"]  # read as it was
+    rows = _rows(db)
+    assert [row[1] for row in rows["tournament_tables"]] == [1, 2]  # stored apart
+    state = json.loads(str(rows["tournaments"][0][1]))
+    assert json.loads(state["tournament"])["tournament"]["tables"] == [1, 2]
+    ((_, again),) = [p for p in load_all(db, None) if p[0].id == 0]
+    assert again.to_json() == expected["tournament"]
+    assert audit(room) == []
+    play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished")
+    assert audit(room) == []
+    room.store.close()
