@@ -151,16 +151,59 @@ async def _failovers(
     return times, moved
 
 
-def _load(urls: list[str], clients: int, think: float, seconds: float) -> dict[str, Any]:
+def _cpu(pid: int) -> float:
+    """The CPU seconds process ``pid`` used so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _postgres(cluster: Cluster) -> list[int]:
+    """The cluster's postmaster and its children (the backends, the writers)."""
+    with open(cluster.directory / "data" / "postmaster.pid") as lines:
+        master = int(lines.readline())
+    found = [master]
+    for entry in os.listdir("/proc"):
+        if entry.isdecimal():
+            with contextlib.suppress(OSError), open(f"/proc/{entry}/stat") as stat:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == master:
+                    found.append(int(entry))
+    return found
+
+
+def _load(
+    room: ServedRoom, cluster: Cluster, clients: int, think: float, seconds: float
+) -> tuple[dict[str, Any], dict[str, float]]:
+    """``doubleholdem loadtest`` in a process of its own against ``room``: its figures,
+    and the cores each part used meanwhile (the servers, the load, PostgreSQL)."""
     command = [
-        sys.executable, "-m", "doubleholdem.cli", "loadtest", "--url", *urls,
+        sys.executable, "-m", "doubleholdem.cli", "loadtest", "--url", *room.urls,
         "--clients", str(clients), "--seconds", str(seconds), "--think", str(think), "--json",
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, check=False, timeout=600)
-    if not done.stdout.strip():
-        raise RuntimeError(f"loadtest failed: {done.stderr[-2000:]}")
-    result: dict[str, Any] = json.loads(done.stdout)
-    return result
+    servers, database = [p.pid for p in room.processes], _postgres(cluster)
+    before = [sum(map(_cpu, servers)), sum(map(_cpu, database))]
+    started = time.monotonic()
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as errors:
+        load = subprocess.Popen(command, stdout=out, stderr=errors, text=True)
+        _, status, usage = os.wait4(load.pid, 0)
+        load.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - started
+        out.seek(0)
+        errors.seek(0)
+        text, failure = out.read(), errors.read()
+    if not text.strip():
+        raise RuntimeError(f"loadtest failed: {failure[-2000:]}")
+    after = [sum(map(_cpu, servers)), sum(map(_cpu, database))]
+    cores = {
+        "serve": round((after[0] - before[0]) / wall, 2),
+        "postgres": round((after[1] - before[1]) / wall, 2),
+        "load": round((usage.ru_utime + usage.ru_stime) / wall, 2),
+    }
+    result: dict[str, Any] = json.loads(text)
+    return result, cores
 
 
 # the sides compared: (processes, rooms)
@@ -181,9 +224,10 @@ def _ladder(
         room = ServedRoom(served, processes, folder, tables=tables // rooms, bots=0, extra=extra)
         stack.enter_context(room)
         for think in args.think:
-            found = _load(room.urls, 2 * tables, think, args.seconds)
+            found, cores = _load(room, cluster, 2 * tables, think, args.seconds)
             rung = {key: found[key] for key in ("actions_per_s", "p50_ms", "p99_ms", "errors")}
-            rungs.append({"think": think, **rung})
+            rungs.append({"think": think, **rung, "cores": cores})
+            rungs[-1]["load_average"] = round(os.getloadavg()[0], 1)
             _say(f"  {side}, {tables} tables: {json.dumps(rungs[-1])}")
     return rungs
 
