@@ -13,7 +13,10 @@ defaults (``fsync``, ``synchronous_commit`` on), over TCP on 127.0.0.1. What is 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,8 +26,12 @@ import pytest
 from doubleholdem.accounts import ledger
 from doubleholdem.accounts.bank import Bank
 from doubleholdem.database.connection import begin
+from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tables.room import Room
 from passwords_double import FAST
 from postgres_cluster import Cluster
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench_money's room and hands
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -98,3 +105,180 @@ def test_deposits_from_several_connections(
         assert banks[0].audit()["ok"]
         for bank in banks:
             bank.close()
+
+
+TICK = 0.001  # how often the stall's ticker asks to wake
+
+
+def _hand_ends(room: Room, hands: int) -> list[tuple[float, float]]:
+    """Plays ``hands`` hands of the room's table 0 on an event loop, each change
+    committed by the group commit before the next; for each hand's end (its snapshot,
+    its log and index, its ledger entries) the commit's time, from the change made to
+    the commit landed, and the event loop's longest stall meanwhile (seconds): the
+    longest gap between the wake-ups of a task that asks to wake every ``TICK``
+    seconds, less ``TICK``."""
+    from bench_money import play
+
+    runner = room.runners[0]
+    found: list[tuple[float, float]] = []
+
+    async def scenario() -> None:
+        wakes: list[float] = []
+        stop = asyncio.Event()
+
+        async def ticker() -> None:
+            while not stop.is_set():
+                await asyncio.sleep(TICK)
+                wakes.append(time.perf_counter())
+
+        async def landed() -> None:
+            while not room.commit.idle():
+                await asyncio.sleep(TICK / 2)
+
+        ticking = asyncio.create_task(ticker())
+        play(runner, 2)  # warm: statements prepared, the ledger's rows made
+        await landed()
+        for _ in range(hands):
+            if runner.bankrolls._bots_short():
+                with runner.change():
+                    runner.bankrolls._top_up_bots()
+                await landed()
+            with runner.change():
+                runner.table.start_hand(now=100.0)
+            await landed()
+            while runner.table.in_hand:
+                seat = runner.table.to_act
+                assert seat is not None
+                await asyncio.sleep(2 * TICK)
+                runner.bot_turn(seat)  # the change, on the loop: its commit is due
+                began = time.perf_counter()
+                del wakes[:]
+                await landed()
+                ended = time.perf_counter()
+                await asyncio.sleep(2 * TICK)  # the ticker woke since
+                if not runner.table.in_hand:
+                    after = [t for t in wakes if t >= ended][:1]
+                    times = [began, *(t for t in wakes if t < ended), *(after or [ended])]
+                    gaps = [b - a for a, b in zip(times, times[1:])]
+                    found.append((ended - began, max(0.0, max(gaps) - TICK)))
+        stop.set()
+        await ticking
+
+    asyncio.run(scenario())
+    return found
+
+
+def test_a_hands_end_commit_and_the_event_loops_stall(
+    durable: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: a durable commit of a hand's end with its ledger entries, SQLite
+    (``synchronous=FULL``) against PostgreSQL, and the event loop's longest stall during
+    it: PostgreSQL's commit on the loop (as before) and on the commit's thread. Side by
+    side in one run, interleaved; printed (``-s``)."""
+    from bench_money import _room
+
+    hands, rounds = 10, 5
+    kinds = ("sqlite", "postgresql, commit on the loop", "postgresql, commit's thread")
+    results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
+    with durable.schema() as on_loop, durable.schema() as off_loop:
+        rooms = {
+            kinds[0]: _room(tmp_path / "room.db", False, synchronous="full"),
+            kinds[1]: _room(on_loop, False),
+            kinds[2]: _room(off_loop, False),
+        }
+        for _ in range(rounds):
+            for kind, room in rooms.items():
+                with monkeypatch.context() as patched:
+                    if kind == kinds[1]:
+                        patched.setattr(Storage, "commits_off_loop", property(lambda s: False))
+                    results[kind] += _hand_ends(room, hands)
+        for room in rooms.values():
+            room.store.close()
+    print(f"\na hand's end committed ({hands * rounds} hands each), milliseconds")
+    print("| room | commit, median | commit, p90 | loop's longest stall, median | max |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for kind, found in results.items():
+        commits = sorted(c for c, _ in found)
+        stalls = sorted(s for _, s in found)
+        print(
+            f"| {kind} | {_ms(commits, 0.5)} | {_ms(commits, 0.9)} "
+            f"| {_ms(stalls, 0.5)} | {_ms(stalls, 1.0)} |"
+        )
+        assert found
+
+
+def _ms(values: list[float], at: float) -> str:
+    return f"{values[min(len(values) - 1, int(at * len(values)))] * 1000:.2f}"
+
+
+def _deposits_a_second(url: str, connections: int, deposits: int, tag: str) -> float:
+    """Durable deposits a second, ``deposits`` of them sent from ``connections`` at once."""
+    import threading
+
+    banks = [Bank(url, passwords=FAST) for _ in range(connections)]
+
+    def send(bank: Bank, part: int) -> None:
+        for i in range(part, deposits, connections):
+            bank.deposit("ann", 1, ref=f"{tag}-{i}")
+
+    threads = [threading.Thread(target=send, args=(b, n)) for n, b in enumerate(banks)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    took = time.perf_counter() - began
+    for bank in banks:
+        bank.close()
+    return deposits / took
+
+
+def test_where_a_movements_time_goes(durable: Cluster) -> None:
+    """Issue 33: the ledger's one lock and one chain bound the room's money movements.
+    A durable deposit's time on PostgreSQL split into its statements (the ledger's lock
+    taken first, so all of it is held under the lock) and its ``COMMIT`` (the flush of
+    the write-ahead log); then deposits a second from 1 and 4 connections on the
+    cluster as an operator runs it and on one with ``commit_delay`` (2 ms, with
+    ``commit_siblings = 1``), side by side. Printed (``-s``)."""
+    from doubleholdem.accounts import cashier
+    from postgres_cluster import start_cluster
+
+    with durable.schema() as url, Bank(url, passwords=FAST, create=True) as bank:
+        bank.create("ann", "correct horse")
+        statements, commits = [], []
+        for i in range(200):
+            began = time.perf_counter()
+            begin(bank.db)
+            cashier.deposit(bank.db, "ann", 1, ref=f"split-{i}")
+            written = time.perf_counter()
+            bank.db.execute("COMMIT")
+            statements.append(written - began)
+            commits.append(time.perf_counter() - written)
+        assert bank.audit()["ok"]
+    statements.sort()
+    commits.sort()
+    print("\na durable deposit on PostgreSQL, medians of 200 (all of it under the ledger's lock)")
+    print(f"statements {_ms(statements, 0.5)} ms, COMMIT {_ms(commits, 0.5)} ms")
+    delayed = start_cluster(settings=("commit_delay=2000", "commit_siblings=1"))
+    try:
+        clusters = {"defaults": durable, "commit_delay 2 ms": delayed}
+        rates: dict[tuple[str, int], list[float]] = {}
+        with durable.schema() as plain, delayed.schema() as late:
+            urls = {"defaults": plain, "commit_delay 2 ms": late}
+            for url in urls.values():
+                with Bank(url, passwords=FAST, create=True) as made:
+                    made.create("ann", "correct horse")
+            for round_ in range(3):
+                for name in clusters:
+                    for connections in (1, 4):
+                        rate = _deposits_a_second(
+                            urls[name], connections, 200, f"r{round_}-{connections}"
+                        )
+                        rates.setdefault((name, connections), []).append(rate)
+    finally:
+        delayed.stop()
+    print("| cluster | deposits a second, 1 connection | 4 connections |")
+    print("| --- | ---: | ---: |")
+    for name in clusters:
+        one, four = (sorted(rates[(name, n)])[1] for n in (1, 4))
+        print(f"| {name} | {one:.0f} | {four:.0f} |")
