@@ -140,7 +140,8 @@ def test_a_following_client_goes_where_the_lobby_says_its_table_is() -> None:
 
     assert _served_at({"id": 3}, "http://a:1") == "http://a:1"  # one process: its own
     assert _served_at({"id": 3, "address": "http://b:2/room/"}, "http://a:1") == "http://b:2/room"
-    assert _served_at({"id": 3, "address": None}, "http://a:1") is None
+    assert _served_at({"id": 3, "process": None, "address": None}, "http://a:1") is None
+    assert _served_at({"id": 3, "process": "p1", "address": None}, "http://a:1") == "http://a:1"
     assert (
         ws_url("https://b:2/room") == "wss://b:2/room/ws" and ws_url("http://a:1/") == "ws://a:1/ws"
     )

@@ -118,6 +118,23 @@ def add_parser(subparsers: Any) -> None:
         "option)",
     )
     p.add_argument(
+        "--address",
+        type=_address,
+        metavar="URL",
+        help="the URL clients reach this process at (http or https, a path prefix where a "
+        "reverse proxy routes by path): the lobby names it beside the tables served here "
+        "and other processes of the room send clients here (default: http://HOST:PORT)",
+    )
+    p.add_argument(
+        "--origin",
+        type=_address,
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a public origin of the room (a reverse proxy's, in front of its processes) "
+        "whose pages may sign in and open WebSockets here; repeatable",
+    )
+    p.add_argument(
         "--guests",
         action="store_true",
         default=None,
@@ -182,6 +199,15 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _address(text: str) -> str:
+    """An ``http`` or ``https`` URL (``--address``, ``--origin``)."""
+    from doubleholdem.server.tables.directory import origin_of
+
+    if len(text) > 2000 or origin_of(text) is None:
+        raise argparse.ArgumentTypeError(f"an http:// or https:// URL, not {text[:80]!r}")
+    return text.rstrip("/")
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one), or one line saying why
     not."""
@@ -230,6 +256,9 @@ def run(args: argparse.Namespace) -> int:
     raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
+    settings.address = args.address or f"http://{shown_host}:{port}"
+    settings.origins = tuple(args.origin)
     _announce_upgrade(args.db)
     oplog.configure(level=args.log_level, style=args.log_format, access=args.access_log)
     try:

@@ -6,6 +6,7 @@ of bots at such a table: :func:`load_tables`), and room settings (:func:`load_ro
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -112,7 +113,16 @@ class RoomSettings:
     The seat lifecycle (docs/tables.md, "Seats that free themselves"): a seat sat out for
     ``remove_after`` seconds, or without chips for ``busted_after`` seconds, is removed
     and its chips go back; a player who left owes the blinds it missed if it sits down
-    again at the table within ``remove_after`` seconds (TH-37)."""
+    again at the table within ``remove_after`` seconds (TH-37).
+
+    Many processes, one room (docs/postgres.md): ``process`` is this process's id in
+    the room (random by default) and ``address`` the URL clients reach it at (``serve``
+    says ``http://HOST:PORT`` unless told ``--address``; ``""``: unknown); the lobby
+    names them beside each table this process serves, and a client asking another
+    process for such a table is sent here (``elsewhere``, docs/PROTOCOL.md). ``origins``: the
+    room's public origins (``serve --origin``: a reverse proxy's, in front of the
+    processes), whose pages may sign in and open a WebSocket here besides the page's
+    own and the room's other processes' (``Origin``, docs/PROTOCOL.md)."""
 
     tables: int = 4
     bots: int = 2
@@ -137,6 +147,9 @@ class RoomSettings:
     house_limit: int | None = None
     remove_after: float = 300.0
     busted_after: float = 60.0
+    process: str = field(default_factory=lambda: secrets.token_hex(6))
+    address: str = ""
+    origins: tuple[str, ...] = ()
 
     @property
     def chat_for_spectators(self) -> bool:

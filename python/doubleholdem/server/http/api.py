@@ -63,9 +63,9 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-async def _credentials(request: Request) -> tuple[str, str]:
+async def _credentials(request: Request, origins: tuple[str, ...]) -> tuple[str, str]:
     """The ``name`` and ``password`` of a JSON body from the server's own page."""
-    if not same_origin(request.headers, request.url.scheme):
+    if not same_origin(request.headers, request.url.scheme, origins):
         raise Refusal(403, "cross_origin", "this request comes from another site's page")
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise Refusal(415, "bad_body", "send a JSON body (Content-Type: application/json)")
@@ -137,7 +137,7 @@ def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]
     async def sign_up(request: Request) -> Response:
         if not desk.settings.signup:
             raise Refusal(403, "signup_closed", "this room makes accounts only by its operator")
-        name, password = await _credentials(request)
+        name, password = await _credentials(request, desk.settings.origins)
         account, token = await run_in_threadpool(
             desk.sign_up, name, password, address=_address(request)
         )
@@ -146,7 +146,7 @@ def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]
         return _signed_in(JSONResponse(me, status_code=201), request, token)
 
     async def sign_in(request: Request) -> Response:
-        name, password = await _credentials(request)
+        name, password = await _credentials(request, desk.settings.origins)
         address = _address(request)
         try:
             account, token = await run_in_threadpool(desk.sign_in, name, password, address=address)
@@ -158,7 +158,7 @@ def account_routes(desk: Desk, signed_out: Callable[[str], None]) -> list[Route]
         return _signed_in(JSONResponse(me), request, token)
 
     async def sign_out(request: Request) -> Response:
-        if not same_origin(request.headers, request.url.scheme):
+        if not same_origin(request.headers, request.url.scheme, desk.settings.origins):
             raise Refusal(403, "cross_origin", "this request comes from another site's page")
         token = request.cookies.get(SESSION_COOKIE)
         if token:

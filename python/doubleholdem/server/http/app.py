@@ -94,7 +94,8 @@ def create_app(
         return JSONResponse(page, headers=headers)
 
     async def socket(websocket: WebSocket) -> None:
-        if not same_origin(websocket.headers, websocket.url.scheme):
+        room_origins = {*room.settings.origins, *room.tables.directory.origins()}
+        if not same_origin(websocket.headers, websocket.url.scheme, room_origins):
             await websocket.close(code=1008)  # before accept: the handshake gets 403
             return
         signed = await signed_in(websocket)

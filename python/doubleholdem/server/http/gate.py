@@ -11,12 +11,15 @@ False
 True
 >>> same_origin({"host": "room.example"}, "http")  # not a browser: nothing to hijack
 True
+>>> page = {"origin": "http://127.0.0.1:8001", "host": "127.0.0.1:8002"}
+>>> same_origin(page, "ws"), same_origin(page, "ws", {"http://127.0.0.1:8001"})
+(False, True)
 """
 
 from __future__ import annotations
 
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from starlette.responses import Response
 
@@ -40,20 +43,26 @@ def _origin(url: str) -> tuple[str, str, int] | None:
     return scheme, host, _DEFAULT_PORTS[scheme] if port is None else port
 
 
-def same_origin(headers: Mapping[str, str], scheme: str) -> bool:
+def same_origin(headers: Mapping[str, str], scheme: str, room: Collection[str] = ()) -> bool:
     """True unless ``headers`` carry an ``Origin`` other than the request's own
-    (``scheme``, ``http``/``ws`` or ``https``/``wss``, with the ``Host`` header). Browsers
-    send ``Origin`` with every WebSocket handshake and ``POST``; a request without one
-    comes from a program, which holds its own cookies, and is let through."""
+    (``scheme``, ``http``/``ws`` or ``https``/``wss``, with the ``Host`` header) and
+    other than the ``room``'s (the origins of its public address and of its other
+    processes, whose pages may open a socket here: docs/postgres.md). Browsers send
+    ``Origin`` with every WebSocket handshake and ``POST``; a request without one comes
+    from a program, which holds its own cookies, and is let through."""
     origin = headers.get("origin")
     if origin is None:
+        return True
+    found = _origin(origin)
+    if found is None:
+        return False
+    if any(found == _origin(other) for other in room):
         return True
     host = headers.get("host")
     if not host:
         return False
     own = "https" if scheme in ("https", "wss") else "http"
-    found = _origin(origin)
-    return found is not None and found == _origin(f"{own}://{host}")
+    return found == _origin(f"{own}://{host}")
 
 
 def set_session_cookie(response: Response, token: str, *, secure: bool, max_age: int) -> None:

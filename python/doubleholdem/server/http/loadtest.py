@@ -193,18 +193,22 @@ async def _sign_in(players: list[Client], ranges: dict[tuple[str, int], list[int
 
 
 def _served_at(table: dict[str, Any], listed_by: str) -> str | None:
-    """The process serving ``table``: the ``address`` its lobby entry names (a room of
-    many processes; ``None`` while none serves it), else the process that listed it."""
-    if "address" in table:
-        address: str | None = table["address"]
-        return None if address is None else address.rstrip("/")
-    return listed_by
+    """The process serving ``table`` as the lobby of the process ``listed_by`` lists it
+    (every process of a room lists the whole room's tables, each with the ``process``
+    serving it and its ``address``): ``None`` while no process serves it (``process``
+    ``null``), else its address, or ``listed_by`` where the entry names none (a process
+    that does not know its own, or a server of one process that names neither)."""
+    if "process" in table and table["process"] is None:
+        return None
+    address = table.get("address")
+    return listed_by if address is None else str(address).rstrip("/")
 
 
 def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any]]:
-    """The room's tables as its processes at ``bases`` list them, each with the process
-    that serves it, once; a process that does not answer within ``timeout`` seconds
-    is left out, and so is a table no process serves for the moment."""
+    """The room's tables as its processes at ``bases`` list them, each once with the
+    process that serves it (its summary as that process lists it, where it answers); a
+    process that does not answer within ``timeout`` seconds is left out, and so is a
+    table no process serves for the moment."""
     found: dict[tuple[str, int], tuple[str, Any]] = {}
     for base in bases:
         try:
@@ -213,8 +217,9 @@ def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any
             continue
         for table in tables:
             served = _served_at(table, base)
-            if served is not None:
-                found.setdefault((served, table["id"]), (served, table))
+            key = (str(served), table["id"])
+            if served is not None and (served == base or key not in found):
+                found[key] = (served, table)
     return list(found.values())
 
 

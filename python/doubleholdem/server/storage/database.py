@@ -34,6 +34,7 @@ from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
 from doubleholdem.server.cluster.leases import SCHEMA as LEASES_SCHEMA
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
+from doubleholdem.server.storage.lobby_rows import SUMMARY_TABLE
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -137,6 +138,8 @@ _ADDED = (
     # the processes serving the room and the lease of each table (one owner at a time:
     # doubleholdem.server.cluster.leases)
     *LEASES_SCHEMA,
+    # each table's lobby summary, for the room's other processes (lobby_rows)
+    SUMMARY_TABLE,
 )
 
 # the rows of one table, by table and column (what dropping a table forgets)
@@ -150,6 +153,7 @@ TABLE_ROWS = (
     ("tokens", "table_id"),
     ("actions", "table_id"),
     ("chat", "table_id"),
+    ("lobby", "table_id"),
 )
 
 

@@ -278,6 +278,8 @@ class Room:
         elif isinstance(message, protocol.Lobby):
             tables, after = self.lobby(message.first)
             connection.send(encode("lobby", tables=tables, next=after))
+        elif (moved := self.tables.elsewhere(message)) is not None:
+            self.commit.post(connection, moved)  # another process serves the table
         elif isinstance(message, protocol.Watch):
             runner = self._table(message.table)
             if connection.seat is not None and connection.table == runner.id:

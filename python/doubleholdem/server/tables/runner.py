@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -34,6 +35,7 @@ from doubleholdem.server.protocol import MAX_HANDS, encode
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
+from doubleholdem.server.storage.lobby_rows import put_summary
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.messages import TableMessages
@@ -43,7 +45,7 @@ from doubleholdem.table.bots import BOTS, Bot
 from doubleholdem.table.entries import Entry, Leave
 from doubleholdem.table.history import hand_record
 
-__all__ = ["BOT_KINDS", "MAX_DEPARTED", "Emit", "TableRunner"]
+__all__ = ["BOT_KINDS", "MAX_DEPARTED", "Emit", "TableRunner", "publish"]
 
 BOT_KINDS = BOTS  # the one registry of bots by name (table/bots.py)
 MAX_DEPARTED = 1000  # who left each table under each name: at most this many remembered
@@ -96,6 +98,10 @@ class TableRunner:
         self.wake = asyncio.Event()
         self.next_start = 0.0
         self.humans: Humans = {}
+        # the room's NOTIFY channel when its summary is stored with its snapshots, for
+        # the lobbies of the room's other processes (a room in PostgreSQL:
+        # :meth:`summary_step`); None on SQLite, a room of one process
+        self.publish: str | None = None
         self.chat: deque[dict[str, Any]] = deque(maxlen=settings.chat_lines)  # the recent lines
         self._commit = commit
         self._emit = emit
@@ -177,6 +183,8 @@ class TableRunner:
         else:
             snapshot = table.to_json(self.settings.snapshot_key)
             steps.append(lambda s: s.put_table(self.id, snapshot))
+            if self.publish is not None:
+                steps.append(self.summary_step())
         self._moves.clear()
         commit = self._commit
         commit.later(steps, self.reload, self._ended)
@@ -555,7 +563,21 @@ class TableRunner:
         """The table in ``GET /api/tables`` and the lobby."""
         return self.messages.summary()
 
+    def summary_step(self) -> Step:
+        """The step that stores the table's summary as it is now, for the room's other
+        processes' lobbies (:func:`publish`)."""
+        text = json.dumps(self.summary(), separators=(",", ":"))
+        return partial(publish, table_id=self.id, summary=text, notify=self.publish)
+
     def store_bots(self) -> None:
         """Stores which bots sit where with the change being made."""
         kinds = {str(s): k for s, k in self.bot_kinds.items()}
         self.later(partial(Storage.put_bots, table_id=self.id, bots=kinds))
+
+
+def publish(store: Storage, table_id: int, summary: str, notify: str | None) -> None:
+    """Stores a table's lobby summary in ``store``'s transaction, whose fencing (the
+    table's lease) then covers it: a process that lost the table's lease writes none
+    (:func:`~doubleholdem.server.storage.lobby_rows.put_summary`)."""
+    store.fencing.touched.add(table_id)
+    put_summary(store.db, table_id, summary, notify)

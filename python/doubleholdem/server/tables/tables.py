@@ -9,9 +9,8 @@ tables as a part."""
 from __future__ import annotations
 
 import asyncio
-import bisect
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -24,8 +23,11 @@ from doubleholdem.server.money.wallet_gate import WalletFailed
 from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.journal import restore
-from doubleholdem.server.storage.storage import Damage, Storage, StoredTable
+from doubleholdem.server.storage.lobby_rows import channel
+from doubleholdem.server.storage.storage import Damage, Storage, StoredTable, token_hash
 from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.directory import Directory, Place
+from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Membership
 from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
 from doubleholdem.wording import Wording, for_people, seat_said, told
@@ -92,6 +94,14 @@ class RoomTables:
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.repaired: list[str] = []  # what a repair did, table by table
+        # the tables the room's other processes serve (none in a room of one process),
+        # and the room's NOTIFY channel (lobby_rows; None on SQLite)
+        self.channel = channel(store.db)
+        self.directory = Directory(Place(settings.process, settings.address))
+        # the room's processes and who owns each table, read by the directory's reader
+        # (a room in PostgreSQL: its leases; None on SQLite, one process)
+        self.membership: Membership | None = Leases() if self.channel is not None else None
+        self.reader: DirectoryReader | None = None
 
     @classmethod
     def open(
@@ -154,6 +164,7 @@ class RoomTables:
             load=lambda: self._stored(table_id),
         )
         runner.bankrolls.wanted_bots = self._configured_bots(table_id)
+        runner.publish = self.channel
         if self.money.refills_bots:  # an embedding server's wallet seats its own bots
             runner.bankrolls.seat_bot = partial(self._replace_bot, runner)
         return runner
@@ -201,8 +212,17 @@ class RoomTables:
             for table_id in self.store.openings():
                 runner = self.runners[table_id]
                 runner.money.open_legacy(runner.table)
+            self.publish(self.runners.values())
         with self.money.starting(self.store, self.monies):
             self._seat_new_bots()
+
+    def publish(self, runners: Iterable[TableRunner]) -> None:
+        """Stores the summaries of ``runners``' tables, inside the caller's transaction,
+        for the lobbies of the room's other processes (a room in PostgreSQL; nothing on
+        SQLite): the tables this process takes on, restored or new."""
+        for runner in runners:
+            if runner.publish is not None:
+                runner.summary_step()(self.store)
 
     def _check_money_kind(self) -> None:
         """Refuses to serve a database whose tables hold chips of another kind of money
@@ -354,15 +374,22 @@ class RoomTables:
         for runner in self.runners.values():
             self.mark_away(runner)
             self._tasks.append(asyncio.create_task(runner.run()))
+        if self.membership is not None and self.channel is not None:
+            self.reader = DirectoryReader(self.store.path, self.directory, self.membership)
+            self.reader.start(asyncio.get_running_loop())
         for work in self.money.background(self.monies):
             self._tasks.append(asyncio.create_task(work))
 
     async def stop(self) -> None:
-        """Stops every table's task (the database stays open: the room closes it)."""
+        """Stops every table's task and the directory's reader (the database stays
+        open: the room closes it)."""
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.reader is not None:
+            await asyncio.to_thread(self.reader.stop)
+            self.reader = None
 
     def mark_away(self, runner: TableRunner) -> None:
         """Tells ``runner``'s table which players are connected (when it can store
@@ -384,14 +411,40 @@ class RoomTables:
         return problem if problem is not None else self.money.health(self.store)
 
     def lobby(self, first: int = 0) -> tuple[list[dict[str, Any]], int | None]:
-        """The summaries of at most ``LOBBY_PAGE`` tables from id ``first`` on, and the
-        id to ask from for the next page (``None``: there is none). A reply's size is
-        bounded whatever the number of tables."""
+        """The summaries of at most ``LOBBY_PAGE`` of the room's tables from id
+        ``first`` on, this process's and those the room's other processes serve (as
+        last read: :attr:`directory`), each with the process serving it, and the id to
+        ask from for the next page (``None``: there is none). A reply's size is bounded
+        whatever the number of tables."""
         ids = sorted(self.runners)
-        start = bisect.bisect_left(ids, first)
-        page = ids[start : start + protocol.LOBBY_PAGE]
-        rest = ids[start + protocol.LOBBY_PAGE : start + protocol.LOBBY_PAGE + 1]
-        return [self.runners[i].summary() for i in page], (rest[0] if rest else None)
+        runners = self.runners
+        return self.directory.page(first, protocol.LOBBY_PAGE, ids, lambda i: runners[i].summary())
+
+    def elsewhere(self, message: protocol.Message) -> str | None:
+        """The ``elsewhere`` reply (docs/PROTOCOL.md) to a ``watch``, ``sit`` or
+        ``resume`` of a table that another process of the room serves (``address``
+        ``null`` while no live process does: its owner died and none took it over
+        yet); ``None`` for any other message, a table served here, or none in the room.
+        A ``resume`` by token finds its table in the room's database (whichever process
+        serves it) when the token is not of a seat here."""
+        if isinstance(message, (protocol.Watch, protocol.Sit)):
+            table_id: int | None = message.table
+        elif isinstance(message, protocol.Resume) and message.token is None:
+            table_id = message.table
+        elif isinstance(message, protocol.Resume) and message.token is not None:
+            found = self.store.token(token_hash(message.token))
+            table_id = None if found is None else found[0]
+        else:
+            return None
+        place = None if table_id is None else self.directory.where(table_id)
+        if place is None or table_id in self.runners:
+            return None
+        return protocol.encode(
+            "elsewhere",
+            table=table_id,
+            process=place.process or None,
+            address=place.address or None,
+        )
 
     def emit(self, connection: Connection, runner: TableRunner, text: str) -> None:
         """Sends ``text`` about ``runner``'s table, as it is now, to ``connection`` (after

@@ -29,40 +29,84 @@
 
   function status(text) { $("status").textContent = text; }
 
+  // A room may be served by many processes, each table by one (docs/postgres.md): a
+  // watch, sit or resume of a table another process serves is answered "elsewhere" with
+  // its address, and the page opens its socket there and asks again. When that socket
+  // drops, the page asks its own process (home) again: its resume is answered where the
+  // table is now. Processes it heard of (the lobby's) are tried when home is down.
+  const home = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  let target = null; // the socket URL of the process serving our table, null: home
+  let wanted = null; // the last watch, sit or resume sent: sent again where it is served
+  let following = false; // closing the socket to follow an "elsewhere"
+  let welcomed = false; // the socket open now was welcomed
+  let known = []; // the other processes' socket URLs (from the lobby)
+  let tried = 0; // sockets that failed in a row (each tries the next process known)
+
+  function socketUrl(address) {
+    return address.replace(/^http/, "ws").replace(/\/+$/, "") + "/ws";
+  }
+
   function send(message) {
+    if (["watch", "sit", "resume"].includes(message.type)) wanted = message;
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: V, ...message }));
   }
 
   let blocked = null; // why the operator closed this account's pages (frozen or closed)
 
   function connect() {
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    const places = [home, ...known.filter((url) => url !== home)];
+    const url = target || places[tried % places.length];
+    welcomed = false;
     ws = new WebSocket(url);
-    ws.onopen = () => { retry = 500; status(blocked || "connected"); };
+    ws.onopen = () => { status(blocked || "connected"); };
     ws.onmessage = (event) => receive(JSON.parse(event.data));
     ws.onclose = () => {
+      if (following) { following = false; connect(); return; } // to the table's process
+      tried = welcomed ? 0 : tried + 1;
+      target = null; // dropped: ask home (or a process known) where the table is now
+      if (!wanted && state && seat === null) wanted = { type: "watch", table: state.table };
       status(blocked || "disconnected, reconnecting…"); // a frozen account is told why
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
     };
   }
 
+  function follow(m) {
+    if (m.address === null) { // nobody serves it this moment: ask again after a while
+      status("the table is moving to another server…");
+      setTimeout(() => { if (wanted) send(wanted); }, retry);
+      retry = Math.min(retry * 2, 5000);
+      return;
+    }
+    const url = socketUrl(m.address);
+    target = url === home ? null : url;
+    following = true;
+    ws.close();
+  }
+
   function receive(m) {
     switch (m.type) {
       case "welcome": {
+        welcomed = true; tried = 0;
         const token = store.getItem("dh-token");
         if (token) send({ type: "resume", token });
+        else if (wanted) send(wanted); // a watch, sit or resume that moved here
         else showLobby();
         break;
       }
-      case "lobby": renderLobby(m.tables); break;
+      case "elsewhere": follow(m); break;
+      case "lobby":
+        known = [...new Set(m.tables.filter((t) => t.address).map((t) => socketUrl(t.address)))];
+        renderLobby(m.tables);
+        break;
       case "seated": // a resume by table (from another window) comes without a token
+        retry = 500; wanted = null;
         if (m.token) store.setItem("dh-token", m.token);
         seat = m.seat; tableId = m.table;
         status(`${People.seat(m.seat)} at ${People.table(m.table)}`);
         if (pending) send(pending); // a decision sent before the connection broke: applied once
         break;
-      case "state": $("history").textContent = ""; renderState(m); break; // its log starts over
+      case "state": retry = 500; wanted = null; $("history").textContent = ""; renderState(m); break; // its log starts over
       case "update": // the change since the last state or update: patch the view we hold
         if (state && state.table === m.table) {
           renderState({ ...m, view: applyPatch(state.view, m.patch), times: state.times });
@@ -74,7 +118,7 @@
         break;
       case "error":
         refused(m);
-        if (m.code === "bad_token") { store.removeItem("dh-token"); seat = null; showLobby(); }
+        if (m.code === "bad_token") { store.removeItem("dh-token"); seat = null; wanted = null; showLobby(); }
         break;
       case "left": case "replaced":
         store.removeItem("dh-token"); seat = null;

@@ -1,0 +1,157 @@
+"""Reads, in a thread of its own, where the room's tables are served and the summaries
+of those served elsewhere, for the :class:`~doubleholdem.server.tables.directory.Directory`
+(a room in PostgreSQL served by many processes: docs/postgres.md). Its connection
+``LISTEN``\\ s on the room's channel
+(:func:`~doubleholdem.server.storage.lobby_rows.channel`), where the process serving a
+table tells of each new summary it commits (payload: the table's id): the
+notification is only a wake-up, and the reader reads the rows named, with the room's
+owners and processes (:class:`Membership`, the leases' side). Without a notification
+it reads the owners again every ``refresh`` seconds (an owner gone, a table taken
+over). What it read is handed to the event loop (``call_soon_threadsafe``): nothing
+here blocks the loop. psycopg 3's :meth:`~psycopg.Connection.notifies` waits for the
+notifications."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+from doubleholdem.database.connection import Connection
+from doubleholdem.database.failure import database_errors
+from doubleholdem.database.postgres import connect
+from doubleholdem.server.cluster import leases
+from doubleholdem.server.storage.lobby_rows import channel, read_summaries, summaries_from
+from doubleholdem.server.tables.directory import NOWHERE, Directory, Place
+
+__all__ = ["REFRESH_SECONDS", "DirectoryReader", "Leases", "Membership", "elsewhere"]
+
+REFRESH_SECONDS = 1.0  # the owners read again at least this often
+_log = logging.getLogger("doubleholdem.server")
+
+Found = dict[int, tuple[Place, dict[str, Any]]]
+
+
+class Membership(Protocol):
+    """What the room's processes and their tables are, as the database says (the
+    leases: which live process owns each table)."""
+
+    def owners(self, db: Connection) -> Mapping[int, Place | None]:
+        """Each table that has a lease: its owning live process, or ``None`` while no
+        live process owns it."""
+
+    def processes(self, db: Connection) -> Iterable[Place]:
+        """The room's live processes."""
+
+
+class Leases:
+    """The room's :class:`Membership` as its leases say
+    (:mod:`doubleholdem.server.cluster.leases`)."""
+
+    def owners(self, db: Connection) -> dict[int, Place | None]:
+        """Each leased table's live owner (:func:`~doubleholdem.server.cluster.leases.owners`)."""
+        return {t: None if o is None else Place(*o) for t, o in leases.owners(db).items()}
+
+    def processes(self, db: Connection) -> list[Place]:
+        """The live processes (:func:`~doubleholdem.server.cluster.leases.live_processes`)."""
+        return [Place(*owner) for owner in leases.live_processes(db)]
+
+
+def elsewhere(known: Found, owners: Mapping[int, Place | None], here: str) -> Found:
+    """The tables of ``known`` (id -> any place, summary) that the process ``here``
+    does not serve, each with its owner in ``owners`` (:data:`NOWHERE` while none); a
+    table without a lease is left out (a room of one process, which serves it)."""
+    found: Found = {}
+    for table_id, (_, summary) in known.items():
+        if table_id not in owners:
+            continue
+        place = owners[table_id] or NOWHERE
+        if place.process != here:
+            found[table_id] = (place, summary)
+    return found
+
+
+class DirectoryReader:
+    """Keeps ``directory`` current from the database at ``url`` (PostgreSQL), reading
+    the owners and processes through ``membership``."""
+
+    def __init__(
+        self,
+        url: str,
+        directory: Directory,
+        membership: Membership,
+        *,
+        refresh: float = REFRESH_SECONDS,
+    ) -> None:
+        self.url = url
+        self.directory = directory
+        self.membership = membership
+        self.refresh = refresh
+        self.readings = 0  # how many times it read (tests wait on it)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._known: Found = {}  # every table with a summary: (its owner, summary)
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Starts the thread, which hands what it reads to ``loop``."""
+        self._loop = loop
+        self._thread = threading.Thread(
+            target=self._run, name="doubleholdem-directory", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stops the thread (within ``refresh`` seconds) and waits for it."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._listen()
+            except database_errors() as error:  # the database went away: try again
+                _log.warning("the room's directory could not be read: %s", error)
+                self._stop.wait(self.refresh)
+
+    def _listen(self) -> None:
+        db = connect(self.url, read_only=True)
+        try:
+            raw = db.connection  # psycopg's own, for its notifies()
+            raw.execute(f'LISTEN "{channel(db)}"')
+            self._known = self._read_all(db)
+            self._hand_over(db)
+            while not self._stop.is_set():
+                changed = [int(n.payload) for n in raw.notifies(timeout=self.refresh)]
+                if changed:
+                    self._known.update(
+                        (i, (NOWHERE, s)) for i, s in read_summaries(db, changed).items()
+                    )
+                self._hand_over(db)
+        finally:
+            db.close()
+
+    def _read_all(self, db: Connection) -> Found:
+        """Every stored summary, page by page."""
+        known: Found = {}
+        first = 0
+        while True:
+            page = summaries_from(db, first)
+            known.update((i, (NOWHERE, s)) for i, s in page)
+            if not page:
+                return known
+            first = page[-1][0] + 1
+
+    def _hand_over(self, db: Connection) -> None:
+        """Reads the owners and processes and hands the loop the tables served
+        elsewhere."""
+        owners = self.membership.owners(db)
+        processes = list(self.membership.processes(db))
+        found = elsewhere(self._known, owners, self.directory.here.process)
+        self.readings += 1
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.directory.replace, found, processes)

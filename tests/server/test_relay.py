@@ -1,0 +1,222 @@
+"""Any process of a room answers any client (issue 33 item 3): the lobby lists every
+table of the room with the process serving it, a client asking for a table another
+process serves is told where it is (``elsewhere``, docs/PROTOCOL.md), each table's
+summary is stored for the others with its snapshots and announced by PostgreSQL's
+NOTIFY, and a page of another process of the room may open a socket here."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import psycopg
+import pytest
+import websockets
+
+from doubleholdem.database.connection import Connection
+from doubleholdem.database.url import connect
+from doubleholdem.server.protocol import LOBBY_PAGE
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.lobby_rows import channel, put_summary, read_summaries
+from doubleholdem.server.storage.storage import token_hash
+from doubleholdem.server.tables.directory import NOWHERE, Place
+from doubleholdem.server.tables.room import Room
+from money_room import send, sign_up
+from server_harness import DOUBLE_THREE, Client, ServerThread
+
+HERE = Place("p1", "http://127.0.0.1:8001")
+THERE = Place("p2", "http://127.0.0.1:8002")
+
+
+def _room(path: str, *, guests: bool = True, tables: int = 3) -> Room:
+    settings = RoomSettings(
+        tables=tables,
+        bots=0,
+        bot_delay=0.0,
+        pause=600.0,
+        configs=[DOUBLE_THREE],
+        guests=guests,
+        clock=lambda: 100.0,
+        process=HERE.process,
+        address=HERE.address,
+    )
+    return Room.open(path, settings)
+
+
+def _summary(table_id: int, hand: int = 0) -> dict[str, Any]:
+    return {"id": table_id, "seats": [None, None, None], "hand_number": hand}
+
+
+def test_the_lobby_lists_every_table_of_the_room_with_its_process(room_db: str) -> None:
+    room = _room(room_db)
+    room.tables.directory.replace({5: (THERE, _summary(5)), 7: (NOWHERE, _summary(7))})
+    tables, after = room.lobby()
+    assert [t["id"] for t in tables] == [0, 1, 2, 5, 7] and after is None
+    assert [(t["process"], t["address"]) for t in tables] == [
+        *[("p1", HERE.address)] * 3,
+        ("p2", THERE.address),
+        (None, None),  # its owner died, nobody took it over yet
+    ]
+    assert tables[0]["seats"] == [None, None, None]  # the live summary of a table here
+    assert room.lobby(3) == (tables[3:], None)
+    room.store.close()
+
+
+def test_a_lobby_page_is_bounded_whatever_the_room_holds(room_db: str) -> None:
+    room = _room(room_db)
+    room.tables.directory.replace({i: (THERE, _summary(i)) for i in range(1, 300, 2)})
+    ids: list[int] = []
+    first: int | None = 0
+    while first is not None:
+        page, first = room.lobby(first)
+        assert len(page) <= LOBBY_PAGE
+        ids += [t["id"] for t in page]
+    assert ids == sorted({0, 1, 2, *range(1, 300, 2)})
+    room.store.close()
+
+
+def _elsewhere(replies: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(r["type"], r.get("table"), r.get("address")) for r in replies if r["type"] != "pong"]
+
+
+def test_a_client_asking_for_a_table_served_elsewhere_is_told_where(room_db: str) -> None:
+    room = _room(room_db, guests=False)
+    room.tables.directory.replace({5: (THERE, _summary(5)), 7: (NOWHERE, _summary(7))})
+    ann = sign_up(room, "ann", 1000)
+    send(room, ann, type="ping")  # reads the welcome
+    told = [("elsewhere", 5, THERE.address)]
+    assert _elsewhere(send(room, ann, type="watch", table=5)) == told
+    assert _elsewhere(send(room, ann, type="sit", table=5, seat=None, buy_in=400)) == told
+    assert _elsewhere(send(room, ann, type="resume", table=5)) == told
+    assert _elsewhere(send(room, ann, type="watch", table=7)) == [("elsewhere", 7, None)]
+    assert send(room, ann, type="watch", table=5)[0]["process"] == "p2"
+    assert ann.table is None and ann.seat is None  # nothing changed here
+    # a seat's token names its table in the room's database, whoever serves it
+    token = "a-token-of-a-seat-at-table-5"
+    with room.store.transaction():
+        room.store.put_token(token_hash(token), 5, 2, "ann")
+    assert _elsewhere(send(room, ann, type="resume", token=token)) == told
+    # a table of no process is no table; a bad token is still one
+    assert send(room, ann, type="watch", table=9)[0]["code"] == "no_table"
+    assert send(room, ann, type="resume", token="nothing-here")[0]["code"] == "bad_token"
+    # a table served here is served here
+    assert send(room, ann, type="watch", table=1)[0]["type"] == "state"
+    room.store.close()
+
+
+def test_a_table_stores_its_summary_with_its_snapshots_for_the_other_processes(
+    postgres_url: str,
+) -> None:
+    room = _room(postgres_url, tables=2)
+    db = connect(postgres_url)
+    try:
+        stored = read_summaries(db, [0, 1])
+        assert stored == {i: room.runners[i].summary() for i in (0, 1)}  # written at load
+        ann = room.connect()
+        assert send(room, ann, type="sit", table=1, seat=0, name="ann", buy_in=400)
+        assert read_summaries(db, [1])[1] == room.runners[1].summary()
+        assert read_summaries(db, [1])[1]["seats"][0]["player"] == "ann"
+    finally:
+        db.close()
+        room.store.close()
+
+
+def test_a_room_in_sqlite_stores_no_summary(tmp_path: Any) -> None:
+    room = _room(str(tmp_path / "tables.db"))
+    ann = room.connect()
+    assert send(room, ann, type="sit", table=1, seat=0, name="ann", buy_in=400)
+    assert room.tables.channel is None
+    assert read_summaries(room.store.db, [0, 1, 2]) == {}
+    room.store.close()
+
+
+def test_a_summary_committed_is_announced_on_the_rooms_channel(postgres_url: str) -> None:
+    room = _room(postgres_url, tables=1)
+    listener = psycopg.connect(postgres_url, autocommit=True)
+    try:
+        assert room.tables.channel is not None
+        listener.execute(f'LISTEN "{room.tables.channel}"')
+        ann = room.connect()
+        send(room, ann, type="sit", table=0, seat=0, name="ann", buy_in=400)
+        heard = next(listener.notifies(stop_after=1))
+        assert (heard.channel, heard.payload) == (room.tables.channel, "0")
+    finally:
+        listener.close()
+        room.store.close()
+
+
+class _Membership:
+    """Who owns what, as a test says (the leases' side)."""
+
+    def __init__(self) -> None:
+        self.owned: dict[int, Place | None] = {}
+        self.live: list[Place] = [HERE, THERE]
+
+    def owners(self, db: Connection) -> Mapping[int, Place | None]:
+        return dict(self.owned)
+
+    def processes(self, db: Connection) -> Iterable[Place]:
+        return list(self.live)
+
+
+def test_the_directory_follows_the_database_woken_by_its_notifications(
+    postgres_url: str,
+) -> None:
+    room = _room(postgres_url, tables=2)
+    membership = _Membership()
+    membership.owned = {0: HERE, 1: HERE, 5: THERE}
+    room.tables.membership = membership
+    directory = room.tables.directory
+
+    async def scenario() -> None:
+        readings: asyncio.Queue[None] = asyncio.Queue()
+        replace = directory.replace
+
+        def replaced(*args: Any) -> None:
+            replace(*args)
+            readings.put_nowait(None)
+
+        directory.replace = replaced  # type: ignore[method-assign]
+        await room.start()
+        await readings.get()  # the first reading: the room's tables are all here
+        assert [t["id"] for t in room.lobby()[0]] == [0, 1]
+        assert directory.origins() == {THERE.address}
+        other = connect(postgres_url)  # the process serving table 5 commits its summary
+        try:
+            other.execute("BEGIN")
+            put_summary(other, 5, '{"id": 5, "hand_number": 3}', channel(other))
+            other.execute("COMMIT")
+            while directory.where(5) is None:
+                await readings.get()
+            assert room.lobby()[0][-1] == {
+                "id": 5,
+                "hand_number": 3,
+                "process": "p2",
+                "address": THERE.address,
+            }
+            membership.owned[5] = None  # its owner died: the next reading says nowhere
+            while directory.where(5) != NOWHERE:
+                await readings.get()
+        finally:
+            other.close()
+            await room.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_page_of_another_process_of_the_room_may_open_the_socket(tmp_path: Any) -> None:
+    room = _room(str(tmp_path / "tables.db"))
+    room.settings.origins = ("https://room.example",)
+    room.tables.directory.replace({}, [THERE])
+
+    async def scenario(server: ServerThread) -> None:
+        for origin in (THERE.address, "https://room.example", server.url):
+            client = await Client.connect(server.ws_url, origin=origin)
+            await client.close()
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            await websockets.connect(server.ws_url, origin="http://127.0.0.1:8003")
+        assert refused.value.response.status_code == 403
+
+    with ServerThread(room) as server:
+        asyncio.run(scenario(server))
