@@ -3,11 +3,15 @@ Playwright): a signed-up player sees the tournament lobby (structure, entrants, 
 pool), registers (paid from its balance), opens the tournament, waits alone at its table
 until the other table breaks and is told its move between tables, asks for a deal at the
 final table, folds its hand, accepts the ICM deal offered, and sees its share of the
-pool, paid to its balance; the ledger's audit holds after."""
+pool, paid to its balance; the ledger's audit holds after. The page does it all over
+its WebSocket (docs/PROTOCOL.md, "Tournaments"): it asks nothing of the tournaments'
+HTTP API, and what it draws comes in ``tournament_lobby``, ``tournament`` and
+``tournament_update`` messages, its requests go out as ``tournament_*`` messages."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -56,6 +60,16 @@ async def _scenario(url: str, shots: Path) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     async with chromium() as browser:
         page = await signed_up_page(browser, url, "ann", PASSWORD)
+        asked: list[str] = []  # the page's HTTP requests of the tournaments' API
+        page.on("request", lambda r: asked.append(r.url) if "/api/tournaments" in r.url else None)
+        frames: dict[str, list[str]] = {"sent": [], "received": []}
+
+        def socket(ws: Any) -> None:
+            ws.on("framesent", lambda text: frames["sent"].append(str(text)))
+            ws.on("framereceived", lambda text: frames["received"].append(str(text)))
+
+        page.on("websocket", socket)
+        await page.reload()  # its sockets opened again, seen from the start
         row = page.locator('[data-tournament-row="0"]')
         await row.wait_for(state="visible")
         seen["row"] = await row.inner_text()
@@ -74,6 +88,9 @@ async def _scenario(url: str, shots: Path) -> dict[str, Any]:
         seen["mine"] = await page.inner_text("#tournament-mine")
         seen["entries"] = await page.inner_text("#tournament-entries")
         await page.screenshot(path=str(shots / "tournament-deal.png"), full_page=True)
+        seen["asked"] = asked
+        seen["sent"] = [json.loads(text)["type"] for text in frames["sent"]]
+        seen["received"] = [json.loads(text)["type"] for text in frames["received"]]
     return seen
 
 
@@ -93,6 +110,12 @@ def test_a_tournament_in_the_browser_from_the_lobby_to_a_deal(tmp_path: Path) ->
     assert "You moved from table 2" in seen["move"] and "to table 1" in seen["move"]
     assert "Deal made (ICM)" in seen["deal"] and "ann:" in seen["deal"]
     assert "ann" in seen["entries"]
+    assert seen["asked"] == []  # nothing polled: the WebSocket only
+    for kind in ("tournament_lobby", "tournament_watch", "tournament_register",
+                 "tournament_act", "tournament_deal"):  # fmt: skip
+        assert kind in seen["sent"], kind
+    for kind in ("tournament_lobby", "tournament", "tournament_update", "result"):
+        assert kind in seen["received"], kind
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
         assert audit_room(db)["problems"] == []
         prize = db.execute(

@@ -162,16 +162,23 @@ def _play(
     raise AssertionError("the tournament did not get there")
 
 
-def test_people_play_a_sit_and_go_to_its_end_over_their_connections(room_db: str) -> None:
-    room, tournaments, clock = _room(room_db, capacity=4, bots=2)
+def _entered(room: Room, names: tuple[str, ...]) -> list[Client]:
+    """A client for each of ``names``, signed up with 1000 chips, watching tournament 0
+    and registered in it over its connection."""
     people = []
-    for name in ("ann", "bob"):
+    for name in names:
         sign_up(room, name, 1000)
         client = Client(room, name)
         client.send("tournament_watch", tournament=0)
         [reply] = client.send("tournament_register", tournament=0)
-        assert reply["ok"]
+        assert reply["ok"] and reply["tournament"] == 0
         people.append(client)
+    return people
+
+
+def test_people_play_a_sit_and_go_to_its_end_over_their_connections(room_db: str) -> None:
+    room, tournaments, clock = _room(room_db, capacity=4, bots=2)
+    people = _entered(room, ("ann", "bob"))
     runner = tournaments.runner(0)
     assert runner.stored.status == "running"
     assert not runner.away("ann", clock.now)  # its connection watches
@@ -188,13 +195,7 @@ def test_people_play_a_sit_and_go_to_its_end_over_their_connections(room_db: str
 def test_a_move_between_tables_is_followed_on_the_same_connection(room_db: str) -> None:
     room, tournaments, clock = _room(room_db, capacity=6, bots=0, seats=3)
     names = ("ann", "bob", "cat", "dan", "eve", "fay")
-    people = []
-    for name in names:
-        sign_up(room, name, 1000)
-        client = Client(room, name)
-        client.send("tournament_watch", tournament=0)
-        client.send("tournament_register", tournament=0)
-        people.append(client)
+    people = _entered(room, names)
     runner = tournaments.runner(0)
     assert len(runner.tournament.tables) == 2
     _play(room, tournaments, clock, people, until=lambda: bool(runner.stored.moves))
@@ -259,4 +260,32 @@ def test_a_player_is_present_while_a_connection_watches_and_away_once_it_left(
     assert not runner.away("ann", clock.now)  # the other window watches
     other.send("tournament_unwatch")
     assert runner.away("ann", clock.now)
+    room.store.close()
+
+
+def test_a_deal_is_asked_for_offered_and_accepted_over_the_connection(room_db: str) -> None:
+    room, tournaments, clock = _room(room_db, capacity=3, bots=1)
+    people = _entered(room, ("ann", "bob"))
+    runner = tournaments.runner(0)
+    _play(room, tournaments, clock, people,
+          until=lambda: any(t.in_hand for t in runner.tournament.tables.values()))  # fmt: skip
+    ann = people[0]
+    [reply] = ann.send("tournament_deal", tournament=0, answer="ask")
+    assert reply["ok"]
+
+    def offered() -> bool:
+        return runner.stored.deal is not None and runner.stored.deal["amounts"] is not None
+
+    _play(room, tournaments, clock, people, until=offered)
+    for client in people:
+        client.read()
+        assert client.view is not None and client.view["deal"]["amounts"] is not None
+    for client in people:
+        if client.account in client.view["deal"]["players"]:  # type: ignore[index]
+            [reply] = client.send("tournament_deal", tournament=0, answer="accept")
+            assert reply["ok"]
+    ann.read()
+    assert ann.view is not None and ann.view["status"] == "finished"
+    assert ann.view["ended_by"] == "deal"
+    assert audit(room) == []
     room.store.close()

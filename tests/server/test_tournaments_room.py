@@ -369,3 +369,29 @@ def test_a_bad_tournament_entry_stops_serve_with_one_line(
     assert main(["serve", "--config", str(path), "--db", str(tmp_path / "x.db")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and "tournament" in err
+
+
+def test_a_deal_asked_for_during_a_hand_waits_without_changing_anything(room_db: str) -> None:
+    """While the hand in play goes on, a deal asked for is not due: the task waits for
+    the hand's next event instead of storing the tournament again at every turn of the
+    loop (it did, about a thousand changes a second, each a commit and a push)."""
+    room, _tournaments, runner, clock = registered(room_db, sit_and_go(3, bots=1))
+
+    def person_to_act() -> bool:
+        return any(t.in_hand and t.to_act is not None and t.player(t.to_act) in ("ann", "bob")
+                   for t in runner.tournament.tables.values())  # fmt: skip
+
+    play(runner, clock, (), until=person_to_act)
+    if len(runner.tournament.tables) != 1:
+        pytest.skip("the seeded play is not at the final table")  # pragma: no cover
+    runner.seen("ann")
+    runner.seen("bob")
+    runner.step(clock.now)  # what was due (the away marks)
+    runner.offer_deal("ann")
+    version = runner.version
+    wait = runner.step(clock.now)
+    assert runner.version == version  # nothing changed
+    assert wait is not None and wait > 0  # until the deadline of the person to act
+    assert runner.stored.deal is not None and runner.stored.deal["amounts"] is None
+    assert audit(room) == []
+    room.store.close()

@@ -14,6 +14,7 @@ present (:meth:`TournamentRunner.away
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,13 @@ from doubleholdem.wording import told
 __all__ = ["TournamentSockets"]
 
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
+
+
+def _frozen(value: Any) -> Any:
+    """A copy of the JSON value ``value`` that shares nothing with it: the views hold
+    the tournament's own objects (a deal offered), which change in place, and the view
+    a connection was sent last must not change with them."""
+    return json.loads(json.dumps(value))
 
 
 class _Call:
@@ -186,13 +194,14 @@ class TournamentSockets:
 
     def _view(self, runner: TournamentRunner, shared: dict[str, Any], player: str | None) -> Any:
         view = dict(shared)
-        view["me"] = views.me(runner.stored, runner.tournament, player)
+        view["me"] = _frozen(views.me(runner.stored, runner.tournament, player))
         view["version"] = runner.version
         return view
 
     def _shared(self, runner: TournamentRunner, now: float) -> dict[str, Any]:
         """What every watcher of ``runner``'s tournament sees."""
-        return views.detail(runner.stored, runner.tournament, now, None)
+        shared: dict[str, Any] = _frozen(views.detail(runner.stored, runner.tournament, now, None))
+        return shared
 
     def _send_whole(self, connection: Connection, runner: TournamentRunner) -> None:
         if self._watched.get(connection) != runner.id or connection.closed:

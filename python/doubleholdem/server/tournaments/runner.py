@@ -534,9 +534,11 @@ class TournamentRunner:
         return [n for n in self.tournament.ready_tables(now) if now >= self._next_start.get(n, 0.0)]
 
     def _deal_due(self) -> bool:
-        """A deal asked for waits to be computed."""
+        """A deal asked for is to be computed now: no hand is in play any more (while
+        one is, nothing is due for it)."""
         deal = self.stored.deal
-        return deal is not None and deal["amounts"] is None
+        in_play = any(table.in_hand for table in self.tournament.tables.values())
+        return deal is not None and deal["amounts"] is None and not in_play
 
     def _start_ready(self, now: float) -> None:
         """Starts a hand at each of :meth:`_startable`. Players sat out by timeouts are

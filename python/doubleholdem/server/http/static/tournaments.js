@@ -1,43 +1,79 @@
 // The tournaments of the room (docs/room-tournaments.md): the lobby (structure, entrants,
 // prize pool), one tournament's page (payouts, places and prizes, the level and its
 // clock, hand-for-hand, the player's moves between tables, a deal by ICM) and the
-// player's own tournament table, played through the tournaments' HTTP API. It reads
-// /api/tournaments every few seconds and the open tournament every second. Tables and
-// seats are numbered from 1 for people. Every text from the server goes in through
+// player's own tournament table, over a WebSocket of its own (docs/PROTOCOL.md,
+// "Tournaments"): the lobby and the open tournament are pushed as they change (the
+// tournament as patches of the view held), and every request goes over the same socket.
+// Nothing is polled; a lost connection is opened again and asks anew. Tables and seats
+// are numbered from 1 for people. Every text from the server goes in through
 // textContent, never as HTML.
 
 import { $, element } from "./dom.js";
 
+const V = 2;
+let ws = null;
+let retry = 500;
 let open = null; // the id of the tournament shown
+let view = null; // its view, as the server sent it and patched it
+let received = 0; // when the view's level clock last changed (our clock, seconds)
+let clockSeen = ""; // that clock
 let seenMove = null; // the last move told
+let counter = 0;
 function ordinal(n) { // 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st
   const teen = n % 100 >= 11 && n % 100 <= 13;
   return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
 }
 
-async function call(method, path, body) {
-  const options = { method, credentials: "same-origin", headers: {} };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: V, ...message }));
+  else note("the server cannot be reached: try again in a moment");
+}
+
+function connect() {
+  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onmessage = (event) => receive(JSON.parse(event.data));
+  ws.onopen = () => { retry = 500; };
+  ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 5000); };
+}
+
+function applyPatch(value, patch) {
+  for (const [path, item] of patch) {
+    if (path.length === 0) { value = item; continue; }
+    let target = value;
+    for (const key of path.slice(0, -1)) target = target[key];
+    target[path[path.length - 1]] = item;
   }
-  try {
-    const reply = await fetch(path, options);
-    let data = null;
-    try { data = await reply.json(); } catch (error) { data = null; }
-    return { status: reply.status, data };
-  } catch (error) {
-    return { status: 0, data: { message: "the server cannot be reached: try again in a moment" } };
+  return value;
+}
+
+function receive(m) {
+  switch (m.type) {
+    case "welcome":
+      send({ type: "tournament_lobby" });
+      if (open !== null) send({ type: "tournament_watch", tournament: open });
+      break;
+    case "tournament_lobby": showLobby(m.tournaments); break;
+    case "tournament":
+      if (m.tournament === open) { view = m.view; showTournament(view); }
+      break;
+    case "tournament_update":
+      if (m.tournament === open && view) { view = applyPatch(view, m.patch); showTournament(view); }
+      break;
+    case "result": if (m.tournament !== undefined) note(""); break;
+    case "error": if (m.code !== "no_tournament" || open !== null) note(m.message); break;
+    default: break;
   }
 }
 
 function note(text) { $("tournament-note").textContent = text; }
 
-async function request(id, what, body) {
-  const reply = await call("POST", `/api/tournaments/${id}/${what}`, body || {});
-  note(reply.status === 200 ? "" : (reply.data && reply.data.message) || `refused (${reply.status})`);
-  await refresh();
-  return reply.status === 200;
+function request(id, what, fields) {
+  send({ type: `tournament_${what}`, tournament: id, ...(fields || {}) });
+}
+
+function watch(id) {
+  open = id; view = null;
+  send({ type: "tournament_watch", tournament: id });
 }
 
 function button(text, attributes, onclick) {
@@ -62,7 +98,7 @@ function lobbyRow(t) {
         ? button("Register", { "data-register": String(t.id) }, () => request(t.id, "register"))
         : "",
       " ",
-      button("Open", { "data-open": String(t.id) }, () => { open = t.id; refresh(); })));
+      button("Open", { "data-open": String(t.id) }, () => watch(t.id))));
 }
 
 function clockText(view) {
@@ -70,7 +106,7 @@ function clockText(view) {
   let left = "";
   if (c.hands_left !== undefined && c.hands_left !== null) left = `, ${c.hands_left} hands left`;
   if (c.ends_in !== undefined && c.ends_in !== null) {
-    const s = Math.ceil(c.ends_in);
+    const s = Math.max(0, Math.ceil(c.ends_in - (Date.now() / 1000 - received)));
     left = `, ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")} left`;
   }
   const level = view.structure[c.level - 1];
@@ -134,7 +170,8 @@ function myTable(view) {
 }
 
 function actions(id, hand, legal) {
-  const act = (action, amount) => request(id, "act", { hand, action, amount: amount === undefined ? null : amount });
+  const act = (action, amount) => request(id, "act",
+    { id: `t${++counter}`, hand, action, amount: amount === undefined ? null : amount });
   const box = element("div", { id: "t-actions" });
   if (legal.points && legal.points.length) {
     legal.points.forEach((p, i) => box.append(button(`Point card ${i + 1}`, {}, () => act("point", i)), " "));
@@ -160,15 +197,21 @@ function tellMove(view) {
   if (key !== seenMove || !line.textContent) { seenMove = key; line.textContent = text; }
 }
 
+function showState(view) {
+  const clock = JSON.stringify(view.clock);
+  if (clock !== clockSeen) { clockSeen = clock; received = Date.now() / 1000; } // counts down from here
+  let state = `${view.status}${view.ended_by ? ` (${view.ended_by})` : ""}, ${view.entrants} entrants, ${view.left} left, prize pool ${view.pool}`;
+  if (view.status === "running") state += `. ${clockText(view)}`;
+  if (view.hand_for_hand) state += ". Hand-for-hand";
+  $("tournament-state").textContent = state;
+}
+
 function showTournament(view) {
   const section = $("tournament");
   section.hidden = false;
   $("tournament-title").textContent = `${view.name} (tournament ${view.id + 1})`;
   const me = view.me;
-  let state = `${view.status}${view.ended_by ? ` (${view.ended_by})` : ""}, ${view.entrants} entrants, ${view.left} left, prize pool ${view.pool}`;
-  if (view.status === "running") state += `. ${clockText(view)}`;
-  if (view.hand_for_hand) state += ". Hand-for-hand";
-  $("tournament-state").textContent = state;
+  showState(view);
   $("tournament-payouts").replaceChildren(...view.payouts.map((p, i) => element("li", {}, `${ordinal(i + 1)}: ${p}`)));
   const mine = $("tournament-mine");
   mine.replaceChildren();
@@ -181,15 +224,11 @@ function showTournament(view) {
   $("tournament-body").replaceChildren(dealBox(view), myTable(view), entriesTable(view));
 }
 
-async function refresh() {
-  const list = await call("GET", "/api/tournaments");
-  if (list.status !== 200 || !Array.isArray(list.data) || !list.data.length) return;
+function showLobby(list) {
+  if (!Array.isArray(list) || !list.length) return;
   $("tournaments").hidden = false;
-  $("tournament-list").replaceChildren(...list.data.map(lobbyRow));
-  if (open === null) return;
-  const detail = await call("GET", `/api/tournaments/${open}`);
-  if (detail.status === 200) showTournament(detail.data);
+  $("tournament-list").replaceChildren(...list.map(lobbyRow));
 }
 
-refresh();
-setInterval(refresh, 1000);
+connect();
+setInterval(() => { if (view && view.status === "running") showState(view); }, 1000); // the clock
