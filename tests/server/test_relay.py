@@ -146,7 +146,7 @@ def test_a_summary_committed_is_announced_on_the_rooms_channel(postgres_url: str
         room.store.close()
 
 
-class _Membership:
+class _Whereabouts:
     """Who owns what, as a test says (the leases' side)."""
 
     def __init__(self) -> None:
@@ -164,9 +164,9 @@ def test_the_directory_follows_the_database_woken_by_its_notifications(
     postgres_url: str,
 ) -> None:
     room = _room(postgres_url, tables=2)
-    membership = _Membership()
-    membership.owned = {0: HERE, 1: HERE, 5: THERE}
-    room.tables.membership = membership
+    whereabouts = _Whereabouts()
+    whereabouts.owned = {0: HERE, 1: HERE, 5: THERE}
+    room.tables.whereabouts = whereabouts
     directory = room.tables.directory
 
     async def scenario() -> None:
@@ -195,7 +195,7 @@ def test_the_directory_follows_the_database_woken_by_its_notifications(
                 "process": "p2",
                 "address": THERE.address,
             }
-            membership.owned[5] = None  # its owner died: the next reading says nowhere
+            whereabouts.owned[5] = None  # its owner died: the next reading says nowhere
             while directory.where(5) != NOWHERE:
                 await readings.get()
         finally:

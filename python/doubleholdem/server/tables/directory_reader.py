@@ -5,7 +5,7 @@ of those served elsewhere, for the :class:`~doubleholdem.server.tables.directory
 (:func:`~doubleholdem.server.storage.lobby_rows.channel`), where the process serving a
 table tells of each new summary it commits (payload: the table's id): the
 notification is only a wake-up, and the reader reads the rows named, with the room's
-owners and processes (:class:`Membership`, the leases' side). Without a notification
+owners and processes (:class:`Whereabouts`, the leases' side). Without a notification
 it reads the owners again every ``refresh`` seconds (an owner gone, a table taken
 over). What it read is handed to the event loop (``call_soon_threadsafe``): nothing
 here blocks the loop. psycopg 3's :meth:`~psycopg.Connection.notifies` waits for the
@@ -26,7 +26,7 @@ from doubleholdem.server.cluster import leases
 from doubleholdem.server.storage.lobby_rows import channel, read_summaries, summaries_from
 from doubleholdem.server.tables.directory import NOWHERE, Directory, Place
 
-__all__ = ["REFRESH_SECONDS", "DirectoryReader", "Leases", "Membership", "elsewhere"]
+__all__ = ["REFRESH_SECONDS", "DirectoryReader", "Leases", "Whereabouts", "elsewhere"]
 
 REFRESH_SECONDS = 1.0  # the owners read again at least this often
 _log = logging.getLogger("doubleholdem.server")
@@ -34,7 +34,7 @@ _log = logging.getLogger("doubleholdem.server")
 Found = dict[int, tuple[Place, dict[str, Any]]]
 
 
-class Membership(Protocol):
+class Whereabouts(Protocol):
     """What the room's processes and their tables are, as the database says (the
     leases: which live process owns each table)."""
 
@@ -47,7 +47,7 @@ class Membership(Protocol):
 
 
 class Leases:
-    """The room's :class:`Membership` as its leases say
+    """The room's :class:`Whereabouts` as its leases say
     (:mod:`doubleholdem.server.cluster.leases`)."""
 
     def owners(self, db: Connection) -> dict[int, Place | None]:
@@ -75,19 +75,19 @@ def elsewhere(known: Found, owners: Mapping[int, Place | None], here: str) -> Fo
 
 class DirectoryReader:
     """Keeps ``directory`` current from the database at ``url`` (PostgreSQL), reading
-    the owners and processes through ``membership``."""
+    the owners and processes through ``whereabouts``."""
 
     def __init__(
         self,
         url: str,
         directory: Directory,
-        membership: Membership,
+        whereabouts: Whereabouts,
         *,
         refresh: float = REFRESH_SECONDS,
     ) -> None:
         self.url = url
         self.directory = directory
-        self.membership = membership
+        self.whereabouts = whereabouts
         self.refresh = refresh
         self.readings = 0  # how many times it read (tests wait on it)
         self._stop = threading.Event()
@@ -149,8 +149,8 @@ class DirectoryReader:
     def _hand_over(self, db: Connection) -> None:
         """Reads the owners and processes and hands the loop the tables served
         elsewhere."""
-        owners = self.membership.owners(db)
-        processes = list(self.membership.processes(db))
+        owners = self.whereabouts.owners(db)
+        processes = list(self.whereabouts.processes(db))
         found = elsewhere(self._known, owners, self.directory.here.process)
         self.readings += 1
         if self._loop is not None and not self._loop.is_closed():

@@ -27,7 +27,7 @@ from doubleholdem.server.storage.lobby_rows import channel
 from doubleholdem.server.storage.storage import Damage, Storage, StoredTable, token_hash
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.directory import Directory, Place
-from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Membership
+from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Whereabouts
 from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
 from doubleholdem.wording import Wording, for_people, seat_said, told
@@ -100,7 +100,7 @@ class RoomTables:
         self.directory = Directory(Place(settings.process, settings.address))
         # the room's processes and who owns each table, read by the directory's reader
         # (a room in PostgreSQL: its leases; None on SQLite, one process)
-        self.membership: Membership | None = Leases() if self.channel is not None else None
+        self.whereabouts: Whereabouts | None = Leases() if self.channel is not None else None
         self.reader: DirectoryReader | None = None
 
     @classmethod
@@ -374,8 +374,8 @@ class RoomTables:
         for runner in self.runners.values():
             self.mark_away(runner)
             self._tasks.append(asyncio.create_task(runner.run()))
-        if self.membership is not None and self.channel is not None:
-            self.reader = DirectoryReader(self.store.path, self.directory, self.membership)
+        if self.whereabouts is not None and self.channel is not None:
+            self.reader = DirectoryReader(self.store.path, self.directory, self.whereabouts)
             self.reader.start(asyncio.get_running_loop())
         for work in self.money.background(self.monies):
             self._tasks.append(asyncio.create_task(work))

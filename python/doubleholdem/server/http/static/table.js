@@ -72,7 +72,7 @@
   }
 
   function follow(m) {
-    if (m.address === null) { // nobody serves it this moment: ask again after a while
+    if (!m.address) { // nobody serves it this moment: ask again after a while
       status("the table is moving to another server…");
       setTimeout(() => { if (wanted) send(wanted); }, retry);
       retry = Math.min(retry * 2, 5000);
