@@ -237,16 +237,18 @@ class ServedRoom:
     @staticmethod
     def _listed(served: Served, table: int) -> bool:
         """Whether ``served``'s lobby lists ``table`` as served there (its runner
-        restored; a lobby of the whole room names the ``address`` serving each)."""
+        restored): every process lists the whole room, each table with the ``process``
+        serving it (``None``: nobody for the moment) and its ``address``."""
         try:
             address = f"{served.url}/api/tables?from={table}"
             with urllib.request.urlopen(address, timeout=5) as response:
                 page = json.loads(response.read())
         except OSError:
             return False
-        if not page or page[0]["id"] != table:
-            return False
-        return "address" not in page[0] or _port(page[0]["address"] or "") == served.port
+        if not page or page[0]["id"] != table or page[0].get("process", "") is None:
+            return False  # not listed, or listed as served by nobody for the moment
+        address = page[0].get("address")
+        return address is None or _port(address) == served.port
 
 
 def _port(address: str) -> int | None:
