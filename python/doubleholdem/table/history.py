@@ -43,22 +43,29 @@ RECORD = "phh"
 
 class SeatHand(NamedTuple):
     """Hand ``number`` of table ``table`` (its id) as the seat saw it: its log entries
-    and its PHH."""
+    and its PHH; ``tournament``: at a tournament's table, the tournament and the table's
+    number in it (``None`` at a cash table)."""
 
     table: int
     number: int
     log: list[dict[str, Any]]
     phh: str
+    tournament: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (without the table, which the reply names)."""
         return {"number": self.number, "log": self.log, "phh": self.phh}
 
 
-def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
+def hand_record(
+    table: Table, *, table_id: int, tournament: tuple[int, int] | None = None, **extra: Any
+) -> dict[str, Any]:
     """The log entry of the hand ``table`` just finished: its number, the seats dealt in
     with their players and occupancies, and the hand in PHH with every card (the
-    server's record)."""
+    server's record). ``table_id``: the table's id where the hand is stored;
+    ``tournament``: at a tournament's table, the tournament and the table's number in it
+    (the PHH's ``table``, and the record's ``tournament`` and ``tournament_table``);
+    ``extra``: more PHH fields (``event``: the tournament's name)."""
     hand = table.hand
     assert hand is not None and hand.over, "a hand record is made at the hand's end"
     dealt, names, occupancies = table.dealt, table.dealt_players, table.dealt_occupancies
@@ -68,14 +75,15 @@ def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
     players = [names[i] for i in order]
     text = phh.dumps(
         hand,
-        table=table_id + 1,
+        table=table_id + 1 if tournament is None else tournament[1],
         hand=table.hand_number,
         seat_count=table.config.seats,
         seats=seats,
         players=players,
+        **extra,
     )
     number = table.hand_number
-    return {
+    record = {
         "kind": RECORD,
         "hand_number": number,
         "table": table_id,
@@ -84,6 +92,9 @@ def hand_record(table: Table, *, table_id: int) -> dict[str, Any]:
         "occupancies": [occupancies[i] for i in order],
         "text": text,
     }
+    if tournament is not None:
+        record["tournament"], record["tournament_table"] = tournament
+    return record
 
 
 def seat_hands(
@@ -107,7 +118,9 @@ def seat_hands(
             if entry.get("kind") != RECORD
         ]
         number, text = record["hand_number"], seat_phh(record["text"], at)
-        found.append(SeatHand(record["table"], number, entries, text))
+        where = record.get("tournament"), record.get("tournament_table")
+        at_tournament = None if where[0] is None else (int(where[0]), int(where[1]))
+        found.append(SeatHand(record["table"], number, entries, text, at_tournament))
     return found
 
 

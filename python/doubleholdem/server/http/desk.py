@@ -38,7 +38,7 @@ from doubleholdem.errors import HashingBusy
 from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
 from doubleholdem.server.storage.database import ThreadConnections
 from doubleholdem.server.storage.hands import player_records
-from doubleholdem.table.history import seat_hands
+from doubleholdem.table.history import SeatHand, seat_hands
 
 __all__ = ["BUSY_SECONDS", "HASH_SLOTS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]
 
@@ -223,13 +223,11 @@ class Desk:
         it (:func:`~doubleholdem.table.history.seat_hands`): ``table`` (one-based, as
         the page and PHH number it), ``number`` and ``phh``; found through the hand index
         (:func:`~doubleholdem.server.storage.hands.player_records`: each hand's record, which
-        holds its PHH)."""
+        holds its PHH). A hand of a tournament's table has ``tournament`` (from 0, as the
+        tournaments' API numbers them) and ``table`` the table's number in it."""
         with self._snapshot() as db:
             logs = [[record] for record in player_records(db, name, last=MY_HANDS)]
-        found = [
-            {"table": hand.table + 1, "number": hand.number, "phh": hand.phh}
-            for hand in seat_hands(logs, player=name)
-        ]
+        found = [_said(hand) for hand in seat_hands(logs, player=name)]
         return {"hands": found[:MY_HANDS]}
 
     def statement(self, name: str, *, before: int | None = None) -> dict[str, Any]:
@@ -247,3 +245,12 @@ class Desk:
             "lines": [line.to_json() for line in lines],
             "next": lines[-1].seq if more else None,
         }
+
+
+def _said(hand: SeatHand) -> dict[str, Any]:
+    """A hand of ``GET /api/me/hands``: its table one-based (a tournament's table by its
+    number in the tournament, with the tournament), its number and its PHH."""
+    if hand.tournament is None:
+        return {"table": hand.table + 1, "number": hand.number, "phh": hand.phh}
+    tournament, table = hand.tournament
+    return {"tournament": tournament, "table": table, "number": hand.number, "phh": hand.phh}

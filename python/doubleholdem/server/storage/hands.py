@@ -42,6 +42,7 @@ __all__ = [
     "player_records",
     "put",
     "seat_logs",
+    "tournament_key",
 ]
 
 FORGET_BATCH = 100  # finished hands forgotten at most in one commit (the retention)
@@ -96,6 +97,22 @@ _PLAYER_RECORDS_PG = (
     " JOIN hands h ON h.table_id = i.table_id AND h.number = i.number"
     " WHERE p.player = ? ORDER BY p.seq DESC LIMIT ?"
 )
+
+
+TOURNAMENT_TABLES = 1_000_000  # tables one tournament may number at most (keys apart)
+
+
+def tournament_key(tournament: int, table: int) -> int:
+    """The table id under which the hands of table ``table`` (numbered from 1) of
+    tournament ``tournament`` (from 0) are stored: negative, so that no cash table's id
+    (from 0) is one; each tournament table its own.
+
+    >>> tournament_key(0, 1), tournament_key(2, 7)
+    (-2, -2000008)
+    """
+    if not 0 < table < TOURNAMENT_TABLES or tournament < 0:
+        raise ValueError(f"no table {table} of tournament {tournament + 1}")
+    return -1 - (tournament * TOURNAMENT_TABLES + table)
 
 
 def hand_time(log: list[dict[str, Any]]) -> float:

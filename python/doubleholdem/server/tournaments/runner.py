@@ -28,7 +28,7 @@ from functools import partial
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
 from doubleholdem.server import oplog
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import journal
+from doubleholdem.server.storage import hands, journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments
@@ -46,6 +46,7 @@ from doubleholdem.server.tournaments.stored import (
 )
 from doubleholdem.table import Decision
 from doubleholdem.table.bots import BOTS, Bot
+from doubleholdem.table.history import hand_record
 from doubleholdem.table.table import Table
 from doubleholdem.tournament import HandReport, Tournament
 
@@ -293,14 +294,25 @@ class TournamentRunner:
     def _finish_hand(self, number: int, now: float) -> None:
         tournament = self.tournament
         table = tournament.tables[number]
+        self._store_hand(number, table)
         report = tournament.finish_hand(number, now=now)
-        table.release_history(read=False)
         self._changed(number)
         self._note_moves(report, now)
         for moved in (number, *(m.to_table for m in report.moves)):
             self._next_start[moved] = now + self.stored.spec.pause
         if report.finished:
             self._pay_out({e.number: e.prize for e in tournament.entries}, "play")
+
+    def _store_hand(self, number: int, table: Table) -> None:
+        """The hand table ``number`` just ended goes to the hand history with the change
+        (as a cash table's, under :func:`~doubleholdem.server.storage.hands.tournament_key`),
+        marked with the tournament; its log is forgotten from memory."""
+        key = hands.tournament_key(self.id, number)
+        history = table.release_history()
+        history.append(hand_record(table, table_id=key, tournament=(self.id, number),
+                                   event=self.stored.spec.name))  # fmt: skip
+        hand = table.hand_number
+        self._steps.append(lambda s: hands.put(s.db, key, hand, history))
 
     def _note_moves(self, report: HandReport, now: float) -> None:
         for move in report.moves:
