@@ -98,10 +98,13 @@ class Metrics:
 
     def observe(self, name: str, value: float) -> None:
         """Notes ``value`` in the histogram ``name`` (one of :data:`HISTOGRAMS`)."""
-        _known(name, HISTOGRAMS)
+        buckets = self._buckets.get(name)
+        if buckets is None:
+            _known(name, HISTOGRAMS)
+            return
         index = bisect.bisect_left(BUCKETS, value)
         with self._lock:
-            self._buckets[name][index] += 1
+            buckets[index] += 1
             self._sums[name] += value
 
     def gauge(self, name: str, read: Callable[[], float]) -> None:

@@ -44,7 +44,6 @@ import concurrent.futures
 import contextlib
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from doubleholdem.database.failure import database_errors
@@ -73,6 +72,7 @@ STOP_PATIENCE = 1.0  # seconds the last commit waits for the write lock when sto
 PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint resetting the log)
 
 Step = Callable[[Storage], None]
+_NONE_APPLYING: set[tuple[str, str]] = set()  # a batch's when there are none (never changed)
 _T = TypeVar("_T")
 
 
@@ -82,17 +82,23 @@ class Recipient(Protocol):
     def send(self, text: str) -> None: ...
 
 
-@dataclass
 class _Batch:
     """The changes of one commit and what follows it."""
 
-    steps: list[Step]
-    sends: list[tuple[Recipient, str]]
-    instead: list[tuple[Recipient, str]]
-    undo: set[Callable[[], None]]
-    ended: dict[Callable[[], None], None]
-    applying: set[tuple[str, str]]
-    future: concurrent.futures.Future[BaseException | None] | None = field(default=None)
+    __slots__ = ("applying", "ended", "future", "instead", "sends", "steps", "undo")
+
+    def __init__(
+        self,
+        steps: list[Step],
+        sends: list[tuple[Recipient, str]],
+        instead: list[tuple[Recipient, str]],
+        undo: set[Callable[[], None]],
+        ended: dict[Callable[[], None], None],
+        applying: set[tuple[str, str]],
+    ) -> None:
+        self.steps, self.sends, self.instead = steps, sends, instead
+        self.undo, self.ended, self.applying = undo, ended, applying
+        self.future: concurrent.futures.Future[BaseException | None] | None = None
 
 
 def running_loop() -> asyncio.AbstractEventLoop | None:
@@ -110,6 +116,7 @@ class GroupCommit:
         self.store = store
         self.metrics = metrics if metrics is not None else Metrics()
         # the thread PostgreSQL's commits run on (made on the first), and the one in flight
+        self._threaded = store.commits_off_loop
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
         self._flying: _Batch | None = None
         self._steps: list[Step] = []
@@ -258,6 +265,13 @@ class GroupCommit:
         if self.stopping and self._worker is not None:
             self._worker.shutdown()
             self._worker = None
+        if not self._steps and not self._undo:  # nothing to commit: sent, called at once
+            self._locked_since = None
+            self._tries = 0
+            ended, sends = self._ended, self._sends
+            self._ended, self._sends, self._instead = {}, [], []
+            self._delivered(ended, sends)
+            return
         off_loop = self._off_loop()
         if self._steps and not off_loop and not self._reserve():
             return
@@ -272,7 +286,7 @@ class GroupCommit:
     def _off_loop(self) -> bool:
         """Whether the next commit runs on the worker thread: on PostgreSQL, from a
         running event loop, unless stopping."""
-        return self.store.commits_off_loop and not self.stopping and running_loop() is not None
+        return self._threaded and not self.stopping and running_loop() is not None
 
     def _commit(self, steps: list[Step]) -> BaseException | None:
         """Runs ``steps`` in one transaction and commits it (on whichever thread);
@@ -334,22 +348,29 @@ class GroupCommit:
                 {**batch.ended, **pending.ended},
             )
             return
-        self.applying -= batch.applying
+        if batch.applying:
+            self.applying -= batch.applying
         if batch.steps and self.refusing is not None:
             self._accepting()
+        self._delivered(batch.ended, batch.sends)
+
+    def _delivered(
+        self, ended: dict[Callable[[], None], None], sends: list[tuple[Recipient, str]]
+    ) -> None:
+        """After a commit (or none was due): what waited for it is called, then what
+        was posted sent."""
         if self.refusing is None:
             self.ready.set()
-        for then in batch.ended:
+        for then in ended:
             then()
-        for recipient, text in batch.sends:
+        for recipient, text in sends:
             recipient.send(text)
 
     def _take(self) -> _Batch:
         """The changes handed in since the last commit, taken for the next (their
         action ids stay in ``applying`` until that commit landed)."""
-        batch = _Batch(
-            self._steps, self._sends, self._instead, self._undo, self._ended, set(self.applying)
-        )
+        applying = set(self.applying) if self.applying else _NONE_APPLYING
+        batch = _Batch(self._steps, self._sends, self._instead, self._undo, self._ended, applying)
         self._steps, self._sends, self._instead = [], [], []
         self._undo, self._ended = set(), {}
         return batch
