@@ -74,8 +74,9 @@ class Stored:
         self.sales += 1
         return Sale(self.sales - 1, player, price, fee, what)
 
-    def to_text(self, tournament: Tournament, key: bytes | None) -> str:
-        """The row's text, with ``tournament``'s snapshot without its tables'."""
+    def to_text(self, tournament: Tournament, key: bytes | None, *, tables: bool = False) -> str:
+        """The row's text, with ``tournament``'s snapshot without its tables' (with
+        ``tables``, the whole snapshot: schema 5's one row, which benches compare)."""
         return json.dumps(
             {
                 "spec": self.spec.to_dict(),
@@ -88,7 +89,7 @@ class Stored:
                 "deal": self.deal,
                 "cancelling": self.cancelling,
                 "ended_by": self.ended_by,
-                "tournament": tournament.to_json(key, tables=False),
+                "tournament": tournament.to_json(key, tables=tables),
             },
             separators=(",", ":"),
         )
