@@ -16,13 +16,16 @@ import websockets
 
 from doubleholdem.database.connection import Connection
 from doubleholdem.database.url import connect
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import LOBBY_PAGE
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.lobby_rows import channel, put_summary, read_summaries
 from doubleholdem.server.storage.storage import token_hash
 from doubleholdem.server.tables.directory import NOWHERE, Place
 from doubleholdem.server.tables.room import Room
+from http_harness import Browser
 from money_room import send, sign_up
+from passwords_double import FAST
 from server_harness import DOUBLE_THREE, Client, ServerThread
 
 HERE = Place("p1", "http://127.0.0.1:8001")
@@ -220,3 +223,39 @@ def test_a_page_of_another_process_of_the_room_may_open_the_socket(tmp_path: Any
 
     with ServerThread(room) as server:
         asyncio.run(scenario(server))
+
+
+def test_a_session_signed_in_at_one_process_is_the_rooms(postgres_url: str) -> None:
+    """Sessions, balances and statements are rows of the room's database: a sign-in at
+    one process's desk is known to another's (each process has a desk of its own)."""
+    settings = RoomSettings(tables=1, bots=0, signup=True, welcome_chips=700)
+    room = Room.open(postgres_url, settings)
+    here = Desk(postgres_url, settings, passwords=FAST)
+    there = Desk(postgres_url, settings, passwords=FAST)  # another process's
+    try:
+        account, token = here.sign_up("ann", "correct horse battery", address="10.0.0.1")
+        seen = there.session(token)
+        assert seen is not None and seen.name == account.name == "ann"
+        assert there.me("ann")["balance"] == 700
+        assert [line["amount"] for line in there.statement("ann")["lines"]] == [700]
+        here.sign_out(token)
+        assert there.session(token) is None  # revoked for every process
+    finally:
+        here.close()
+        there.close()
+        room.store.close()
+
+
+def test_the_rooms_public_origin_may_sign_in(tmp_path: Any) -> None:
+    """Behind a reverse proxy that gives each process another Host than the page's, the
+    room's public origin (serve --origin) signs in; any other is refused."""
+    settings = RoomSettings(tables=1, bots=0, signup=True, origins=("https://room.example",))
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+    desk = Desk(room.store.path, room.settings, passwords=FAST)
+    with ServerThread(room, desk=desk) as server:
+        browser = Browser(server.port)
+        proxied = {"Origin": "https://room.example", "Host": "10.0.0.5:8000"}
+        assert browser.sign_up("ann", headers=proxied).status == 201
+        other = {"Origin": "https://other.example", "Host": "10.0.0.5:8000"}
+        refused = browser.sign_in("ann", headers=other)
+        assert refused.status == 403 and refused.body["error"] == "cross_origin"
