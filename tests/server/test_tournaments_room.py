@@ -129,10 +129,12 @@ def test_a_restart_goes_on_with_the_same_tournament(room_db: str) -> None:
     play(runner, clock, ("ann",), until=lambda: runner.tournament.hands >= 3)
     key = room.settings.snapshot_key
     before = runner.stored.to_text(runner.tournament, key)
+    whole = runner.tournament.to_json(key)  # every table's snapshot with it
     room.store.close()
     room, tournaments = open_room(path, sit_and_go(), clock)
     again = tournaments.runner(0)
     assert again.stored.to_text(again.tournament, key) == before
+    assert again.tournament.to_json(key) == whole
     assert sorted(tournaments.runners) == [0, 1]  # no third one opened
     assert audit(room) == []
     room.store.close()

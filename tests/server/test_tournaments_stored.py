@@ -2,9 +2,10 @@
 docs/room-tournaments.md "Storage"): after every change the rows read back are the
 tournament the room holds; a decision writes a move row of its table, not the
 tournament nor the table; a hand's end writes the tables it changed and the
-tournament's row; an edited or cut-off move row is refused; a room of schema 5 (one row
-per tournament, every table in it) is upgraded and its tournament stored apart. Each
-test of a room runs on SQLite and on PostgreSQL (``room_db``)."""
+tournament's row; an edited, cut-off or foreign move row is refused; a failed commit
+takes the tournament back to its rows; a snapshot key signs every row; a room of schema
+5 (one row per tournament, every table in it) is upgraded and its tournament stored
+apart. Each test of a room runs on SQLite and on PostgreSQL (``room_db``)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,14 @@ import pytest
 from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect, is_postgres
 from doubleholdem.errors import InvalidSnapshot
+from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.copy import copy_room
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.tournament_rows import pool_problems
+from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.stored import load_all
+from faults import disarm, fail_next_commit_statement
 from tournaments_room import (
     Clock,
     audit,
@@ -30,6 +35,7 @@ from tournaments_room import (
     people_act,
     play,
     registered,
+    sign_up,
     sit_and_go,
 )
 
@@ -190,4 +196,54 @@ def test_a_room_of_schema_5_is_upgraded_and_its_tournament_stored_apart(
     assert audit(room) == []
     play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished")
     assert audit(room) == []
+    room.store.close()
+
+
+def test_a_failed_commit_takes_the_tournament_back_and_play_goes_on(room_db: str) -> None:
+    """A decision whose commit fails is undone (the room reloads the tournament from its
+    rows: the moves stored before it replayed); the moves stored after it are numbered
+    on from the rows, and the rows read back are the tournament to the end."""
+    room, _, runner, clock = registered(room_db, sit_and_go(7, bots=5))
+    db = room.store.db
+    play(runner, clock, (), until=lambda: _moves(db) >= 2 and _ann_to_act(runner))
+    before = runner.tournament.to_json()
+    left = fail_next_commit_statement(room)
+    assert people_act(runner, ("ann",), passive)  # its commit fails
+    assert left() == 0 and room.commit.refusing is not None
+    assert runner.tournament.to_json() == before  # back to the rows
+    disarm(room)
+
+    def same() -> None:
+        ((_, tournament),) = [p for p in load_all(db, None) if p[0].id == 0]
+        assert tournament.to_json() == runner.tournament.to_json()
+
+    play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished", each=same)
+    assert room.commit.refusing is None
+    assert audit(room) == []
+    room.store.close()
+
+
+def test_with_a_snapshot_key_every_row_is_read_with_it_only(room_db: str) -> None:
+    """A room's snapshot key signs the tournament's row and each table's (HMAC): the
+    rows read back with it are the tournament; without it, or with another, refused."""
+    key = b"the room's snapshot key"
+    clock = Clock()
+    settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=7, clock=clock,
+                            snapshot_key=key)  # fmt: skip
+    room = Room.open(room_db, settings)
+    tournaments = Tournaments(room.store, settings, room.commit, [sit_and_go(7, bots=5)])
+    tournaments.open()
+    for name in ("ann", "bob"):
+        sign_up(room, name, 1000)
+        tournaments.register(0, name)
+    runner = tournaments.runner(0)
+    db = room.store.db
+    play(runner, clock, ("ann",), until=lambda: runner.tournament.hands >= 4 and _moves(db) > 0)
+    ((_, tournament),) = [p for p in load_all(db, key) if p[0].id == 0]
+    assert tournament.to_json(key) == runner.tournament.to_json(key)
+    snapshots = [str(row[2]) for row in _rows(db)["tournament_tables"]]
+    assert snapshots and all('"hmac"' in text for text in snapshots)
+    for wrong in (None, b"another key"):
+        with pytest.raises(InvalidSnapshot, match="tournament 1"):
+            load_all(db, wrong)
     room.store.close()

@@ -1,7 +1,8 @@
 """The move journal: both sides of the move format in one place. A decision or a deadline
 passing is written as a *move* (a short JSON array: :func:`advance_move`,
 :func:`decide_move`); a stored table is its snapshot with its moves replayed through the
-rules (:func:`replay`, :func:`restore`).
+rules (:func:`replay`, :func:`restore`). A tournament's tables are journaled the same way
+(:mod:`~doubleholdem.server.storage.tournament_rows`).
 
 >>> from doubleholdem.table import Decision
 >>> decide_move(2, Decision("raise", 40), 12.5)
