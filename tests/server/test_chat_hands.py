@@ -5,13 +5,14 @@ player's hidden cards) and tables of EquityBot bots, over real WebSockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from doubleholdem.database.url import connect
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.game import phh
 from doubleholdem.server.http.desk import Desk
@@ -30,11 +31,11 @@ NAMES = ("ann", "bob", "cy")
 FRAGMENTS = ["<script>alert(1)</script>", '<img src=x onerror="alert(2)">', "a & b < c"]
 
 
-def _room(path: Path, **settings: Any) -> Room:
+def _room(room_db: str, **settings: Any) -> Room:
     fields: dict[str, Any] = dict(tables=1, bots=0, bot_delay=0.0, pause=0.05, guests=True)
     fields["configs"] = [DOUBLE_THREE]
     fields.update(settings)
-    return Room.open(str(path / "tables.db"), RoomSettings(seed=7, **fields))
+    return Room.open(room_db, RoomSettings(seed=7, **fields))
 
 
 async def _sit(server: ServerThread, seat: int, name: str) -> Client:
@@ -51,7 +52,7 @@ async def _watch(server: ServerThread) -> Client:
     return client
 
 
-def test_chat_is_text_for_everyone_at_the_table(tmp_path: Path) -> None:
+def test_chat_is_text_for_everyone_at_the_table(room_db: str) -> None:
     async def scenario(server: ServerThread) -> None:
         ann = await _sit(server, 0, "ann")
         eve = await _watch(server)
@@ -65,11 +66,11 @@ def test_chat_is_text_for_everyone_at_the_table(tmp_path: Path) -> None:
         assert line["text"] == "hello" and line["seat"] is None
         assert line["player"].startswith("watcher-")
 
-    with ServerThread(_room(tmp_path)) as server:
+    with ServerThread(_room(room_db)) as server:
         asyncio.run(scenario(server))
 
 
-def test_chat_bounds_and_rate(tmp_path: Path) -> None:
+def test_chat_bounds_and_rate(room_db: str) -> None:
     async def scenario(server: ServerThread) -> None:
         ann = await _sit(server, 0, "ann")
         for bad in ("x" * (MAX_CHAT + 1), "   ", "two\nlines", "bell\a", 7):
@@ -88,14 +89,14 @@ def test_chat_bounds_and_rate(tmp_path: Path) -> None:
         await lonely.send(type="chat", text="hi")
         assert (await lonely.next("error"))["code"] == "unauthorised"
 
-    with ServerThread(_room(tmp_path)) as server:
+    with ServerThread(_room(room_db)) as server:
         asyncio.run(scenario(server))
-    with sqlite3.connect(str(tmp_path / "tables.db")) as db:
-        stored = [json.loads(line) for (line,) in db.execute("SELECT line FROM chat")]
+    with contextlib.closing(connect(room_db)) as db:
+        stored = [json.loads(line) for (line,) in db.execute("SELECT line FROM chat").fetchall()]
     assert len(stored) == CHAT_BURST and "one too many" not in [s["text"] for s in stored]
 
 
-def test_spectators_read_only(tmp_path: Path) -> None:
+def test_spectators_read_only(room_db: str) -> None:
     async def scenario(server: ServerThread) -> None:
         ann = await _sit(server, 0, "ann")
         eve = await _watch(server)
@@ -105,11 +106,11 @@ def test_spectators_read_only(tmp_path: Path) -> None:
         await ann.send(type="chat", text="no")
         assert (await eve.next("chat"))["text"] == "no"  # they still read
 
-    with ServerThread(_room(tmp_path, spectator_chat=False)) as server:
+    with ServerThread(_room(room_db, spectator_chat=False)) as server:
         asyncio.run(scenario(server))
 
 
-def test_chat_survives_a_restart(tmp_path: Path) -> None:
+def test_chat_survives_a_restart(room_db: str) -> None:
     async def say(server: ServerThread) -> None:
         ann = await _sit(server, 0, "ann")
         for text in ("first", "second", "third"):
@@ -121,9 +122,9 @@ def test_chat_survives_a_restart(tmp_path: Path) -> None:
         await eve.send(type="watch", table=0)
         return (await eve.next("state"))["chat"]  # type: ignore[no-any-return]
 
-    with ServerThread(_room(tmp_path)) as server:
+    with ServerThread(_room(room_db)) as server:
         asyncio.run(say(server))
-    with ServerThread(_room(tmp_path, chat_lines=2)) as server:
+    with ServerThread(_room(room_db, chat_lines=2)) as server:
         chat = asyncio.run(read(server))
     assert [(c["player"], c["text"]) for c in chat] == [("ann", "second"), ("ann", "third")]
 
@@ -142,7 +143,7 @@ def _hidden_cards(full: str, seen: str, me: str) -> list[str]:
     return leaked
 
 
-def test_a_seat_sees_its_own_hands_only(tmp_path: Path) -> None:
+def test_a_seat_sees_its_own_hands_only(room_db: str) -> None:
     async def scenario(server: ServerThread) -> tuple[Any, Any, Any]:
         ann = await _sit(server, 0, "ann")
         bob = await _sit(server, 1, "bob")
@@ -156,7 +157,7 @@ def test_a_seat_sees_its_own_hands_only(tmp_path: Path) -> None:
         refused = await eve.next("error")
         return ann_hands, bob_hands, refused
 
-    with ServerThread(_room(tmp_path, bots=0)) as server:
+    with ServerThread(_room(room_db, bots=0)) as server:
         ann_hands, bob_hands, refused = asyncio.run(scenario(server))
         full = {n: log for n, log in server.room.store.hands(0)}
     assert refused["code"] == "unauthorised"
@@ -180,9 +181,9 @@ def test_a_seat_sees_its_own_hands_only(tmp_path: Path) -> None:
             assert all(e["kind"] != RECORD for e in hand["log"])
 
 
-def test_equity_bots_play_a_table(tmp_path: Path) -> None:
+def test_equity_bots_play_a_table(room_db: str) -> None:
     configs = [TableConfig(small_blind=5, big_blind=10, seats=3)]
-    room = _room(tmp_path, bots=3, configs=configs, bot_kinds=[("equity",)])
+    room = _room(room_db, bots=3, configs=configs, bot_kinds=[("equity",)])
     assert set(room.runners[0].bot_kinds.values()) == {"equity"}
 
     async def scenario() -> None:
@@ -194,16 +195,16 @@ def test_equity_bots_play_a_table(tmp_path: Path) -> None:
         await room.stop()
 
     asyncio.run(scenario())
-    with sqlite3.connect(str(tmp_path / "tables.db")) as db:
+    with contextlib.closing(connect(room_db)) as db:
         (bots,) = db.execute("SELECT bots FROM tables WHERE id = 0").fetchone()
         (played,) = db.execute("SELECT COUNT(*) FROM hands WHERE table_id = 0").fetchone()
     assert json.loads(bots) == {"0": "equity", "1": "equity", "2": "equity"}
     assert played >= 3
 
 
-def test_api_me_hands_gives_an_account_its_own_hands_only(tmp_path: Path) -> None:
+def test_api_me_hands_gives_an_account_its_own_hands_only(room_db: str) -> None:
     settings = RoomSettings(tables=1, bots=0, pause=600.0, configs=[DOUBLE_THREE])
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     desk = Desk(room.store.path, settings, passwords=FAST)
     tokens = {name: desk.sign_up(name, PASSWORD, address="192.0.2.1")[1] for name in NAMES}
     table = Table(DOUBLE_THREE, seed=5)  # a hand of ann, bob and cy, stored as a room does

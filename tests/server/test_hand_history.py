@@ -9,6 +9,7 @@ with its index built."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import shutil
@@ -22,6 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from databases import fresh_database
+from doubleholdem.database.url import connect
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import MAX_HANDS
@@ -33,6 +36,7 @@ from doubleholdem.table import Table
 from doubleholdem.table.bots import CallingStation
 from doubleholdem.table.history import RECORD, hand_record, seat_hands
 from passwords_double import FAST
+from postgres_cluster import Cluster
 from server_harness import DOUBLE_THREE, Client, ServerThread, get_json, play_seat, until_hands
 
 DATA = Path(__file__).parent / "data"
@@ -158,11 +162,13 @@ def _bounded(path: Path, steps: dict[str, int], more: Callable[[], None]) -> Non
     assert {sql: _steps(path, sql) for sql in steps} == steps
 
 
-def _room(path: Path, **fields: Any) -> Room:
+def _room(db: Path | str, **fields: Any) -> Room:
+    """A room of DOUBLE_THREE tables on ``db``: a folder (its tables.db) or a room_db."""
     base: dict[str, Any] = dict(tables=1, bots=0, bot_delay=0.0, pause=0.05, guests=True)
     base["configs"] = [DOUBLE_THREE]
     base.update(fields)
-    return Room.open(str(path / "tables.db"), RoomSettings(seed=7, **base))
+    path = str(db / "tables.db") if isinstance(db, Path) else db
+    return Room.open(path, RoomSettings(seed=7, **base))
 
 
 def _others(first: int, count: int, table: int = 0) -> list[Any]:
@@ -267,22 +273,22 @@ def test_the_statement_and_the_account_are_read_through_indexes_off_the_loop(
 # ------------------------------------------------------------------ retention
 
 
-def _stored(path: Path, table: int = 0) -> list[int]:
-    with sqlite3.connect(path / "tables.db") as db:
+def _stored(path: str, table: int = 0) -> list[int]:
+    with contextlib.closing(connect(path)) as db:
         rows = db.execute("SELECT number FROM hands WHERE table_id = ? ORDER BY 1", (table,))
-        return [n for (n,) in rows]
+        return [n for (n,) in rows.fetchall()]
 
 
-def _indexed(path: Path) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+def _indexed(path: str) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     """The (table, number) of the stored hands and of the hands in the index."""
-    with sqlite3.connect(path / "tables.db") as db:
-        hands = set(db.execute("SELECT table_id, number FROM hands"))
-        index = set(db.execute("SELECT table_id, number FROM hand_index"))
+    with contextlib.closing(connect(path)) as db:
+        hands = set(db.execute("SELECT table_id, number FROM hands").fetchall())
+        index = set(db.execute("SELECT table_id, number FROM hand_index").fetchall())
     return hands, index
 
 
-def test_retention_by_count_keeps_the_hands_a_seated_person_can_ask_for(tmp_path: Path) -> None:
-    room = _room(tmp_path, tables=2, bots=2, keep_hands=2)
+def test_retention_by_count_keeps_the_hands_a_seated_person_can_ask_for(room_db: str) -> None:
+    room = _room(room_db, tables=2, bots=2, keep_hands=2)
 
     async def scenario(server: ServerThread) -> Any:
         await until_hands(room, 3)  # the bots played without ann
@@ -298,18 +304,18 @@ def test_retention_by_count_keeps_the_hands_a_seated_person_can_ask_for(tmp_path
         reply = asyncio.run(scenario(server))
     mine = [h["number"] for h in reply["hands"]]
     assert len(mine) >= 4 and mine == list(range(mine[0], mine[-1] + 1))
-    stored = _stored(tmp_path)
-    anns = {n for n, players in _players(tmp_path / "tables.db", 0) if "ann" in players}
+    stored = _stored(room_db)
+    anns = {n for n, players in _players(room_db, 0) if "ann" in players}
     assert set(mine) <= anns <= set(stored)  # every hand of ann's kept (fewer than 20)
     assert all(n > stored[-1] - 2 for n in set(stored) - anns)  # the others: the last 2
     assert 1 not in stored  # the bots' hands before ann sat down are forgotten
-    assert len(_stored(tmp_path, 1)) == 2  # bots only: nobody's hands are kept
-    hands, index = _indexed(tmp_path)
+    assert len(_stored(room_db, 1)) == 2  # bots only: nobody's hands are kept
+    hands, index = _indexed(room_db)
     assert hands == index
 
 
-def test_retention_by_age_forgets_old_hands_as_hands_end(tmp_path: Path) -> None:
-    room = _room(tmp_path, bots=3, keep_hands_days=1.0)
+def test_retention_by_age_forgets_old_hands_as_hands_end(room_db: str) -> None:
+    room = _room(room_db, bots=3, keep_hands_days=1.0)
     now = room.settings.clock()
     old = [(0, n, ("bob", "cy", "dan"), now - 2 * DAY - n) for n in range(1, 151)]
     _store(room.store, old)
@@ -322,18 +328,18 @@ def test_retention_by_age_forgets_old_hands_as_hands_end(tmp_path: Path) -> None
             await room.stop()
 
     asyncio.run(play())
-    store = Storage(str(tmp_path / "tables.db"))
+    store = Storage(room_db)
     times = {n: log for n, log in store.hands(0, last=1000)}
     store.close()
     assert len(times) >= 3 and sorted(times) == list(range(1, len(times) + 1))  # 150 gone
     played = [e["at"] for log in times.values() for e in log if e["kind"] == "hand_end"]
     assert all(at > now - DAY for at in played)
-    hands, index = _indexed(tmp_path)
+    hands, index = _indexed(room_db)
     assert hands == index
 
 
-def test_retention_by_age_reaches_a_table_without_hands(tmp_path: Path) -> None:
-    room = _room(tmp_path, tables=2, keep_hands_days=1.0)
+def test_retention_by_age_reaches_a_table_without_hands(room_db: str) -> None:
+    room = _room(room_db, tables=2, keep_hands_days=1.0)
     now = room.settings.clock()
     old = [(t, n, ("bob", "cy", "dan"), now - 2 * DAY) for t in (0, 1) for n in range(1, 4)]
     _store(room.store, [*old, (0, 4, ("bob", "cy", "dan"), now - DAY / 2)])
@@ -342,14 +348,14 @@ def test_retention_by_age_reaches_a_table_without_hands(tmp_path: Path) -> None:
         await room.start()
         try:
             for _ in range(3000):
-                if _stored(tmp_path, 0) == [4] and _stored(tmp_path, 1) == []:
+                if _stored(room_db, 0) == [4] and _stored(room_db, 1) == []:
                     return
                 await asyncio.sleep(0.01)
         finally:
             await room.stop()
 
     asyncio.run(idle())
-    assert (_stored(tmp_path, 0), _stored(tmp_path, 1)) == ([4], [])
+    assert (_stored(room_db, 0), _stored(room_db, 1)) == ([4], [])
 
 
 Hand = tuple[int, str, float]  # number, who sat in seat 0, time over
@@ -371,7 +377,36 @@ def test_retention_forgets_exactly_what_its_rule_says(
     """Against a reference: a hand is forgotten when it is older than the last ``keep``
     of its table or ended more than ``age`` before now, unless it is among the last
     MAX_HANDS (shrunk here to 3) a seating held by a person now played."""
-    store = Storage(":memory:")
+    _forgets_exactly(":memory:", played, keep, age, people)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["ann", "bob"]), st.integers(0, 10)), max_size=60),
+    st.one_of(st.none(), st.integers(0, 30)),
+    st.one_of(st.none(), st.integers(1, 10)),
+    st.lists(st.sampled_from([("ann", 0), ("bob", 0), ("ann", 1)]), max_size=2),
+)
+def test_retention_forgets_exactly_what_its_rule_says_on_postgresql(
+    postgres: Cluster,
+    played: list[tuple[str, int]],
+    keep: int | None,
+    age: int | None,
+    people: list[tuple[str, int]],
+) -> None:
+    """The same on PostgreSQL (its own statements for the retention), fewer examples."""
+    with fresh_database(postgres) as url:
+        _forgets_exactly(url, played, keep, age, people)
+
+
+def _forgets_exactly(
+    path: str,
+    played: list[tuple[str, int]],
+    keep: int | None,
+    age: int | None,
+    people: list[tuple[str, int]],
+) -> None:
+    store = Storage(path)
     hands = [(0, n + 1, (who, "cy", "dan"), float(t)) for n, (who, t) in enumerate(played)]
     _store(store, [*hands, (1, 1, ("ann", "cy", "dan"), 0.0)])
     last, now = len(played), 10.0
@@ -456,12 +491,11 @@ def _scanned(path: Path, player: str) -> list[tuple[int, int, str]]:
     return [(h.table, h.number, h.phh) for h in found]
 
 
-def _players(path: Path, table: int | None = None) -> Iterator[tuple[int, list[str]]]:
+def _players(path: Path | str, table: int | None = None) -> Iterator[tuple[int, list[str]]]:
     """(number, players) of each stored hand (at ``table``, or any)."""
-    with sqlite3.connect(path) as db:
-        for number, log in db.execute(
-            "SELECT number, log FROM hands WHERE table_id = ? OR ? IS NULL", (table, table)
-        ):
+    with contextlib.closing(connect(str(path))) as db:
+        where, values = ("WHERE table_id = ?", (table,)) if table is not None else ("", ())
+        for number, log in db.execute(f"SELECT number, log FROM hands {where}", values).fetchall():
             yield number, json.loads(log)[-1]["players"]
 
 
@@ -483,7 +517,7 @@ def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) 
             assert found == before[name] and found
     finally:
         room.store.close()
-    hands, index = _indexed(tmp_path)
+    hands, index = _indexed(str(tmp_path / "tables.db"))
     assert hands == index and len(hands) > 10
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("6",)
