@@ -12,12 +12,10 @@ import asyncio
 import io
 import json
 import re
-import sqlite3
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +26,7 @@ from doubleholdem.server import oplog
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from faults import database_error
 from http_harness import Browser
 from money_room import kinds, send
 from passwords_double import FAST
@@ -71,7 +70,7 @@ async def _until_closed(client: Client) -> None:
 
 
 def test_a_scripted_session_logs_each_event_once_and_no_secret(
-    tmp_path: Path, log: io.StringIO
+    room_db: str, log: io.StringIO
 ) -> None:
     settings = RoomSettings(
         tables=1,
@@ -82,7 +81,7 @@ def test_a_scripted_session_logs_each_event_once_and_no_secret(
         signup=True,
         welcome_chips=3000,
     )
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     desk = Desk(room.store.path, room.settings, passwords=FAST)
     secrets: list[str] = [SECRET]
     with ServerThread(room, desk=desk, log_config=None, log_level=None) as server:
@@ -108,14 +107,18 @@ def test_a_scripted_session_logs_each_event_once_and_no_secret(
             with Bank(room.store.path) as bank:
                 bank.set_state("bob", "frozen")  # the operator freezes bob
             await _until_closed(bob)
+            _fail_writes(room)  # ann's next sit is not committed (a full disk)
+            await ann.send(type="sit", table=0, buy_in=500)
+            assert (await ann.next("error"))["code"] == "unavailable"
+            del room.store.put_table  # mended: the heartbeat finds it writable
+            for _ in range(1000):
+                if room.health() is None:
+                    break
+                await asyncio.sleep(0.01)
+            assert room.health() is None
             await ann.close()
 
         asyncio.run(scenario())
-        room.store.put_table = _failing  # type: ignore[method-assign]
-        ann = room.connect(account="ann")
-        asyncio.run(_served(room, ann, type="sit", table=0, buy_in=500))
-        del room.store.put_table  # mended: the next look finds it writable
-        assert room.commit.writable()
     found = _events(log)
     assert {event: n for event, n in found.items() if n != 1} == {}
     assert set(found) == {
@@ -144,28 +147,37 @@ def test_a_scripted_session_logs_each_event_once_and_no_secret(
     assert (refused["reason"], refused["address"]) == ("bad_credentials", "127.0.0.1")
 
 
-def _failing(*args: Any) -> None:
-    raise sqlite3.OperationalError("database or disk is full")
+def _fail_writes(room: Room) -> None:
+    """Every table snapshot written fails (a full disk), until ``del room.store.put_table``."""
+
+    def failing(*args: Any) -> None:
+        database_error(room.store)
+
+    room.store.put_table = failing  # type: ignore[method-assign]
 
 
 async def _served(room: Room, connection: Any, **fields: Any) -> list[dict[str, Any]]:
-    """A request as a running server serves it (the commit at the loop's next turn)."""
+    """A request as a running server serves it (a wallet's call off the loop, the commit
+    at the loop's next turn, on PostgreSQL on a thread of its own: each waited for)."""
     room.handle(connection, json.dumps({"v": 2, **fields}))
-    await asyncio.sleep(0.05)
+    await room.wallet_calls_ended()
+    await asyncio.sleep(0)
+    while not room.commit.idle():
+        await asyncio.sleep(0.001)
     return send(room, connection, type="ping")
 
 
-def _wallet_room(wallet: FlakyWallet) -> Room:
+def _wallet_room(wallet: FlakyWallet, room_db: str) -> Room:
     settings = RoomSettings(
         tables=1, bots=0, pause=0.0, configs=[DOUBLE_THREE], seed=5, guests=False
     )
     settings.clock = lambda: 100.0
-    return Room.open(":memory:", settings, wallet=wallet)
+    return Room.open(room_db, settings, wallet=wallet)
 
 
-def test_a_wallet_failure_and_a_removal_are_logged_once(log: io.StringIO) -> None:
+def test_a_wallet_failure_and_a_removal_are_logged_once(room_db: str, log: io.StringIO) -> None:
     wallet = FlakyWallet({"ann": 1000, "bob": 1000})
-    room = _wallet_room(wallet)
+    room = _wallet_room(wallet, room_db)
     ann, bob = room.connect(account="ann"), room.connect(account="bob")
     wallet.down.add("debit")
     assert kinds(send(room, ann, type="sit", table=0, buy_in=400)) == ["unavailable"]
@@ -191,11 +203,11 @@ def test_a_wallet_failure_and_a_removal_are_logged_once(log: io.StringIO) -> Non
     assert (failure["owner"], failure["chips"], failure["table"]) == ("ann", 400, 1)
 
 
-def test_a_change_whose_commit_failed_is_not_logged(log: io.StringIO) -> None:
+def test_a_change_whose_commit_failed_is_not_logged(room_db: str, log: io.StringIO) -> None:
     wallet = FlakyWallet({"ann": 1000})
-    room = _wallet_room(wallet)
+    room = _wallet_room(wallet, room_db)
     ann = room.connect(account="ann")
-    room.store.put_table = _failing  # type: ignore[method-assign]
+    _fail_writes(room)
     assert kinds(asyncio.run(_served(room, ann, type="sit", table=0, buy_in=400))) == [
         "unavailable"
     ]
@@ -214,7 +226,7 @@ def test_text_lines_hold_one_event_each(log: io.StringIO) -> None:
     )
 
 
-def test_serve_logs_json_lines_with_access(tmp_path: Path) -> None:
+def test_serve_logs_json_lines_with_access(room_db: str) -> None:
     command = [
         sys.executable,
         "-m",
@@ -223,7 +235,7 @@ def test_serve_logs_json_lines_with_access(tmp_path: Path) -> None:
         "--port",
         "0",
         "--db",
-        str(tmp_path / "tables.db"),
+        room_db,
         "--tables",
         "1",
         "--log-format",

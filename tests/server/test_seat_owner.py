@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import http.client
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,11 +25,11 @@ PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[ServerThread, Desk]]:
+def served(room_db: str) -> Iterator[tuple[ServerThread, Desk]]:
     settings = RoomSettings(
         tables=1, bots=0, bot_delay=0.0, pause=600.0, configs=[DOUBLE_THREE], welcome_chips=3000
     )
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     desk = Desk(room.store.path, room.settings, passwords=FAST)
     with ServerThread(room, desk=desk) as server:
         yield server, desk

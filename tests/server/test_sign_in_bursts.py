@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -71,7 +70,7 @@ class Served:
 
 
 def _serve(
-    tmp_path: Path,
+    room_db: str,
     *,
     hasher: HeldPasswords | None = None,
     hash_slots: int | None = 64,
@@ -90,7 +89,7 @@ def _serve(
         signups_per_address=signups_per_address,
         hash_slots=room_hash_slots,
     )
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     hasher = HeldPasswords() if hasher is None else hasher
     desk = Desk(
         room.store.path, settings, passwords=hasher, hash_slots=hash_slots, throttle=throttle
@@ -100,8 +99,8 @@ def _serve(
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    yield from _serve(tmp_path)
+def served(room_db: str) -> Iterator[Served]:
+    yield from _serve(room_db)
 
 
 def _burst(calls: list[Callable[[], Reply]], held: HeldPasswords | None = None) -> list[Reply]:
@@ -206,12 +205,12 @@ def test_a_taken_name_burst_hashes_nothing(served: Served) -> None:
 
 
 @pytest.mark.parametrize("told", ["desk", "room"])
-def test_hashing_takes_at_most_its_slots_and_429_beyond(tmp_path: Path, told: str) -> None:
+def test_hashing_takes_at_most_its_slots_and_429_beyond(room_db: str, told: str) -> None:
     """Two slots, given to the desk or by the room's settings (``serve --hash-slots``)."""
     hasher = HeldPasswords()
     slots: dict[str, int | None] = {"hash_slots": 2} if told == "desk" else {"hash_slots": None}
     room_slots = 2 if told == "room" else 4
-    for served in _serve(tmp_path, hasher=hasher, room_hash_slots=room_slots, **slots):
+    for served in _serve(room_db, hasher=hasher, room_hash_slots=room_slots, **slots):
         hasher.go.set()
         assert served.browser.sign_up("ann").status == 201
         hasher.go.clear()
@@ -230,8 +229,8 @@ def test_hashing_takes_at_most_its_slots_and_429_beyond(tmp_path: Path, told: st
         assert served.browser.sign_up("bob").status == 201  # the refusals were not counted
 
 
-def test_guesses_from_five_addresses_do_not_lock_the_owner_out(tmp_path: Path) -> None:
-    for served in _serve(tmp_path, forwarded_allow_ips="127.0.0.1"):
+def test_guesses_from_five_addresses_do_not_lock_the_owner_out(room_db: str) -> None:
+    for served in _serve(room_db, forwarded_allow_ips="127.0.0.1"):
         assert served.browser.sign_up("ann", headers=_from("192.0.2.1")).status == 201
         for n in range(5):
             reply = served.browser.sign_in("ann", WRONG, headers=_from(f"203.0.113.{n}"))
@@ -261,8 +260,8 @@ def test_forwarded_addresses_are_not_believed_unless_trusted(served: Served) -> 
     assert rows == [("127.0.0.1",)]
 
 
-def test_trusted_forwarded_addresses_are_each_throttled(tmp_path: Path) -> None:
-    for served in _serve(tmp_path, forwarded_allow_ips="127.0.0.1"):
+def test_trusted_forwarded_addresses_are_each_throttled(room_db: str) -> None:
+    for served in _serve(room_db, forwarded_allow_ips="127.0.0.1"):
         calls = [
             lambda n=n, b=served.browser: b.sign_in(f"name{n}", WRONG, headers=_from(f"10.0.{n}.1"))
             for n in range(40)
@@ -271,13 +270,13 @@ def test_trusted_forwarded_addresses_are_each_throttled(tmp_path: Path) -> None:
 
 
 def test_guesses_from_many_addresses_are_bounded_per_name_but_spare_the_owners(
-    tmp_path: Path,
+    room_db: str,
 ) -> None:
     """60 addresses guessing ann's password at once verify the name's bound (10 here)
     and no more; ann still signs in from the address she signed in from before, while a
     new address waits."""
     throttle = Throttle(clock=time.monotonic, per_name=(10, 3600.0))
-    for served in _serve(tmp_path, throttle=throttle, forwarded_allow_ips="127.0.0.1"):
+    for served in _serve(room_db, throttle=throttle, forwarded_allow_ips="127.0.0.1"):
         assert served.browser.sign_up("ann", headers=_from("192.0.2.1")).status == 201
         before = served.hasher.verified
         calls = [
