@@ -49,6 +49,7 @@ __all__ = [
     "read",
     "restore",
     "rows",
+    "state",
 ]
 
 OVER = ("finished", "cancelled")  # a tournament paid out or refunded: its pool is empty
@@ -120,6 +121,12 @@ def drop_table(db: Connection, tournament_id: int, number: int) -> None:
         db.execute(
             f"DELETE FROM {name} WHERE tournament_id = ? AND number = ?", (tournament_id, number)
         )
+
+
+def state(db: Connection, tournament_id: int) -> str | None:
+    """The state text of tournament ``tournament_id``, or ``None``."""
+    row = db.execute("SELECT state FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def rows(db: Connection) -> list[tuple[int, str]]:

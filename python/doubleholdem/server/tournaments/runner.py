@@ -126,12 +126,11 @@ class TournamentRunner:
 
     def reload(self) -> None:
         """Back to the tournament as last stored (a commit failed)."""
-        db = self.store.db
-        row = db.execute("SELECT state FROM tournaments WHERE id = ?", (self.id,)).fetchone()
-        if row is None:
+        found = load(self.store.db, self.id, self.settings.snapshot_key)
+        if found is None:
             self.gone = True
             return
-        self.stored, self.tournament = load(db, self.id, str(row[0]), self.settings.snapshot_key)
+        self.stored, self.tournament = found
         self._pending = Pending(set() if self.stored.whole else set(self.tournament.tables))
         self._bots.clear()
         self.version += 1

@@ -180,7 +180,14 @@ def _drop(store: Storage, *, tournament_id: int, number: int) -> None:
     tournament_rows.drop_table(store.db, tournament_id, number)
 
 
-def load(
+def load(db: Connection, tournament_id: int, key: bytes | None) -> tuple[Stored, Tournament] | None:
+    """Tournament ``tournament_id`` as stored (``None`` if it is not):
+    :class:`InvalidSnapshot` if it cannot be read."""
+    text = tournament_rows.state(db, tournament_id)
+    return None if text is None else _load(db, tournament_id, text, key)
+
+
+def _load(
     db: Connection, tournament_id: int, text: str, key: bytes | None
 ) -> tuple[Stored, Tournament]:
     """Tournament ``tournament_id`` whose row's text is ``text``, with its tables'
@@ -197,4 +204,4 @@ def load(
 
 def load_all(db: Connection, key: bytes | None) -> list[tuple[Stored, Tournament]]:
     """Every stored tournament (:class:`InvalidSnapshot` for one that cannot be read)."""
-    return [load(db, i, text, key) for i, text in rows(db)]
+    return [_load(db, i, text, key) for i, text in rows(db)]
