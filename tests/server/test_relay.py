@@ -198,6 +198,16 @@ def test_the_directory_follows_the_database_woken_by_its_notifications(
                 "process": "p2",
                 "address": THERE.address,
             }
+            # a row that is no summary and a payload that names no table are left out
+            whereabouts.owned[6] = THERE
+            other.execute("BEGIN")
+            put_summary(other, 6, "not a summary", channel(other))
+            other.execute("SELECT pg_notify(?, 'not a table')", (channel(other),))
+            put_summary(other, 5, '{"id": 5, "hand_number": 4}', channel(other))
+            other.execute("COMMIT")
+            while room.lobby(5)[0][0]["hand_number"] != 4:
+                await readings.get()
+            assert directory.where(6) is None and [t["id"] for t in room.lobby(5)[0]] == [5]
             whereabouts.owned[5] = None  # its owner died: the next reading says nowhere
             while directory.where(5) != NOWHERE:
                 await readings.get()

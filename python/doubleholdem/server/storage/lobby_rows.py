@@ -64,15 +64,25 @@ def read_summaries(db: Connection, ids: Sequence[int]) -> dict[int, dict[str, An
         part = list(ids[start : start + _PAGE])
         marks = ", ".join("?" * len(part))
         rows = db.execute(f"SELECT table_id, summary FROM lobby WHERE table_id IN ({marks})", part)
-        found.update((int(i), json.loads(text)) for i, text in rows)
+        found.update((int(i), summary) for i, text in rows if (summary := _decoded(text)))
     return found
 
 
-def summaries_from(db: Connection, first: int) -> list[tuple[int, dict[str, Any]]]:
-    """At most 1,000 stored summaries from table id ``first`` on, in order: a room's
-    summaries are read page by page (the reader's first reading)."""
+def _decoded(text: str) -> dict[str, Any] | None:
+    """A stored summary, or ``None`` for a row that is not one (left out of lobbies)."""
+    try:
+        summary = json.loads(text)
+    except ValueError:
+        return None
+    return summary if isinstance(summary, dict) else None
+
+
+def summaries_from(db: Connection, first: int) -> list[tuple[int, dict[str, Any] | None]]:
+    """At most 1,000 stored summaries from table id ``first`` on, in order (``None`` for
+    a row that is not one): a room's summaries are read page by page (the reader's
+    first reading)."""
     rows = db.execute(
         "SELECT table_id, summary FROM lobby WHERE table_id >= ? ORDER BY table_id LIMIT ?",
         (first, _PAGE),
     )
-    return [(int(i), json.loads(text)) for i, text in rows]
+    return [(int(i), _decoded(text)) for i, text in rows]

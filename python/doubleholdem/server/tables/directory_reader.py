@@ -126,7 +126,9 @@ class DirectoryReader:
             self._known = self._read_all(db)
             self._hand_over(db)
             while not self._stop.is_set():
-                changed = [int(n.payload) for n in raw.notifies(timeout=self.refresh)]
+                # woken by the first notification (with those received in its batch)
+                heard = raw.notifies(timeout=self.refresh, stop_after=1)
+                changed = [int(n.payload) for n in heard if n.payload.isdecimal()]
                 if changed:
                     self._known.update(
                         (i, (NOWHERE, s)) for i, s in read_summaries(db, changed).items()
@@ -141,7 +143,7 @@ class DirectoryReader:
         first = 0
         while True:
             page = summaries_from(db, first)
-            known.update((i, (NOWHERE, s)) for i, s in page)
+            known.update((i, (NOWHERE, s)) for i, s in page if s is not None)
             if not page:
                 return known
             first = page[-1][0] + 1
