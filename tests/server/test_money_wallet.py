@@ -78,7 +78,17 @@ async def _in_a_loop(room: Room, connection: Connection, **fields: Any) -> list[
     """A request served as in a running server: the commit comes at the loop's turn."""
     room.handle(connection, json.dumps({"v": 2, **fields}))
     await room.wallet_calls_ended()  # paid off the loop, committed, given back if need be
+    await _committed(room)
     return send(room, connection, type="ping")
+
+
+async def _committed(room: Room) -> None:
+    """Until the room's commit is idle (on PostgreSQL it runs on a thread of its own)
+    and the wallet's calls it led to have ended."""
+    await asyncio.sleep(0)
+    while not room.commit.idle():
+        await asyncio.sleep(0.001)
+    await room.wallet_calls_ended()
 
 
 def test_a_seat_the_table_refuses_is_given_back_and_its_key_never_asked_again(room_db: str) -> None:
@@ -187,7 +197,7 @@ def test_a_hand_whose_commit_fails_pays_no_rake(room_db: str) -> None:
 
     async def play() -> None:
         play_hand(runner, start=False)
-        await room.wallet_calls_ended()
+        await _committed(room)
 
     asyncio.run(play())
     assert wallet.house == 0
