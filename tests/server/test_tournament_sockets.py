@@ -9,6 +9,7 @@ on SQLite and PostgreSQL (``room_db``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -287,5 +288,51 @@ def test_a_deal_is_asked_for_offered_and_accepted_over_the_connection(room_db: s
     ann.read()
     assert ann.view is not None and ann.view["status"] == "finished"
     assert ann.view["ended_by"] == "deal"
+    assert audit(room) == []
+    room.store.close()
+
+
+def test_a_change_whose_commit_fails_is_never_shown_and_its_request_is_unavailable(
+    room_db: str,
+) -> None:
+    """Watchers are sent a change only after its commit: when the commit fails, the
+    request is answered ``unavailable``, the tournament goes back to its stored state,
+    and a watcher holds that state, never having been shown the change. On the event
+    loop, as the server runs: the commit comes after the request's turn."""
+    from faults import disarm, fail_next_commit_statement
+
+    room, tournaments, clock = _room(room_db)
+    sign_up(room, "ann", 1000)
+
+    async def answered(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
+        before = len(client.replies)
+        room.handle(client.connection, json.dumps({"v": 2, "type": kind, **fields}))
+        while len(client.replies) == before:  # until the reply, after the commit
+            await asyncio.sleep(0)
+            client.read()
+        return client.replies[before]
+
+    async def scenario() -> tuple[Client, dict[str, Any] | None, dict[str, Any]]:
+        spectator = Client(room, None)
+        room.handle(spectator.connection, json.dumps({"v": 2, "type": "tournament_watch",
+                                                      "tournament": 0}))  # fmt: skip
+        while spectator.view is None:
+            await asyncio.sleep(0)
+            spectator.read()
+        before = spectator.view
+        fail_next_commit_statement(room)
+        error = await answered(Client(room, "ann"), "tournament_register", tournament=0)
+        spectator.read()
+        return spectator, before, error
+
+    spectator, before, error = asyncio.run(scenario())
+    assert error["type"] == "error" and error["code"] == "unavailable"
+    assert not any('"ann"' in text for text in spectator.texts)  # the entry never shown
+    assert spectator.view is not None and before is not None
+    assert spectator.view["entries"] == before["entries"]
+    assert spectator.view == _expected(tournaments, None, clock)  # as stored
+    disarm(room)
+    assert balance(room, "ann") == 1000
+    assert [e.player for e in tournaments.runner(0).tournament.entries] == ["tbot-0-1", "tbot-0-2"]
     assert audit(room) == []
     room.store.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from doubleholdem.errors import (
     AccountError,
@@ -26,23 +26,48 @@ from doubleholdem.errors import (
     TournamentError,
 )
 from doubleholdem.server import protocol
-from doubleholdem.server.protocol import diff, encode
+from doubleholdem.server.protocol import Patch, diff, encode
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.wording import told
 
-__all__ = ["TournamentSockets"]
+__all__ = ["Sent", "TournamentSockets"]
 
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
 def _frozen(value: Any) -> Any:
-    """A copy of the JSON value ``value`` that shares nothing with it: the views hold
-    the tournament's own objects (a deal offered), which change in place, and the view
-    a connection was sent last must not change with them."""
+    """A copy of the JSON value ``value`` that shares nothing with it: a view may hold
+    the tournament's own objects that change in place (a deal offered), and the view a
+    connection was sent last must not change with them."""
     return json.loads(json.dumps(value))
+
+
+class Sent(NamedTuple):
+    """The view a connection was sent: what every watcher sees, its own part, the
+    tournament's version."""
+
+    shared: dict[str, Any]
+    me: Any
+    version: int
+
+    def view(self) -> dict[str, Any]:
+        """The whole view (:func:`~doubleholdem.server.tournaments.views.detail`'s)."""
+        return {**self.shared, "me": self.me, "version": self.version}
+
+
+def _patch(held: Sent, new: Sent, common: Patch | None) -> Patch:
+    """The patch from the view ``held`` to ``new``; ``common``: the patch of what every
+    watcher sees, when ``held`` holds the same as the others (else compared whole)."""
+    if common is None or any(not path for path, _ in common):
+        return diff(held.view(), new.view())
+    patch = list(common)
+    patch += [[["me", *path], value] for path, value in diff(held.me, new.me)]
+    if held.version != new.version:
+        patch.append([["version"], new.version])
+    return patch
 
 
 class _Call:
@@ -63,7 +88,8 @@ class TournamentSockets:
         self.tournaments = tournaments
         self.commit = tournaments.commit
         self._watched: dict[Connection, int] = {}  # connection -> the tournament it watches
-        self._views: dict[Connection, dict[str, Any]] = {}  # the view it was sent last
+        self._views: dict[Connection, Sent] = {}  # the view it was sent last
+        self._last_shared: dict[int, dict[str, Any]] = {}  # each tournament's, as last pushed
         self._lobby: set[Connection] = set()  # sent the lobby whenever it changes
         self._lobby_text: str | None = None  # the lobby as last sent
         self._dirty: set[int] = set()  # tournaments changed since the last push
@@ -192,24 +218,26 @@ class TournamentSockets:
         self.unwatch(connection)
         self._lobby.discard(connection)
 
-    def _view(self, runner: TournamentRunner, shared: dict[str, Any], player: str | None) -> Any:
-        view = dict(shared)
-        view["me"] = _frozen(views.me(runner.stored, runner.tournament, player))
-        view["version"] = runner.version
-        return view
+    def _mine(self, runner: TournamentRunner, player: str | None) -> Any:
+        """What ``player`` sees of its own (the view's ``me``)."""
+        return _frozen(views.me(runner.stored, runner.tournament, player))
 
     def _shared(self, runner: TournamentRunner, now: float) -> dict[str, Any]:
-        """What every watcher of ``runner``'s tournament sees."""
-        shared: dict[str, Any] = _frozen(views.detail(runner.stored, runner.tournament, now, None))
+        """What every watcher of ``runner``'s tournament sees (``me`` aside): made anew
+        but for the deal offered, which the runner changes in place (copied)."""
+        shared = views.detail(runner.stored, runner.tournament, now, None)
+        shared["deal"] = _frozen(shared["deal"])
         return shared
 
     def _send_whole(self, connection: Connection, runner: TournamentRunner) -> None:
         if self._watched.get(connection) != runner.id or connection.closed:
             return  # it watches another since, or has gone
         now = self.clock()
-        view = self._view(runner, self._shared(runner, now), connection.account)
-        self._views[connection] = view
-        connection.send(encode("tournament", tournament=runner.id, view=view, clock=now))
+        sent = Sent(self._shared(runner, now), self._mine(runner, connection.account),
+                    runner.version)  # fmt: skip
+        self._views[connection] = sent
+        text = encode("tournament", tournament=runner.id, view=sent.view(), clock=now)
+        connection.send(text)
 
     def _changed(self, runner: TournamentRunner) -> None:
         """``runner``'s tournament changed: its watchers (and the lobby's) are sent what
@@ -223,7 +251,8 @@ class TournamentSockets:
 
     def push(self) -> None:
         """Sends each watcher of a changed tournament its patch, and the lobby anew to
-        those who asked for it if it changed."""
+        those who asked for it if it changed. What every watcher sees is made and
+        compared once (:meth:`_patch`)."""
         self._posted = False
         dirty, self._dirty = self._dirty, set()
         now = self.clock()
@@ -233,14 +262,17 @@ class TournamentSockets:
             if runner is None or not watchers:
                 continue
             shared = self._shared(runner, now)
+            last = self._last_shared.get(number)
+            common = None if last is None else diff(last, shared)
+            self._last_shared[number] = shared
             for connection in watchers:
-                view = self._view(runner, shared, connection.account)
-                patch = diff(self._views[connection], view)
-                self._views[connection] = view
+                held = self._views[connection]
+                sent = Sent(shared, self._mine(runner, connection.account), runner.version)
+                patch = _patch(held, sent, common if held.shared is last else None)
+                self._views[connection] = sent
                 if patch:
-                    connection.send(
-                        encode("tournament_update", tournament=number, patch=patch, clock=now)
-                    )
+                    text = encode("tournament_update", tournament=number, patch=patch, clock=now)
+                    connection.send(text)
         if dirty and self._lobby:
             text = self._lobby_message()
             if text != self._lobby_text:
