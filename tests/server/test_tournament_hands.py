@@ -10,8 +10,12 @@ PostgreSQL (``room_db``)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from doubleholdem.cli import main
 from doubleholdem.game import phh
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.storage.hands import tournament_key
@@ -39,7 +43,7 @@ def _hole_lines(text: str) -> dict[str, str]:
 
 
 def test_a_sit_and_gos_hands_are_stored_and_read_back_as_each_player_saw_them(
-    room_db: str,
+    room_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     room, _tournaments, runner, clock = registered(room_db, sit_and_go(5, bots=3, seats=3))
     play(runner, clock, ("ann", "bob"), until=lambda: runner.stored.status == "finished")
@@ -55,6 +59,10 @@ def test_a_sit_and_gos_hands_are_stored_and_read_back_as_each_player_saw_them(
         assert (fields["table"], fields["hand"], fields["event"]) == (table, number, "sng")
         assert all("?" not in cards for cards in _hole_lines(record["text"]).values())
     assert tables == {1, 2}  # both tables' hands, each under its own id
+    exported = tmp_path / "last.phh"  # a record, exported, replays through the rules
+    exported.write_text(stored[-1][2]["text"], encoding="utf-8")
+    assert main(["replay", str(exported), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)
 
     desk = Desk(room_db, room.settings, passwords=FAST)
     try:
