@@ -85,7 +85,9 @@ def _elsewhere(replies: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 def test_a_client_asking_for_a_table_served_elsewhere_is_told_where(room_db: str) -> None:
     room = _room(room_db, guests=False)
-    room.tables.directory.replace({5: (THERE, _summary(5)), 7: (NOWHERE, _summary(7))})
+    room.tables.directory.replace(
+        {5: (THERE, _summary(5)), 7: (NOWHERE, _summary(7)), 8: (HERE, _summary(8))}
+    )
     ann = sign_up(room, "ann", 1000)
     send(room, ann, type="ping")  # reads the welcome
     told = [("elsewhere", 5, THERE.address)]
@@ -93,6 +95,8 @@ def test_a_client_asking_for_a_table_served_elsewhere_is_told_where(room_db: str
     assert _elsewhere(send(room, ann, type="sit", table=5, seat=None, buy_in=400)) == told
     assert _elsewhere(send(room, ann, type="resume", table=5)) == told
     assert _elsewhere(send(room, ann, type="watch", table=7)) == [("elsewhere", 7, None)]
+    # leased to this process, not yet restored here (a takeover under way): ask again
+    assert _elsewhere(send(room, ann, type="watch", table=8)) == [("elsewhere", 8, None)]
     assert send(room, ann, type="watch", table=5)[0]["process"] == "p2"
     assert ann.table is None and ann.seat is None  # nothing changed here
     # a seat's token names its table in the room's database, whoever serves it

@@ -83,9 +83,10 @@ class Directory:
         self._origins: frozenset[str] = frozenset()
 
     def where(self, table_id: int) -> Place | None:
-        """The place that serves table ``table_id`` when it is not this process
-        (:data:`NOWHERE` while no live process serves it), else ``None``: this
-        process serves it, or the room has no such table."""
+        """The place that serves table ``table_id`` as the database said (:data:`NOWHERE`
+        while no live process serves it; this process's own place for a table it took
+        over and does not run yet), else ``None``: the room has no such table, or it
+        has no leases (one process, which serves every table)."""
         found = self._elsewhere.get(table_id)
         return None if found is None else found[0]
 

@@ -59,18 +59,16 @@ class Leases:
         return [Place(*owner) for owner in leases.live_processes(db)]
 
 
-def elsewhere(known: Found, owners: Mapping[int, Place | None], here: str) -> Found:
-    """The tables of ``known`` (id -> any place, summary) that the process ``here``
-    does not serve, each with its owner in ``owners`` (:data:`NOWHERE` while none); a
-    table without a lease is left out (a room of one process, which serves it)."""
-    found: Found = {}
-    for table_id, (_, summary) in known.items():
-        if table_id not in owners:
-            continue
-        place = owners[table_id] or NOWHERE
-        if place.process != here:
-            found[table_id] = (place, summary)
-    return found
+def elsewhere(known: Found, owners: Mapping[int, Place | None]) -> Found:
+    """The leased tables of ``known`` (id -> any place, summary), each with its owner
+    in ``owners`` (:data:`NOWHERE` while none); a table without a lease is left out (a
+    room of one process, which serves it). Those this process owns are kept too: one
+    it took over and does not run yet is being moved here."""
+    return {
+        table_id: (owners[table_id] or NOWHERE, summary)
+        for table_id, (_, summary) in known.items()
+        if table_id in owners
+    }
 
 
 class DirectoryReader:
@@ -153,7 +151,7 @@ class DirectoryReader:
         elsewhere."""
         owners = self.whereabouts.owners(db)
         processes = list(self.whereabouts.processes(db))
-        found = elsewhere(self._known, owners, self.directory.here.process)
+        found = elsewhere(self._known, owners)
         self.readings += 1
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self.directory.replace, found, processes)

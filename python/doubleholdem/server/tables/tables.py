@@ -26,7 +26,7 @@ from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.lobby_rows import channel
 from doubleholdem.server.storage.storage import Damage, Storage, StoredTable, token_hash
 from doubleholdem.server.tables.connection import Connection
-from doubleholdem.server.tables.directory import Directory, Place
+from doubleholdem.server.tables.directory import NOWHERE, Directory, Place
 from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Whereabouts
 from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
@@ -424,7 +424,8 @@ class RoomTables:
         """The ``elsewhere`` reply (docs/PROTOCOL.md) to a ``watch``, ``sit`` or
         ``resume`` of a table that another process of the room serves (``address``
         ``null`` while no live process does: its owner died and none took it over
-        yet); ``None`` for any other message, a table served here, or none in the room.
+        yet, or it is this process's and not yet restored); ``None`` for any other
+        message, a table served here, or none in the room.
         A ``resume`` by token finds its table in the room's database (whichever process
         serves it) when the token is not of a seat here."""
         if isinstance(message, (protocol.Watch, protocol.Sit)):
@@ -439,6 +440,8 @@ class RoomTables:
         place = None if table_id is None else self.directory.where(table_id)
         if place is None or table_id in self.runners:
             return None
+        if place.process == self.directory.here.process:  # being taken over: not yet here
+            place = NOWHERE
         return protocol.encode(
             "elsewhere",
             table=table_id,
