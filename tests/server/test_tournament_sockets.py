@@ -69,9 +69,9 @@ class Client:
                 self.replies.append(message)
 
 
-def _room(room_db: str, **spec: Any) -> tuple[Room, Tournaments, Clock]:
+def _room(room_db: str, seed: int = 7, **spec: Any) -> tuple[Room, Tournaments, Clock]:
     clock = Clock()
-    room, tournaments = open_room(room_db, sit_and_go(**spec), clock)
+    room, tournaments = open_room(room_db, sit_and_go(**spec), clock, seed=seed)
     room.tournaments = TournamentSockets(tournaments)
     return room, tournaments, clock
 
@@ -177,8 +177,11 @@ def _entered(room: Room, names: tuple[str, ...]) -> list[Client]:
     return people
 
 
-def test_people_play_a_sit_and_go_to_its_end_over_their_connections(room_db: str) -> None:
-    room, tournaments, clock = _room(room_db, capacity=4, bots=2)
+@pytest.mark.parametrize("seed", [7, 11, 12])
+def test_people_play_a_sit_and_go_to_its_end_over_their_connections(
+    room_db: str, seed: int
+) -> None:
+    room, tournaments, clock = _room(room_db, seed, capacity=4, bots=2)
     people = _entered(room, ("ann", "bob"))
     runner = tournaments.runner(0)
     assert runner.stored.status == "running"
