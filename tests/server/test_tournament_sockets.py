@@ -307,24 +307,35 @@ def test_a_change_whose_commit_fails_is_never_shown_and_its_request_is_unavailab
     room, tournaments, clock = _room(room_db)
     sign_up(room, "ann", 1000)
 
+    async def until(client: Client, done: Any) -> None:
+        """Turns of the event loop until ``done()`` (bounded: a message never sent fails
+        the test rather than hanging it)."""
+        for _ in range(10_000):
+            client.read()
+            if done():
+                return
+            await asyncio.sleep(0)
+        raise AssertionError("the message never came")
+
     async def answered(client: Client, kind: str, **fields: Any) -> dict[str, Any]:
         before = len(client.replies)
         room.handle(client.connection, json.dumps({"v": 2, "type": kind, **fields}))
-        while len(client.replies) == before:  # until the reply, after the commit
-            await asyncio.sleep(0)
-            client.read()
+        await until(client, lambda: len(client.replies) > before)  # after the commit
         return client.replies[before]
 
     async def scenario() -> tuple[Client, dict[str, Any] | None, dict[str, Any]]:
         spectator = Client(room, None)
         room.handle(spectator.connection, json.dumps({"v": 2, "type": "tournament_watch",
                                                       "tournament": 0}))  # fmt: skip
-        while spectator.view is None:
-            await asyncio.sleep(0)
-            spectator.read()
+        await until(spectator, lambda: spectator.view is not None)
         before = spectator.view
         fail_next_commit_statement(room)
+        late = Client(room, None)  # starts watching in the turn of the failing commit
+        room.handle(late.connection, json.dumps({"v": 2, "type": "tournament_watch",
+                                                 "tournament": 0}))  # fmt: skip
         error = await answered(Client(room, "ann"), "tournament_register", tournament=0)
+        await until(late, lambda: late.view is not None)  # sent all the same, as stored
+        assert late.view == spectator.view or late.view["entries"] == before["entries"]
         spectator.read()
         return spectator, before, error
 

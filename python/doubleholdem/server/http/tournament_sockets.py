@@ -93,7 +93,6 @@ class TournamentSockets:
         self._lobby: set[Connection] = set()  # sent the lobby whenever it changes
         self._lobby_text: str | None = None  # the lobby as last sent
         self._dirty: set[int] = set()  # tournaments changed since the last push
-        self._push = _Call(self.push)
         self._posted = False
         tournaments.listeners.append(self._changed)
 
@@ -107,7 +106,7 @@ class TournamentSockets:
         and changes nothing."""
         if isinstance(message, protocol.TournamentLobby):
             self._lobby.add(connection)
-            self.commit.post(_Call(lambda: self._send_lobby(connection)), "")
+            self._after_commit(lambda: self._send_lobby(connection))
             return
         if isinstance(message, protocol.TournamentUnwatch):
             self.unwatch(connection)
@@ -197,7 +196,14 @@ class TournamentSockets:
         if player is not None:
             runner.watching[player] = runner.watching.get(player, 0) + 1
             runner.wake.set()  # no longer away
-        self.commit.post(_Call(lambda: self._send_whole(connection, runner)), "")
+        self._after_commit(lambda: self._send_whole(connection, runner))
+
+    def _after_commit(self, call: Callable[[], None]) -> None:
+        """Calls ``call`` once the pending commit ended, committed or failed (then the
+        tournament is as stored), in order with the replies."""
+        recipient = _Call(call)
+        self.commit.post(recipient, "")
+        self.commit.instead(recipient, "")
 
     def unwatch(self, connection: Connection) -> None:
         """``connection`` stops watching its tournament (if any)."""
@@ -246,8 +252,7 @@ class TournamentSockets:
         self._dirty.add(runner.id)
         if not self._posted:
             self._posted = True
-            self.commit.post(self._push, "")
-            self.commit.instead(self._push, "")
+            self._after_commit(self.push)
 
     def push(self) -> None:
         """Sends each watcher of a changed tournament its patch, and the lobby anew to
