@@ -69,9 +69,11 @@ def test_the_commit_runs_on_the_commit_thread_while_the_loop_goes_on(store: Stor
         await _until(lambda: bool(seen))
         assert seen[0] != loop_thread
         assert inbox.texts == [] and not commit.idle()  # nothing sent before the commit
+        assert not commit.ready.is_set()  # the tables' own moves wait for it
         release.set()  # the loop turned while the commit waited
         await _until(commit.idle)
         assert inbox.texts == ["table 0 made"] and store.count() == 1
+        assert commit.ready.is_set()
 
     asyncio.run(scenario())
 
@@ -186,4 +188,38 @@ def test_stopping_lands_the_commit_in_flight_first(store: Storage) -> None:
         assert inbox.texts == ["first", "last"] and commit.idle()
         assert store.count() == 2
 
+    asyncio.run(scenario())
+
+
+def test_a_transaction_begun_elsewhere_waits_for_the_commit_in_flight(store: Storage) -> None:
+    """A write committed at once from the loop (a wallet call's note) while a commit is
+    in flight on the commit's thread waits for it and is a transaction of its own: it
+    never joins the commit's transaction unawares."""
+    from doubleholdem.database.url import connect
+
+    async def scenario() -> None:
+        commit = GroupCommit(store)
+        release = threading.Event()
+
+        def first(s: Storage) -> None:
+            release.wait()
+            _table(0)(s)
+
+        commit.later([first], lambda: None)
+        await asyncio.sleep(0)
+        threading.Timer(0.05, release.set).start()  # the commit in flight ends
+        with store.transaction():  # on the loop, as wallet_calls writes
+            store.add_table(1, '{"snapshot": 1}', {})
+        other = connect(store.path)
+        try:  # committed as the block ended, with the commit before it
+            assert other.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 2
+        finally:
+            other.close()
+        await _until(commit.idle)
+        commit.later([_table(2)], lambda: None)
+        await _until(commit.idle)
+        assert store.count() == 3 and not store.in_transaction
+
+    if not store.commits_off_loop:
+        pytest.skip("SQLite commits on the event loop: no commit is ever in flight")
     asyncio.run(scenario())

@@ -27,15 +27,19 @@ write lock.
 On PostgreSQL (:attr:`Storage.commits_off_loop
 <doubleholdem.server.storage.storage.Storage.commits_off_loop>`) a commit's statements
 (some forty round trips to the server at a hand's end) run on a worker thread of the
-room's own, one commit at a time, while the event loop goes on; the changes made
-meanwhile gather for the next commit, which begins once this one *lands* back on the
-loop, in order. Everything else is as above and happens on the loop: the replies sent
-after the commit, the undos if it failed (with those of the changes gathered meanwhile,
-made on top of it), the refusing and the heartbeat. A payment or a write that must be
-committed now waits for the commit in flight to end first (the connection is the
-commit's until then). SQLite commits on the loop, as before: its commit is a function
-call and a write to the log (a few hundred microseconds), less than the hop to a
-thread and back."""
+room's own, one commit at a time, while the event loop goes on serving clients; the
+changes their requests make meanwhile gather for the next commit, which begins once this
+one *lands* back on the loop, in order. The tables' own tasks (bots, deadlines) wait for
+it to land (:attr:`GroupCommit.ready` is clear meanwhile), as they waited for a commit
+on the loop: a loop that ran ahead of its commits would gather without bound. The rest
+is as above and happens on the loop: the replies sent after the commit, the undos if it
+failed (with those of the changes gathered meanwhile, made on top of it), the refusing
+and the heartbeat. Whatever else would begin a transaction (a payment, a write that must
+be committed now) waits for the commit in flight to end first
+(:class:`~doubleholdem.server.storage.turns.WriterTurn`). Reads on the loop meanwhile
+wait for the statement in progress and see the commit's rows as written so far. SQLite
+commits on the loop, as before: its commit is a function call and a write to the log (a
+few hundred microseconds), less than the hop to a thread and back."""
 
 from __future__ import annotations
 
@@ -131,7 +135,9 @@ class GroupCommit:
         self._locked_since: float | None = None  # when a commit first found the lock held
         self._tries = 0
         self.refusing: str | None = None  # why the database refuses writes, or None
-        self.ready = asyncio.Event()  # tables may change: set unless waiting or refusing
+        # the tables may change on their own: set unless waiting, committing off the loop
+        # or refusing
+        self.ready = asyncio.Event()
         self.ready.set()
 
     def later(
@@ -304,6 +310,14 @@ class GroupCommit:
             self.metrics.observe("commit_seconds", time.perf_counter() - began)
         return None
 
+    def _commit_off_loop(self, steps: list[Step]) -> BaseException | None:
+        """:meth:`_commit` on the commit's thread, the write connection lent to it."""
+        self.store.turn.take()
+        try:
+            return self._commit(steps)
+        finally:
+            self.store.turn.give_back()
+
     def _fly(self, batch: _Batch) -> None:
         """Commits ``batch`` on the worker thread; it lands on the loop when done."""
         loop = asyncio.get_running_loop()
@@ -312,7 +326,9 @@ class GroupCommit:
                 1, thread_name_prefix="doubleholdem-commit"
             )
         self._flying = batch
-        batch.future = self._worker.submit(self._commit, batch.steps)
+        self.ready.clear()  # the tables' own moves wait for it to land, as on the loop
+        self.store.turn.lend()
+        batch.future = self._worker.submit(self._commit_off_loop, batch.steps)
 
         def done(_: object) -> None:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile

@@ -86,6 +86,7 @@ from doubleholdem.server.storage.survey import (
     survey,
     tagged,
 )
+from doubleholdem.server.storage.turns import WriterTurn
 from doubleholdem.server.storage.wallet_rows import WalletCallRow, wallet_calls
 
 __all__ = [
@@ -129,6 +130,7 @@ class Storage:
                 self._lock.release()
             raise
         self._depth = 0
+        self.turn = WriterTurn()  # the write connection lent to a commit's thread
         self._reserved = False  # reserve() began the next transaction
         # each thread's connection for reads (reader())
         self._readers = ThreadConnections(path, busy_seconds=BUSY_SECONDS, read_only=True)
@@ -195,9 +197,9 @@ class Storage:
     def reserve(self, wait: float = 0.0) -> bool:
         """Begins the next :meth:`transaction` now if the database can be written at
         once (or within ``wait`` seconds): True; False while another connection holds
-        the write lock (a checkpoint resetting the log for a few milliseconds, or another
-        process). Any other failure raises the database's error
-        (:func:`~doubleholdem.database.failure.database_errors`)."""
+        the write lock (a checkpoint resetting the log, or another process); any other
+        failure raises (:func:`~doubleholdem.database.failure.database_errors`)."""
+        self.turn.wait()
         if self._depth or self._reserved:
             return True
         if self._db.in_transaction:  # left open by a failure: nothing in it counts
@@ -209,10 +211,7 @@ class Storage:
 
     @property
     def commits_off_loop(self) -> bool:
-        """Whether the group commit runs its transactions on a worker thread
-        (:mod:`~doubleholdem.server.storage.commit`): on PostgreSQL, whose statements
-        are round trips to a server; not on SQLite, whose are function calls (and
-        whose connection belongs to the thread that opened it)."""
+        """Whether the group commit runs on a thread of its own (PostgreSQL; :attr:`turn`)."""
         return dialect(self._db) != SQLITE
 
     @property
@@ -265,6 +264,7 @@ class Storage:
         """One atomic change (nested uses join the outer one). If anything in it fails,
         ``COMMIT`` included, it is rolled back whole, with every cache derived from it,
         and the error raised."""
+        self.turn.wait()
         if self._depth:
             self._depth += 1
             try:
