@@ -208,19 +208,7 @@ def _held_after_a_restart(wallet: FlakyWallet, path: str) -> int:
     return wallet.total() + chips
 
 
-# On PostgreSQL since its commits run on a thread of their own (e43ff35), a room paid
-# through a wallet whose bots top up while its tables play holds more chips than it was
-# given in most runs (21,000 -> 22,400 or 24,000, in memory before any restart; these
-# pass at e43ff35's parent): reported, to be fixed in the group commit
-CHIPS_MADE_ON_POSTGRESQL = pytest.mark.xfail(
-    reason="chips created by a wallet room on PostgreSQL since the commit thread (e43ff35)",
-    strict=False,
-)
-BOTH_DATABASES = pytest.mark.parametrize(
-    "room_db",
-    ["sqlite", pytest.param("postgresql", marks=CHIPS_MADE_ON_POSTGRESQL)],
-    indirect=True,
-)
+BOTH_DATABASES = pytest.mark.parametrize("room_db", ["sqlite", "postgresql"], indirect=True)
 
 
 @BOTH_DATABASES
