@@ -56,6 +56,9 @@ def create_app(
         run.open()
         room.tournaments = TournamentSockets(run)
 
+    metrics = room.commit.metrics  # what the process counts (GET /metrics)
+    metrics.gauge("clients_connected", lambda: len(room.connections))
+
     async def signed_in(websocket: WebSocket) -> dict[str, Any]:
         """The name of the account whose session cookie the handshake carries, the hash
         of its token and whether the account is active (:meth:`Room.connect`'s
@@ -144,7 +147,7 @@ def create_app(
             Route("/", index),
             Route("/favicon.ico", favicon),
             Route("/healthz", healthz),
-            metrics_route(room.metrics, operator_token),
+            metrics_route(metrics, operator_token),
             Route("/api/tables", tables),
             *(tournament_routes(run, desk) if run and desk else []),
             *(account_routes(desk, room.signed_out) if desk is not None else [guest_room]),

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import DoubleHoldemError, IllegalAction
 from doubleholdem.server import oplog, protocol
-from doubleholdem.server.metrics import Metrics
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.protocol import ProtocolError, encode
 from doubleholdem.server.settings import RoomSettings
@@ -79,7 +78,6 @@ class Room:
             seated_elsewhere=self._seated_elsewhere,
         )
         self.connections: set[Connection] = set()
-        self.metrics.gauge("clients_connected", lambda: len(self.connections))
         self.accounts = AccountsWatch(self.tables.store, self.connections)
         self.hands = HandsReplies(self.tables.store, self.tables.runners)
         self.tournaments: TournamentRequests | None = None  # answers tournament messages
@@ -111,11 +109,6 @@ class Room:
     def commit(self) -> GroupCommit:
         """The group commit every change of the room goes through."""
         return self.tables.commit
-
-    @property
-    def metrics(self) -> Metrics:
-        """What the process counts for its operator (``GET /metrics``)."""
-        return self.tables.commit.metrics
 
     @property
     def runners(self) -> dict[int, TableRunner]:
