@@ -282,3 +282,25 @@ def test_bad_times_are_refused(now: object) -> None:
         with pytest.raises(TournamentError):
             tournament.start_hand(1, now=now)  # type: ignore[arg-type]
         assert not tournament.tables[1].in_hand
+
+
+def test_a_table_opened_after_others_broke_takes_a_number_never_used() -> None:
+    """TRN-14: a late entry with no open seat opens a table under a number no table of
+    the tournament ever had (a broken table's number is not given again: the room keeps
+    each table's hands under its number), and a restart keeps that rule."""
+    config = TournamentConfig(capacity=50, seats=3, starting_stack=500, blinds=HANDS,
+                              late_registration=20)  # fmt: skip
+    tournament = _registered(config, 6)
+    tournament.start()
+    assert sorted(tournament.tables) == [1, 2]
+    driver = Checked(tournament, ("random",))
+    while len(tournament.tables) > 1:
+        driver.play(hands=1)
+    assert tournament.late_registration_open() and list(tournament.tables) == [1]  # 2 broke
+    full = 3 - len(tournament.seats[1])
+    restored = Tournament.from_json(tournament.to_json())
+    for copy in (tournament, restored):
+        for n in range(full + 1):  # one more than the open seats: a table opens
+            copy.register(f"late{n}")
+        assert sorted(copy.tables) == [1, 3]  # not 2 again
+        assert copy.tables_opened == 3

@@ -65,6 +65,8 @@ def dump(tournament: Any, key: bytes | None = None, *, tables: bool = True) -> s
         round_played=sorted(t.round_played),
         round_out=[list(pair) for pair in t.round_out],
     )  # fmt: skip
+    if t.tables_opened > max(t.tables, default=0):  # a broken table's number is not reused
+        body["tables_opened"] = t.tables_opened  # (else it is the highest table's)
     text = _text(body)
     kind = "sha256" if key is None else "hmac"
     return f'{{"version":{VERSION},"{kind}":"{_digest(text, key)}","tournament":{text}}}'
@@ -152,6 +154,8 @@ def _restore(
     t.pending = [[(e, c) for e, c in group] for group in body["pending"]]
     t.round_played = set(body["round_played"])
     t.round_out = [(e, c) for e, c in body["round_out"]]
+    # written where a table above those it holds was opened (and broke); else theirs
+    t.tables_opened = int(body.get("tables_opened", max(t.tables, default=0)))
     return t  # type: ignore[no-any-return]
 
 

@@ -83,6 +83,7 @@ class Tournament:
         self.started_at = 0.0
         self.hands = 0
         self.most_hands = 0  # at the table that dealt the most (TRN-7)
+        self.tables_opened = 0  # the highest number a table was opened under: never reused
         self.issued = 0  # chips given out: stacks, rebuys, add-ons, races
         self.pool = 0
         self.fees = 0
@@ -551,7 +552,7 @@ class Tournament:
             list(names), self.seats, self.config.seats, self.rng
         ):
             if number < 0:  # no open seat anywhere: a new table
-                number, seat = max(self.tables, default=0) + 1, 0
+                number, seat = max(self.tables_opened, max(self.tables, default=0)) + 1, 0
                 self._open_table(number)
             entry = names[player]
             self._join(number, seat, entry, stacks[entry], entry in absent)
@@ -562,6 +563,7 @@ class Tournament:
         level = self.level if self.state == RUNNING else 0
         seed = self.rng.getrandbits(64)
         self.tables[number] = Table(self.config.table_config(level), seed=seed)
+        self.tables_opened = max(self.tables_opened, number)
         self.touched.add(number)
         self.seats[number] = {}
         self.table_levels[number] = level
