@@ -36,7 +36,9 @@ def _sits_then_fails(room: Room, failing_commit: bool) -> Connection:
     async def serve_briefly() -> None:
         runner._run = sits_then_fails  # type: ignore[method-assign]
         task = asyncio.create_task(runner.run())
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0)  # it sits ann, fails, and asks for its reload after the commit
+        while not room.commit.idle():  # (on PostgreSQL the commit runs on a thread)
+            await asyncio.sleep(0.001)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
