@@ -37,6 +37,7 @@ EXTRAS = {
     "websockets": "server",
     "argon2": "accounts",
     "psycopg": "postgres",
+    "prometheus_client": "metrics",
 }
 """Each optional module and the extra that installs it."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import http.client
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -82,3 +83,18 @@ def test_metrics_are_off_without_an_operator_token(tmp_path: Any) -> None:
     with ServerThread(room) as server:
         status, _, text = _get(server.port, "/metrics")
     assert status == 404 and "metrics_off" in text and "--operator-token" in text
+
+
+@pytest.mark.parametrize("room_db", ["sqlite"], indirect=True)
+def test_metrics_without_prometheus_client_name_the_extra(
+    served: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server installed without the ``metrics`` extra answers 501 with the command
+    that installs it, and goes on serving."""
+    monkeypatch.setitem(sys.modules, "prometheus_client", None)  # import fails
+    headers = {"Authorization": f"Bearer {TOKEN.decode()}"}
+    status, _, text = _get(served.port, "/metrics", headers)
+    assert status == 501 and "no_prometheus_client" in text
+    assert "doubleholdem[metrics]" in text or ".[metrics]" in text
+    monkeypatch.delitem(sys.modules, "prometheus_client")
+    assert _get(served.port, "/metrics", headers)[0] == 200

@@ -27,6 +27,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from doubleholdem.errors import MissingExtra
+from doubleholdem.extras import require
 from doubleholdem.server.metrics import BUCKETS, COUNTERS, GAUGES, HISTOGRAMS, Metrics
 
 if TYPE_CHECKING:
@@ -38,7 +40,9 @@ PREFIX = "doubleholdem_"
 
 
 def prometheus_text(metrics: Metrics) -> bytes:
-    """``metrics`` read now, in the Prometheus text format (``prometheus_client``)."""
+    """``metrics`` read now, in the Prometheus text format (``prometheus_client``, the
+    ``metrics`` extra: :class:`~doubleholdem.errors.MissingExtra` without it)."""
+    require("prometheus_client", "metrics", "GET /metrics")
     from prometheus_client import CollectorRegistry, generate_latest
     from prometheus_client.core import (
         CounterMetricFamily,
@@ -89,8 +93,8 @@ def metrics_route(metrics: Metrics, operator_token: bytes | None) -> Route:
             )
         try:
             text = prometheus_text(metrics)
-        except ImportError:
-            return _refused(501, "no_prometheus_client", "pip install doubleholdem[metrics]")
+        except MissingExtra as missing:  # the command that installs it, named
+            return _refused(501, "no_prometheus_client", str(missing))
         return Response(text, media_type="text/plain; version=0.0.4; charset=utf-8")
 
     return Route("/metrics", answer)
