@@ -235,20 +235,6 @@ def test_a_gone_player_costs_one_action_time_once(room_db: str, point: str) -> N
     _play_out(room, scenario)
 
 
-# On PostgreSQL the bots (no delay) play on while a commit runs on its thread, and the
-# next commit delivers what hundreds of their moves post at once: over a watcher's queue
-# (MAX_QUEUE, 512) in one go, so ann's connection is dropped as a slow client (1008) in
-# about half the runs. Reported: a commit's batch is not bounded by what its connections
-# can queue
-DROPPED_ON_POSTGRESQL = pytest.mark.xfail(
-    reason="one commit's sends overflow a watcher's queue on PostgreSQL (bots without delay)",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "room_db", ["sqlite", pytest.param("postgresql", marks=DROPPED_ON_POSTGRESQL)], indirect=True
-)
 def test_sit_out_button_the_sit_out_clock_and_removal_with_the_chips(room_db: str) -> None:
     clock = FakeClock()
     room = _room(room_db, clock)
