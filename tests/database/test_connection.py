@@ -14,6 +14,7 @@ from doubleholdem.database import connection as seam
 from doubleholdem.database.connection import POSTGRESQL, SQLITE, Connection
 from doubleholdem.database.postgres import native
 from doubleholdem.database.url import connect
+from postgres_cluster import Cluster
 
 
 @pytest.mark.parametrize(
@@ -114,3 +115,35 @@ def _waits_on_a_lock(db: Connection) -> bool:
         "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
     ).fetchone()
     return int(row[0]) > 0
+
+
+def test_two_rooms_in_one_database_do_not_wait_for_each_others_writers(
+    postgres_url: str, postgres: Cluster
+) -> None:
+    """A topic's lock is the room's (its schema's): a writer of one room's ledger does not
+    wait while another room of the same database holds its own ledger's lock. The second
+    room's writer either takes its lock (it passes) or waits on the first's, as PostgreSQL
+    would show: whichever happens first is the answer."""
+    first = connect(postgres_url)
+    seam.begin(first)
+    seam.serialise(first, "ledger")
+    with postgres.schema() as other_room:
+        second = connect(other_room)
+        taken = threading.Event()
+
+        def other() -> None:
+            seam.begin(second)
+            seam.serialise(second, "ledger")
+            taken.set()
+            second.execute("COMMIT")
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        while not taken.is_set() and not _waits_on_a_lock(first):
+            pass
+        waited = not taken.is_set()
+        first.execute("COMMIT")
+        thread.join()
+        second.close()
+    first.close()
+    assert not waited, "the other room's writer waited for this room's ledger lock"

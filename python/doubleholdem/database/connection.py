@@ -11,10 +11,11 @@ Transactions. A writer begins with :func:`begin` (SQLite's ``BEGIN IMMEDIATE`` t
 database's one write lock at once; PostgreSQL's ``BEGIN`` is READ COMMITTED), and a
 writer whose checks read what it then changes first takes :func:`serialise` on its topic
 (the ledger and the accounts, the schema): nothing on SQLite, which has one writer at a
-time already; a transaction-scoped advisory lock on PostgreSQL, so that two processes
-moving chips at once are put in one order and each reads what the other committed. A reader
-that needs one consistent picture (the audit) begins with ``write=False``: a deferred
-``BEGIN`` on SQLite, a REPEATABLE READ, READ ONLY snapshot on PostgreSQL.
+time already; a transaction-scoped advisory lock of the room's schema on PostgreSQL, so
+that two processes moving chips at once are put in one order and each reads what the
+other committed. A reader that needs one consistent picture (the audit) begins with
+``write=False``: a deferred ``BEGIN`` on SQLite, a REPEATABLE READ, READ ONLY snapshot on
+PostgreSQL.
 
 >>> import sqlite3
 >>> db = sqlite3.connect(":memory:", isolation_level=None)
@@ -108,9 +109,15 @@ def serialise(db: Connection, topic: str) -> None:
     """Makes the writers of ``topic`` (``ledger``, ``schema``, ...) that are inside a
     transaction on ``db`` go one at a time until it ends: those that check what they read
     and then write call it before they read. SQLite's writers are one at a time already;
-    on PostgreSQL it waits for the topic's advisory lock (held to the transaction's end)."""
+    on PostgreSQL it waits for the topic's advisory lock in the room's schema (the first
+    of the search path: two rooms in one database never wait for each other), held to
+    the transaction's end. (The lock's two 32-bit keys are a key space of their own,
+    apart from :func:`lock_key`'s 64-bit ones.)"""
     if dialect(db) == POSTGRESQL:
-        db.execute("SELECT pg_advisory_xact_lock(?)", (lock_key(topic),)).close()
+        db.execute(
+            "SELECT pg_advisory_xact_lock(hashtext(?), hashtext(COALESCE(current_schema(), '')))",
+            (f"doubleholdem:{topic}",),
+        ).close()
 
 
 def inserted_id(db: Connection, sql: str, parameters: Sequence[Any], key: str = "id") -> int:
