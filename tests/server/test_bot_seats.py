@@ -7,7 +7,6 @@ together; a table whose bots cannot be funded says why it is idle in the lobby."
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from doubleholdem.accounts import ledger
 from doubleholdem.server.http.desk import Desk
@@ -22,7 +21,7 @@ HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
 HIGH = HEADS_UP.buy_in_range[1]
 
 
-def _room(*, guests: bool = False, house_limit: int | None = None) -> Room:
+def _room(room_db: str, *, guests: bool = False, house_limit: int | None = None) -> Room:
     settings = RoomSettings(
         tables=1,
         bots=2,
@@ -35,7 +34,7 @@ def _room(*, guests: bool = False, house_limit: int | None = None) -> Room:
         clock=lambda: 100.0,
     )
     settings.house_limit = house_limit
-    return Room.open(":memory:", settings)
+    return Room.open(room_db, settings)
 
 
 def _bust_a_bot(room: Room) -> int:
@@ -55,8 +54,8 @@ def _house(room: Room) -> int:
     return ledger.balance(room.store.db, ledger.HOUSE)
 
 
-def test_a_bot_that_left_is_replaced_from_the_house() -> None:
-    room = _room()
+def test_a_bot_that_left_is_replaced_from_the_house(room_db: str) -> None:
+    room = _room(room_db)
     runner = room.runners[0]
     seat = _bust_a_bot(room)
     house = _house(room)
@@ -73,8 +72,8 @@ def test_a_bot_that_left_is_replaced_from_the_house() -> None:
     play_hand(runner)  # and the table plays on
 
 
-def test_the_house_funds_no_bot_beyond_its_limit() -> None:
-    room = _room(house_limit=2 * HIGH)  # the two first bankrolls, no more
+def test_the_house_funds_no_bot_beyond_its_limit(room_db: str) -> None:
+    room = _room(room_db, house_limit=2 * HIGH)  # the two first bankrolls, no more
     runner = room.runners[0]
     seat = _bust_a_bot(room)
     with runner.change():
@@ -89,8 +88,8 @@ def test_the_house_funds_no_bot_beyond_its_limit() -> None:
     assert audit_room(room.store.db)["ok"]
 
 
-def test_a_guest_room_replaces_bots_with_chips_from_nowhere() -> None:
-    room = _room(guests=True)
+def test_a_guest_room_replaces_bots_with_chips_from_nowhere(room_db: str) -> None:
+    room = _room(room_db, guests=True)
     runner = room.runners[0]
     seat = 0
     with runner.change():
@@ -101,11 +100,11 @@ def test_a_guest_room_replaces_bots_with_chips_from_nowhere() -> None:
     assert runner.table.seats()[seat] is not None and seat in runner.bots
 
 
-def test_a_served_table_of_bots_plays_on_after_a_bot_busts(tmp_path: Path) -> None:
+def test_a_served_table_of_bots_plays_on_after_a_bot_busts(room_db: str) -> None:
     settings = RoomSettings(
         tables=1, bots=2, bot_delay=0.0, pause=0.0, configs=[HEADS_UP], seed=3, bot_bankroll=HIGH
     )
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     runner = room.runners[0]
 
     async def scenario() -> int:
@@ -118,4 +117,4 @@ def test_a_served_table_of_bots_plays_on_after_a_bot_busts(tmp_path: Path) -> No
     with ServerThread(room, desk=Desk(room.store.path, settings)):
         back_at = asyncio.run(scenario())
         asyncio.run(until_hands(room, back_at + 3))  # two seats: both bots play
-    audit_ok(Room.open(str(tmp_path / "tables.db"), settings))
+    audit_ok(Room.open(room_db, settings))

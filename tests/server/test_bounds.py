@@ -7,9 +7,9 @@ count and in time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
-import sqlite3
 import time
 import urllib.error
 import urllib.request
@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from doubleholdem.database.url import connect
 from doubleholdem.server.http.limits import Limits
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.storage import FORGET_BATCH, Storage
@@ -27,11 +28,13 @@ from server_harness import DOUBLE_THREE, Client, ServerThread, until_hands
 CONFIG = DOUBLE_THREE
 
 
-def _room(path: Path, *, bots: int = 0, tables: int = 2, **settings: Any) -> Room:
+def _room(db: Path | str, *, bots: int = 0, tables: int = 2, **settings: Any) -> Room:
+    """A room on ``db``: a folder (its tables.db) or a room_db."""
     room_settings = RoomSettings(
         tables=tables, bots=bots, bot_delay=0.0, pause=0.01, configs=[CONFIG], seed=3, **settings
     )
-    return Room.open(str(path / "tables.db"), room_settings)
+    path = str(db / "tables.db") if isinstance(db, Path) else db
+    return Room.open(path, room_settings)
 
 
 def _closed_within(sock: socket.socket, seconds: float) -> bool:
@@ -328,14 +331,15 @@ def test_names_outside_the_documented_set_are_refused(name: str) -> None:
 # ---------------------------------------------------------------- retention
 
 
-def _stored_hands(path: Path) -> list[tuple[int, int]]:
-    with sqlite3.connect(str(path / "tables.db")) as db:
-        return db.execute("SELECT table_id, number FROM hands ORDER BY 1, 2").fetchall()
+def _stored_hands(path: str) -> list[tuple[int, int]]:
+    with contextlib.closing(connect(path)) as db:
+        rows = db.execute("SELECT table_id, number FROM hands ORDER BY 1, 2").fetchall()
+        return [(table, number) for table, number in rows]
 
 
-def test_retention_keeps_the_last_n_hands_of_each_table(tmp_path: Path) -> None:
+def test_retention_keeps_the_last_n_hands_of_each_table(room_db: str) -> None:
     keep = 4
-    room = _room(tmp_path, bots=3, tables=2, keep_hands=keep)
+    room = _room(room_db, bots=3, tables=2, keep_hands=keep)
 
     async def play() -> None:
         await room.start()
@@ -345,7 +349,7 @@ def test_retention_keeps_the_last_n_hands_of_each_table(tmp_path: Path) -> None:
             await room.stop()
 
     asyncio.run(play())
-    stored = _stored_hands(tmp_path)
+    stored = _stored_hands(room_db)
     for table_id in (0, 1):
         numbers = [n for t, n in stored if t == table_id]
         assert len(numbers) == keep, (table_id, numbers)
@@ -353,8 +357,8 @@ def test_retention_keeps_the_last_n_hands_of_each_table(tmp_path: Path) -> None:
         assert numbers[-1] >= 12
 
 
-def test_retention_by_default_keeps_every_hand(tmp_path: Path) -> None:
-    room = _room(tmp_path, bots=3, tables=1)
+def test_retention_by_default_keeps_every_hand(room_db: str) -> None:
+    room = _room(room_db, bots=3, tables=1)
 
     async def play() -> None:
         await room.start()
@@ -364,12 +368,12 @@ def test_retention_by_default_keeps_every_hand(tmp_path: Path) -> None:
             await room.stop()
 
     asyncio.run(play())
-    numbers = [n for _, n in _stored_hands(tmp_path)]
+    numbers = [n for _, n in _stored_hands(room_db)]
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= 8
 
 
-def test_a_retention_backlog_is_forgotten_in_bounded_steps(tmp_path: Path) -> None:
-    store = Storage(str(tmp_path / "tables.db"))
+def test_a_retention_backlog_is_forgotten_in_bounded_steps(room_db: str) -> None:
+    store = Storage(room_db)
     with store.transaction():
         for number in range(1, 251):
             store.put_hand(0, number, [{"kind": "start", "hand_number": number}])

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from server_harness import Client, ServerThread
 CARD = re.compile(r'"([2-9TJQKA][cdhs])"')
 
 
-def _room(path: Path, variant: Variant) -> Room:
+def _room(room_db: str, variant: Variant) -> Room:
     config = TableConfig(
         small_blind=5,
         big_blind=10,
@@ -36,7 +35,7 @@ def _room(path: Path, variant: Variant) -> Room:
     settings = RoomSettings(
         tables=1, bots=0, bot_delay=0.0, pause=600.0, configs=[config], seed=3
     )  # pause: no second hand while the test looks
-    return Room.open(str(path / "tables.db"), settings)
+    return Room.open(room_db, settings)
 
 
 class Player:
@@ -78,7 +77,7 @@ async def _sit(server: ServerThread, seat: int, name: str) -> Client:
 
 @pytest.mark.parametrize("variant", [Variant.TEXAS, Variant.DOUBLE])
 def test_a_new_player_under_the_same_name_sees_no_mucked_cards(
-    tmp_path: Path, variant: Variant
+    room_db: str, variant: Variant
 ) -> None:
     async def scenario(server: ServerThread) -> None:
         first_ann = await _sit(server, 0, "ann")
@@ -124,7 +123,7 @@ def test_a_new_player_under_the_same_name_sees_no_mucked_cards(
         for client in (first_ann, bob, second_ann):
             await client.socket.close()
 
-    with ServerThread(_room(tmp_path, variant)) as server:
+    with ServerThread(_room(room_db, variant)) as server:
         asyncio.run(scenario(server))
         assert server.audited > 5
         assert server.leaks == []

@@ -7,7 +7,6 @@ leave in the middle of a hand."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +20,9 @@ from server_harness import Client, ServerThread
 TEXAS = TableConfig(small_blind=5, big_blind=10, seats=3, action_time=60, time_bank=0)
 
 
-def _room(path: Path) -> Room:
+def _room(room_db: str) -> Room:
     settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=0.05, configs=[TEXAS], seed=3)
-    return Room.open(str(path / "tables.db"), settings)
+    return Room.open(room_db, settings)
 
 
 async def _seat(server: ServerThread, name: str, seat: int) -> Client:
@@ -48,7 +47,7 @@ def test_preferences_are_decoded_strictly() -> None:
         assert refused.value.code == "bad_field", bad
 
 
-def test_preferences_hold_at_once_and_only_the_seat_sees_its_own(tmp_path: Path) -> None:
+def test_preferences_hold_at_once_and_only_the_seat_sees_its_own(room_db: str) -> None:
     """ann turns muck_losing off in the middle of a hand: her view says so, the hand
     being played carries it into its showdown, bob's view holds his own defaults and a
     spectator's none."""
@@ -73,13 +72,13 @@ def test_preferences_hold_at_once_and_only_the_seat_sees_its_own(tmp_path: Path)
         for client in (ann, bob, eve):
             await client.close()
 
-    room = _room(tmp_path)
+    room = _room(room_db)
     with ServerThread(room) as server:
         asyncio.run(scenario(server, room))
         assert server.leaks == [] and server.mismatches == []
 
 
-def test_people_read_seats_and_tables_from_one(tmp_path: Path) -> None:
+def test_people_read_seats_and_tables_from_one(room_db: str) -> None:
     """The page says seat 1 for the protocol's seat 0: so do the server's messages."""
 
     async def scenario(server: ServerThread) -> None:
@@ -107,12 +106,12 @@ def test_people_read_seats_and_tables_from_one(tmp_path: Path) -> None:
         for client in (ann, bob, eve):
             await client.close()
 
-    with ServerThread(_room(tmp_path)) as server:
+    with ServerThread(_room(room_db)) as server:
         asyncio.run(scenario(server))
 
 
 def test_the_lobby_and_back_keeps_the_seat_and_leaving_mid_hand_says_so(
-    tmp_path: Path,
+    room_db: str,
 ) -> None:
     """ann looks at the lobby and watches her own table again: she gets her seat's view
     (her cards), not a spectator's. Leaving in the middle of a hand answers that she
@@ -135,5 +134,5 @@ def test_the_lobby_and_back_keeps_the_seat_and_leaving_mid_hand_says_so(
         for client in (ann, bob):
             await client.close()
 
-    with ServerThread(_room(tmp_path)) as server:
+    with ServerThread(_room(room_db)) as server:
         asyncio.run(scenario(server))

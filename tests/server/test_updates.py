@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,8 +67,12 @@ async def _play(room: Room, audit: Audit) -> None:
             task.cancel()
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_updates_reproduce_every_view_over_random_hands(tmp_path: Path, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("room_db", "seed"),
+    [("sqlite", 1), ("sqlite", 2), ("postgresql", 1)],  # PostgreSQL: its commits batch the sends
+    indirect=["room_db"],
+)
+def test_updates_reproduce_every_view_over_random_hands(room_db: str, seed: int) -> None:
     double = TableConfig(
         small_blind=5, big_blind=10, seats=4, variant=Variant.DOUBLE,
         structure=Structure.NO_LIMIT,
@@ -79,7 +82,7 @@ def test_updates_reproduce_every_view_over_random_hands(tmp_path: Path, seed: in
         configs=[*default_configs(), double],
         bot_bankroll=10**12,  # bots that never go broke: every table plays HANDS hands
     )  # fmt: skip
-    room = Room.open(str(tmp_path / "tables.db"), settings)
+    room = Room.open(room_db, settings)
     audit = Audit()
     room.audit = audit
     asyncio.run(_play(room, audit))
