@@ -57,7 +57,7 @@ def test_the_lobby_lists_every_table_of_the_room_with_its_process(room_db: str) 
     tables, after = room.lobby()
     assert [t["id"] for t in tables] == [0, 1, 2, 5, 7] and after is None
     assert [(t["process"], t["address"]) for t in tables] == [
-        *[("p1", HERE.address)] * 3,
+        *[(room.tables.directory.here.process, HERE.address)] * 3,
         ("p2", THERE.address),
         (None, None),  # its owner died, nobody took it over yet
     ]
@@ -86,7 +86,11 @@ def _elsewhere(replies: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 def test_a_client_asking_for_a_table_served_elsewhere_is_told_where(room_db: str) -> None:
     room = _room(room_db, guests=False)
     room.tables.directory.replace(
-        {5: (THERE, _summary(5)), 7: (NOWHERE, _summary(7)), 8: (HERE, _summary(8))}
+        {
+            5: (THERE, _summary(5)),
+            7: (NOWHERE, _summary(7)),
+            8: (room.tables.directory.here, _summary(8)),
+        }
     )
     ann = sign_up(room, "ann", 1000)
     send(room, ann, type="ping")  # reads the welcome
@@ -101,8 +105,9 @@ def test_a_client_asking_for_a_table_served_elsewhere_is_told_where(room_db: str
     assert ann.table is None and ann.seat is None  # nothing changed here
     # a seat's token names its table in the room's database, whoever serves it
     token = "a-token-of-a-seat-at-table-5"
-    with room.store.transaction():
-        room.store.put_token(token_hash(token), 5, 2, "ann")
+    room.store.db.execute(  # as the process serving table 5 committed it
+        "INSERT INTO tokens VALUES (?, 5, 2, 'ann')", (token_hash(token),)
+    )
     assert _elsewhere(send(room, ann, type="resume", token=token)) == told
     # a table of no process is no table; a bad token is still one
     assert send(room, ann, type="watch", table=9)[0]["code"] == "no_table"
@@ -158,7 +163,7 @@ class _Whereabouts:
 
     def __init__(self) -> None:
         self.owned: dict[int, Place | None] = {}
-        self.live: list[Place] = [HERE, THERE]
+        self.live: list[Place] = [THERE]
 
     def owners(self, db: Connection) -> Mapping[int, Place | None]:
         return dict(self.owned)
@@ -172,7 +177,9 @@ def test_the_directory_follows_the_database_woken_by_its_notifications(
 ) -> None:
     room = _room(postgres_url, tables=2)
     whereabouts = _Whereabouts()
-    whereabouts.owned = {0: HERE, 1: HERE, 5: THERE}
+    here = room.tables.directory.here  # this process, as the room knows it
+    whereabouts.live.append(here)
+    whereabouts.owned = {0: here, 1: here, 5: THERE}
     room.tables.whereabouts = whereabouts
     directory = room.tables.directory
 
