@@ -250,7 +250,7 @@ def _turn_of(seat: int) -> Any:
     return test
 
 
-def test_a_connection_holds_one_seat_and_a_token_stops_at_leave(tmp_path: Path) -> None:
+def test_a_connection_holds_one_seat_and_a_token_stops_at_leave(room_db: str) -> None:
     async def scenario(server: ServerThread) -> None:
         ann, bob = await Client.connect(server.ws_url), await Client.connect(server.ws_url)
         await ann.send(type="sit", table=0, seat=0, name="ann", buy_in=1000)
@@ -292,7 +292,7 @@ def test_a_connection_holds_one_seat_and_a_token_stops_at_leave(tmp_path: Path) 
         for client in (ann, bob, again):
             await client.close()
 
-    with ServerThread(_room(tmp_path)) as server:
+    with ServerThread(_room(room_db)) as server:
         asyncio.run(scenario(server))
         assert server.leaks == []
         assert server.mismatches == []

@@ -21,13 +21,13 @@ from passwords_double import FAST, CountingPasswords
 STRONGER = Passwords(time_cost=2, memory_cost=16, insecure=True)
 
 
-def _hash(path: Path) -> str:
+def _hash(path: Path | str) -> str:
     with Bank(str(path)) as bank:
         return str(bank.db.execute("SELECT password_hash FROM accounts").fetchone()[0])
 
 
-def test_a_weaker_hash_is_replaced_at_sign_in(tmp_path: Path) -> None:
-    path = tmp_path / "room.db"
+def test_a_weaker_hash_is_replaced_at_sign_in(room_db: str) -> None:
+    path = room_db
     with Bank(str(path), passwords=FAST, create=True) as bank:
         bank.create("ann", "correct horse")
     assert "m=8,t=1" in _hash(path)
@@ -40,10 +40,10 @@ def test_a_weaker_hash_is_replaced_at_sign_in(tmp_path: Path) -> None:
         desk.close()
 
 
-def test_a_throttled_sign_in_costs_no_hashing(tmp_path: Path) -> None:
+def test_a_throttled_sign_in_costs_no_hashing(room_db: str) -> None:
     hasher = CountingPasswords()
     throttle = Throttle(clock=lambda: 0.0, per_account=(1, 60.0))
-    desk = Desk(str(tmp_path / "room.db"), RoomSettings(), passwords=hasher, throttle=throttle)
+    desk = Desk(room_db, RoomSettings(), passwords=hasher, throttle=throttle)
     try:
         with pytest.raises(BadCredentials):
             desk.sign_in("ann", "wrong horse", address="192.0.2.1")
