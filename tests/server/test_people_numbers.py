@@ -6,7 +6,6 @@ page is told why it was closed, at once."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,7 @@ from doubleholdem.server.settings import RoomSettings
 from money_room import kinds, money_room, send, sign_up
 
 
-def _played_at_the_second_table(path: Path) -> None:
+def _played_at_the_second_table(path: str) -> None:
     """ann buys in at the second table (id 1) and leaves."""
     room = money_room(path=str(path))
     ann = sign_up(room, "ann", 1000)
@@ -26,8 +25,8 @@ def _played_at_the_second_table(path: Path) -> None:
     room.store.close()
 
 
-def test_the_statement_names_tables_from_one(tmp_path: Path) -> None:
-    path = tmp_path / "tables.db"
+def test_the_statement_names_tables_from_one(room_db: str) -> None:
+    path = room_db
     _played_at_the_second_table(path)
     desk = Desk(str(path), RoomSettings())
     lines = desk.statement("ann")["lines"]
@@ -42,9 +41,9 @@ def test_the_statement_names_tables_from_one(tmp_path: Path) -> None:
 
 
 def test_accounts_show_names_tables_and_seats_from_one(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    room_db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "tables.db"
+    path = room_db
     room = money_room(path=str(path))
     ann = sign_up(room, "ann", 1000)
     assert kinds(send(room, ann, type="sit", table=1, buy_in=400)) == ["seated"]
@@ -59,8 +58,8 @@ def test_accounts_show_names_tables_and_seats_from_one(
     assert shown["statement"][0]["other"] == "table 2"
 
 
-def test_spectators_do_not_chat_in_an_account_room_by_default() -> None:
-    room = money_room()
+def test_spectators_do_not_chat_in_an_account_room_by_default(room_db: str) -> None:
+    room = money_room(path=room_db)
     watcher = room.connect()
     send(room, watcher, type="watch", table=0)
     (refused,) = [r for r in send(room, watcher, type="chat", text="hi") if r["type"] == "error"]
@@ -70,8 +69,8 @@ def test_spectators_do_not_chat_in_an_account_room_by_default() -> None:
     assert RoomSettings(spectator_chat=True).chat_for_spectators
 
 
-def test_a_frozen_account_is_told_before_its_page_is_closed() -> None:
-    room = money_room()
+def test_a_frozen_account_is_told_before_its_page_is_closed(room_db: str) -> None:
+    room = money_room(path=room_db)
     ann = sign_up(room, "ann", 1000)
     ann.active = True
     with room.store.transaction():
