@@ -129,13 +129,17 @@ async def _failovers(
     room: ServedRoom, args: argparse.Namespace, moves: list[Move]
 ) -> tuple[list[float], list[int]]:
     """The cycles under a load of signed-in clients (one a table, beside its bots)."""
-    stop = asyncio.Event()
+    stop, seated = asyncio.Event(), asyncio.Event()
     load = asyncio.create_task(
-        run_load(room.urls, args.tables, 86_400.0, think=0.05, follow=True, stop=stop, record=moves)
-    )
+        run_load(
+            room.urls, args.tables, 86_400.0, think=0.05, follow=True, stop=stop, record=moves,
+            all_seated=seated,
+        )
+    )  # fmt: skip
     times: list[float] = []
     moved: list[int] = []
     try:
+        await seated.wait()  # every client sits before the first kill
         await asyncio.to_thread(wait_hands, room.db, args.tables)
         for cycle in range(args.cycles):
             seconds, tables = await asyncio.to_thread(_cycle, room, args.signal)

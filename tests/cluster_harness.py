@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect
 from doubleholdem.server.http.load_client import Move
 
@@ -36,6 +37,7 @@ __all__ = [
     "unsettled_hands",
     "wait_hands",
     "wait_in_hand",
+    "wait_played",
 ]
 
 # the log's decisions of a seat (a "timeout" entry comes before the one its deadline made)
@@ -80,8 +82,13 @@ class Served:
     def __init__(self, command: list[str], log: Path) -> None:
         self.log = log
         with open(log, "w") as errors:
+            import os
+
+            env = dict(os.environ)
+            if "FAILOVER_SERVE_PATH" in env:
+                env["PYTHONPATH"] = env["FAILOVER_SERVE_PATH"]
             self.process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=errors, text=True
+                command, stdout=subprocess.PIPE, stderr=errors, text=True, env=env
             )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()  # printed once it listens: an event
@@ -169,10 +176,30 @@ class ServedRoom:
         try:
             for db in self.dbs:
                 self.start(db)
+            if len(self.dbs) > 1 and len(set(self.dbs)) == 1:  # one room, leased
+                self.wait_spread()
         except BaseException:
             self.close()
             raise
         return self
+
+    def wait_spread(self, seconds: float = 60.0) -> None:
+        """Until every table of the room is owned by one of its live processes and none
+        holds more than its share (the tables over the processes, rounded up): the
+        tables spread, as the lease rules spread them (each change a commit: the
+        event)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            owners = self.owners()
+            live = self.live
+            share = -(-len(owners) // max(1, len(live)))
+            held = Counter(id(p) for p in owners.values() if p is not None)
+            placed = all(p is not None and p in live for p in owners.values())
+            if owners and placed and max(held.values(), default=0) <= share:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the tables did not spread in {seconds} s: {owners}")
+            time.sleep(0.05)
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -288,8 +315,22 @@ def wait_in_hand(db: str, tables: Iterable[int], seconds: float = 60.0) -> int:
     while not (found := in_hand(db, wanted)):
         if time.monotonic() > deadline:
             raise TimeoutError(f"none of tables {wanted} in a hand in {seconds} s")
-        time.sleep(0.01)
+        time.sleep(0.05)  # each look restores the tables: not too often
     return found[0]
+
+
+def wait_played(db: str, tables: Iterable[int], seconds: float = 120.0) -> None:
+    """Until each table of ``tables`` has dealt a hand past the one it is at now (play
+    goes on there)."""
+    start = {t: stored[0].hand_number for t, stored in stored_tables(db).items()}
+    waiting = set(tables)
+    deadline = time.monotonic() + seconds
+    while waiting:
+        now = stored_tables(db)
+        waiting = {t for t in waiting if now[t][0].hand_number <= start[t]}
+        if waiting and time.monotonic() > deadline:
+            raise TimeoutError(f"tables {sorted(waiting)} dealt no new hand in {seconds} s")
+        time.sleep(0.05)  # each look restores the tables: not too often
 
 
 def audit_problems(db: str) -> list[Any]:
@@ -308,11 +349,13 @@ Logs = list[tuple[int, list[dict[str, Any]]]]
 
 def stored_tables(db: str) -> dict[int, tuple[Any, Logs]]:
     """Each stored table by id: the table restored from its journal (a restore refuses
-    anything inconsistent), and its finished hands' logs by number."""
+    anything inconsistent), and its finished hands' logs by number, all read in one
+    snapshot of the database."""
     from doubleholdem.server.storage.journal import restore
     from doubleholdem.server.storage.storage import read_tables
 
     with contextlib.closing(connect(db)) as store:
+        begin(store, write=False)  # one snapshot while the processes write
         tables = {stored.id: restore(stored) for stored in read_tables(store)}
         logs: dict[int, Logs] = {}
         for table_id, number, log in store.execute(

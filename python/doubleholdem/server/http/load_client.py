@@ -85,6 +85,7 @@ class Client:
         self.pending: dict[str, Any] | None = None  # the decision sent, not yet answered
         self.acknowledged: list[Move] = []
         self.reconnects = 0
+        self.told_elsewhere: str | None = None  # answered elsewhere: its address, or ""
         self.stopped = asyncio.Event()  # set: the time to play is up (shared by the load)
 
     def _sit(self) -> str:
@@ -104,7 +105,8 @@ class Client:
             await socket.send(self._sit())
             while True:
                 await self._play_until(socket, stop_at)
-                if self.locate is None or self.seated_at is None or self._over(stop_at):
+                sitting = self.seated_at is not None or self.told_elsewhere is not None
+                if self.locate is None or not sitting or self._over(stop_at):
                     break
                 await socket.close()  # the connection dropped: follow the table
                 socket = await self._follow(stop_at, gate)
@@ -147,15 +149,18 @@ class Client:
             )
 
     async def _follow(self, stop_at: float, gate: asyncio.Semaphore) -> Any:
-        """A new connection to where the table is served now, its seat resumed (by
-        the account's table, or the guest's token), or ``None`` once the time is up."""
+        """A new connection to where the table is served now (the address an
+        ``elsewhere`` named, else where the processes' lobbies say), its seat taken
+        again (:meth:`_sit_again`), or ``None`` once the time is up."""
         from websockets.exceptions import WebSocketException
 
         assert self.locate is not None
         self.reconnects += 1
         self.sent.clear()  # a pending decision is sent again once seated
         while not self._over(stop_at):
-            base = await asyncio.to_thread(self.locate, self.table)
+            base, self.told_elsewhere = self.told_elsewhere or None, None
+            if base is None:
+                base = await asyncio.to_thread(self.locate, self.table)
             if base is not None:
                 self.base, self.ws_url = base, ws_url(base)
                 try:
@@ -163,15 +168,22 @@ class Client:
                 except (OSError, asyncio.TimeoutError, WebSocketException):
                     socket = None
                 if socket is not None:
-                    resume: dict[str, Any] = {"v": 2, "type": "resume"}
-                    if self.token is None:
-                        resume["table"] = self.table
-                    else:
-                        resume["token"] = self.token
-                    await socket.send(json.dumps(resume))
+                    await socket.send(self._sit_again())
                     return socket
             await asyncio.sleep(0.1)  # no process serves the table yet: ask again
         return None
+
+    def _sit_again(self) -> str:
+        """The request that takes the seat at the table's process now: ``resume`` (by
+        the seat's token, or the account's table), or ``sit`` if it never sat."""
+        if self.seated_at is None and self.token is None:
+            return self._sit()
+        resume: dict[str, Any] = {"v": 2, "type": "resume"}
+        if self.token is None:
+            resume["table"] = self.table
+        else:
+            resume["token"] = self.token
+        return json.dumps(resume)
 
     async def _leave(self, socket: Any) -> None:
         """Sits out, plays out the hand it is in, then leaves and waits for ``left``."""
@@ -210,6 +222,7 @@ class Client:
             self._answered(kind, message)
             return False
         elif kind == "elsewhere":  # another process serves the table: follow it
+            self.told_elsewhere = (message["address"] or "").rstrip("/")
             return self.locate is not None
         elif kind == "seated":
             self.token = message["token"] or self.token

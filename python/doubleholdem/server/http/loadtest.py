@@ -269,13 +269,14 @@ async def run_load(
     follow: bool = False,
     stop: asyncio.Event | None = None,
     record: list[Move] | None = None,
+    all_seated: asyncio.Event | None = None,
 ) -> LoadResult:
     """Runs the load test against the room served at ``urls`` (one process's or
     several's); with ``follow`` each client whose connection drops finds where its
     table is served now and goes on there; ``stop``, once set, ends the play before
     ``seconds`` (the leaving is then timed from the end of ``seconds`` all the same);
     ``record`` gets each acknowledged decision as it comes (to be read during the
-    run). See the module docstring."""
+    run); ``all_seated`` is set once every client sat. See the module docstring."""
     bases = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else urls)]
     tables = await asyncio.to_thread(_room_tables, bases)
     kind = await asyncio.to_thread(_room_kind, bases[0])
@@ -291,6 +292,8 @@ async def run_load(
         if waiting[0] == 0:  # everyone sits: the connections are old objects from here on
             gc.freeze()  # (and the clients make next to no reference cycles)
             gc.set_threshold(GC_YOUNG, 10, 10)  # as the server does
+            if all_seated is not None:
+                all_seated.set()
 
     locate = _locator(bases) if follow else None
     stopped = stop or asyncio.Event()
