@@ -82,13 +82,8 @@ class Served:
     def __init__(self, command: list[str], log: Path) -> None:
         self.log = log
         with open(log, "w") as errors:
-            import os
-
-            env = dict(os.environ)
-            if "FAILOVER_SERVE_PATH" in env:
-                env["PYTHONPATH"] = env["FAILOVER_SERVE_PATH"]
             self.process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=errors, text=True, env=env
+                command, stdout=subprocess.PIPE, stderr=errors, text=True
             )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()  # printed once it listens: an event

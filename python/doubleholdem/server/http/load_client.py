@@ -85,6 +85,7 @@ class Client:
         self.pending: dict[str, Any] | None = None  # the decision sent, not yet answered
         self.acknowledged: list[Move] = []
         self.reconnects = 0
+        self.left = False  # the server said ``left``
         self.told_elsewhere: str | None = None  # answered elsewhere: its address, or ""
         self.stopped = asyncio.Event()  # set: the time to play is up (shared by the load)
 
@@ -112,14 +113,14 @@ class Client:
                 socket = await self._follow(stop_at, gate)
                 if socket is None:
                     return
-            await self._leave(socket)
+            socket = await self._leave(socket, gate)
         finally:
             if socket is not None:
                 await socket.close()
 
     def _over(self, stop_at: float) -> bool:
-        """Whether the time to play is up."""
-        return time.monotonic() >= stop_at or self.stopped.is_set()
+        """Whether the time to play (or, leaving, to leave) is up."""
+        return time.monotonic() >= stop_at or (self.stopped.is_set() and not self.leaving)
 
     async def _play_until(self, socket: Any, stop_at: float) -> None:
         """Plays on ``socket`` until ``stop_at``, :attr:`stopped` or the connection's
@@ -185,16 +186,31 @@ class Client:
             resume["token"] = self.token
         return json.dumps(resume)
 
-    async def _leave(self, socket: Any) -> None:
-        """Sits out, plays out the hand it is in, then leaves and waits for ``left``."""
+    async def _leave(self, socket: Any, gate: asyncio.Semaphore) -> Any:
+        """Sits out, plays out the hand it is in, then leaves and waits for ``left``
+        (a minute at most); following the room, on the table's process of the moment
+        (a connection that drops meanwhile is followed). The socket it ends on."""
+        from websockets.exceptions import ConnectionClosed
+
         if self.seated_at is None:  # never sat
-            return
+            return socket
         self.leaving = True
-        await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._receive(socket), 60.0)
+        deadline = time.monotonic() + 60.0
+        while True:
+            with contextlib.suppress(ConnectionClosed):
+                await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._receive(socket), deadline - time.monotonic())
+            if self.left or self.locate is None or time.monotonic() >= deadline:
+                break
+            await socket.close()  # the connection dropped: leave where the table is now
+            self.asked_to_leave = False
+            socket = await self._follow(deadline, gate)
+            if socket is None:
+                break
         if self.answering is not None:
             self.answering.cancel()
+        return socket
 
     async def _receive(self, socket: Any) -> None:
         """Reads the server's messages and answers them, until the seat is left, the
@@ -229,6 +245,7 @@ class Client:
             await self._send_pending(socket)
             return False
         if kind == "left":
+            self.left = True
             return True
         if kind == "error":
             self.errors += 1
