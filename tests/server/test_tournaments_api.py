@@ -108,3 +108,31 @@ def test_only_an_operator_cancels_and_every_entry_is_refunded(
     assert statuses == {0: "cancelled", 1: "registering"}  # a sit-and-go opens anew
     with contextlib.closing(connect(room_db, mode="ro")) as db:
         assert audit_room(db)["problems"] == []
+
+
+def test_a_decision_resent_with_its_id_is_answered_repeated(browser: Browser) -> None:
+    tokens = {name: browser.sign_up(name).token for name in ("ann", "bob")}
+    for token in tokens.values():
+        assert browser.request("POST", "/api/tournaments/0/register", {}, token=token).status == 200
+    for _ in range(2_000):  # until a person's turn (the bot acts at once)
+        turns = [(token, browser.request("GET", "/api/tournaments/0", token=token).body["me"])
+                 for token in tokens.values()]  # fmt: skip
+        mine = [(t, me["view"]) for t, me in turns if (me["view"].get("hand") or {}).get("legal")]
+        if mine:
+            break
+    else:
+        raise AssertionError("never a person's turn")
+    token, view = mine[0]
+    legal = view["hand"]["legal"]
+    action = "check" if legal["can_check"] else "call"
+    decision = {"id": "h1", "hand": view["hand_number"], "action": action}
+    post = browser.request
+    bad = post("POST", "/api/tournaments/0/act", {**decision, "id": "no spaces"}, token=token)
+    assert (bad.status, bad.body["error"]) == (409, "refused")
+    assert "action id" in bad.body["message"]
+    first = post("POST", "/api/tournaments/0/act", decision, token=token)
+    assert (first.status, first.body) == (200, {"ok": True})
+    again = post("POST", "/api/tournaments/0/act", decision, token=token)
+    assert (again.status, again.body) == (200, {"ok": True, "repeated": True})
+    other = post("POST", "/api/tournaments/0/act", {**decision, "action": "fold"}, token=token)
+    assert (other.status, other.body["error"]) == (409, "id_reused")

@@ -29,6 +29,7 @@ from doubleholdem.server import protocol
 from doubleholdem.server.protocol import Patch, diff, encode
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tournaments import views
+from doubleholdem.server.tournaments.action_ids import ActionIdReused
 from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.wording import told
@@ -144,10 +145,14 @@ class TournamentSockets:
         fields: dict[str, Any] = {}
         try:
             if isinstance(message, protocol.TournamentAct):
-                if self._stale(runner, player, message.hand):
+                decided = (message.hand, message.action, message.amount)
+                if runner.ids.repeated(player, message.id, decided):  # a retry: not again
+                    fields["repeated"] = True
+                elif self._stale(runner, player, message.hand):
                     connection.error("stale", f"hand {message.hand} is not being played", ident)
                     return
-                runner.act(player, message.hand, message.action, message.amount)
+                else:
+                    runner.act(player, *decided, message.id)
             elif isinstance(message, protocol.TournamentRegister):
                 fields["entry"] = self.tournaments.register(runner.id, player)
             elif isinstance(message, protocol.TournamentUnregister):
@@ -159,7 +164,7 @@ class TournamentSockets:
                     runner.offer_deal(player)
                 else:
                     runner.answer_deal(player, message.answer == "accept")
-        except (AccountError, DatabaseBusy) as error:
+        except (AccountError, DatabaseBusy, ActionIdReused) as error:
             connection.error(error.code, told(error), ident)
             return
         except IllegalAction as error:

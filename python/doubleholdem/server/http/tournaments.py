@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,12 +28,15 @@ from doubleholdem.errors import (
 )
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
+from doubleholdem.server.protocol import MAX_ID
 from doubleholdem.server.storage.commit import GroupCommit
+from doubleholdem.server.tournaments.action_ids import ActionIdReused
 from doubleholdem.server.tournaments.room import Tournaments
 
 __all__ = ["MAX_BODY", "NotAnOperator", "tournament_routes"]
 
 MAX_BODY = 1024
+_ACTION_ID = re.compile(f"[A-Za-z0-9_.:-]{{1,{MAX_ID}}}")  # as the WebSocket's (PROTOCOL.md)
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -127,6 +131,8 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
                 return _refused(503, "unavailable", "the database refuses writes for now")
             try:
                 answer = apply(found, account, data)
+            except ActionIdReused as error:
+                return _refused(409, error.code, str(error))
             except AccountError as error:
                 return _refused(402 if error.code == "insufficient_funds" else 403,
                                 error.code, str(error))  # fmt: skip
@@ -151,15 +157,21 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             raise NotAnOperator(f"{account.name} is not an operator: only an admin cancels")
         tournaments.cancel(number)
 
-    def act(number: int, account: Account, data: dict[str, Any]) -> None:
+    def act(number: int, account: Account, data: dict[str, Any]) -> dict[str, Any]:
         hand, action, amount = data.get("hand"), data.get("action"), data.get("amount")
+        ident = data.get("id")
         if (
             type(hand) is not int
             or not isinstance(action, str)
             or (amount is not None and type(amount) is not int)
+            or not (ident is None or (isinstance(ident, str) and _ACTION_ID.fullmatch(ident)))
         ):
-            raise IllegalAction('act: {"hand": N, "action": "call", "amount": N or null}')
-        tournaments.runner(number).act(account.name, hand, action, amount)
+            raise IllegalAction(
+                'act: {"hand": N, "action": "call", "amount": N or null, "id": an optional'
+                f" action id of 1 to {MAX_ID} letters, digits or '_-.:'}}"
+            )
+        repeated = tournaments.runner(number).act(account.name, hand, action, amount, ident)
+        return {"repeated": True} if repeated else {}
 
     def buy(number: int, account: Account, data: dict[str, Any]) -> None:
         what = data.get("what")

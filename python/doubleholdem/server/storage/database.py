@@ -35,6 +35,7 @@ from doubleholdem.server.cluster.leases import SCHEMA as LEASES_SCHEMA
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
 from doubleholdem.server.storage.lobby_rows import SUMMARY_TABLE
+from doubleholdem.server.storage.tournament_actions import SCHEMA as TOURNAMENT_ACTIONS
 
 __all__ = [
     "CHECKPOINT_SECONDS",
@@ -140,6 +141,8 @@ _ADDED = (
     *LEASES_SCHEMA,
     # each table's lobby summary, for the room's other processes (lobby_rows)
     SUMMARY_TABLE,
+    # the action ids of tournament decisions (tournament_actions)
+    *TOURNAMENT_ACTIONS,
 )
 
 # the rows of one table, by table and column (what dropping a table forgets)

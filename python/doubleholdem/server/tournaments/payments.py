@@ -36,8 +36,9 @@ from doubleholdem.accounts.accounts import get_account, ledger_account
 from doubleholdem.accounts.ledger import LedgerAccount
 from doubleholdem.database.connection import Connection
 from doubleholdem.errors import AccountClosed, AccountFrozen
+from doubleholdem.server.storage.commit import Step
 
-__all__ = ["Sale", "pay_prize", "payer", "refund", "sell"]
+__all__ = ["Sale", "pay_prize", "payer", "prize_step", "refund", "refund_step", "sell"]
 
 
 class Sale(NamedTuple):
@@ -101,3 +102,13 @@ def pay_prize(db: Connection, tournament_id: int, entry: int, player: str, amoun
         key = f"prize:{tournament_id}:{entry}"
         ledger.transfer(db, key, "prize", ledger.tournament(tournament_id), account, amount,
                         memo=memo)  # fmt: skip
+
+
+def refund_step(tournament_id: int, sale: Sale) -> Step:
+    """The commit's step that refunds ``sale`` (:func:`refund`)."""
+    return lambda store: refund(store.db, tournament_id, sale)
+
+
+def prize_step(tournament_id: int, entry: int, player: str, amount: int) -> Step:
+    """The commit's step that pays entry ``entry`` its prize (:func:`pay_prize`)."""
+    return lambda store: pay_prize(store.db, tournament_id, entry, player, amount)

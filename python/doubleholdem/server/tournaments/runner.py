@@ -7,14 +7,13 @@ pass on the server's clock (TH-40); a hand over is finished by the tournament (p
 hand-for-hand, breaking and balancing, the level); the winner's end pays the prizes.
 
 Every change happens inside :meth:`TournamentRunner.change`, synchronously: afterwards
-what it changed (:mod:`~doubleholdem.server.tournaments.stored`: a decision as a move
-of its table, a table otherwise changed as its snapshot, the tournament's own row when
-it changed) goes to the group commit with the ledger entries of the change, in one
-transaction. A change that pays
-(a registration) writes its entries at once in a savepoint of that transaction
-(:meth:`GroupCommit.paying <doubleholdem.server.storage.commit.GroupCommit.paying>`),
-so a refusal is known before the reply and undoes both. If the commit fails the runner
-goes back to the stored row."""
+what it changed (:mod:`~doubleholdem.server.tournaments.stored`: a decision as a move of
+its table, a table otherwise changed as its snapshot, the tournament's own row when it
+changed) goes to the group commit with the ledger entries of the change, in one
+transaction. A change that pays (a registration) writes its entries at once in a
+savepoint of that transaction (:meth:`GroupCommit.paying
+<doubleholdem.server.storage.commit.GroupCommit.paying>`), so a refusal is known before
+the reply and undoes both. If the commit fails the runner goes back to the stored row."""
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ import contextlib
 import logging
 import math
 from collections.abc import Callable, Iterator
-from functools import partial
 
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
 from doubleholdem.server import oplog
@@ -32,6 +30,7 @@ from doubleholdem.server.storage import hands, journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments
+from doubleholdem.server.tournaments.action_ids import ActionIds
 from doubleholdem.server.tournaments.payments import Sale
 from doubleholdem.server.tournaments.settle import settlement
 from doubleholdem.server.tournaments.stored import (
@@ -80,6 +79,7 @@ class TournamentRunner:
         self.version = 0  # changes since the room started (the page polls it)
         self.gone = False  # its creation's commit failed
         self._steps: list[Step] = []
+        self.ids = ActionIds(stored.id, store, commit)  # the decisions' ids
         self._pending = Pending(set() if stored.whole else set(tournament.tables))
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         self._bots: dict[str, Bot] = {}
@@ -224,10 +224,14 @@ class TournamentRunner:
 
     # ------------------------------------------------------------------ play
 
-    def act(self, player: str, hand: int, action: str, amount: int | None) -> None:
-        """A decision of ``player`` in hand number ``hand`` at its table (refused with
-        :class:`~doubleholdem.errors.IllegalAction` or :class:`TournamentError`,
-        changing nothing but the time's passing)."""
+    def act(
+        self, player: str, hand: int, action: str, amount: int | None, action_id: str | None = None
+    ) -> bool:
+        """``player``'s decision in hand ``hand`` at its table (refused: IllegalAction,
+        TournamentError, changing nothing but the time's passing); True, not applied
+        again, if sent with an ``action_id`` applied already (:class:`ActionIds`)."""
+        if self.ids.repeated(player, action_id, decided := (hand, action, amount)):
+            return True
         entries = self.tournament.entries_of(player)
         entry = entries[-1] if entries else None
         if entry is None or entry.table is None or entry.seat is None:
@@ -242,11 +246,13 @@ class TournamentRunner:
             self.catch_up(table, now, entry.table)
             try:
                 self._decide(entry.table, entry.seat, Decision(action, amount), now)
+                self._steps += self.ids.applied(player, action_id, decided, entry.table)
             except DoubleHoldemError as error:
                 refused = error
             self._after_decision(entry.table, now)
         if refused is not None:
             raise refused
+        return False
 
     def catch_up(self, table: Table, now: float, number: int) -> None:
         """The deadlines ``table`` (number ``number``) passed by ``now`` (TH-40), applied
@@ -312,6 +318,7 @@ class TournamentRunner:
                                    event=self.stored.spec.name))  # fmt: skip
         hand = table.hand_number
         self._steps.append(lambda s: hands.put(s.db, key, hand, history))
+        self._steps.append(self.ids.hand_over(number, hand))  # its ids kept one hand more
 
     def _note_moves(self, report: HandReport, now: float) -> None:
         for move in report.moves:
@@ -327,11 +334,10 @@ class TournamentRunner:
         stored, entries = self.stored, self.tournament.entries
         for entry, amount in sorted(amounts.items()):
             player = entries[entry].player
-            self.pay(
-                partial(_prize, tournament_id=self.id, entry=entry, player=player, amount=amount)
-            )
+            self.pay(payments.prize_step(self.id, entry, player, amount))
             if amount:
                 self.log("tournament_prize", player=player, entry=entry, chips=amount)
+        self.pay(self.ids.over())
         self._changed()
         stored.paid = {e: a for e, a in amounts.items() if a}
         stored.status = CANCELLED if ended_by == "cancelled" else FINISHED
@@ -405,7 +411,7 @@ class TournamentRunner:
             if stored.status == REGISTERING:
                 for sold in stored.open_sales.values():
                     for sale in sold:
-                        self.pay(partial(_refund, tournament_id=self.id, sale=sale))
+                        self.pay(payments.refund_step(self.id, sale))
                         self.log("tournament_refund", sale)
                 stored.open_sales.clear()
                 stored.status, stored.ended_by = CANCELLED, "cancelled"
@@ -582,11 +588,3 @@ class TournamentRunner:
 
 def _unheard(runner: TournamentRunner) -> None:
     """The default :attr:`TournamentRunner.on_change`: nobody listens."""
-
-
-def _prize(store: Storage, *, tournament_id: int, entry: int, player: str, amount: int) -> None:
-    payments.pay_prize(store.db, tournament_id, entry, player, amount)
-
-
-def _refund(store: Storage, *, tournament_id: int, sale: payments.Sale) -> None:
-    payments.refund(store.db, tournament_id, sale)
