@@ -1,7 +1,7 @@
 """Tournament decisions by id (issue 34 item 3, docs/PROTOCOL.md "Tournaments"): a
 ``tournament_act`` (or the HTTP API's ``act``) resent after it was applied, as a client
 retrying after a dropped connection does, is answered ``repeated`` and applied once,
-after a restart too; its id sent with another decision is refused (``id_reused``); a
+after a restart and a ``kill -9`` too; its id sent with another decision is refused (``id_reused``); a
 commit that fails forgets the id (the retry is then applied); and the ids are forgotten
 with their table's hands and with the tournament. On SQLite and PostgreSQL
 (``room_db``), driven step by step on the test's clock (each change committed at once)
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 from typing import Any
 
 import pytest
@@ -126,6 +128,35 @@ def test_a_decision_resent_after_a_restart_is_answered_repeated(room_db: str) ->
     [reply] = _send(room, room.connect(account="ann"), id="d1", hand=hand, action=action)
     assert reply["ok"] and reply["repeated"] is True
     assert (runner.stored.to_text(runner.tournament, key), runner.tournament.to_json(key)) == before
+    room.store.close()
+
+
+def test_a_decision_resent_after_kill_9_is_answered_repeated(room_db: str) -> None:
+    """A child process applies ann's decision and is killed with SIGKILL right after
+    the reply (the commit before it): the id is there after the kill, with the decision."""
+    room, runner, clock = _started(room_db)
+    hand, action = _turn(runner, clock, "ann")
+    key = room.settings.snapshot_key
+    room.store.close()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            child, _runner = _open(room_db, clock)
+            [reply] = _send(child, child.connect(account="ann"), id="k1", hand=hand, action=action)
+            if reply.get("ok"):
+                os.kill(os.getpid(), signal.SIGKILL)  # no close, no checkpoint
+        finally:
+            os._exit(1)  # the decision was refused: the parent finds no id
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    room, runner = _open(room_db, clock)
+    [(player, ident, _table, noted, decision)] = _ids(room)
+    assert (player, ident, noted, json.loads(decision)) == ("ann", "k1", hand, [hand, action, None])
+    after = runner.stored.to_text(runner.tournament, key), runner.tournament.to_json(key)
+    [reply] = _send(room, room.connect(account="ann"), id="k1", hand=hand, action=action)
+    assert reply["ok"] and reply["repeated"] is True
+    assert (runner.stored.to_text(runner.tournament, key), runner.tournament.to_json(key)) == after
+    assert audit(room) == []
     room.store.close()
 
 
