@@ -9,8 +9,9 @@ entries take :class:`~doubleholdem.table.TableConfig` fields (``variant``,
 database that already holds tables restores them where they were; a damaged one is
 refused (exit status 2, naming each table and its problem) unless ``--repair``, and so
 is one whose ledger lost its append-only triggers (``--repair`` restores them). One
-server per database: a second one exits with status 2 naming the process that holds it.
-See docs/server.md."""
+server per SQLite file: a second one exits with status 2 naming the process that holds
+it. Any number of servers share a PostgreSQL room, each serving its share of the tables
+(docs/postgres.md). See docs/server.md."""
 
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--db",
         default="tables.db",
-        help="the room's database: a SQLite file, or a postgresql:// URL (one server per room)",
+        help="the room's database: a SQLite file (one server), or a postgresql:// URL "
+        "(any number of servers share its tables)",
     )
     p.add_argument("--tables", type=_count, default=4, help="tables")
     p.add_argument("--bots", type=_count, default=2, help="bot seats at each new table")
@@ -256,8 +258,7 @@ def run(args: argparse.Namespace) -> int:
     raise_file_limit()
     listener = _listen(args.host, args.port)
     port = listener.getsockname()[1]
-    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
-    settings.address = args.address or f"http://{shown_host}:{port}"
+    settings.address = args.address or f"http://{_shown_host(args.host)}:{port}"
     settings.origins = tuple(args.origin)
     _announce_upgrade(args.db)
     oplog.configure(level=args.log_level, style=args.log_format, access=args.access_log)
@@ -281,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
             while not server.started and not task.done():
                 await asyncio.sleep(0.01)
             if server.started:
-                host = "127.0.0.1" if args.host in ("0.0.0.0", "", "::") else args.host
+                host = _shown_host(args.host)
                 tables = len(room.runners)
                 print(f"doubleholdem: {tables} tables; open http://{host}:{port}/", flush=True)
                 print(f"doubleholdem: {_who_sits(settings, shown(args.db))}", flush=True)
@@ -297,6 +298,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:  # the log's handler goes with the command (a test's stderr closes after)
         oplog.unconfigure()
+
+
+def _shown_host(host: str) -> str:
+    """The host a local client reaches a server listening on ``host`` at."""
+    return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
 
 
 def _announce_upgrade(db: str) -> None:

@@ -49,6 +49,8 @@ class UnknownMetric(DoubleHoldemError, ValueError):
 COUNTERS = {
     "commits_refused": "Group commits that failed (rolled back, their tables undone).",
     "leases_renewed": "Table leases this process renewed.",
+    "leases_taken": "Table leases this process acquired (at its start, or taken over).",
+    "leases_lost": "Table leases this process lost to another (found when writing).",
 }
 GAUGES = {
     "tables_owned": "Tables this process serves.",

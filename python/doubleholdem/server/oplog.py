@@ -63,6 +63,9 @@ EVENTS = {
     "tournament_end": logging.INFO,
     "account_blocked": logging.WARNING,
     "commit_failed": logging.ERROR,
+    "leases_lost": logging.WARNING,
+    "tables_taken": logging.INFO,
+    "tables_let_go": logging.INFO,
     "writes_again": logging.WARNING,
     "wallet_failed": logging.ERROR,
 }

@@ -61,7 +61,9 @@ __all__ = [
     "Owner",
     "acquire",
     "fence",
+    "grant_new",
     "heartbeat",
+    "held_by_others",
     "live_processes",
     "owners",
     "register",
@@ -233,6 +235,22 @@ def _acquire(
     return {int(t): int(e) for t, e in sorted(rows)}
 
 
+def grant_new(db: Connection, process: str, tables: Iterable[int]) -> dict[int, int]:
+    """Inside the transaction that makes ``tables`` (new tables, or tables made anew by
+    a repair): their leases, ``process``'s, each at the next epoch: table -> epoch."""
+    ids = sorted(tables)
+    db.executemany(
+        "INSERT INTO leases (table_id, owner, epoch) VALUES (?, ?, 1) ON CONFLICT (table_id)"
+        " DO UPDATE SET owner = excluded.owner, epoch = leases.epoch + 1",
+        [(t, process) for t in ids],
+    )
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    rows = db.execute(f"SELECT table_id, epoch FROM leases WHERE table_id IN ({marks})", ids)
+    return {int(t): int(e) for t, e in rows}
+
+
 def release(db: Connection, process: str, tables: Iterable[int] | None = None) -> None:
     """Gives up the leases of ``process`` (of ``tables`` only, else every one, and its
     row goes), in one transaction: another process takes them at its next look."""
@@ -255,6 +273,12 @@ def owners(db: Connection) -> dict[int, Owner | None]:
         f" ON p.id = l.owner AND {_live(db)} ORDER BY l.table_id"
     ).fetchall()
     return {int(t): None if p is None else Owner(str(p), str(a)) for t, p, a in rows}
+
+
+def held_by_others(db: Connection, process: str) -> set[int]:
+    """The tables whose leases processes other than ``process`` hold."""
+    rows = db.execute("SELECT table_id FROM leases WHERE owner != ?", (process,))
+    return {int(table_id) for (table_id,) in rows}
 
 
 def fence(db: Connection, process: str, epochs: Mapping[int, int]) -> set[int]:

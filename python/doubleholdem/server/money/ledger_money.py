@@ -59,7 +59,7 @@ class LedgerTableMoney(PaidSeats):
     def _paid(
         self, owner: str, amount: int, key: str, reason: Reason, paid: WalletCall | None
     ) -> Iterator[None]:
-        with self.commit.paying():
+        with self.commit.paying(self.table_id):
             self.wallet.debit(owner, self.table_id, amount, key=key, reason=reason)
             yield
 
@@ -107,7 +107,7 @@ class LedgerTableMoney(PaidSeats):
             return for_people(why)
         if account is not None:
             key = f"bankroll:{account.id}:{self.name}:{table.next_occupancy}"
-            with self.commit.paying():
+            with self.commit.paying(self.table_id):
                 ledger.transfer(db, key, "bankroll", ledger.HOUSE, ledger.bot(name), bankroll)
         return None
 

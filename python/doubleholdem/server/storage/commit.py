@@ -39,7 +39,17 @@ be committed now) waits for the commit in flight to end first
 (:class:`~doubleholdem.server.storage.turns.WriterTurn`). Reads on the loop meanwhile
 wait for the statement in progress and see the commit's rows as written so far. SQLite
 commits on the loop, as before: its commit is a function call and a write to the log (a
-few hundred microseconds), less than the hop to a thread and back."""
+few hundred microseconds), less than the hop to a thread and back.
+
+Fencing (a room whose tables are leased to many processes:
+:mod:`doubleholdem.server.cluster`). A change hands in its table's id with its steps;
+the commit's first statement locks the leases of the tables it writes (*the fencing
+step*, :meth:`Fence.fence <doubleholdem.server.cluster.fencing.Fence.fence>`), and
+the steps of a table whose lease this process lost are left out: the others' are
+committed, that table's replies are not sent (those it asked to send instead are), and
+it is handed to :attr:`GroupCommit.lost` (its runner goes, its clients are told where to
+go): a lost table is no failure of the database. A payment for a table fences it at
+once (:meth:`GroupCommit.paying`)."""
 
 from __future__ import annotations
 
@@ -53,6 +63,7 @@ from typing import Protocol, TypeVar
 from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
+from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.metrics import Metrics
 from doubleholdem.server.storage.storage import Storage
 
@@ -65,6 +76,7 @@ __all__ = [
     "GroupCommit",
     "Recipient",
     "Step",
+    "TableStep",
     "running_loop",
 ]
 
@@ -80,6 +92,19 @@ _NONE_APPLYING: set[tuple[str, str]] = set()  # a batch's when there are none (n
 _T = TypeVar("_T")
 
 
+class TableStep:
+    """A step of table ``table``'s change: left out of the commit if its lease is lost."""
+
+    __slots__ = ("step", "table")
+
+    def __init__(self, table: int, step: Step) -> None:
+        self.table = table
+        self.step = step
+
+    def __call__(self, store: Storage) -> None:
+        self.step(store)
+
+
 class Recipient(Protocol):
     """Whatever a message is posted to (a connection)."""
 
@@ -89,7 +114,7 @@ class Recipient(Protocol):
 class _Batch:
     """The changes of one commit and what follows it."""
 
-    __slots__ = ("applying", "ended", "future", "instead", "sends", "steps", "undo")
+    __slots__ = ("applying", "ended", "future", "instead", "lost", "sends", "steps", "undo")
 
     def __init__(
         self,
@@ -103,6 +128,7 @@ class _Batch:
         self.steps, self.sends, self.instead = steps, sends, instead
         self.undo, self.ended, self.applying = undo, ended, applying
         self.future: concurrent.futures.Future[BaseException | None] | None = None
+        self.lost: set[int] = set()  # tables left out, their leases lost
 
 
 def running_loop() -> asyncio.AbstractEventLoop | None:
@@ -139,17 +165,22 @@ class GroupCommit:
         # or refusing
         self.ready = asyncio.Event()
         self.ready.set()
+        # called on the loop with the tables whose leases this process lost
+        self.lost: Callable[[set[int]], None] = _nothing_lost
 
     def later(
         self,
         steps: list[Step],
         undo: Callable[[], None],
         ended: Callable[[], None] | None = None,
+        *,
+        table: int | None = None,
     ) -> None:
         """Stores ``steps`` at the next :meth:`flush`; if that commit fails, ``undo`` is
         called; once it ended, committed or failed (after the undos), ``ended`` is
-        (before the messages are sent). Each once however often it is handed in."""
-        self._steps += steps
+        (before the messages are sent). Each once however often it is handed in.
+        ``table``: the table they change (fenced: see the module)."""
+        self._steps += steps if table is None else [TableStep(table, s) for s in steps]
         self._undo.add(undo)
         if ended is not None:
             self._ended[ended] = None
@@ -167,7 +198,7 @@ class GroupCommit:
         self.flush()
 
     @contextlib.contextmanager
-    def paying(self) -> Iterator[None]:
+    def paying(self, table: int | None = None) -> Iterator[None]:
         """A change that may be refused (a buy-in the balance cannot pay): what the
         block writes goes at once into the next commit's transaction (begun now,
         :meth:`Storage.reserve <doubleholdem.server.storage.storage.Storage.reserve>`),
@@ -175,11 +206,19 @@ class GroupCommit:
         back with it. If the block raises, what it wrote is undone (a savepoint; the
         whole transaction, and its write lock, when it held nothing else) and the error
         raised. :class:`~doubleholdem.errors.DatabaseBusy` when the write lock is held
-        elsewhere for more than ``PAY_PATIENCE`` seconds (nothing written)."""
+        elsewhere for more than ``PAY_PATIENCE`` seconds (nothing written);
+        :class:`~doubleholdem.server.cluster.leases.LeaseLost` when this process lost
+        the lease of ``table``, the table it pays at (nothing written)."""
         store = self.store
         self._connection_free()
         began = not store.in_transaction
         self._begin_now()
+        lost = set() if table is None else store.fencing.fence(store.db, {table})
+        if lost:
+            if began:
+                store.abandon()
+            self._lose(lost)
+            raise LeaseLost(lost)
         store.db.execute("SAVEPOINT paying")
         try:
             yield
@@ -287,36 +326,51 @@ class GroupCommit:
         if batch.steps and off_loop:
             self._fly(batch)
             return
-        self._land(batch, self._commit(batch.steps))
+        self._land(batch, self._commit(batch.steps, batch.lost))
 
     def _off_loop(self) -> bool:
         """Whether the next commit runs on the worker thread: on PostgreSQL, from a
         running event loop, unless stopping."""
         return self._threaded and not self.stopping and running_loop() is not None
 
-    def _commit(self, steps: list[Step]) -> BaseException | None:
-        """Runs ``steps`` in one transaction and commits it (on whichever thread);
-        what failed, or ``None``. Its time is the commit latency's."""
+    def _commit(self, steps: list[Step], lost: set[int]) -> BaseException | None:
+        """Runs ``steps`` in one transaction, but those of tables whose leases are
+        lost (added to ``lost``: the fencing step), and commits it (on whichever
+        thread); what failed, or ``None``. Its time is the commit latency's."""
         if not steps:
             return None
         began = time.perf_counter()
         try:
             with self.store.transaction():
+                lost |= self._fence(steps)
                 for step in steps:
-                    step(self.store)
+                    if not lost or getattr(step, "table", None) not in lost:
+                        step(self.store)
         except Exception as error:
             return error
         finally:
             self.metrics.observe("commit_seconds", time.perf_counter() - began)
         return None
 
-    def _commit_off_loop(self, steps: list[Step]) -> BaseException | None:
+    def _commit_off_loop(self, steps: list[Step], lost: set[int]) -> BaseException | None:
         """:meth:`_commit` on the commit's thread, the write connection lent to it."""
         self.store.turn.take()
         try:
-            return self._commit(steps)
+            return self._commit(steps, lost)
         finally:
             self.store.turn.give_back()
+
+    def _fence(self, steps: list[Step]) -> set[int]:
+        """The fencing step: the tables of ``steps`` whose leases this process lost
+        (the others' locked until the transaction ends)."""
+        tables = {step.table for step in steps if isinstance(step, TableStep)}
+        return self.store.fencing.fence(self.store.db, tables) if tables else set()
+
+    def _lose(self, tables: set[int]) -> None:
+        """Hands ``tables``, whose leases this process lost, to :attr:`lost`."""
+        oplog.event("leases_lost", tables=sorted(tables))
+        self.metrics.count("leases_lost", len(tables))
+        self.lost(tables)
 
     def _fly(self, batch: _Batch) -> None:
         """Commits ``batch`` on the worker thread; it lands on the loop when done."""
@@ -328,7 +382,7 @@ class GroupCommit:
         self._flying = batch
         self.ready.clear()  # the tables' own moves wait for it to land, as on the loop
         self.store.turn.lend()
-        batch.future = self._worker.submit(self._commit_off_loop, batch.steps)
+        batch.future = self._worker.submit(self._commit_off_loop, batch.steps, batch.lost)
 
         def done(_: object) -> None:
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
@@ -354,6 +408,8 @@ class GroupCommit:
 
     def _land(self, batch: _Batch, error: BaseException | None) -> None:
         """What follows a commit of ``batch`` that ended (``error`` if it failed)."""
+        if batch.lost:
+            self._left_out(batch)
         if error is not None:
             # the changes gathered meanwhile were made on top of the failed ones: they fail too
             pending = self._take_pending()
@@ -381,6 +437,22 @@ class GroupCommit:
             then()
         for recipient, text in sends:
             recipient.send(text)
+
+    def _left_out(self, batch: _Batch) -> None:
+        """The tables of ``batch`` left out of its commit, their leases lost: their
+        clients are sent what they asked instead, not their replies, and the tables go
+        to :attr:`lost`."""
+        lost = batch.lost
+
+        def theirs(recipient: Recipient) -> bool:
+            return getattr(recipient, "table", None) in lost
+
+        batch.sends = [(r, text) for r, text in batch.sends if not theirs(r)]
+        for recipient, text in batch.instead:
+            if theirs(recipient):
+                recipient.send(text)
+        batch.instead = [(r, text) for r, text in batch.instead if not theirs(r)]
+        self._lose(lost)
 
     def _take(self) -> _Batch:
         """The changes handed in since the last commit, taken for the next (their
@@ -477,3 +549,7 @@ class GroupCommit:
             self._probe.cancel()
             self._probe = None
         self.ready.set()
+
+
+def _nothing_lost(tables: set[int]) -> None:
+    """What :attr:`GroupCommit.lost` does until the room says."""

@@ -40,10 +40,13 @@ class Lock(Protocol):
     def release(self) -> None: ...
 
 
-def room_lock(target: str) -> Lock:
+def room_lock(target: str, *, shared: bool = False) -> Lock:
     """The lock of the room at ``target`` (a SQLite file's path or a PostgreSQL URL),
-    held until released; :class:`DatabaseInUse` while another server holds it."""
-    return PostgresLock(target) if is_postgres(target) else DatabaseLock(target)
+    held until released; :class:`DatabaseInUse` while another server holds it. On
+    PostgreSQL, ``shared``: held by each of the processes serving the room together
+    (their tables leased: :mod:`doubleholdem.server.cluster`), refused only while one
+    holds the room alone (a repair, or a server of a version before leases)."""
+    return PostgresLock(target, shared=shared) if is_postgres(target) else DatabaseLock(target)
 
 
 class DatabaseLock:
@@ -77,10 +80,11 @@ class DatabaseLock:
 class PostgresLock:
     """Holds the advisory lock of the room in the PostgreSQL database at ``url`` (the
     first schema of its search path) on a connection of its own until :meth:`release`,
-    or raises :class:`DatabaseInUse` naming the server process that holds it. Several
-    processes serving one room share its tables through leases instead (not yet)."""
+    or raises :class:`DatabaseInUse` naming the server process that holds it;
+    ``shared``: the lock held in shared mode, with the other processes serving the
+    room, each of its tables leased to one of them."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, shared: bool = False) -> None:
         try:
             self._db = connect(url, mode="rw")
         except database_errors() as error:
@@ -90,11 +94,14 @@ class PostgresLock:
             self._db.execute("SELECT set_config('application_name', ?, false)", (me,)).close()
             (schema,) = self._db.execute("SELECT current_schema()").fetchone()
             key = self._key = lock_key(f"room:{schema}")
-            (held,) = self._db.execute("SELECT pg_try_advisory_lock(?)", (key,)).fetchone()
+            mode = "_shared" if shared else ""
+            self._unlock = f"SELECT pg_advisory_unlock{mode}(?)"
+            (held,) = self._db.execute(f"SELECT pg_try_advisory_lock{mode}(?)", (key,)).fetchone()
             if not held:
+                alone = "serves it alone" if shared else "serves it"
                 raise DatabaseInUse(
                     f"{shown(url)} (schema {schema}) is in use by "
-                    f"{self._holder(key) or 'another server'} (one server per room)"
+                    f"{self._holder(key) or 'another server'}, which {alone}"
                 )
         except BaseException:
             self._db.close()
@@ -117,7 +124,7 @@ class PostgresLock:
         some moments later, when a server opening the room at once would be refused. A
         session that cannot answer is closed all the same (its end releases the lock)."""
         try:
-            self._db.execute("SELECT pg_advisory_unlock(?)", (self._key,)).close()
+            self._db.execute(self._unlock, (self._key,)).close()
         except database_errors():
             pass
         finally:

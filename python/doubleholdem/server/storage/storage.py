@@ -45,7 +45,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from doubleholdem.database.connection import (
@@ -79,6 +79,7 @@ from doubleholdem.server.storage.survey import (
     StoredTable,
     meta_int,
     move_hash,
+    read_chat,
     read_table,
     read_tables,
     read_tokens,
@@ -112,15 +113,20 @@ def token_hash(token: str) -> str:
 
 
 class Storage:
-    """The server's database at ``path`` (created if missing)."""
+    """The server's database at ``path`` (made if missing); ``shared``: see ``room_lock``."""
 
     def __init__(
-        self, path: str, *, synchronous: str = "normal", restore_triggers: bool = False
+        self,
+        path: str,
+        *,
+        synchronous: str = "normal",
+        restore_triggers: bool = False,
+        shared: bool = False,
     ) -> None:
         if synchronous not in ("normal", "full"):
             raise ValueError(f"synchronous must be normal or full, not {synchronous!r}")
         self.path = path
-        self._lock = None if path == ":memory:" else room_lock(path)
+        self._lock = None if path == ":memory:" else room_lock(path, shared=shared)
         # the ledger's append-only triggers made anew on ``restore_triggers`` (a repair)
         self.restored_triggers: tuple[str, ...] = ()
         try:
@@ -135,16 +141,15 @@ class Storage:
         # each thread's connection for reads (reader())
         self._readers = ThreadConnections(path, busy_seconds=BUSY_SECONDS, read_only=True)
         self._stop = threading.Event()
-        # per table: the checksum of its snapshot and its number of moves (forgotten on
-        # a rollback, then read again), and the tables whose head the transaction moved
+        # per table its snapshot's checksum and moves (until a rollback); the heads moved
         self._heads: dict[int, tuple[str, int]] = {}
         self._moved: set[int] = set()
         self.fencing = Fence()  # the leases its transactions write under
         self._touched = self.fencing.touched
+        self.closing: list[Callable[[], None]] = []  # called first when it closes
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:" and dialect(self._db) == SQLITE:
-            # Checkpoints (which flush the disk) run in a thread of their own, so that
-            # commits on the event loop never wait for a disk flush.
+            # checkpoints (disk flushes) on a thread of their own: commits never wait for one
             self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._checkpoints = threading.Thread(
                 target=checkpoints,
@@ -168,7 +173,9 @@ class Storage:
         )
 
     def close(self) -> None:
-        """Closes the database."""
+        """Closes the database (after calling what is in :attr:`closing`)."""
+        for then in self.closing:
+            then()
         self._stop.set()
         if self._checkpoints is not None:
             self._checkpoints.join()
@@ -228,9 +235,8 @@ class Storage:
             self._rollback()
 
     def data_version(self) -> int:
-        """A number that changes when another connection (the accounts' desk, the
-        command line's cashier or operator) commits to the database: SQLite's
-        ``data_version``; PostgreSQL's next transaction id (any writer's, ours too)."""
+        """A number that changes when another connection commits (the desk, the command
+        line): SQLite's ``data_version``; PostgreSQL's next transaction id (any's)."""
         if dialect(self._db) == SQLITE:
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
         query = "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
@@ -288,11 +294,6 @@ class Storage:
             raise
         finally:
             self._depth = 0
-
-    def fence(self, tables: set[int]) -> set[int]:
-        """Inside a transaction: the tables of ``tables`` whose lease this process lost
-        (:meth:`Fence.fence <doubleholdem.server.cluster.fencing.Fence.fence>`)."""
-        return self.fencing.fence(self._db, tables)
 
     def owners(self) -> dict[int, Owner | None]:
         """Each table: the live process that serves it, or ``None`` while none does
@@ -520,11 +521,7 @@ class Storage:
 
     def chat(self, table_id: int, *, last: int = 50) -> list[dict[str, Any]]:
         """The ``last`` chat lines of a table, oldest first."""
-        rows = self._db.execute(
-            "SELECT line FROM chat WHERE table_id = ? ORDER BY number DESC LIMIT ?",
-            (table_id, last),
-        ).fetchall()
-        return [json.loads(line) for (line,) in reversed(rows)]
+        return read_chat(self._db, table_id, last)
 
     # calls to a wallet outside the database
 

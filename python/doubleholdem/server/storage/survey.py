@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from doubleholdem.database.connection import Connection
 from doubleholdem.errors import TamperedSnapshot
@@ -18,6 +18,7 @@ __all__ = [
     "Damage",
     "StoredTable",
     "move_hash",
+    "read_chat",
     "read_table",
     "read_tables",
     "read_tokens",
@@ -102,6 +103,14 @@ def read_table(db: Connection, table_id: int) -> StoredTable:
     return StoredTable(
         table_id, snapshot, json.loads(bots), moves, tuple(read_tokens(db, table_id))
     )
+
+
+def read_chat(db: Connection, table_id: int, last: int) -> list[dict[str, Any]]:
+    """The ``last`` chat lines of table ``table_id``, oldest first."""
+    rows = db.execute(
+        "SELECT line FROM chat WHERE table_id = ? ORDER BY number DESC LIMIT ?", (table_id, last)
+    ).fetchall()
+    return [json.loads(line) for (line,) in reversed(rows)]
 
 
 def read_tokens(db: Connection, table_id: int) -> list[tuple[str, int, str]]:

@@ -55,6 +55,7 @@ class Opening(TypedDict, total=False):
     synchronous: str
     repair: bool
     wallet: Wallet | None
+    lease_seconds: float  # how long its leases outlive its last heartbeat
 
 
 class Room:
@@ -87,7 +88,7 @@ class Room:
     @classmethod
     def open(cls, path: str, settings: RoomSettings, **options: Unpack[Opening]) -> Room:
         """The room of the database at ``path``, opened with ``options`` (``synchronous``,
-        ``repair``, ``wallet``: :meth:`RoomTables.open
+        ``repair``, ``wallet``, ``lease_seconds``: :meth:`RoomTables.open
         <doubleholdem.server.tables.tables.RoomTables.open>`: its tables restored, made,
         or refused as damaged unless ``repair``)."""
         tables = RoomTables.open(path, settings, **options)
@@ -215,7 +216,7 @@ class Room:
             for runner in list(self.runners.values()):
                 step = runner.retention(runner.table.hand_number)
                 if step is not None and runner.next_start < now - RETENTION_SECONDS:
-                    self.commit.later([step], _nothing)
+                    self.commit.later([step], _nothing, table=runner.id)
             await asyncio.sleep(RETENTION_SECONDS)
 
     def check_accounts(self) -> None:

@@ -187,7 +187,7 @@ class TableRunner:
                 steps.append(self.summary_step())
         self._moves.clear()
         commit = self._commit
-        commit.later(steps, self.reload, self._ended)
+        commit.later(steps, self.reload, self._ended, table=self.id)
         replies, self._replies = self._replies, []
         for connection, text in replies:
             commit.post(connection, text)
@@ -320,7 +320,7 @@ class TableRunner:
             if line in self.chat:
                 self.chat.remove(line)
 
-        self._commit.later([lambda s: s.put_chat(self.id, number, line)], undo)
+        self._commit.later([lambda s: s.put_chat(self.id, number, line)], undo, table=self.id)
         message = encode("chat", table=self.id, **line)
         for watcher in self.connections:
             self._commit.post(watcher, message)

@@ -4,7 +4,12 @@ with its :class:`~doubleholdem.server.tables.runner.TableRunner` task, its bots 
 (:class:`~doubleholdem.server.money.table_money.TableMoney`, made by the room's kind of
 money, chosen once: :func:`~doubleholdem.server.money.choose.room_money`). The clients and
 their requests are the :class:`~doubleholdem.server.tables.room.Room`'s, which holds its
-tables as a part."""
+tables as a part.
+
+A PostgreSQL room's tables are leased to its processes (:mod:`doubleholdem.server.cluster`):
+this one serves those of its :class:`~doubleholdem.server.cluster.member.Membership`,
+restores those it takes over as a restart does, and drops one whose lease it lost. On
+SQLite one process holds every table (its lock file) through the same path."""
 
 from __future__ import annotations
 
@@ -15,8 +20,13 @@ from functools import partial
 from typing import Any
 
 from doubleholdem.accounts.wallet import Wallet
+from doubleholdem.database.connection import POSTGRESQL, dialect, serialise
+from doubleholdem.database.url import is_postgres
 from doubleholdem.errors import DamagedDatabase, DatabaseBusy, InvalidConfig, TamperedSnapshot
-from doubleholdem.server import protocol
+from doubleholdem.server import oplog, protocol
+from doubleholdem.server.cluster import leases
+from doubleholdem.server.cluster.leases import LEASE_SECONDS
+from doubleholdem.server.cluster.member import Membership
 from doubleholdem.server.money.choose import room_money
 from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.money.wallet_gate import WalletFailed
@@ -25,6 +35,7 @@ from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.lobby_rows import channel
 from doubleholdem.server.storage.storage import Damage, Storage, StoredTable, token_hash
+from doubleholdem.server.tables import handover
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.directory import NOWHERE, Directory, Place
 from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Whereabouts
@@ -81,7 +92,12 @@ class RoomTables:
     """Every table of the server and its database (the room without its clients)."""
 
     def __init__(
-        self, store: Storage, settings: RoomSettings, *, wallet: Wallet | None = None
+        self,
+        store: Storage,
+        settings: RoomSettings,
+        *,
+        wallet: Wallet | None = None,
+        membership: Membership | None = None,
     ) -> None:
         self.store = store
         self.settings = settings
@@ -93,6 +109,7 @@ class RoomTables:
         self.commit.metrics.gauge("tables_owned", lambda: len(self.runners))
         self.audit: Callable[[Connection, TableRunner, str], None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._playing: dict[int, asyncio.Task[None]] = {}  # each table's task
         self.repaired: list[str] = []  # what a repair did, table by table
         # the tables the room's other processes serve (none in a room of one process),
         # and the room's NOTIFY channel (lobby_rows; None on SQLite)
@@ -102,6 +119,15 @@ class RoomTables:
         # (a room in PostgreSQL: its leases; None on SQLite, one process)
         self.whereabouts: Whereabouts | None = Leases() if self.channel is not None else None
         self.reader: DirectoryReader | None = None
+        # this process's leases of the room's tables (None: it serves them all, alone)
+        self.membership = membership
+        if membership is not None:
+            membership.held = store.fencing.epochs  # one record of the epochs held
+            if dialect(store.db) == POSTGRESQL:  # SQLite's lock file fences alone
+                store.fencing.process = membership.id
+            store.closing.append(membership.close)
+            membership.renewed = partial(self.commit.metrics.count, "leases_renewed")
+            self.commit.lost = self._lost
 
     @classmethod
     def open(
@@ -112,6 +138,7 @@ class RoomTables:
         synchronous: str = "normal",
         repair: bool = False,
         wallet: Wallet | None = None,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> RoomTables:
         """The room of the database at ``path``: its stored tables restored where they
         were, and new tables up to ``settings.tables``. A damaged database is refused
@@ -121,9 +148,26 @@ class RoomTables:
         the database as it was); the ledger's append-only triggers someone dropped are
         likewise refused (:class:`MissingTriggers`) unless ``repair``, which makes them
         anew. ``wallet`` pays for the seats (by default the ledger in the same
-        database)."""
-        store = Storage(path, synchronous=synchronous, restore_triggers=repair)
-        room = cls(store, settings, wallet=wallet)
+        database). On PostgreSQL, without ``repair``, the room is served with the other
+        processes serving it, each table by one (this one is ``settings.process``,
+        reachable at ``settings.address``; its leases expire ``lease_seconds`` after its
+        last heartbeat); a repair holds it alone."""
+        alone = repair or not is_postgres(path)
+        store = Storage(path, synchronous=synchronous, restore_triggers=repair, shared=not alone)
+        member = None
+        try:
+            if path != ":memory:":  # (a test's database: nobody else's)
+                member = Membership(
+                    path,
+                    settings.address,
+                    process=settings.process,
+                    exclusive=alone,
+                    lease_seconds=lease_seconds,
+                )
+        except BaseException:
+            store.close()
+            raise
+        room = cls(store, settings, wallet=wallet, membership=member)
         if store.restored_triggers:
             room.repaired.append(
                 f"restored the ledger's append-only triggers {', '.join(store.restored_triggers)}"
@@ -182,7 +226,13 @@ class RoomTables:
     def load(self, *, repair: bool = False) -> None:
         """Restores the stored tables and creates the missing ones (see :meth:`open`)."""
         self.money.load(self.store)
+        member = self.membership
+        owned = None if member is None else self._claim()
         tables, damage = self.store.survey()
+        if member is not None and owned is not None:  # the others' tables are theirs to check
+            others = leases.held_by_others(self.store.db, member.id)
+            tables = [stored for stored in tables if stored.id in owned]
+            damage = [d for d in damage if d.table not in others]
         for stored in tables:
             problem = self._restore(stored)
             if problem is not None:
@@ -196,6 +246,7 @@ class RoomTables:
             kept = self.store.backup(self.store.path + ".before-repair")
             _log.warning("repairing the room: the database as it was is kept in %s", kept)
         with self.store.transaction():
+            serialise(self.store.db, "tables")  # one process makes the room's tables
             self._check_money_kind()
             for found in damage:
                 assert found.table is not None
@@ -205,16 +256,40 @@ class RoomTables:
                 self.runners.pop(found.table, None)
                 replaced = found.wording() + f": replaced by a new table{gone}"
                 self.repaired.append(for_people(replaced))
-            count = max(self.store.count(), self.settings.tables)
-            for table_id in range(count):
-                if table_id not in self.runners:
-                    self._create(table_id)
+            self._create_missing(owned, {d.table for d in damage if d.table is not None})
             for table_id in self.store.openings():
-                runner = self.runners[table_id]
-                runner.money.open_legacy(runner.table)
+                if table_id in self.runners:
+                    runner = self.runners[table_id]
+                    runner.money.open_legacy(runner.table)
             self.publish(self.runners.values())
         with self.money.starting(self.store, self.monies):
             self._seat_new_bots()
+
+    def _create_missing(self, owned: set[int] | None, dropped: set[int]) -> None:
+        """Makes the tables up to the settings' count that the room lacks, and those a
+        repair ``dropped``, in the load's transaction; with leases (``owned`` the
+        tables this process holds), their leases are this process's."""
+        stored = self.store.count()
+        new = [
+            table_id
+            for table_id in range(max(stored, self.settings.tables))
+            if table_id not in self.runners
+            and (owned is None or table_id >= stored or table_id in dropped)
+        ]
+        if self.membership is not None:  # leased before anything of theirs is written
+            granted = leases.grant_new(self.store.db, self.membership.id, new)
+            self.store.fencing.epochs.update(granted)
+        for table_id in new:
+            self._create(table_id)
+
+    def _claim(self) -> set[int]:
+        """Acquires this process's share of the room's tables at its start (:meth:`Membership.claim
+        <doubleholdem.server.cluster.member.Membership.claim>`): their ids."""
+        assert self.membership is not None
+        epochs = self.membership.claim()
+        self.store.fencing.epochs.update(epochs)
+        self.commit.metrics.count("leases_taken", len(epochs))
+        return set(epochs)
 
     def publish(self, runners: Iterable[TableRunner]) -> None:
         """Stores the summaries of ``runners``' tables, inside the caller's transaction,
@@ -253,8 +328,9 @@ class RoomTables:
         if stored != kind:
             self.store.set_money_kind(kind)
 
-    def _restore(self, stored: StoredTable) -> str | None:
-        """Takes on a stored table: ``None``, or what is wrong with it."""
+    def _restore(self, stored: StoredTable, chat: list[dict[str, Any]] | None = None) -> str | None:
+        """Takes on a stored table (with its ``chat``, else read): ``None``, or what is
+        wrong with it."""
         try:
             table = restore(stored, self.settings.snapshot_key)
         except TamperedSnapshot as error:
@@ -277,7 +353,9 @@ class RoomTables:
             humans[seat] = (hashed, player)
         runner = self._runner(stored.id, table, bots)
         runner.humans = humans
-        runner.chat.extend(self.store.chat(stored.id, last=self.settings.chat_lines))
+        if chat is None:
+            chat = self.store.chat(stored.id, last=self.settings.chat_lines)
+        runner.chat.extend(chat)
         self.runners[stored.id] = runner
         return None
 
@@ -344,7 +422,9 @@ class RoomTables:
         wallet, a busy database) stays to seat at the next start."""
         now = self.settings.clock()
         for table_id, bots in self.store.bots_to_seat().items():
-            runner = self.runners[table_id]
+            runner = self.runners.get(table_id)
+            if runner is None:  # another process serves it
+                continue
             for seat, kind in bots.items():
                 self._seat_new_bot(runner, seat, kind, now)
 
@@ -371,19 +451,32 @@ class RoomTables:
         """Starts every table's task (a hand in play goes on where it was), and the
         work the room's money does while it serves. No player is connected yet: their
         seats are away until they resume (no time bank)."""
-        for runner in self.runners.values():
-            self.mark_away(runner)
-            self._tasks.append(asyncio.create_task(runner.run()))
+        for runner in list(self.runners.values()):
+            self._play(runner)
         if self.whereabouts is not None and self.channel is not None:
             self.reader = DirectoryReader(self.store.path, self.directory, self.whereabouts)
             self.reader.start(asyncio.get_running_loop())
         for work in self.money.background(self.monies):
             self._tasks.append(asyncio.create_task(work))
+        member = self.membership
+        if member is not None and not member.exclusive:
+            loop = asyncio.get_running_loop()
+            read = partial(handover.read_taken, chat_lines=self.settings.chat_lines)
+            member.start(loop, read=read, took=self._took, lost=self._lost, surplus=self._surplus)
+
+    def _play(self, runner: TableRunner) -> None:
+        """Starts the task of ``runner``'s table (its seats away until they resume)."""
+        self.mark_away(runner)
+        self._playing[runner.id] = asyncio.create_task(runner.run())
 
     async def stop(self) -> None:
-        """Stops every table's task and the directory's reader (the database stays
-        open: the room closes it)."""
-        tasks, self._tasks = self._tasks, []
+        """Stops every table's task, the directory's reader and this process's leases'
+        renewal (the database stays open: the room closes it, and its leases are
+        released with it)."""
+        if self.membership is not None:
+            self.membership.stopping()
+        tasks, self._tasks = [*self._tasks, *self._playing.values()], []
+        self._playing.clear()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -455,3 +548,49 @@ class RoomTables:
         if self.audit is not None:
             self.audit(connection, runner, text)
         self.commit.post(connection, text)
+
+    # ------------------------------------------------------------------ leases
+
+    def _took(self, taken: handover.Taken) -> None:
+        """Tables whose leases this process took over (a dead process's, or handed
+        over): each restored from the journal as a restart restores it, and played."""
+        for stored, chat in taken:
+            if stored.id in self.runners:
+                continue
+            problem = self._restore(stored, chat)
+            if problem is not None:  # left unserved: its damage is for a repair
+                _log.warning("table %d was not taken over: %s", stored.id, for_people(problem))
+                continue
+            self._play(self.runners[stored.id])
+        self.commit.metrics.count("leases_taken", len(taken))
+        oplog.event("tables_taken", tables=[stored.id for stored, _ in taken])
+
+    def _lost(self, tables: set[int]) -> None:
+        """Tables whose leases another process holds now: they go from this process
+        at once (their state as the last commit left it is the other's now)."""
+        for table_id in tables:
+            self.store.fencing.epochs.pop(table_id, None)
+        self._let_go(tables)
+
+    def _surplus(self, count: int) -> None:
+        """This process holds ``count`` tables beyond its share: it hands over that
+        many, those with the fewest people and no hand in play first, once their last
+        changes are committed (another process takes them within a second)."""
+        member = self.membership
+        if member is None or member.exclusive:
+            return
+        chosen = handover.surplus(self.runners.values(), count)
+        self._let_go(chosen)
+        self.commit.after(partial(member.hand_over, chosen))
+
+    def _let_go(self, tables: set[int]) -> None:
+        """Stops serving ``tables``: their tasks end, their clients are told to go
+        (:func:`~doubleholdem.server.tables.handover.let_go`)."""
+        for table_id in tables:
+            task = self._playing.pop(table_id, None)
+            if task is not None:
+                task.cancel()
+            runner = self.runners.pop(table_id, None)
+            if runner is not None:
+                handover.let_go(runner)
+        oplog.event("tables_let_go", tables=sorted(tables))

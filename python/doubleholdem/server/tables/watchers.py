@@ -50,6 +50,15 @@ class Watchers:
         self._all.discard(connection)
         connection.table = None
 
+    def let_go(self) -> list[Connection]:
+        """Every connection watching the table, which this process serves no more: they
+        hold no seat and watch no table here any more."""
+        gone = list(self._all)
+        for connection in gone:
+            connection.seat = connection.token = None
+            self.drop(connection)
+        return gone
+
     def replace(self, token: str, keeper: Connection) -> list[Connection]:
         """The connections other than ``keeper`` holding the seat of ``token``, which
         another connection resumed: they hold no seat and watch no table any more."""

@@ -1,0 +1,227 @@
+"""This process's membership of a room (:class:`Membership`): its ``processes`` row,
+kept alive by a thread of its own with a connection of its own (a heartbeat every
+:data:`~doubleholdem.server.cluster.leases.RENEW_SECONDS`, never on the event loop),
+which also takes over the tables whose owner died and gives back those it was asked to
+hand over, telling the room through callbacks run on its event loop.
+
+Its share of the room is the tables' count over the live processes', rounded up: at its
+start it acquires that many takeable tables (waiting, up to a lease's length, for those
+of a process that just died: a restart after ``kill -9`` finds its tables again), and
+each second it takes takeable tables up to its share and offers to hand over what it
+holds beyond it (:attr:`Membership.surplus`), so that the tables spread over the live
+processes. A process that holds the whole room (``exclusive``: SQLite's lock file, or a
+repair) takes every table at its start, whoever held it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from doubleholdem.database.connection import POSTGRESQL, Connection, dialect
+from doubleholdem.database.failure import database_error, database_errors
+from doubleholdem.database.url import connect
+from doubleholdem.server.cluster import leases
+from doubleholdem.server.cluster.leases import LEASE_SECONDS, RENEW_SECONDS
+
+__all__ = ["Membership", "Reader"]
+
+_log = logging.getLogger("doubleholdem.server")
+_START_POLL = 0.05  # seconds between tries at the start while a dead owner's tables wait
+
+# reads the tables acquired (table -> epoch) on the membership's connection, off the loop
+Reader = Callable[[Connection, dict[int, int]], Any]
+
+
+class Membership:
+    """This process in the room at ``target`` (a SQLite file or a PostgreSQL URL),
+    reachable by clients at ``address``, named ``process`` in the room (by default its
+    machine, process id and a random part); ``exclusive`` when it holds the whole room.
+    ``lease_seconds`` and ``renew_seconds`` are the lease rules' (shorter in tests)."""
+
+    def __init__(
+        self,
+        target: str,
+        address: str,
+        *,
+        process: str | None = None,
+        exclusive: bool,
+        lease_seconds: float = LEASE_SECONDS,
+        renew_seconds: float = RENEW_SECONDS,
+    ) -> None:
+        self.id = process or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
+        self.address = address
+        self.exclusive = exclusive
+        self.lease_seconds = lease_seconds
+        self.renew_seconds = renew_seconds
+        self._target = target
+        try:
+            self._db: Connection = connect(target, mode="rw")
+        except database_errors() as error:
+            raise database_error(target, error) from None
+        lock = None
+        if dialect(self._db) == POSTGRESQL:  # held for the process's life: its liveness
+            lock = secrets.randbits(62)
+            self._db.execute("SELECT pg_advisory_lock(?)", (lock,)).close()
+        self._lock = lock
+        leases.register(self._db, self.id, address, lock=lock, seconds=lease_seconds)
+        self.held: dict[int, int] = {}  # table -> epoch, as the event loop knows them
+        self._handing: set[int] = set()  # tables handed over, to release
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.renewed: Callable[[int], None] = _nothing  # told the leases each heartbeat renewed
+
+    # ------------------------------------------------------------------ at the start
+
+    def claim(self) -> dict[int, int]:
+        """Acquires this process's share of the room's tables, at its start (see the
+        module): table -> epoch. It waits, a lease's length at most, for the tables of a
+        process that just died (PostgreSQL ends a killed process's session, and so its
+        advisory lock, only moments later) or that the others hand over."""
+        if self.exclusive:
+            return self._acquire(want=2**31, steal=True)
+        deadline = time.monotonic() + self.lease_seconds + self.renew_seconds
+        taken: dict[int, int] = {}
+        while True:
+            taken.update(self._acquire(want=self.share() - len(taken), steal=False))
+            if len(taken) >= self.share() or time.monotonic() >= deadline:
+                return taken
+            time.sleep(_START_POLL)
+
+    def share(self) -> int:
+        """The tables this process is to hold: the room's over the live processes',
+        rounded up (this one counted)."""
+        (tables,) = self._db.execute("SELECT COUNT(*) FROM leases").fetchone()
+        live = {p.process for p in leases.live_processes(self._db)} | {self.id}
+        return math.ceil(int(tables) / len(live))
+
+    def _acquire(self, *, want: int, steal: bool) -> dict[int, int]:
+        if want <= 0:
+            return {}
+        return leases.acquire(self._db, self.id, want=want, steal=steal)
+
+    # ------------------------------------------------------------------ while serving
+
+    def start(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        read: Reader,
+        took: Callable[[Any], None],
+        lost: Callable[[set[int]], None],
+        surplus: Callable[[int], None],
+    ) -> None:
+        """Starts the thread (see the module): ``took`` is called on ``loop`` with what
+        ``read`` read (on the thread) of the tables it acquired, ``lost`` with those
+        another process holds now, ``surplus`` with how many this one holds beyond its
+        share."""
+        if self._thread is not None:
+            return
+
+        def tell(callback: Callable[..., None], *args: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(callback, *args)
+
+        def run() -> None:
+            while not self._stop.is_set():
+                try:
+                    self._tick(tell, read, took, lost, surplus)
+                except database_errors() as error:  # the next tick tries again
+                    _log.warning("the room's leases could not be renewed: %s", error)
+                    with contextlib.suppress(*database_errors()):
+                        if self._db.in_transaction:
+                            self._db.execute("ROLLBACK")
+                self._wake.wait(self.renew_seconds)
+                self._wake.clear()
+
+        self._thread = threading.Thread(target=run, name="doubleholdem-leases", daemon=True)
+        self._thread.start()
+
+    def _tick(
+        self,
+        tell: Callable[..., None],
+        read: Reader,
+        took: Callable[[Any], None],
+        lost: Callable[[set[int]], None],
+        surplus: Callable[[int], None],
+    ) -> None:
+        if not leases.heartbeat(self._db, self.id, self.lease_seconds):
+            # swept as dead (a minute without heartbeats): back, its tables long taken
+            leases.register(self._db, self.id, self.address, lock=self._lock)
+        self.renewed(len(self.held))
+        handing, self._handing = self._handing, set()
+        if handing:
+            leases.release(self._db, self.id, handing)
+        held = dict(self.held)
+        stored = dict(
+            self._db.execute("SELECT table_id, epoch FROM leases WHERE owner = ?", (self.id,))
+        )
+        gone = {t for t, epoch in held.items() if stored.get(t) != epoch}
+        if gone:
+            tell(lost, gone)
+        if self._stop.is_set():
+            return
+        share = self.share()
+        mine = len(held) - len(gone)
+        taken = self._acquire(want=share - mine, steal=False)
+        if taken:
+            self.held.update(taken)  # the storage writes them from now on
+            tell(took, read(self._db, taken))
+        elif mine > share:
+            tell(surplus, mine - share)
+
+    def hand_over(self, tables: set[int]) -> None:
+        """Releases the leases of ``tables`` at the thread's next tick, called at once
+        (their last changes committed: another process takes them)."""
+        for table_id in tables:
+            self.held.pop(table_id, None)
+        self._handing |= tables
+        self._wake.set()
+
+    def halt(self) -> None:
+        """Stops renewing (the thread ends; its row is left as it is): a process that
+        froze or lost the database, as tests make one. Its leases expire unless
+        :meth:`start` is called again."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        self._stop.clear()
+
+    def stopping(self) -> None:
+        """This process stops: nobody counts it live from now on (its tables are
+        released by :meth:`close`, once its last commit is done)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        with contextlib.suppress(*database_errors()):
+            leases.stopping(self._db, self.id)
+
+    def close(self) -> None:
+        """Releases every lease of this process and its row, at once (another process
+        takes its tables at its next look), and closes its connection (and so, on
+        PostgreSQL, its advisory lock)."""
+        self.stopping()
+        try:
+            leases.release(self._db, self.id)
+        except database_errors() as error:  # they expire instead
+            _log.warning("the room's leases were not released: %s", error)
+        finally:
+            self._db.close()
+
+
+def _nothing(count: int) -> None:
+    """What :attr:`Membership.renewed` does until the room says."""
