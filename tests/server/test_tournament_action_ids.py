@@ -1,11 +1,11 @@
 """Tournament decisions by id (issue 34 item 3, docs/PROTOCOL.md "Tournaments"): a
 ``tournament_act`` (or the HTTP API's ``act``) resent after it was applied, as a client
 retrying after a dropped connection does, is answered ``repeated`` and applied once,
-after a restart and a ``kill -9`` too; its id sent with another decision is refused (``id_reused``); a
-commit that fails forgets the id (the retry is then applied); and the ids are forgotten
-with their table's hands and with the tournament. On SQLite and PostgreSQL
-(``room_db``), driven step by step on the test's clock (each change committed at once)
-but for the failed commit, which runs on the event loop as the server does."""
+after a restart and a ``kill -9`` too; its id sent with another decision is refused
+(``id_reused``); a commit that fails forgets the id (the retry is then applied); and the
+ids are forgotten with their table's hands and with the tournament. On SQLite and
+PostgreSQL (``room_db``), driven step by step on the test's clock (each change committed
+at once) but for the failed commit, which runs on the event loop as the server does."""
 
 from __future__ import annotations
 
