@@ -282,3 +282,55 @@ def test_where_a_movements_time_goes(durable: Cluster) -> None:
     for name in clusters:
         one, four = (sorted(rates[(name, n)])[1] for n in (1, 4))
         print(f"| {name} | {one:.0f} | {four:.0f} |")
+
+
+def test_fencing_and_the_leases_cost(durable: Cluster) -> None:
+    """Issue 33: a hand's end committed on PostgreSQL with its tables' leases fenced
+    (the commit's first statement locks them, ``SELECT ... FOR SHARE``) against the same
+    commit unfenced (as before leases), side by side in one run, interleaved; and what a
+    heartbeat costs (one row renewing every lease of a process) and a takeover's
+    acquire. Printed (``-s``)."""
+    from bench_money import _room
+    from doubleholdem.database.url import connect
+    from doubleholdem.server.cluster import leases
+
+    hands, rounds = 10, 5
+    kinds = ("unfenced (before leases)", "fenced")
+    results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
+    with durable.schema() as unfenced, durable.schema() as fenced:
+        rooms = {kinds[0]: _room(unfenced, False), kinds[1]: _room(fenced, False)}
+        rooms[kinds[0]].store.fencing.process = None
+        for _ in range(rounds):
+            for kind, room in rooms.items():
+                results[kind] += _hand_ends(room, hands)
+        for room in rooms.values():
+            room.store.close()
+        db = connect(fenced)
+        try:
+            leases.register(db, "bench", "http://bench", lock=None)
+            beats = []
+            for _ in range(200):
+                began = time.perf_counter()
+                leases.heartbeat(db, "bench")
+                beats.append(time.perf_counter() - began)
+            acquires = []
+            for _ in range(50):
+                began = time.perf_counter()
+                leases.acquire(db, "bench", want=1, steal=True)
+                acquires.append(time.perf_counter() - began)
+                leases.release(db, "bench", [0])
+        finally:
+            db.close()
+    print(f"\na hand's end committed on PostgreSQL ({hands * rounds} hands each), milliseconds")
+    print("| room | commit, median | commit, p90 |")
+    print("| --- | ---: | ---: |")
+    for kind, found in results.items():
+        commits = sorted(c for c, _ in found)
+        print(f"| {kind} | {_ms(commits, 0.5)} | {_ms(commits, 0.9)} |")
+        assert found
+    beats.sort()
+    acquires.sort()
+    print(
+        f"heartbeat (renews all of a process's leases): median {_ms(beats, 0.5)} ms, "
+        f"p90 {_ms(beats, 0.9)} ms; a takeover's acquire: median {_ms(acquires, 0.5)} ms"
+    )
