@@ -14,10 +14,11 @@ from typing import Any
 
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.errors import TournamentError, UnknownAccount
-from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import views
+from doubleholdem.server.tournaments.hand_retention import RETENTION_SECONDS, forget_hands
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.server.tournaments.spec import TournamentSpec
 from doubleholdem.server.tournaments.stored import OVER, REGISTERING, Stored, load_all
@@ -44,6 +45,7 @@ class Tournaments:
         self.runners: dict[int, TournamentRunner] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._running = False
+        self.retained: set[int] = set()  # tournaments over whose hands all follow the retention
         # told of each change of a tournament (the WebSocket's watchers), after it
         self.listeners: list[Callable[[TournamentRunner], None]] = []
 
@@ -113,6 +115,32 @@ class Tournaments:
         self._running = True
         for runner in self.runners.values():
             self._start(runner)
+        if self.settings.keep_hands is not None or self.settings.keep_hands_days is not None:
+            self._tasks[-1] = asyncio.create_task(self._retention())
+
+    async def _retention(self) -> None:
+        while True:
+            self.forget_old_hands()
+            await asyncio.sleep(RETENTION_SECONDS)
+
+    def forget_old_hands(self) -> None:
+        """Hands the next commit the retention's step of each tournament over whose
+        hands may still be forgotten
+        (:mod:`~doubleholdem.server.tournaments.hand_retention`)."""
+        keep, days = self.settings.keep_hands, self.settings.keep_hands_days
+        if keep is None and days is None:
+            return
+        older_than = None if days is None else self.settings.clock() - days * DAY
+        for runner in list(self.runners.values()):
+            if runner.stored.status in OVER and runner.id not in self.retained:
+                tournament_id = runner.id
+
+                def step(store: Storage, tournament_id: int = tournament_id) -> None:
+                    forgot = forget_hands(store, tournament_id, keep=keep, older_than=older_than)
+                    if not forgot and older_than is None:  # nothing will age: done
+                        self.retained.add(tournament_id)
+
+                self.commit.later([step], _nothing)
 
     def _start(self, runner: TournamentRunner) -> None:
         if runner.stored.status not in OVER:
@@ -173,3 +201,7 @@ class Tournaments:
         view = views.detail(runner.stored, runner.tournament, self.settings.clock(), viewer)
         view["version"] = runner.version
         return view
+
+
+def _nothing() -> None:
+    """The undo of the retention's step (it changed no tournament)."""
