@@ -59,7 +59,7 @@ def test_a_removal_whose_commit_failed_is_made_once_writes_are_taken(room_db: st
         # (on PostgreSQL its commit may still be on its thread)
         await _until(room.commit.idle)
         left_to_fail = fail_next_write(room)  # the removal's snapshot fails to commit
-        loop = room.tables._tasks[0].get_loop()
+        loop = room.tables._playing[0].get_loop()
         clock.now += 300.0
         loop.call_soon_threadsafe(runner.wake.set)  # the clock moved: one wake, no more
         await _until(lambda: left_to_fail() == 0)  # the removal was made, and failed

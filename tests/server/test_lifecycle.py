@@ -47,7 +47,7 @@ def _room(room_db: str, clock: FakeClock) -> Room:
 
 def _poke(room: Room) -> None:
     """Wakes the tables (the fake clock moved) from the test's thread."""
-    loop = room.tables._tasks[0].get_loop()
+    loop = room.tables._playing[0].get_loop()
     for runner in room.runners.values():
         loop.call_soon_threadsafe(runner.wake.set)
 
@@ -56,7 +56,7 @@ async def _on_server(room: Room, read: Callable[[], Any]) -> Any:
     """``read()`` called on the room's loop, between two changes of its tables: what it
     sees of a table is one state (read from the test's thread, a table the bots play
     on may change between two of its attributes)."""
-    loop = room.tables._tasks[0].get_loop()
+    loop = room.tables._playing[0].get_loop()
 
     async def call() -> Any:
         return read()
