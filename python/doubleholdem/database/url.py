@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import urllib.parse
+from typing import Any
 
 from doubleholdem.database.connection import Connection
 
@@ -39,25 +40,36 @@ def shown(target: str) -> str:
     return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}{host}"))
 
 
-def connect(target: str, *, mode: str = "rw", timeout: float = 5.0) -> Connection:
+def connect(
+    target: str, *, mode: str = "rw", timeout: float = 5.0, any_thread: bool = False
+) -> Connection:
     """A connection to ``target`` in autocommit mode. ``mode`` (:data:`MODES`): ``ro``
     reads only (SQLite's ``mode=ro``; PostgreSQL transactions read only), ``rw`` reads
     and writes an existing database, ``rwc`` also creates a SQLite file (a PostgreSQL
     database is made by its operator: ``createdb``). ``timeout``: the seconds a
-    statement waits for another writer's lock (SQLite) or to connect (PostgreSQL)."""
+    statement waits for another writer's lock (SQLite) or to connect (PostgreSQL).
+    ``any_thread``: a SQLite connection used (one thread at a time) from threads other
+    than the one that made it, as psycopg's always may be."""
     if mode not in MODES:
         raise ValueError(f"a mode is one of {', '.join(MODES)}, not {mode!r}")
     if is_postgres(target):
         from doubleholdem.database import postgres
 
         return postgres.connect(target, read_only=mode == "ro", timeout=timeout)
-    return sqlite(target, mode=mode, timeout=timeout)
+    return sqlite(target, mode=mode, timeout=timeout, any_thread=any_thread)
 
 
-def sqlite(path: str, *, mode: str = "rw", timeout: float = 5.0) -> sqlite3.Connection:
+def sqlite(
+    path: str, *, mode: str = "rw", timeout: float = 5.0, any_thread: bool = False
+) -> sqlite3.Connection:
     """A connection to the SQLite file at ``path`` (or ``:memory:``) in autocommit mode,
-    in SQLite's ``mode`` (:data:`MODES`)."""
+    in SQLite's ``mode`` (:data:`MODES`); ``any_thread`` as :func:`connect`'s."""
+    options: dict[str, Any] = {
+        "timeout": timeout,
+        "isolation_level": None,
+        "check_same_thread": not any_thread,
+    }
     if path == ":memory:":
-        return sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        return sqlite3.connect(path, **options)
     uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
-    return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+    return sqlite3.connect(uri, uri=True, **options)

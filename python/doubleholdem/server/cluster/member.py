@@ -65,7 +65,8 @@ class Membership:
         self.renew_seconds = renew_seconds
         self._target = target
         try:
-            self._db: Connection = connect(target, mode="rw")
+            # made here, used by its heartbeat's thread, closed where the room stops
+            self._db: Connection = connect(target, mode="rw", any_thread=True)
         except database_errors() as error:
             raise database_error(target, error) from None
         lock = None
