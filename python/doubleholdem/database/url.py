@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import urllib.parse
-from typing import Any
 
 from doubleholdem.database.connection import Connection
 
@@ -64,12 +63,8 @@ def sqlite(
 ) -> sqlite3.Connection:
     """A connection to the SQLite file at ``path`` (or ``:memory:``) in autocommit mode,
     in SQLite's ``mode`` (:data:`MODES`); ``any_thread`` as :func:`connect`'s."""
-    options: dict[str, Any] = {
-        "timeout": timeout,
-        "isolation_level": None,
-        "check_same_thread": not any_thread,
-    }
-    if path == ":memory:":
-        return sqlite3.connect(path, **options)
-    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
-    return sqlite3.connect(uri, uri=True, **options)
+    memory = path == ":memory:"
+    uri = path if memory else f"file:{urllib.parse.quote(os.path.abspath(path))}?mode={mode}"
+    return sqlite3.connect(
+        uri, uri=not memory, timeout=timeout, isolation_level=None, check_same_thread=not any_thread
+    )
