@@ -221,7 +221,8 @@ class Membership:
         except database_errors() as error:  # they expire instead
             _log.warning("the room's leases were not released: %s", error)
         finally:
-            self._db.close()
+            with contextlib.suppress(*database_errors()):
+                self._db.close()
 
 
 def _nothing(count: int) -> None:
