@@ -61,6 +61,21 @@ class Fence:
         self._fenced |= wanted - lost
         return lost
 
+    def fence_epochs(self, db: Connection, epochs: set[tuple[int, int]]) -> set[int]:
+        """:meth:`fence` for changes made under the given (table, epoch) leases, the
+        epochs the tables held when the changes were made: the tables whose lease
+        this process holds no more under that epoch (a change made before its table was
+        lost and taken back is not written under the newer lease; a table with changes
+        of two epochs is fenced by the older)."""
+        if self.process is None or not epochs:
+            return set()
+        oldest: dict[int, int] = {}
+        for table, epoch in epochs:
+            oldest[table] = min(epoch, oldest.get(table, epoch))
+        lost = leases.fence(db, self.process, oldest)
+        self._fenced |= set(oldest) - lost
+        return lost
+
     def check(self, db: Connection) -> None:
         """Before ``COMMIT``: :class:`LeaseLost` if the transaction wrote a table whose
         lease this process lost (the caller then rolls it back)."""

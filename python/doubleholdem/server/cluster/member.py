@@ -76,6 +76,10 @@ class Membership:
         self._lock = lock
         leases.register(self._db, self.id, address, lock=lock, seconds=lease_seconds)
         self.held: dict[int, int] = {}  # table -> epoch, as the event loop knows them
+        # taken by the thread, not yet installed by the loop (:meth:`installed`): the
+        # loop alone writes ``held`` (the epochs its storage fences with), once a stale
+        # copy of such a table, from before it was lost, is gone
+        self.taking: dict[int, int] = {}
         self._handing: set[int] = set()  # tables handed over, to release
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -118,12 +122,13 @@ class Membership:
         loop: asyncio.AbstractEventLoop,
         *,
         read: Reader,
-        took: Callable[[Any], None],
+        took: Callable[[Any, dict[int, int]], None],
         lost: Callable[[set[int]], None],
         surplus: Callable[[int], None],
     ) -> None:
         """Starts the thread (see the module): ``took`` is called on ``loop`` with what
-        ``read`` read (on the thread) of the tables it acquired, ``lost`` with those
+        ``read`` read (on the thread) of the tables it acquired and their epochs (to
+        hand to :meth:`installed` once served), ``lost`` with those
         another process holds now, ``surplus`` with how many this one holds beyond its
         share."""
         if self._thread is not None:
@@ -152,7 +157,7 @@ class Membership:
         self,
         tell: Callable[..., None],
         read: Reader,
-        took: Callable[[Any], None],
+        took: Callable[[Any, dict[int, int]], None],
         lost: Callable[[set[int]], None],
         surplus: Callable[[int], None],
     ) -> None:
@@ -173,13 +178,20 @@ class Membership:
         if self._stop.is_set():
             return
         share = self.share()
-        mine = len(held) - len(gone)
+        mine = len(held) + len(self.taking) - len(gone)
         taken = self._acquire(want=share - mine, steal=False)
-        if taken:
-            self.held.update(taken)  # the storage writes them from now on
-            tell(took, read(self._db, taken))
+        if taken:  # the loop installs them (:meth:`installed`), then writes them
+            self.taking.update(taken)
+            tell(took, read(self._db, taken), taken)
         elif mine > share:
             tell(surplus, mine - share)
+
+    def installed(self, epochs: dict[int, int]) -> None:
+        """Called on the loop: the tables of ``epochs`` (taken by the thread) are served
+        from now on, their writes fenced with these epochs."""
+        self.held.update(epochs)
+        for table_id in epochs:
+            self.taking.pop(table_id, None)
 
     def hand_over(self, tables: set[int]) -> None:
         """Releases the leases of ``tables`` at the thread's next tick, called at once

@@ -93,12 +93,15 @@ _T = TypeVar("_T")
 
 
 class TableStep:
-    """A step of table ``table``'s change: left out of the commit if its lease is lost."""
+    """A step of table ``table``'s change, made under the lease of ``epoch`` (as this
+    process held it when the change was made): left out of the commit if that lease is
+    lost, even if the table was taken back since under another."""
 
-    __slots__ = ("step", "table")
+    __slots__ = ("epoch", "step", "table")
 
-    def __init__(self, table: int, step: Step) -> None:
+    def __init__(self, table: int, epoch: int, step: Step) -> None:
         self.table = table
+        self.epoch = epoch
         self.step = step
 
     def __call__(self, store: Storage) -> None:
@@ -180,7 +183,11 @@ class GroupCommit:
         called; once it ended, committed or failed (after the undos), ``ended`` is
         (before the messages are sent). Each once however often it is handed in.
         ``table``: the table they change (fenced: see the module)."""
-        self._steps += steps if table is None else [TableStep(table, s) for s in steps]
+        if table is None:
+            self._steps += steps
+        else:
+            epoch = self.store.fencing.epochs.get(table, -1)
+            self._steps += [TableStep(table, epoch, s) for s in steps]
         self._undo.add(undo)
         if ended is not None:
             self._ended[ended] = None
@@ -363,8 +370,8 @@ class GroupCommit:
     def _fence(self, steps: list[Step]) -> set[int]:
         """The fencing step: the tables of ``steps`` whose leases this process lost
         (the others' locked until the transaction ends)."""
-        tables = {step.table for step in steps if isinstance(step, TableStep)}
-        return self.store.fencing.fence(self.store.db, tables) if tables else set()
+        epochs = {(s.table, s.epoch) for s in steps if isinstance(s, TableStep)}
+        return self.store.fencing.fence_epochs(self.store.db, epochs) if epochs else set()
 
     def _lose(self, tables: set[int]) -> None:
         """Hands ``tables``, whose leases this process lost, to :attr:`lost`."""

@@ -430,6 +430,11 @@ class Storage:
         :class:`~doubleholdem.server.money.table_money.TableMoney`)."""
         return meta_int(self._db, f"repairs:{table_id}") or 0
 
+    def let_go(self, table_id: int) -> None:
+        """Forgets table ``table_id``'s head kept between transactions (another process
+        writes its moves now; read again from the database if it comes back)."""
+        self._heads.pop(table_id, None)
+
     def put_table(self, table_id: int, snapshot: str) -> None:
         """Stores the table's snapshot, which replaces its moves."""
         self._touched.add(table_id)

@@ -5,15 +5,17 @@ clients told to go when it stops serving a table (:func:`let_go`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from doubleholdem.database.connection import Connection as Database
 from doubleholdem.server import protocol
+from doubleholdem.server.storage.storage import Storage, token_hash
 from doubleholdem.server.storage.survey import StoredTable, read_chat, read_table
+from doubleholdem.server.tables.directory import NOWHERE, Directory
 from doubleholdem.server.tables.runner import TableRunner
 
-__all__ = ["Taken", "let_go", "read_taken", "surplus"]
+__all__ = ["Taken", "elsewhere", "let_go", "read_taken", "surplus"]
 
 Taken = list[tuple[StoredTable, list[dict[str, Any]]]]  # each table taken, with its chat
 
@@ -44,3 +46,35 @@ def let_go(runner: TableRunner) -> None:
     for connection in runner.connections.let_go():
         connection.send(protocol.encode("elsewhere", table=runner.id))
         connection.close()
+
+
+def elsewhere(
+    message: protocol.Message, store: Storage, directory: Directory, served: Mapping[int, object]
+) -> str | None:
+    """The ``elsewhere`` reply (docs/PROTOCOL.md) to a ``watch``, ``sit`` or
+    ``resume`` of a table that another process of the room serves (``address``
+    ``null`` while no live process does: its owner died and none took it over
+    yet, or it is this process's and not yet restored); ``None`` for any other
+    message, a table served here, or none in the room.
+    A ``resume`` by token finds its table in the room's database (whichever process
+    serves it) when the token is not of a seat here."""
+    if isinstance(message, (protocol.Watch, protocol.Sit)):
+        table_id: int | None = message.table
+    elif isinstance(message, protocol.Resume) and message.token is None:
+        table_id = message.table
+    elif isinstance(message, protocol.Resume) and message.token is not None:
+        found = store.token(token_hash(message.token))
+        table_id = None if found is None else found[0]
+    else:
+        return None
+    place = None if table_id is None else directory.where(table_id)
+    if place is None or table_id in served:
+        return None
+    if place.process == directory.here.process:  # being taken over: not yet here
+        place = NOWHERE
+    return protocol.encode(
+        "elsewhere",
+        table=table_id,
+        process=place.process or None,
+        address=place.address or None,
+    )

@@ -34,10 +34,10 @@ from doubleholdem.server.settings import DEFAULT_BOTS, RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.lobby_rows import channel
-from doubleholdem.server.storage.storage import Damage, Storage, StoredTable, token_hash
+from doubleholdem.server.storage.storage import Damage, Storage, StoredTable
 from doubleholdem.server.tables import handover
 from doubleholdem.server.tables.connection import Connection
-from doubleholdem.server.tables.directory import NOWHERE, Directory, Place
+from doubleholdem.server.tables.directory import Directory, Place
 from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Whereabouts
 from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
@@ -518,33 +518,9 @@ class RoomTables:
         return self.directory.page(first, protocol.LOBBY_PAGE, ids, lambda i: runners[i].summary())
 
     def elsewhere(self, message: protocol.Message) -> str | None:
-        """The ``elsewhere`` reply (docs/PROTOCOL.md) to a ``watch``, ``sit`` or
-        ``resume`` of a table that another process of the room serves (``address``
-        ``null`` while no live process does: its owner died and none took it over
-        yet, or it is this process's and not yet restored); ``None`` for any other
-        message, a table served here, or none in the room.
-        A ``resume`` by token finds its table in the room's database (whichever process
-        serves it) when the token is not of a seat here."""
-        if isinstance(message, (protocol.Watch, protocol.Sit)):
-            table_id: int | None = message.table
-        elif isinstance(message, protocol.Resume) and message.token is None:
-            table_id = message.table
-        elif isinstance(message, protocol.Resume) and message.token is not None:
-            found = self.store.token(token_hash(message.token))
-            table_id = None if found is None else found[0]
-        else:
-            return None
-        place = None if table_id is None else self.directory.where(table_id)
-        if place is None or table_id in self.runners:
-            return None
-        if place.process == self.directory.here.process:  # being taken over: not yet here
-            place = NOWHERE
-        return protocol.encode(
-            "elsewhere",
-            table=table_id,
-            process=place.process or None,
-            address=place.address or None,
-        )
+        """The ``elsewhere`` reply to ``message`` for a table another process of the
+        room serves, else ``None`` (:func:`~doubleholdem.server.tables.handover.elsewhere`)."""
+        return handover.elsewhere(message, self.store, self.directory, self.runners)
 
     def emit(self, connection: Connection, runner: TableRunner, text: str) -> None:
         """Sends ``text`` about ``runner``'s table, as it is now, to ``connection`` (after
@@ -555,12 +531,22 @@ class RoomTables:
 
     # ------------------------------------------------------------------ leases
 
-    def _took(self, taken: handover.Taken) -> None:
-        """Tables whose leases this process took over (a dead process's, or handed
-        over): each restored from the journal as a restart restores it, and played."""
+    def _took(self, taken: handover.Taken, epochs: dict[int, int]) -> None:
+        """Tables whose leases this process took (a dead process's, handed over, or its
+        own taken back after it froze: a copy still here is stale and goes first); once
+        the changes handed in under the old leases are committed or fenced out, each is
+        restored from the journal as a restart restores it and played, its writes
+        fenced with the new epochs."""
+        stale = {stored.id for stored, _ in taken if stored.id in self.runners}
+        if stale:
+            self._lost(stale)
+        self.commit.after(partial(self._install, taken, epochs))
+
+    def _install(self, taken: handover.Taken, epochs: dict[int, int]) -> None:
+        assert self.membership is not None
+        self.membership.installed(epochs)
         for stored, chat in taken:
-            if stored.id in self.runners:
-                continue
+            self.store.let_go(stored.id)  # its head as stored, not as it was here once
             problem = self._restore(stored, chat)
             if problem is not None:  # left unserved: its damage is for a repair
                 _log.warning("table %d was not taken over: %s", stored.id, for_people(problem))
@@ -589,8 +575,9 @@ class RoomTables:
 
     def _let_go(self, tables: set[int]) -> None:
         """Stops serving ``tables``: their tasks end, their clients are told to go
-        (:func:`~doubleholdem.server.tables.handover.let_go`)."""
+        (:func:`~doubleholdem.server.tables.handover.let_go`); their heads forgotten."""
         for table_id in tables:
+            self.store.let_go(table_id)
             task = self._playing.pop(table_id, None)
             if task is not None:
                 task.cancel()
