@@ -67,6 +67,11 @@ def sign_up(room: Room, name: str, chips: int) -> Connection:
 def send(room: Room, connection: Connection, **fields: Any) -> list[dict[str, Any]]:
     """Sends a request; the messages it was answered with."""
     room.handle(connection, json.dumps({"v": 2, **fields}))
+    return sent(connection)
+
+
+def sent(connection: Connection) -> list[dict[str, Any]]:
+    """The messages sent to ``connection`` and not yet read."""
     replies = []
     while not connection.outbox.empty():
         text = connection.outbox.get_nowait()

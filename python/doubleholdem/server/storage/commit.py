@@ -36,8 +36,12 @@ is as above and happens on the loop: the replies sent after the commit, the undo
 failed (with those of the changes gathered meanwhile, made on top of it), the refusing
 and the heartbeat. Whatever else would begin a transaction (a payment, a write that must
 be committed now) waits for the commit in flight to end first
-(:class:`~doubleholdem.server.storage.turns.WriterTurn`). Reads on the loop meanwhile
-wait for the statement in progress and see the commit's rows as written so far. SQLite
+(:class:`~doubleholdem.server.storage.turns.WriterTurn`). Reads on the loop meanwhile (a
+resumed token, a retried action id) answer from what is committed
+(:meth:`Storage.committed <doubleholdem.server.storage.storage.Storage.committed>`, which
+neither waits for the commit's statements nor sees its rows) and what the room holds in
+memory: the seats taken and the action ids applied (:attr:`GroupCommit.applying`) whose
+commit has not landed. SQLite
 commits on the loop, as before: its commit is a function call and a write to the log (a
 few hundred microseconds), less than the hop to a thread and back.
 

@@ -48,13 +48,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from doubleholdem.database.connection import (
-    SQLITE,
-    Connection,
-    begin,
-    dialect,
-    inserted_id,
-)
+from doubleholdem.database.connection import SQLITE, Connection, begin, dialect, inserted_id
 from doubleholdem.database.failure import database_errors
 from doubleholdem.database.url import shown
 from doubleholdem.errors import MissingTriggers
@@ -503,15 +497,17 @@ class Storage:
 
     def player_hands(self, player: str, *, last: int) -> list[dict[str, Any]]:
         """The PHH records of the last ``last`` hands ``player`` played at any table,
-        newest first (:func:`doubleholdem.server.storage.hands.player_records`), like
-        :meth:`seat_hands`."""
+        newest first (:func:`~doubleholdem.server.storage.hands.player_records`)."""
         return hands.player_records(self.reader(), player, last=last)
 
     def reader(self) -> Connection:
-        """This thread's connection for reads off the event loop (read-only, made on
-        first use, closed with the storage): it sees what is committed, never the event
-        loop's transaction in progress (in-memory, a test's: the storage's own)."""
+        """This thread's read-only connection (made on first use, closed with the storage):
+        committed rows only, never a transaction in progress (in-memory: the storage's own)."""
         return self._db if self.path == ":memory:" else self._readers.get()
+
+    def committed(self) -> Connection:
+        """For reads on the loop: :meth:`reader` (committed rows) while a commit flies."""
+        return self.reader() if self.turn.lent_elsewhere() else self._db
 
     # chat
 
@@ -562,10 +558,12 @@ class Storage:
         )
 
     def token(self, hashed: str) -> tuple[int, int, str] | None:
-        """(table, seat, player) of a token hash, or ``None``."""
-        row = self._db.execute(
-            "SELECT table_id, seat, player FROM tokens WHERE hash = ?", (hashed,)
-        ).fetchone()
+        """(table, seat, player) of a token hash, or ``None`` (:meth:`committed`)."""
+        row = (
+            self.committed()
+            .execute("SELECT table_id, seat, player FROM tokens WHERE hash = ?", (hashed,))
+            .fetchone()
+        )
         return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
     def tokens(self, table_id: int) -> list[tuple[str, int, str]]:
@@ -587,10 +585,12 @@ class Storage:
         )
 
     def action_applied(self, hashed: str, action_id: str) -> bool:
-        """True if that action id of that token was applied already."""
-        row = self._db.execute(
-            "SELECT 1 FROM actions WHERE token = ? AND id = ?", (hashed, action_id)
-        ).fetchone()
+        """True if that action id of that token was applied (:meth:`committed`)."""
+        row = (
+            self.committed()
+            .execute("SELECT 1 FROM actions WHERE token = ? AND id = ?", (hashed, action_id))
+            .fetchone()
+        )
         return row is not None
 
     def forget_actions(self, table_id: int, before_hand: int) -> None:

@@ -2,12 +2,15 @@
 thread of its own (:mod:`~doubleholdem.server.storage.commit`) while the event loop goes
 on; whatever else would begin a transaction on that connection meanwhile (a write that
 must be committed now, a wallet call's note) waits for the commit to end, rather than
-joining its transaction unawares. SQLite's commits run on the loop: its turn is never
-lent.
+joining its transaction unawares, and reads go to a connection that sees only what is
+committed (:meth:`~doubleholdem.server.storage.storage.Storage.committed`). SQLite's
+commits run on the loop: its turn is never lent.
 
 >>> turn = WriterTurn()
 >>> turn.wait()  # free: at once
 >>> turn.lend()  # the loop hands the connection to the commit's thread
+>>> turn.lent_elsewhere()  # reads on the loop meanwhile go elsewhere
+True
 >>> import threading
 >>> seen = []
 >>> def commit():
@@ -48,6 +51,11 @@ class WriterTurn:
         """Called by that commit's thread once its transaction ended."""
         self._holder = None
         self._free.set()
+
+    def lent_elsewhere(self) -> bool:
+        """Whether the connection is lent to a commit on another thread now (its
+        transaction, in progress, is not this thread's to read)."""
+        return not self._free.is_set() and self._holder != threading.get_ident()
 
     def wait(self) -> None:
         """Returns once this thread may use the connection: at once unless it is lent

@@ -476,13 +476,13 @@ class Room:
     ) -> tuple[TableRunner, int, str] | None:
         """The table, seat and token hash ``message`` names: by its token, or the seat
         of ``connection``'s account at its table (in a room with accounts)."""
-        if message.token is not None:
+        if message.token is not None:  # the seats held here, their commit landed or not
             hashed = token_hash(message.token)
-            found = self.store.token(hashed)
-            runner = None if found is None else self.runners.get(found[0])
-            if found is None or runner is None or runner.humans.get(found[1]) != (hashed, found[2]):
-                return None
-            return runner, found[1], hashed
+            for here in self.runners.values():
+                for seat, (held, _) in here.humans.items():
+                    if held == hashed:
+                        return here, seat, hashed
+            return None
         runner = self.runners.get(message.table or 0)
         account = (connection.account or "").lower()
         if runner is None or self.settings.guests or not account:
