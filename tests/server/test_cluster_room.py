@@ -12,7 +12,10 @@ import contextlib
 import copy
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,12 +24,14 @@ from cluster_harness import audit_problems, unsettled_hands
 from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.leases import LeaseLost
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.lock import DatabaseInUse
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
-from server_harness import stored_mid_hand
+from doubleholdem.server.tournaments.spec import load_tournaments
+from server_harness import ServerThread, stored_mid_hand
 
 SETTINGS = RoomSettings(tables=4, bots=3, bot_delay=0.0, pause=0.0, seed=5)
 RENEW = 0.05  # the tests' heartbeats: often, so that the events come soon
@@ -235,3 +240,39 @@ def test_two_rooms_split_the_tables_and_one_takes_over_the_others(postgres_url: 
     assert audit_problems(postgres_url) == []
     assert unsettled_hands(postgres_url) == []
     assert all(owner is None for owner, _ in _leases(postgres_url).values())  # released
+
+
+def test_one_process_of_a_room_runs_its_tournaments(
+    postgres_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A tournament's tables are not leased: of the processes serving a room, the first
+    to start with tournaments runs them all (it holds the room's tournaments lock); the
+    others run none (no tournament routes, a warning naming the first) rather than play
+    the same tournament twice. Once it stops, the next process started runs them."""
+    config = tmp_path / "room.toml"
+    config.write_text('[[tournament]]\nname = "Sunday"\nkind = "sit-and-go"\ncapacity = 6\n')
+    specs = load_tournaments(str(config))
+
+    def server(name: str) -> ServerThread:
+        settings = copy.copy(SETTINGS)
+        settings.process = name
+        room = Room.open(postgres_url, settings)
+        desk = Desk(room.store.path, room.settings)
+        return ServerThread(room, desk=desk, tournaments=specs)
+
+    def lobby(served: ServerThread) -> int:
+        url = f"http://127.0.0.1:{served.port}/api/tournaments"
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                return int(reply.status)
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    with server("first") as first:
+        assert lobby(first) == 200
+        with server("second") as second:
+            assert lobby(second) == 404
+        assert "runs none of the room's tournaments" in caplog.text
+        assert "runs its tournaments" in caplog.text
+    with server("third") as third:
+        assert lobby(third) == 200

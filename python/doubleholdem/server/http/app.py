@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,13 +28,15 @@ from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
 from doubleholdem.server.http.metrics import metrics_route
 from doubleholdem.server.http.tournament_sockets import TournamentSockets
 from doubleholdem.server.http.tournaments import tournament_routes
+from doubleholdem.server.storage.lock import DatabaseInUse, Lock
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
-from doubleholdem.server.tournaments.room import Tournaments
+from doubleholdem.server.tournaments.room import Tournaments, tournaments_lock
 from doubleholdem.server.tournaments.spec import TournamentSpec
 
 __all__ = ["STATIC", "create_app"]
 
+_log = logging.getLogger("doubleholdem.server")
 STATIC = Path(__file__).resolve().parent / "static"
 
 
@@ -51,10 +54,16 @@ def create_app(
     if desk is None and not room.settings.guests:
         desk = Desk(room.store.path, room.settings)
     run = None  # tournaments are paid through the ledger: a room of accounts only
+    held: Lock | None = None  # one process of a room runs its tournaments
     if desk is not None and tournaments:
-        run = Tournaments(room.store, room.settings, room.commit, tournaments)
-        run.open()
-        room.tournaments = TournamentSockets(run)
+        try:
+            held = tournaments_lock(room.store, room.tables.shared)
+        except DatabaseInUse as error:
+            _log.warning("this process runs none of the room's tournaments: %s", error)
+        else:
+            run = Tournaments(room.store, room.settings, room.commit, tournaments)
+            run.open()
+            room.tournaments = TournamentSockets(run)
 
     metrics = room.commit.metrics  # what the process counts (GET /metrics)
     metrics.gauge("clients_connected", lambda: len(room.connections))
@@ -139,6 +148,8 @@ def create_app(
             if run is not None:
                 await run.stop()
             await room.stop()
+            if held is not None:
+                held.release()
             if desk is not None:
                 desk.close()
 

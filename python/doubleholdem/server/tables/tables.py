@@ -185,6 +185,12 @@ class RoomTables:
         return room
 
     @property
+    def shared(self) -> bool:
+        """Whether other processes may serve the room beside this one (PostgreSQL,
+        its tables leased), rather than this one alone."""
+        return self.membership is not None and not self.membership.exclusive
+
+    @property
     def wallet(self) -> Wallet | None:
         """What pays for the seats, or ``None`` in a guest room."""
         return self.money.wallet
@@ -546,7 +552,10 @@ class RoomTables:
         assert self.membership is not None
         self.membership.installed(epochs)
         for stored, chat in taken:
-            self.store.let_go(stored.id)  # its head as stored, not as it was here once
+            # its head as stored, not as this process last wrote it (forgotten here, where
+            # no commit can be writing the table, not when it went: a commit on its thread
+            # may still be writing its last changes then)
+            self.store.let_go(stored.id)
             problem = self._restore(stored, chat)
             if problem is not None:  # left unserved: its damage is for a repair
                 _log.warning("table %d was not taken over: %s", stored.id, for_people(problem))
@@ -575,9 +584,8 @@ class RoomTables:
 
     def _let_go(self, tables: set[int]) -> None:
         """Stops serving ``tables``: their tasks end, their clients are told to go
-        (:func:`~doubleholdem.server.tables.handover.let_go`); their heads forgotten."""
+        (:func:`~doubleholdem.server.tables.handover.let_go`)."""
         for table_id in tables:
-            self.store.let_go(table_id)
             task = self._playing.pop(table_id, None)
             if task is not None:
                 task.cancel()

@@ -16,6 +16,7 @@ from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.errors import TournamentError, UnknownAccount
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
+from doubleholdem.server.storage.lock import Lock, PostgresLock
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.hand_retention import RETENTION_SECONDS, forget_hands
@@ -205,3 +206,12 @@ class Tournaments:
 
 def _nothing() -> None:
     """The undo of the retention's step (it changed no tournament)."""
+
+
+def tournaments_lock(store: Storage, shared: bool) -> Lock | None:
+    """The lock that makes this process the one that runs the room's tournaments, held
+    until released, when other processes serve the room beside it (``shared``: a
+    tournament's tables are not leased, so one process runs them all); ``None`` when
+    it serves the room alone. :class:`~doubleholdem.server.storage.lock.DatabaseInUse`
+    naming the process that runs them already."""
+    return PostgresLock(store.path, topic="tournaments") if shared else None
