@@ -293,12 +293,10 @@ class Tournament:
             eliminated += self._place(busted)
         moves: list[Move] = []
         if not self.hand_for_hand:
-            broken = self._break_tables(moves)
-            if number in self.tables:
-                self._balance(number, moves)
-        else:
+            broken = self._rearrange(moves, [number])
+        else:  # once the round is over, every table between hands, in number order
             eliminated += self._close_round()
-            broken = [] if self.round_played else self._rearrange_round(moves)
+            broken = [] if self.round_played else self._rearrange(moves, sorted(self.tables))
         eliminated += self._update_hand_for_hand()
         eliminated += self._finish_if_won()
         return HandReport(
@@ -432,12 +430,12 @@ class Tournament:
         self.round_played = set()
         return self._place(out) if out else []
 
-    def _rearrange_round(self, moves: list[Move]) -> list[int]:
-        """TRN-16: a hand-for-hand round over, every table between hands, tables break
-        (TRN-14) and balance (TRN-13, in the order of their numbers) then, never during
-        the round, so that nobody moved plays a second hand of one round."""
+    def _rearrange(self, moves: list[Move], balanced: list[int]) -> list[int]:
+        """A table breaks if it may (TRN-14), then the tables ``balanced`` that are left
+        balance in turn (TRN-13); in hand-for-hand only once a round is over, so that
+        nobody moved plays a second hand of one round (TRN-16). The tables broken."""
         broken = self._break_tables(moves)
-        for number in sorted(self.tables):
+        for number in balanced:
             if number in self.tables:
                 self._balance(number, moves)
         return broken

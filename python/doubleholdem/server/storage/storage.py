@@ -415,7 +415,7 @@ class Storage:
         for key in (f"opening:{table_id}", f"legacy:{table_id}", f"bots_to_seat:{table_id}"):
             self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
         put_meta(self._db, f"repairs:{table_id}", str(self.repairs(table_id) + 1))
-        self._heads.pop(table_id, None)
+        self.let_go(table_id)
         self._moved.discard(table_id)
 
     def repairs(self, table_id: int) -> int:
