@@ -54,12 +54,8 @@ class Fence:
         """Inside a transaction on ``db``: the tables of ``tables`` whose lease this
         process lost, not to be written; the others' leases stay this process's until
         the transaction ends."""
-        wanted = tables - self._fenced
-        if self.process is None or not wanted:
-            return set()
-        lost = leases.fence(db, self.process, {t: self.epochs.get(t, -1) for t in wanted})
-        self._fenced |= wanted - lost
-        return lost
+        wanted = tables - self._fenced  # (fenced in this transaction already: held)
+        return self.fence_epochs(db, {(t, self.epochs.get(t, -1)) for t in wanted})
 
     def fence_epochs(self, db: Connection, epochs: set[tuple[int, int]]) -> set[int]:
         """:meth:`fence` for changes made under the given (table, epoch) leases, the
