@@ -1,5 +1,6 @@
-"""Places and their prizes (RULES.md TRN-17, TRN-19): the entries eliminated by one hand
-ranked by the chips they started it with, ties sharing their places' prizes.
+"""Places and their prizes (RULES.md TRN-17, TRN-19, TRN-20): the entries eliminated by one
+hand ranked by the chips they started it with, ties sharing their places' prizes; a
+tournament's entries placed (:func:`place`) and its winner (:func:`won_by_one`).
 
 >>> rank_eliminations([(0, 300), (1, 500), (2, 300)], remaining=7)
 [(1, 5, (5,)), (0, 6, (6, 7)), (2, 6, (6, 7))]
@@ -10,10 +11,21 @@ ranked by the chips they started it with, ties sharing their places' prizes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from doubleholdem.tournament.payouts import split_tie
+from doubleholdem.tournament.records import Entry, Placement
 
-__all__ = ["Placing", "award", "final_places", "rank_at_table", "rank_eliminations"]
+__all__ = [
+    "Placing",
+    "Tournament",
+    "award",
+    "final_places",
+    "place",
+    "rank_at_table",
+    "rank_eliminations",
+    "won_by_one",
+]
 
 Placing = tuple[int, int, tuple[int, ...]]
 """An entry (its number), the place it takes, and every place its tie shares (its own
@@ -79,3 +91,51 @@ def final_places(placings: Sequence[Placing], entrants: Sequence[int], total: in
         shift = total - then
         moved.append((entry, place + shift, tuple(p + shift for p in shared)))
     return moved
+
+
+class Tournament(Protocol):
+    """What placing reads and changes of a :class:`~doubleholdem.tournament.Tournament`."""
+
+    entries: list[Entry]
+    remaining: int
+    placings: list[Placing]
+    entrants_then: list[int]
+    pending: list[list[tuple[int, int]]]
+    round_out: list[tuple[int, int]]
+
+    def prizes(self) -> tuple[int, ...]: ...
+
+
+def place(t: Tournament, group: list[tuple[int, int]]) -> list[Placement]:
+    """TRN-17: the entries of one hand's eliminations (each with the chips it started the
+    hand with) take their places."""
+    placings = rank_eliminations(sorted(group), t.remaining)  # ties: order of entry
+    t.remaining -= len(group)
+    t.placings.extend(placings)
+    t.entrants_then.extend(len(t.entries) for _ in placings)
+    placed = []
+    for entry, at, shared in placings:
+        record = t.entries[entry]
+        record.place, record.shared = at, shared
+        placed.append(Placement(entry, record.player, at, shared))
+    return placed
+
+
+def won_by_one(t: Tournament) -> list[Placement]:
+    """TRN-20: with one entry left with chips and nothing pending, it wins: it is placed,
+    the places are counted over every entry (TRN-17) and each entry's prize noted
+    (TRN-19); the winner's placement, or nothing while play goes on (the tournament
+    then ends)."""
+    if t.remaining != 1 or any(t.pending) or t.round_out:
+        return []
+    (winner,) = [e for e in t.entries if e.place is None]
+    placed = place(t, [(winner.number, 0)])
+    total = len(t.entries)
+    t.placings = final_places(t.placings, t.entrants_then, total)
+    t.entrants_then = [total] * len(t.placings)
+    for entry, at, shared in t.placings:
+        t.entries[entry].place, t.entries[entry].shared = at, shared
+    won = award(t.placings, t.prizes())
+    for record in t.entries:
+        record.prize = won.get(record.number, 0)
+    return placed

@@ -42,13 +42,7 @@ from doubleholdem.table.table import Table
 from doubleholdem.tournament import purchases, seating, snapshot
 from doubleholdem.tournament.config import Kind, TournamentConfig
 from doubleholdem.tournament.payouts import prizes
-from doubleholdem.tournament.places import (
-    Placing,
-    award,
-    final_places,
-    rank_at_table,
-    rank_eliminations,
-)
+from doubleholdem.tournament.places import Placing, award, place, rank_at_table, won_by_one
 from doubleholdem.tournament.race import race
 from doubleholdem.tournament.records import Entry, HandReport, Move, Placement, Result
 from doubleholdem.tournament.structure import Clocking
@@ -290,7 +284,7 @@ class Tournament:
             self.round_out.extend(rank_at_table(busted))
             self.round_played.add(number)
         elif busted:
-            eliminated += self._place(busted)
+            eliminated += place(self, busted)
         moves: list[Move] = []
         if not self.hand_for_hand:
             broken = self._rearrange(moves, [number])
@@ -298,7 +292,9 @@ class Tournament:
             eliminated += self._close_round()
             broken = [] if self.round_played else self._rearrange(moves, sorted(self.tables))
         eliminated += self._update_hand_for_hand()
-        eliminated += self._finish_if_won()
+        if won := won_by_one(self):
+            self.state = FINISHED
+            eliminated += won
         return HandReport(
             number,
             tuple(eliminated),
@@ -413,7 +409,7 @@ class Tournament:
         while self.pending:
             group = self.pending.pop(0)
             if group:
-                placed += self._place(group)
+                placed += place(self, group)
         return placed
 
     def _close_round(self) -> list[Placement]:
@@ -428,7 +424,7 @@ class Tournament:
             return []
         out, self.round_out = self.round_out, []
         self.round_played = set()
-        return self._place(out) if out else []
+        return place(self, out) if out else []
 
     def _rearrange(self, moves: list[Move], balanced: list[int]) -> list[int]:
         """A table breaks if it may (TRN-14), then the tables ``balanced`` that are left
@@ -453,44 +449,10 @@ class Tournament:
             self.hand_for_hand = False
             out, self.round_out = self.round_out, []
             self.round_played = set()
-            return self._place(out) if out else []
+            return place(self, out) if out else []
         if on and not self.hand_for_hand:
             self.hand_for_hand, self.round_played = True, set()
         return []
-
-    def _place(self, group: list[tuple[int, int]]) -> list[Placement]:
-        """TRN-17: the entries of one hand's eliminations take their places."""
-        placings = rank_eliminations(sorted(group), self.remaining)  # ties: order of entry
-        self.remaining -= len(group)
-        self.placings.extend(placings)
-        self.entrants_then.extend(len(self.entries) for _ in placings)
-        placed = []
-        for entry, place, shared in placings:
-            record = self.entries[entry]
-            record.place, record.shared = place, shared
-            placed.append(Placement(entry, record.player, place, shared))
-        return placed
-
-    def _finish_if_won(self) -> list[Placement]:
-        """TRN-20: one entry left with chips and nothing pending: it wins."""
-        if self.remaining != 1 or any(self.pending) or self.round_out:
-            return []
-        (winner,) = [e for e in self.entries if e.place is None]
-        placed = self._place([(winner.number, 0)])
-        self.state = FINISHED
-        self._final_places()
-        won = award(self.placings, self.prizes())
-        for entry in self.entries:
-            entry.prize = won.get(entry.number, 0)
-        return placed
-
-    def _final_places(self) -> None:
-        """TRN-17: the places counted over every entry at the end."""
-        total = len(self.entries)
-        self.placings = final_places(self.placings, self.entrants_then, total)
-        self.entrants_then = [total] * len(self.placings)
-        for entry, place, shared in self.placings:
-            self.entries[entry].place, self.entries[entry].shared = place, shared
 
     def _break_tables(self, moves: list[Move]) -> list[int]:
         """TRN-14: the highest numbered table breaks once the players fit in one table

@@ -39,7 +39,6 @@ also survives the machine losing power, at the price of a disk flush per change
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import secrets
 import sqlite3
@@ -68,6 +67,7 @@ from doubleholdem.server.storage.database import (
 from doubleholdem.server.storage.hands import FORGET_BATCH, Seating
 from doubleholdem.server.storage.lock import room_lock
 from doubleholdem.server.storage.schema_copy import copy_schema
+from doubleholdem.server.storage.seat_tokens import SeatTokens, token_hash
 from doubleholdem.server.storage.survey import (
     Damage,
     StoredTable,
@@ -76,7 +76,6 @@ from doubleholdem.server.storage.survey import (
     read_chat,
     read_table,
     read_tables,
-    read_tokens,
     snapshot_anchor,
     survey,
     tagged,
@@ -101,12 +100,7 @@ __all__ = [
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
 
 
-def token_hash(token: str) -> str:
-    """What the database keeps of a seat token (never the token itself)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Storage:
+class Storage(SeatTokens):
     """The server's database at ``path`` (made if missing); ``shared``: see ``room_lock``."""
 
     def __init__(
@@ -545,58 +539,3 @@ class Storage:
     def forget_wallet_calls(self, numbers: list[int]) -> None:
         """Forgets the wallet calls of these numbers (known done)."""
         wallet_rows.forget(self._db, numbers)
-
-    # seat tokens
-
-    def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:
-        """Stores a seat token's hash."""
-        self._touched.add(table_id)
-        self._db.execute(
-            "INSERT INTO tokens VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
-            " table_id = excluded.table_id, seat = excluded.seat, player = excluded.player",
-            (hashed, table_id, seat, player),
-        )
-
-    def token(self, hashed: str) -> tuple[int, int, str] | None:
-        """(table, seat, player) of a token hash, or ``None`` (:meth:`committed`)."""
-        row = (
-            self.committed()
-            .execute("SELECT table_id, seat, player FROM tokens WHERE hash = ?", (hashed,))
-            .fetchone()
-        )
-        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
-
-    def tokens(self, table_id: int) -> list[tuple[str, int, str]]:
-        """(hash, seat, player) of every token of a table."""
-        return read_tokens(self._db, table_id)
-
-    def drop_token(self, hashed: str) -> None:
-        """Forgets a token (its player left) and the action ids sent with it."""
-        self._db.execute("DELETE FROM tokens WHERE hash = ?", (hashed,))
-        self._db.execute("DELETE FROM actions WHERE token = ?", (hashed,))
-
-    # client action ids
-
-    def put_action(self, hashed: str, action_id: str, table_id: int, hand: int) -> None:
-        """Notes that the action ``action_id`` of a token was applied."""
-        self._touched.add(table_id)
-        self._db.execute(
-            "INSERT INTO actions VALUES (?, ?, ?, ?)", (hashed, action_id, table_id, hand)
-        )
-
-    def action_applied(self, hashed: str, action_id: str) -> bool:
-        """True if that action id of that token was applied (:meth:`committed`)."""
-        row = (
-            self.committed()
-            .execute("SELECT 1 FROM actions WHERE token = ? AND id = ?", (hashed, action_id))
-            .fetchone()
-        )
-        return row is not None
-
-    def forget_actions(self, table_id: int, before_hand: int) -> None:
-        """Forgets the action ids of a table's hands before ``before_hand`` (retries of
-        those are refused as stale anyway)."""
-        self._touched.add(table_id)
-        self._db.execute(
-            "DELETE FROM actions WHERE table_id = ? AND hand < ?", (table_id, before_hand)
-        )

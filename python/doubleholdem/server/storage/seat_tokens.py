@@ -1,0 +1,83 @@
+"""The seat tokens and the client action ids a room's database keeps (the ``tokens`` and
+``actions`` rows): a seat token's hash names its table, seat and player, and each action
+id applied with a token is noted so that a retry is not applied twice. Written inside a
+:meth:`Storage.transaction <doubleholdem.server.storage.storage.Storage.transaction>`,
+whose class this is a part of."""
+
+from __future__ import annotations
+
+import hashlib
+
+from doubleholdem.database.connection import Connection
+from doubleholdem.server.storage.survey import read_tokens
+
+__all__ = ["SeatTokens", "token_hash"]
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class SeatTokens:
+    """The seat tokens and action ids of a
+    :class:`~doubleholdem.server.storage.storage.Storage`: its connection, the tables
+    its transaction touches and its reads of committed rows are the storage's."""
+
+    _db: Connection
+    _touched: set[int]
+
+    def committed(self) -> Connection:
+        """The connection for reads on the loop (the storage's)."""
+        raise NotImplementedError
+
+    def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:
+        """Stores a seat token's hash."""
+        self._touched.add(table_id)
+        self._db.execute(
+            "INSERT INTO tokens VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
+            " table_id = excluded.table_id, seat = excluded.seat, player = excluded.player",
+            (hashed, table_id, seat, player),
+        )
+
+    def token(self, hashed: str) -> tuple[int, int, str] | None:
+        """(table, seat, player) of a token hash, or ``None`` (:meth:`committed`)."""
+        row = (
+            self.committed()
+            .execute("SELECT table_id, seat, player FROM tokens WHERE hash = ?", (hashed,))
+            .fetchone()
+        )
+        return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
+
+    def tokens(self, table_id: int) -> list[tuple[str, int, str]]:
+        """(hash, seat, player) of every token of a table."""
+        return read_tokens(self._db, table_id)
+
+    def drop_token(self, hashed: str) -> None:
+        """Forgets a token (its player left) and the action ids sent with it."""
+        self._db.execute("DELETE FROM tokens WHERE hash = ?", (hashed,))
+        self._db.execute("DELETE FROM actions WHERE token = ?", (hashed,))
+
+    def put_action(self, hashed: str, action_id: str, table_id: int, hand: int) -> None:
+        """Notes that the action ``action_id`` of a token was applied."""
+        self._touched.add(table_id)
+        self._db.execute(
+            "INSERT INTO actions VALUES (?, ?, ?, ?)", (hashed, action_id, table_id, hand)
+        )
+
+    def action_applied(self, hashed: str, action_id: str) -> bool:
+        """True if that action id of that token was applied (:meth:`committed`)."""
+        row = (
+            self.committed()
+            .execute("SELECT 1 FROM actions WHERE token = ? AND id = ?", (hashed, action_id))
+            .fetchone()
+        )
+        return row is not None
+
+    def forget_actions(self, table_id: int, before_hand: int) -> None:
+        """Forgets the action ids of a table's hands before ``before_hand`` (retries of
+        those are refused as stale anyway)."""
+        self._touched.add(table_id)
+        self._db.execute(
+            "DELETE FROM actions WHERE table_id = ? AND hand < ?", (table_id, before_hand)
+        )
