@@ -76,7 +76,9 @@ class Client:
     connection: Connection
     pending: str | None = None  # the key of the movement of the request not answered
     occupancy: dict[int, int] = field(default_factory=dict)  # table -> its sitting-down
-    leaving: dict[int, int] = field(default_factory=dict)  # table -> the seat it left
+    # table -> the seat it left and that sitting's occupancy (the client may sit there
+    # again before the change that ends the seat is sent: a commit in flight)
+    leaving: dict[int, tuple[int, int]] = field(default_factory=dict)
     table: int | None = None
 
 
@@ -112,18 +114,21 @@ def _read(client: Client, fd: int, room: Room) -> None:
             _tell(fd, f"seat {room_name(client)} {seat}")
         elif kind == "left":
             _tell(fd, f"unseat {room_name(client)}")
-        if kind == "left":
-            client.leaving[message["table"]] = message["seat"]
+        if kind == "left" and message["table"] not in client.leaving:  # (told twice in a hand)
+            table = message["table"]
+            occupancy = client.occupancy.pop(table, None)
+            if occupancy is not None:
+                client.leaving[table] = (message["seat"], occupancy)
         if kind != "update":  # a whole state repeats the table's older entries
             continue
         for entry in message["log"]:
             table = message["table"]
             if entry["kind"] == "hand_end" and entry.get("rake"):
                 _tell(fd, f"rake:{table}:{entry['number']}")
-            elif entry["kind"] == "leave" and client.leaving.get(table) == entry["seat"]:
-                del client.leaving[table]
-                occupancy = client.occupancy.pop(table, None)
-                if occupancy is not None:
+            elif entry["kind"] == "leave" and table in client.leaving:
+                seat, occupancy = client.leaving[table]
+                if seat == entry["seat"]:
+                    del client.leaving[table]
                     _tell(fd, f"cashout:{table}:{occupancy}")
 
 
