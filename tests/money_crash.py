@@ -71,15 +71,15 @@ def prepare(path: str) -> None:
 
 @dataclass
 class Client:
-    """A signed-in player of the child: its connection and what it waits for."""
+    """A signed-in player of the child: its connection and what it waits for. Seats are
+    keyed by (table, seat): on PostgreSQL (the commit off the loop) a client may sit
+    again at a table, even before the messages of the seat it left there arrive."""
 
     connection: Connection
     pending: str | None = None  # the key of the movement of the request not answered
-    occupancy: dict[int, int] = field(default_factory=dict)  # table -> its sitting-down
-    # table -> the seat it left and that sitting's occupancy (the client may sit there
-    # again before the change that ends the seat is sent: a commit in flight)
-    leaving: dict[int, tuple[int, int]] = field(default_factory=dict)
-    table: int | None = None
+    sitting: tuple[int, int] | None = None  # (table, occupancy) of the sit not answered
+    occupancy: dict[tuple[int, int], int] = field(default_factory=dict)  # seats held
+    leaving: dict[tuple[int, int], int] = field(default_factory=dict)  # seats told left
 
 
 def _tell(fd: int, key: str) -> None:
@@ -103,33 +103,41 @@ def _read(client: Client, fd: int, room: Room) -> None:
             if kind != "error" and client.pending is not None and not resumed:
                 _tell(fd, client.pending)
             client.pending = None
-        if resumed:
-            table = message["table"]
-            client.occupancy[table] = room.runners[table].table.occupancy(message["seat"])
-            continue
-        if kind == "seated":  # the next child resumes the seat with its token
-            table = message["table"]
-            client.occupancy.setdefault(table, -1)
-            seat = f"{table} {client.occupancy[table]} {message['token']}"
-            _tell(fd, f"seat {room_name(client)} {seat}")
+        if kind == "seated":
+            _seated(client, fd, room, message, resumed)
         elif kind == "left":
             _tell(fd, f"unseat {room_name(client)}")
-        if kind == "left" and message["table"] not in client.leaving:  # (told twice in a hand)
-            table = message["table"]
-            occupancy = client.occupancy.pop(table, None)
-            if occupancy is not None:
-                client.leaving[table] = (message["seat"], occupancy)
-        if kind != "update":  # a whole state repeats the table's older entries
-            continue
-        for entry in message["log"]:
-            table = message["table"]
-            if entry["kind"] == "hand_end" and entry.get("rake"):
-                _tell(fd, f"rake:{table}:{entry['number']}")
-            elif entry["kind"] == "leave" and table in client.leaving:
-                seat, occupancy = client.leaving[table]
-                if seat == entry["seat"]:
-                    del client.leaving[table]
-                    _tell(fd, f"cashout:{table}:{occupancy}")
+            where = (message["table"], message["seat"])
+            if where in client.occupancy:  # (a seat left in a hand is told twice)
+                client.leaving[where] = client.occupancy.pop(where)
+        elif kind == "update":  # (a whole state repeats the table's older entries)
+            _read_log(client, fd, message["table"], message["log"])
+
+
+def _seated(client: Client, fd: int, room: Room, message: dict[str, Any], resumed: bool) -> None:
+    """``client`` holds the seat of ``message``: its occupancy noted (and, given a token,
+    told, so that the next child resumes the seat)."""
+    table, seat = message["table"], message["seat"]
+    sitting, client.sitting = client.sitting, None
+    if resumed or sitting is None or sitting[0] != table:
+        occupancy = room.runners[table].table.occupancy(seat)
+        assert occupancy is not None
+    else:
+        occupancy = sitting[1]
+    client.occupancy[(table, seat)] = occupancy
+    if message["token"] is not None:
+        _tell(fd, f"seat {room_name(client)} {table} {occupancy} {message['token']}")
+
+
+def _read_log(client: Client, fd: int, table: int, log: list[dict[str, Any]]) -> None:
+    """The rake of each hand end in ``log`` and the cash-out of each seat ``client``
+    was told it left, told about."""
+    for entry in log:
+        if entry["kind"] == "hand_end" and entry.get("rake"):
+            _tell(fd, f"rake:{table}:{entry['number']}")
+        elif entry["kind"] == "leave" and (table, entry["seat"]) in client.leaving:
+            occupancy = client.leaving.pop((table, entry["seat"]))
+            _tell(fd, f"cashout:{table}:{occupancy}")
 
 
 def room_name(client: Client) -> str:
@@ -149,11 +157,11 @@ def _request(client: Client, room: Room, rng: random.Random) -> None:
             return
         occupancy = runner.table.next_occupancy
         client.pending = f"buyin:{runner.id}:{occupancy}"
-        client.occupancy[runner.id] = occupancy
+        client.sitting = (runner.id, occupancy)
         amount = rng.choice([200, 500, 1000, 5000])
         _send(room, connection, type="sit", table=runner.id, buy_in=amount, name=room_name(client))
         if connection.seat is None:  # refused: no occupancy was taken
-            client.occupancy.pop(runner.id, None)
+            client.sitting = None
         return
     table_id, seat = connection.table, connection.seat
     assert table_id is not None
@@ -161,10 +169,11 @@ def _request(client: Client, room: Room, rng: random.Random) -> None:
     table = runner.table
     if table.in_hand and table.to_act == seat:
         _act(client, room, runner, rng)
-    elif rng.random() < 0.15:
+    elif rng.random() < 0.15 and (table_id, seat) in client.occupancy:
         amount = rng.choice([10, 100, 400])
         before = table.bought_in_by(seat)
-        client.pending = f"topup:{table_id}:{client.occupancy[table_id]}:{before}"
+        occupancy = client.occupancy[(table_id, seat)]
+        client.pending = f"topup:{table_id}:{occupancy}:{before}"
         _send(room, connection, type="top_up", amount=amount)
     elif rng.random() < 0.08:
         client.pending = "leave"
@@ -203,7 +212,7 @@ def child(path: str, fd: int, seed: int, seats: dict[str, str]) -> None:
             clients.append(client)
             if name in seats:
                 table, occupancy, token = seats[name].split()
-                client.occupancy[int(table)] = int(occupancy)
+                client.sitting = (int(table), int(occupancy))
                 client.pending = "resume"
                 _send(room, connection, type="resume", token=token)
         _tell(fd, "ready")
