@@ -1,5 +1,5 @@
-"""The room past one process (issue 33; a script, not a test): failover and throughput
-of ``serve`` processes on one PostgreSQL room, on this machine, PostgreSQL durable
+"""The room past one process (issue 33; a script, not a test): failover of ``serve``
+processes on one PostgreSQL room, on this machine, PostgreSQL durable
 (fsync and synchronous commit on: tests/postgres_cluster.py's cluster with its
 defaults) and on 127.0.0.1.
 
@@ -12,18 +12,9 @@ expiry included); the process is started again on its port. Prints each cycle, t
 p50, p99 and the slowest (target: p99 within 5 s), and the room's checks at the end
 (the audit, every hand settled once, every acknowledged decision in the database).
 
-``throughput``: one process against two, each rung of a ladder of offered loads (guest
-clients, two a table, thinking less and less), for each tables' count: steady play's
-actions a second and p99 (``doubleholdem loadtest`` in a process of its own). The
-figures are each side's most actions a second at a p99 no worse than one process's at
-its own most (the same p99), and within ``--budget-ms`` (50), with their ratios to one
-process (target 1.6x). ``--sides one,two,rooms`` adds two processes serving two
-rooms (a schema each, half the tables each): what the machine allows with no lease at
-all, for comparison.
-
-Run: ``python benches/failover.py failover`` and ``python benches/failover.py
-throughput``. Progress goes to standard error; Ctrl-C stops it (exit 130), the
-processes and the cluster stopped. Figures: benches/README.md ("Failover").
+Run: ``python benches/failover.py failover`` (the throughput of one process against two
+is benches/room_throughput.py's). Progress goes to standard error; Ctrl-C stops it
+(exit 130), the processes and the cluster stopped. Figures: benches/README.md ("Failover").
 """
 
 from __future__ import annotations
@@ -34,11 +25,10 @@ import contextlib
 import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,96 +168,20 @@ def _postgres(cluster: Cluster) -> list[int]:
     return found
 
 
-def _load(
-    room: ServedRoom, cluster: Cluster, clients: int, think: float, seconds: float
-) -> tuple[dict[str, Any], dict[str, float]]:
-    """``doubleholdem loadtest`` in a process of its own against ``room``: its figures,
-    and the cores each part used meanwhile (the servers, the load, PostgreSQL)."""
-    command = [
-        sys.executable, "-m", "doubleholdem.cli", "loadtest", "--url", *room.urls,
-        "--clients", str(clients), "--seconds", str(seconds), "--think", str(think), "--json",
-    ]  # fmt: skip
-    servers, database = [p.pid for p in room.processes], _postgres(cluster)
-    before = [sum(map(_cpu, servers)), sum(map(_cpu, database))]
-    started = time.monotonic()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as errors:
-        load = subprocess.Popen(command, stdout=out, stderr=errors, text=True)
-        _, status, usage = os.wait4(load.pid, 0)
-        load.returncode = os.waitstatus_to_exitcode(status)
-        wall = time.monotonic() - started
-        out.seek(0)
-        errors.seek(0)
-        text, failure = out.read(), errors.read()
-    if not text.strip():
-        raise RuntimeError(f"loadtest failed: {failure[-2000:]}")
-    after = [sum(map(_cpu, servers)), sum(map(_cpu, database))]
-    cores = {
-        "serve": round((after[0] - before[0]) / wall, 2),
-        "postgres": round((after[1] - before[1]) / wall, 2),
-        "load": round((usage.ru_utime + usage.ru_stime) / wall, 2),
-    }
-    result: dict[str, Any] = json.loads(text)
-    return result, cores
-
-
-# the sides compared: (processes, rooms)
-SIDES = {"one": (1, 1), "two": (2, 1), "rooms": (2, 2)}
-
-
-def _ladder(
-    cluster: Cluster, side: str, tables: int, args: argparse.Namespace, folder: Path
-) -> list[dict[str, Any]]:
-    """Each rung of the offered load against one side: one process, two processes on
-    one room, or two processes on two rooms (half the tables each)."""
-    processes, rooms = SIDES[side]
-    rungs = []
-    with contextlib.ExitStack() as stack:
-        dbs = [stack.enter_context(cluster.schema()) for _ in range(rooms)]
-        served = dbs if rooms > 1 else dbs * processes
-        extra = ["--guests", "--pause", "0.05"]
-        room = ServedRoom(served, processes, folder, tables=tables // rooms, bots=0, extra=extra)
-        stack.enter_context(room)
-        for think in args.think:
-            found, cores = _load(room, cluster, 2 * tables, think, args.seconds)
-            rung = {key: found[key] for key in ("actions_per_s", "p50_ms", "p99_ms", "errors")}
-            rungs.append({"think": think, **rung, "cores": cores})
-            rungs[-1]["load_average"] = round(os.getloadavg()[0], 1)
-            _say(f"  {side}, {tables} tables: {json.dumps(rungs[-1])}")
-    return rungs
-
-
-def _best(rungs: list[dict[str, Any]], budget: float) -> float:
-    within = [r["actions_per_s"] or 0.0 for r in rungs if r["p99_ms"] <= budget]
-    return max(within, default=0.0)
-
-
-def throughput(args: argparse.Namespace) -> dict[str, Any]:
-    """Each side's most actions a second within the p99 budget, and at the p99 one
-    process had at its own most (the same p99, however loaded the machine), with the
-    ratios to one process."""
-    found: dict[str, Any] = {"budget_ms": args.budget_ms, "by_tables": {}}
-    with _durable() as cluster, tempfile.TemporaryDirectory() as folder:
-        for tables in args.tables:
-            where = Path(folder)
-            sides = {side: _ladder(cluster, side, tables, args, where) for side in args.sides}
-            peak = max(sides["one"], key=lambda r: r["actions_per_s"] or 0.0)
-            same = {side: _best(rungs, peak["p99_ms"]) for side, rungs in sides.items()}
-            budget = {side: _best(rungs, args.budget_ms) for side, rungs in sides.items()}
-            found["by_tables"][tables] = {
-                "rungs": sides,
-                "p99_of_ones_peak_ms": peak["p99_ms"],
-                "at_that_p99": same,
-                "ratio_at_that_p99": _ratios(same),
-                "within_budget": budget,
-                "ratio_within_budget": _ratios(budget),
-            }
-            _say(f"{tables} tables, at p99 {peak['p99_ms']} ms: {same}, {_ratios(same)}")
-    return found
-
-
-def _ratios(best: dict[str, float]) -> dict[str, float | None]:
-    one = best.get("one") or 0.0
-    return {side: round(b / one, 2) if one else None for side, b in best.items()}
+def reported(title: str, work: Callable[[], dict[str, Any]]) -> int:
+    """Runs ``work`` and prints its report as JSON with the machine and the date (its
+    progress on standard error); Ctrl-C: exit 130."""
+    machine = f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    _say(f"{title} on {machine}")
+    try:
+        report = work()
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+    report["machine"] = machine
+    report["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(json.dumps(report))
+    return 0
 
 
 def main() -> int:
@@ -278,32 +192,8 @@ def main() -> int:
     fail.add_argument("--processes", type=int, default=3)
     fail.add_argument("--tables", type=int, default=12)
     fail.add_argument("--signal", choices=("kill", "stop"), default="kill")
-    load = commands.add_parser("throughput", help="one process against two")
-    load.add_argument("--tables", type=lambda t: [int(x) for x in t.split(",")], default=[8, 32])
-    load.add_argument(
-        "--think", type=lambda t: [float(x) for x in t.split(",")], default=[0.2, 0.1, 0.05, 0.02]
-    )
-    load.add_argument("--seconds", type=float, default=15.0)
-    load.add_argument("--budget-ms", type=float, default=50.0)
-    load.add_argument(
-        "--sides",
-        type=lambda t: t.split(","),
-        default=["one", "two"],
-        help="one: one process; two: two processes on one room; rooms: two processes on two "
-        "rooms (default: one,two)",
-    )
     args = parser.parse_args()
-    machine = f"{platform.node()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    _say(f"{args.command} on {machine}")
-    try:
-        report = failover(args) if args.command == "failover" else throughput(args)
-    except KeyboardInterrupt:
-        _say("interrupted")
-        return 130
-    report["machine"] = machine
-    report["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    print(json.dumps(report))
-    return 0
+    return reported("failover", lambda: failover(args))
 
 
 if __name__ == "__main__":

@@ -168,6 +168,7 @@ class GroupCommit:
         self._locked_since: float | None = None  # when a commit first found the lock held
         self._tries = 0
         self.refusing: str | None = None  # why the database refuses writes, or None
+        self.failures = 0  # commits that failed so far (their changes undone)
         # the tables may change on their own: set unless waiting, committing off the loop
         # or refusing
         self.ready = asyncio.Event()
@@ -529,6 +530,7 @@ class GroupCommit:
         commit to end is called, and the requests of the failed commit are told so."""
         oplog.event("commit_failed", error=str(error) or type(error).__name__, tables=len(undo))
         self.metrics.count("commits_refused")
+        self.failures += 1
         self.refusing = str(error) or type(error).__name__
         self.ready.clear()
         for back in undo:

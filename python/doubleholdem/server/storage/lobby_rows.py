@@ -48,13 +48,17 @@ def put_summary(db: Connection, table_id: int, summary: str, notify: str | None)
     """Stores the summary (JSON text) of table ``table_id``, inside the caller's
     transaction, and notifies the channel ``notify`` (``None``: nobody) when it
     commits."""
-    db.execute(
+    upsert = (
         "INSERT INTO lobby VALUES (?, ?) "
-        "ON CONFLICT (table_id) DO UPDATE SET summary = excluded.summary",
-        (table_id, summary),
+        "ON CONFLICT (table_id) DO UPDATE SET summary = excluded.summary"
     )
-    if notify is not None:
-        db.execute("SELECT pg_notify(?, ?)", (notify, str(table_id)))
+    if notify is None:
+        db.execute(upsert, (table_id, summary))
+    else:  # one round trip: the row and its notification
+        notified = (
+            f"WITH written AS ({upsert} RETURNING table_id) SELECT pg_notify(?, ?) FROM written"
+        )
+        db.execute(notified, (table_id, summary, notify, str(table_id))).close()
 
 
 def read_summaries(db: Connection, ids: Sequence[int]) -> dict[int, dict[str, Any]]:

@@ -5,19 +5,22 @@ of those served elsewhere, for the :class:`~doubleholdem.server.tables.directory
 (:func:`~doubleholdem.server.storage.lobby_rows.channel`), where the process serving a
 table tells of each new summary it commits (payload: the table's id): the
 notification is only a wake-up, and the reader reads the rows named, with the room's
-owners and processes (:class:`Whereabouts`, the leases' side). Without a notification
-it reads the owners again every ``refresh`` seconds (an owner gone, a table taken
-over). What it read is handed to the event loop (``call_soon_threadsafe``): nothing
-here blocks the loop. psycopg 3's :meth:`~psycopg.Connection.notifies` waits for the
-notifications."""
+owners and processes (:class:`Whereabouts`, the leases' side) again if they were read
+``OWNERS_SECONDS`` ago or more, or at once if a table named had no live owner then (not
+at every notification: the room's summaries come many times a second, and each read of
+the owners scans PostgreSQL's locks). Without a notification it reads the owners again
+every ``refresh`` seconds (an owner gone, a table taken over). What it read is handed to
+the event loop (``call_soon_threadsafe``): nothing here blocks the loop. psycopg 3's
+:meth:`~psycopg.Connection.notifies` waits for the notifications."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from doubleholdem.database.connection import Connection
 from doubleholdem.database.failure import database_errors
@@ -29,9 +32,18 @@ from doubleholdem.server.tables.directory import NOWHERE, Directory, Place
 __all__ = ["REFRESH_SECONDS", "DirectoryReader", "Leases", "Whereabouts", "elsewhere"]
 
 REFRESH_SECONDS = 1.0  # the owners read again at least this often
+OWNERS_SECONDS = 0.1  # and, woken by summaries, at most this often (each read scans pg_locks)
 _log = logging.getLogger("doubleholdem.server")
 
 Found = dict[int, tuple[Place, dict[str, Any]]]
+
+
+class _Read(NamedTuple):
+    """The owners and the live processes as read at ``at`` (``time.monotonic``)."""
+
+    owners: Mapping[int, Place | None]
+    processes: list[Place]
+    at: float
 
 
 class Whereabouts(Protocol):
@@ -122,7 +134,8 @@ class DirectoryReader:
             raw = db.connection  # psycopg's own, for its notifies()
             raw.execute(f'LISTEN "{channel(db)}"')
             self._known = self._read_all(db)
-            self._hand_over(db)
+            where = self._whereabouts(db)
+            self._hand_over(where)
             while not self._stop.is_set():
                 # woken by the first notification (with those received in its batch)
                 heard = raw.notifies(timeout=self.refresh, stop_after=1)
@@ -131,9 +144,28 @@ class DirectoryReader:
                     self._known.update(
                         (i, (NOWHERE, s)) for i, s in read_summaries(db, changed).items()
                     )
-                self._hand_over(db)
+                if self._due(where, changed):
+                    where = self._whereabouts(db)
+                self._hand_over(where)
         finally:
             db.close()
+
+    def _whereabouts(self, db: Connection) -> _Read:
+        """The owners and the live processes, as read now."""
+        owners = self.whereabouts.owners(db)
+        return _Read(owners, list(self.whereabouts.processes(db)), time.monotonic())
+
+    def _due(self, read: _Read, changed: list[int]) -> bool:
+        """Whether the owners are to be read again: ``refresh`` seconds after they
+        were, or, woken by the summaries of ``changed``, ``OWNERS_SECONDS`` after they
+        were or at once if one of those tables had no live owner then (a new table, one
+        taken over)."""
+        since = time.monotonic() - read.at
+        if since >= self.refresh:
+            return True
+        return bool(changed) and (
+            since >= OWNERS_SECONDS or any(read.owners.get(t) is None for t in changed)
+        )
 
     def _read_all(self, db: Connection) -> Found:
         """Every stored summary, page by page."""
@@ -146,12 +178,10 @@ class DirectoryReader:
                 return known
             first = page[-1][0] + 1
 
-    def _hand_over(self, db: Connection) -> None:
-        """Reads the owners and processes and hands the loop the tables served
-        elsewhere."""
-        owners = self.whereabouts.owners(db)
-        processes = list(self.whereabouts.processes(db))
-        found = elsewhere(self._known, owners)
+    def _hand_over(self, read: _Read) -> None:
+        """Hands the loop the tables served elsewhere and the live processes, as
+        ``read`` says."""
+        found = elsewhere(self._known, read.owners)
         self.readings += 1
         if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self.directory.replace, found, processes)
+            self._loop.call_soon_threadsafe(self.directory.replace, found, read.processes)

@@ -7,11 +7,10 @@ the group commit), the requests a wallet outside the database pays for, off the 
 loop (:attr:`Room.paid`, a
 :class:`~doubleholdem.server.tables.wallet_requests.WalletRequests`, handed the room's
 ways to take a seat and make a seat's request), the signed-in clients' accounts
-(:attr:`Room.accounts`, an
-:class:`~doubleholdem.server.tables.accounts_watch.AccountsWatch`) and the ``hands``
-request (:attr:`Room.hands`, a
-:class:`~doubleholdem.server.tables.hands_replies.HandsReplies`). The protocol is
-``docs/PROTOCOL.md``."""
+(:attr:`Room.accounts`, an :class:`~doubleholdem.server.tables.accounts_watch.AccountsWatch`),
+the ``hands`` request (:attr:`Room.hands`, a
+:class:`~doubleholdem.server.tables.hands_replies.HandsReplies`) and the action ids applied
+(:attr:`Room.applied`). The protocol is ``docs/PROTOCOL.md``."""
 
 from __future__ import annotations
 
@@ -29,6 +28,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage, token_hash
 from doubleholdem.server.tables.accounts_watch import MAX_ADDRESSES, AccountsWatch
+from doubleholdem.server.tables.applied_actions import AppliedActions
 from doubleholdem.server.tables.connection import CHAT_BURST, CHAT_SECONDS, Connection
 from doubleholdem.server.tables.hands_replies import HandsReplies
 from doubleholdem.server.tables.runner import TableRunner
@@ -81,6 +81,7 @@ class Room:
         self.connections: set[Connection] = set()
         self.accounts = AccountsWatch(self.tables.store, self.connections)
         self.hands = HandsReplies(self.tables.store, self.tables.runners)
+        self.applied = AppliedActions(self.tables.store, self.tables.commit)
         self.tournaments: TournamentRequests | None = None  # answers tournament messages
         self._connected = 0  # connections so far (a spectator's name in the chat)
         self._tasks: list[asyncio.Task[None]] = []  # the room's own (the tables' are theirs)
@@ -526,7 +527,7 @@ class Room:
         assert seat is not None and hashed is not None
         commit = self.commit
         done = (hashed, message.id)
-        if done in commit.applying or self.store.action_applied(*done):  # a retry
+        if done in commit.applying or self.applied.applied(runner, message.hand, done):
             commit.post(connection, encode("result", id=message.id, ok=True, repeated=True))
             return
         if message.hand != table.hand_number or not table.in_hand:
@@ -540,6 +541,7 @@ class Room:
                 runner.decide(seat, decision, now)
                 runner.later(lambda s: s.put_action(hashed, message.id, runner.id, message.hand))
                 commit.applying.add(done)
+                self.applied.add(runner, message.hand, done)
                 runner.reply(connection, encode("result", id=message.id, ok=True))
                 commit.instead(connection, _unavailable(message.id))
         except DoubleHoldemError as error:
