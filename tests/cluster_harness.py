@@ -371,8 +371,11 @@ def unsettled_hands(db: str) -> list[str]:
         finished = table.hand_number - (1 if table.in_hand else 0)
         if numbers != list(range(1, finished + 1)):
             repeated = [n for n, c in Counter(numbers).items() if c > 1]
+            absent = sorted(set(range(1, finished + 1)) - set(numbers))
+            extra = sorted(set(numbers) - set(range(1, finished + 1)))
             problems.append(
-                f"table {table_id}: {len(numbers)} hands stored of {finished}, repeated {repeated}"
+                f"table {table_id}: {len(numbers)} hands stored of {finished}, missing"
+                f" {absent}, beyond {extra}, repeated {repeated} (in hand: {table.in_hand})"
             )
     return problems
 

@@ -141,9 +141,8 @@ def _room(db: str, directory: Path) -> ServedRoom:
 
 
 def _whole(db: str, result: LoadResult) -> None:
-    # (not held here: that every following load client has left its seat by the end;
-    # 3 to 6 of 6 had not after the cycles when this was written, an open defect)
     assert result.moves
+    assert result["still_seated"] == 0, result  # every client left its seat at the end
     assert missing_moves(db, result.moves) == []
     assert audit_problems(db) == [] and unsettled_hands(db) == []
 

@@ -152,3 +152,20 @@ def test_a_following_client_goes_where_the_lobby_says_its_table_is() -> None:
         socket = _ScriptedSocket([elsewhere, {"type": "error", "code": "x"}])
         asyncio.run(client._receive(socket))
         assert client.errors == (0 if follows else 1)  # read on past it, or not
+
+
+def test_a_following_client_follows_an_elsewhere_that_names_no_address() -> None:
+    """A process that stops serving a table (it lost its lease, or hands the table
+    over) tells the table's connections ``elsewhere`` with the table alone (``address``
+    absent: docs/PROTOCOL.md) and closes them: a following client looks its table up
+    again, rather than failing on the missing field and leaving its seat taken (seen
+    after the failover tests' takeovers: clients that never left)."""
+    for elsewhere in (
+        {"type": "elsewhere", "table": 0},
+        {"type": "elsewhere", "table": 0, "process": None, "address": None},
+    ):
+        client = Client(0, 0, 0, 1000, 0.0)
+        client.locate = lambda table: "http://b:2"
+        socket = _ScriptedSocket([elsewhere, {"type": "error", "code": "x"}])
+        asyncio.run(client._receive(socket))
+        assert client.told_elsewhere == "" and client.errors == 0  # looked up again

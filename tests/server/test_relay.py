@@ -117,6 +117,33 @@ def test_a_client_asking_for_a_table_served_elsewhere_is_told_where(room_db: str
     room.store.close()
 
 
+def test_a_process_that_has_not_read_the_room_yet_says_ask_again(room_db: str) -> None:
+    """A process just started (or started again after ``kill -9``, on the port of the
+    one killed) serves its own tables before its directory's reader first read where
+    the room's others are: a client resuming a seat it does not serve is told
+    ``elsewhere`` with no address (ask again after a moment), not that its token holds
+    no seat (seen after the failover tests' restarts: a following client refused there
+    kept its seat, never left)."""
+    room = _room(room_db, guests=False)
+    room.tables.directory.unread = True  # its reader started, nothing read yet
+    ann = sign_up(room, "ann", 1000)
+    send(room, ann, type="ping")  # reads the welcome
+    token = "a-token-of-a-seat-at-table-5"
+    room.store.db.execute(  # as the process serving table 5 committed it
+        "INSERT INTO tokens VALUES (?, 5, 2, 'ann')", (token_hash(token),)
+    )
+    assert _elsewhere(send(room, ann, type="resume", token=token)) == [("elsewhere", 5, None)]
+    assert _elsewhere(send(room, ann, type="watch", table=5)) == [("elsewhere", 5, None)]
+    assert send(room, ann, type="watch", table=1)[0]["type"] == "state"  # its own: served
+    room.tables.directory.replace({5: (THERE, _summary(5))})  # read: known from now on
+    assert not room.tables.directory.unread
+    assert _elsewhere(send(room, ann, type="resume", token=token)) == [
+        ("elsewhere", 5, THERE.address)
+    ]
+    assert send(room, ann, type="watch", table=9)[0]["code"] == "no_table"
+    room.store.close()
+
+
 def test_a_table_stores_its_summary_with_its_snapshots_for_the_other_processes(
     postgres_url: str,
 ) -> None:

@@ -238,7 +238,7 @@ class Client:
             self._answered(kind, message)
             return False
         elif kind == "elsewhere":  # another process serves the table: follow it
-            self.told_elsewhere = (message["address"] or "").rstrip("/")
+            self.told_elsewhere = (message.get("address") or "").rstrip("/")
             return self.locate is not None
         elif kind == "seated":
             self.token = message["token"] or self.token

@@ -81,14 +81,20 @@ class Directory:
         self._elsewhere: dict[int, tuple[Place, dict[str, Any]]] = {}
         self._ids: list[int] = []  # the keys of ``_elsewhere``, in order
         self._origins: frozenset[str] = frozenset()
+        # its reader started and has not read the room yet (a process just started):
+        # where the tables not served here are is not known for the moment
+        self.unread = False
 
     def where(self, table_id: int) -> Place | None:
         """The place that serves table ``table_id`` as the database said (:data:`NOWHERE`
         while no live process serves it; this process's own place for a table it took
-        over and does not run yet), else ``None``: the room has no such table, or it
-        has no leases (one process, which serves every table)."""
+        over and does not run yet; any table while :attr:`unread`), else ``None``: the
+        room has no such table, or it has no leases (one process, which serves every
+        table)."""
         found = self._elsewhere.get(table_id)
-        return None if found is None else found[0]
+        if found is None:
+            return NOWHERE if self.unread else None
+        return found[0]
 
     def replace(
         self,
@@ -99,6 +105,7 @@ class Directory:
         places and summaries) and of the room's live ``processes`` (called on the event
         loop with what was read off it)."""
         self._elsewhere = dict(elsewhere)
+        self.unread = False
         self._ids = sorted(self._elsewhere)
         places = [*processes, *(place for place, _ in self._elsewhere.values())]
         self._origins = frozenset(

@@ -154,7 +154,10 @@ class TableRunner:
             self._logged.clear()
             self._moves.clear()
             raise
-        ended = playing and not table.in_hand
+        # the hand played ended, or one dealt in the change was over as dealt (a seat
+        # below the small blind all in, covered: nobody to decide): stored all the same
+        ended = not table.in_hand and (playing or table.hand_number != number)
+        number = table.hand_number
         if ended:
             table.forget_departures(table.now - self.settings.remove_after)
         self._drop_gone()

@@ -464,6 +464,7 @@ class RoomTables:
         for runner in list(self.runners.values()):
             self._play(runner)
         if self.whereabouts is not None and self.channel is not None:
+            self.directory.unread = True  # until its reader's first reading
             self.reader = DirectoryReader(self.store.path, self.directory, self.whereabouts)
             self.reader.start(asyncio.get_running_loop())
         for work in self.money.background(self.monies):
