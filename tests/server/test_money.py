@@ -205,7 +205,8 @@ def test_a_failed_commit_rolls_the_money_back_with_the_seat(money_db: str) -> No
             ann, json.dumps({"v": 2, "type": "sit", "table": 0, "name": "ann", "buy_in": 400})
         )
         assert balance(room, "ann") == 600  # paid, in the transaction not yet committed
-        await asyncio.sleep(0.01)
+        while not room.commit.idle():  # (on PostgreSQL the commit runs on a thread)
+            await asyncio.sleep(0.001)
         return send(room, ann, type="ping")
 
     replies = asyncio.run(sit())

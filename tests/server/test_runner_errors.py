@@ -71,3 +71,32 @@ def test_an_unexpected_error_with_a_failing_pending_commit_reloads_what_was_befo
     assert balance(room, "ann") == 1000
     audit_ok(room)
     room.store.close()
+
+
+def test_a_change_that_fails_part_way_leaves_nothing_of_itself(room_db: str) -> None:
+    """A defect raised inside a change after it paid and changed the table (here: right
+    after the buy-in of a sit) fails every change pending, as a failed commit does:
+    the payment is rolled back, the table is back to its last committed state, and
+    what memory and the database hold stay one (before: the buy-in was committed
+    without the seat, and the audit found the table short of its ledger account)."""
+    room = money_room(path=room_db)
+    ann = sign_up(room, "ann", 1000)
+    runner = room.runners[0]
+    sit = json.dumps({"v": 2, "type": "sit", "table": 0, "name": "ann", "buy_in": 400})
+
+    def defect(*_: object) -> str:
+        raise RuntimeError("a defect after the payment")
+
+    async def sits() -> None:
+        runner.seated = defect  # type: ignore[method-assign,assignment]
+        with contextlib.suppress(RuntimeError):
+            room.handle(ann, sit)
+        while not room.commit.idle():  # (on PostgreSQL the commit runs on a thread)
+            await asyncio.sleep(0.001)
+
+    asyncio.run(sits())
+    assert runner.table.to_json() == _stored_table(room, 0)
+    assert runner.table.seats()[0] is None
+    assert balance(room, "ann") == 1000
+    audit_ok(room)
+    room.store.close()

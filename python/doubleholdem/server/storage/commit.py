@@ -480,8 +480,7 @@ class GroupCommit:
         next transaction already is rolled back with them)."""
         pending = self._take()
         self.applying.clear()
-        if pending.steps or pending.undo:
-            self.store.abandon()
+        self.store.abandon()
         return pending
 
     def _reserve(self) -> bool:
@@ -511,6 +510,15 @@ class GroupCommit:
                 continue
             self._flush = loop.call_later(delay, self.flush)
             return False
+
+    def fail(self, error: BaseException) -> None:
+        """A change raised part-way, after it changed its table or paid (a defect):
+        every change pending fails as if its commit had (what they wrote in the next
+        commit's transaction is rolled back, their tables go back to their last committed
+        state, their requests are told so), so that nothing of that change is committed
+        without the rest of it. A commit in flight lands as it would."""
+        self._connection_free()
+        self._fail_pending(error)
 
     def _fail_pending(self, error: BaseException) -> None:
         self._locked_since = None

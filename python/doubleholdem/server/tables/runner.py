@@ -136,9 +136,13 @@ class TableRunner:
     def change(self, *, moves: bool = False) -> Iterator[None]:
         """Wraps a change of the table: afterwards the hand's end is handled, the state
         is committed, and every client is sent what is new to it. If the change raises,
-        nothing is committed or sent (the table refuses without changing). With
-        ``moves``, the change makes only moves (:meth:`catch_up`, :meth:`decide`), and
-        they are stored instead of a snapshot unless the hand ended."""
+        nothing is committed or sent: a refusal leaves the table as it was; a change
+        that raises after it changed the table (and so, maybe, paid) fails with every
+        change pending (:meth:`GroupCommit.fail
+        <doubleholdem.server.storage.commit.GroupCommit.fail>`: its payment rolled back,
+        the table reloaded). With ``moves``, the change makes only moves
+        (:meth:`catch_up`, :meth:`decide`), and they are stored instead of a snapshot
+        unless the hand ended."""
         table = self.table
         playing = table.in_hand
         number = table.hand_number
@@ -147,12 +151,15 @@ class TableRunner:
         self._keep()
         try:
             yield
-        except BaseException:
+        except BaseException as error:
             self._store_extra.clear()
             self._replies.clear()
             self._released.clear()
             self._logged.clear()
             self._moves.clear()
+            if table.log_length != start:  # changed part-way: nothing of it may stay
+                self._commit.fail(error)
+                self.reload()
             raise
         # the hand played ended, or one dealt in the change was over as dealt (a seat
         # below the small blind all in, covered: nobody to decide): stored all the same
