@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from doubleholdem.database.connection import POSTGRESQL
@@ -48,8 +48,25 @@ class PostgresConnection:
 
     dialect = POSTGRESQL
 
-    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+    def __init__(
+        self, connection: psycopg.Connection[Any], opener: Callable[[], psycopg.Connection[Any]]
+    ) -> None:
         self.connection = connection
+        self._opener = opener  # a new session, as the first was opened
+
+    @property
+    def lost(self) -> bool:
+        """Whether the session ended under it (the server ended it: an idle
+        transaction's timeout, ``pg_terminate_backend``, a restart): every statement on
+        it fails until :meth:`reopen`."""
+        return bool(self.connection.closed)
+
+    def reopen(self) -> None:
+        """A new session in place of the lost one (whoever holds this object uses the
+        new one), as the first was opened; the session's own settings are the
+        caller's to set again."""
+        self.connection.close()
+        self.connection = self._opener()
 
     @property
     def in_transaction(self) -> bool:
@@ -89,11 +106,14 @@ def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> Post
     require("psycopg", "postgres", "a PostgreSQL database")
     import psycopg
 
-    # text as UTF-8 whatever the database's encoding (in a SQL_ASCII one psycopg would
-    # otherwise give text back as bytes)
-    connection = psycopg.connect(
-        url, autocommit=True, connect_timeout=max(1, round(timeout)), client_encoding="utf8"
-    )
-    if read_only:
-        connection.execute("SET default_transaction_read_only = on")
-    return PostgresConnection(connection)
+    def opened() -> psycopg.Connection[Any]:
+        # text as UTF-8 whatever the database's encoding (in a SQL_ASCII one psycopg
+        # would otherwise give text back as bytes)
+        connection = psycopg.connect(
+            url, autocommit=True, connect_timeout=max(1, round(timeout)), client_encoding="utf8"
+        )
+        if read_only:
+            connection.execute("SET default_transaction_read_only = on")
+        return connection
+
+    return PostgresConnection(opened(), opened)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -49,6 +50,7 @@ from typing import Any
 
 from doubleholdem.database.connection import SQLITE, Connection, begin, dialect, inserted_id
 from doubleholdem.database.failure import database_errors
+from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.database.url import shown
 from doubleholdem.errors import MissingTriggers
 from doubleholdem.server.cluster import leases
@@ -98,6 +100,7 @@ __all__ = [
 ]
 
 BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
+_log = logging.getLogger("doubleholdem.server")
 
 
 class Storage(SeatTokens):
@@ -135,6 +138,7 @@ class Storage(SeatTokens):
         self.fencing = Fence()  # the leases its transactions write under
         self._touched = self.fencing.touched
         self.closing: list[Callable[[], None]] = []  # called first when it closes
+        self._session: dict[str, str] = {}  # PostgreSQL's session settings (set_session)
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:" and dialect(self._db) == SQLITE:
             # checkpoints (disk flushes) on a thread of their own: commits never wait for one
@@ -189,6 +193,28 @@ class Storage(SeatTokens):
             copy.close()
         return target
 
+    def set_session(self, name: str, value: str) -> None:
+        """Sets PostgreSQL's session setting ``name`` to ``value`` on the write
+        connection, again on each new session (:meth:`_reopen_if_lost`); nothing on
+        SQLite."""
+        if isinstance(self._db, PostgresConnection):
+            self._db.execute("SELECT set_config(?, ?, false)", (name, value)).close()
+            self._session[name] = value
+
+    def _reopen_if_lost(self) -> None:
+        """Outside a transaction: a new session in place of one the server ended (a
+        transaction left idle longer than ``idle_in_transaction_session_timeout`` by a
+        frozen or stalled process, ``pg_terminate_backend``, a restart), with the
+        session's settings; what it wrote uncommitted went with it. Without this every
+        later statement would fail, for good."""
+        db = self._db
+        if not isinstance(db, PostgresConnection) or not db.lost:
+            return
+        _log.warning("the room's database session was ended by the server: a new one opens")
+        db.reopen()
+        for name, value in self._session.items():
+            db.execute("SELECT set_config(?, ?, false)", (name, value)).close()
+
     def reserve(self, wait: float = 0.0) -> bool:
         """Begins the next :meth:`transaction` now if the database can be written at
         once (or within ``wait`` seconds): True; False while another connection holds
@@ -199,6 +225,7 @@ class Storage(SeatTokens):
             return True
         if self._db.in_transaction:  # left open by a failure: nothing in it counts
             self._rollback()
+        self._reopen_if_lost()
         if not begin_within(self._db, wait, busy_seconds=BUSY_SECONDS):
             return False
         self._reserved = True
@@ -252,6 +279,7 @@ class Storage(SeatTokens):
         with contextlib.suppress(*database_errors()):
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
+        self._reopen_if_lost()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -271,6 +299,7 @@ class Storage(SeatTokens):
             if self._reserved:
                 self._reserved = False
             else:
+                self._reopen_if_lost()
                 begin(self._db)
             yield
             self._write_heads()

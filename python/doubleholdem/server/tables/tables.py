@@ -126,9 +126,8 @@ class RoomTables:
             if dialect(store.db) == POSTGRESQL:  # SQLite's lock file fences alone
                 store.fencing.process = membership.id
                 idle = f"{int(membership.lease_seconds * 1000)}ms"  # frozen in a transaction:
-                store.db.execute(  # its session ends, and its leases' locks with it
-                    "SELECT set_config('idle_in_transaction_session_timeout', ?, false)", (idle,)
-                )
+                # its session ends, and its leases' locks with it (a new one then opens)
+                store.set_session("idle_in_transaction_session_timeout", idle)
             store.closing.append(membership.close)
             membership.renewed = partial(self.commit.metrics.count, "leases_renewed")
             self.commit.lost = self._lost

@@ -1,0 +1,79 @@
+"""A room whose write session PostgreSQL ended goes on, on a new one (issue 33). A
+process frozen (``SIGSTOP``) or stalled on a loaded machine with a transaction open
+longer than its lease has its session ended by the server (the room sets
+``idle_in_transaction_session_timeout`` to the lease's length, so that its leases'
+locks go with it), as does an operator's ``pg_terminate_backend`` or a restarted
+server. Before, every later statement failed on the lost connection: the failed
+commit's undo could not read the tables back, the room refused writes for good while
+its membership, on a connection of its own, kept renewing its leases, and its tables,
+some taken over from a dead process, dealt no hand again (the failover runs' "a table
+taken over dealt no new hand within 120 s"). Now the storage opens a new session once
+the transaction is rolled back, with the room's session settings, and the tables play
+on from what was committed."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import pytest
+
+from doubleholdem.database.url import connect
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
+from server_harness import DOUBLE_THREE
+
+HANDS = 3  # played after the session ended: the room goes on
+
+
+def _terminate(url: str, pid: int) -> None:
+    """Ends the session of backend ``pid`` as an operator (or the server) would."""
+    with contextlib.closing(connect(url)) as db:
+        db.execute("SELECT pg_terminate_backend(?)", (pid,)).close()
+
+
+async def _played(room: Room, after: int) -> None:
+    """Until table 0 dealt ``HANDS`` hands past hand ``after`` with the database taking
+    writes (each hand a commit: the event), a minute at most."""
+    runner = room.runners[0]
+    deadline = time.monotonic() + 60.0
+    while time.monotonic() < deadline:
+        if runner.table.hand_number >= after + HANDS and room.commit.refusing is None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(
+        f"table 0 at hand {runner.table.hand_number} (from {after}), the database "
+        f"refusing writes: {room.commit.refusing}"
+    )
+
+
+@pytest.mark.parametrize("in_transaction", [True, False])
+def test_a_room_whose_write_session_ended_plays_on(postgres_url: str, in_transaction: bool) -> None:
+    settings = RoomSettings(
+        tables=1, bots=2, bot_delay=0.0, pause=0.0, configs=[DOUBLE_THREE], guests=True, seed=3
+    )
+    room = Room.open(postgres_url, settings, lease_seconds=30.0)
+    (idle,) = room.store.db.execute("SHOW idle_in_transaction_session_timeout").fetchone()
+
+    async def main() -> None:
+        await room.tables.start()
+        try:
+            await _played(room, 0)
+            while not room.commit.idle():  # between commits: the session is the loop's
+                await asyncio.sleep(0)
+            if in_transaction:  # the next commit's transaction open, as a stalled process's
+                assert room.store.reserve()
+            (pid,) = room.store.db.execute("SELECT pg_backend_pid()").fetchone()
+            _terminate(postgres_url, pid)
+            await _played(room, room.runners[0].table.hand_number)
+        finally:
+            await room.tables.stop()
+
+    asyncio.run(main())
+    # a new session, with the room's settings
+    (pid,) = room.store.db.execute("SELECT pg_backend_pid()").fetchone()
+    assert room.store.db.execute("SHOW idle_in_transaction_session_timeout").fetchone() == (idle,)
+    assert idle == "30s"
+    room.store.close()
+    assert pid
