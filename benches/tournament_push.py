@@ -36,22 +36,31 @@ class Clock:
         return self.now
 
 
-def one_run(folder: Path, entrants: int, watchers: int, changes: int) -> float:
-    """Seconds per change over ``changes`` changes with ``watchers`` watching."""
-    clock = Clock()
+def watched_room(
+    path: str, entry: dict[str, object], clock: Clock
+) -> tuple[Room, Tournaments, TournamentSockets]:
+    """The room at ``path`` running the tournament of the ``[[tournament]]`` ``entry``
+    (opened: its bots registered) with its sockets, and the account ann holding 1000."""
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=1, clock=clock)
-    room = Room.open(str(folder / f"room-{watchers}-{time.monotonic_ns()}.db"), settings)
-    spec = spec_from_entry({"name": "sng", "kind": "sit-and-go", "capacity": entrants,
-                            "seats": 9, "starting_stack": 5000, "buy_in": 10, "fee": 1,
-                            "bots": entrants - 1, "level_by": "hands", "level_length": 10,
-                            "pause": 0})  # fmt: skip
-    tournaments = Tournaments(room.store, settings, room.commit, [spec])
+    room = Room.open(path, settings)
+    tournaments = Tournaments(room.store, settings, room.commit, [spec_from_entry(entry)])
     tournaments.open()
     sockets = TournamentSockets(tournaments)
     with room.store.transaction():
         create_account(room.store.db, "ann", "password-ann", passwords=FAST)
         ledger.transfer(room.store.db, "cashier:ann", "deposit", ledger.CASHIER,
                         ledger.player("ann"), 1000)  # fmt: skip
+    return room, tournaments, sockets
+
+
+def one_run(folder: Path, entrants: int, watchers: int, changes: int) -> float:
+    """Seconds per change over ``changes`` changes with ``watchers`` watching."""
+    clock = Clock()
+    path = str(folder / f"room-{watchers}-{time.monotonic_ns()}.db")
+    room, tournaments, sockets = watched_room(path, {
+        "name": "sng", "kind": "sit-and-go", "capacity": entrants, "seats": 9,
+        "starting_stack": 5000, "buy_in": 10, "fee": 1, "bots": entrants - 1,
+        "level_by": "hands", "level_length": 10, "pause": 0}, clock)  # fmt: skip
     tournaments.register(0, "ann")
     runner = tournaments.runner(0)
     for n in range(watchers):

@@ -242,7 +242,7 @@ def test_the_server_is_a_tree_of_its_concerns() -> None:
         and module not in OLD_PATHS
         and module.rpartition(".")[2] not in LAYERS
     )
-    shared = ("metrics", "oplog", "process", "protocol", "settings")
+    shared = ("metrics", "oplog", "patches", "process", "protocol", "settings")
     assert flat == [f"{SERVER}.{name}" for name in shared]
 
 

@@ -96,6 +96,6 @@ def test_diff_then_apply_gives_the_new_value() -> None:
     new: Any = {"a": [1, {"b": 3}], "c": {"x": 1}, "d": {"e": False}, "f": [1, 2]}
     patch = diff(old, new)
     assert apply_patch(json.loads(json.dumps(old)), patch) == new
-    assert patch == [[["a", 1, "b"], 3], [["c"], {"x": 1}], [["d", "e"], False], [["f"], [1, 2]]]
+    assert patch == [[["a", 1, "b"], 3], [["c"], {"x": 1}], [["d", "e"], False], [["f"], 1, 0, [2]]]
     assert diff(new, new) == []
     assert apply_patch(old, diff(old, [1])) == [1]

@@ -2,7 +2,8 @@
 turns the text a client sent into a typed message or raises
 :class:`ProtocolError` with the code the server replies with;
 :func:`encode` writes a server message; :func:`diff` and :func:`apply_patch` are the two
-sides of an ``update`` (a view's change since the last one a connection was sent).
+sides of an ``update`` (a view's change since the last one a connection was sent:
+:mod:`doubleholdem.server.patches`).
 
 >>> decode('{"v": 2, "type": "act", "id": "a1", "hand": 3, "action": "raise", "amount": 40}')
 Act(id='a1', hand=3, action='raise', amount=40)
@@ -31,6 +32,7 @@ from typing import Any, NamedTuple, Union
 
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.game import words
+from doubleholdem.server.patches import Patch, apply_patch, diff
 
 __all__ = [
     "ACTIONS",
@@ -48,6 +50,7 @@ __all__ = [
     "Leave",
     "Lobby",
     "Message",
+    "Patch",
     "Ping",
     "Preferences",
     "ProtocolError",
@@ -285,64 +288,6 @@ def decode(text: str | bytes) -> Message:
 def encode(kind: str, **fields: Any) -> str:
     """A server message: ``{"v": 2, "type": kind, ...fields}`` as compact JSON."""
     return json.dumps({"v": PROTOCOL_VERSION, "type": kind, **fields}, separators=(",", ":"))
-
-
-Patch = list[list[Any]]
-
-
-def diff(old: Any, new: Any) -> Patch:
-    """The patch that turns the JSON value ``old`` into ``new``: ``[path, value]`` pairs,
-    each setting the value at ``path`` (keys of objects, indexes of arrays; ``[]`` is the
-    whole value). Objects with the same keys and arrays of the same length are compared
-    member by member; anything else that differs is replaced whole.
-
-    >>> diff({"a": 1, "b": [1, 2], "c": {"x": 0}}, {"a": 1, "b": [1, 3], "c": None})
-    [[['b', 1], 3], [['c'], None]]
-    >>> diff({"a": 1}, {"a": 1, "b": 2})
-    [[[], {'a': 1, 'b': 2}]]
-    """
-    ops: Patch = []
-    if _differ(old, new):
-        _diff(old, new, [], ops)
-    return ops
-
-
-def _differ(old: Any, new: Any) -> bool:
-    # Equal values of the same type are the same (views never hold a bool and a number
-    # at the same place, where True == 1 would hide a change).
-    return type(old) is not type(new) or old != new
-
-
-def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
-    """Adds to ``ops`` the patch from ``old`` to ``new``, which differ."""
-    if type(old) is dict and type(new) is dict and old.keys() == new.keys():
-        for key, value in new.items():
-            if _differ(old[key], value):
-                _diff(old[key], value, [*path, key], ops)
-    elif type(old) is list and type(new) is list and len(old) == len(new):
-        for index, value in enumerate(new):
-            if _differ(old[index], value):
-                _diff(old[index], value, [*path, index], ops)
-    else:
-        ops.append([path, new])
-
-
-def apply_patch(value: Any, patch: Patch) -> Any:
-    """``value`` with ``patch`` (from :func:`diff`) applied: changed in place, and
-    returned (a patch with path ``[]`` replaces it whole).
-
-    >>> apply_patch({"a": 1, "b": [1, 2]}, [[["b", 1], 3], [["a"], None]])
-    {'a': None, 'b': [1, 3]}
-    """
-    for path, new in patch:
-        if not path:
-            value = new
-            continue
-        target = value
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = new
-    return value
 
 
 class _Fields:

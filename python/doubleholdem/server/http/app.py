@@ -177,6 +177,7 @@ async def _write(websocket: WebSocket, connection: Connection) -> None:
             if text is None:
                 break
             await websocket.send_text(text)
+            connection.written()
     except Exception:
         connection.closed = True
         return

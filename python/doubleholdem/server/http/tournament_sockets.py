@@ -4,12 +4,14 @@ changed. A connection watches one tournament at a time (as it watches one table)
 sent the tournament's whole view (:func:`~doubleholdem.server.tournaments.views.detail`
 with its signed-in account's own entry and table, its cards among them, and never
 another's), then, after the commit of each change, the patch from the view it was sent
-last (``tournament_update``, as a table's ``update``); the account's table follows its
-entry, so a move between tables needs no new request. A connection that asked for the
-lobby is sent it anew whenever it changes. A signed-in account registers, unregisters,
-acts at its table, buys and answers a deal over the same connection, each answered
-after the commit of its change. A player whose connection watches the tournament is
-present (:meth:`TournamentRunner.away
+last (``tournament_update``, as a table's ``update``: sized by what changed, not by the
+entrants, :mod:`~doubleholdem.server.patches`); a watcher that fell behind (``BEHIND``
+messages unread) is sent no patch, but the whole view once more when it has read them.
+The account's table follows its entry, so a move between tables needs no new request.
+A connection that asked for the lobby is sent it anew whenever it changes. A signed-in
+account registers, unregisters, acts at its table, buys and answers a deal over the
+same connection, each answered after the commit of its change. A player whose
+connection watches the tournament is present (:meth:`TournamentRunner.away
 <doubleholdem.server.tournaments.runner.TournamentRunner.away>`)."""
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.wording import told
 
-__all__ = ["Sent", "TournamentSockets"]
+__all__ = ["BEHIND", "Sent", "TournamentSockets"]
 
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
+BEHIND = 64  # messages waiting for a watcher: it is sent no patch, but the whole view
+# once it has read them (a patch per change would only grow the queue of a slow client)
 
 
 def _frozen(value: Any) -> Any:
@@ -62,10 +66,10 @@ class Sent(NamedTuple):
 def _patch(held: Sent, new: Sent, common: Patch | None) -> Patch:
     """The patch from the view ``held`` to ``new``; ``common``: the patch of what every
     watcher sees, when ``held`` holds the same as the others (else compared whole)."""
-    if common is None or any(not path for path, _ in common):
+    if common is None or any(not op[0] for op in common):
         return diff(held.view(), new.view())
     patch = list(common)
-    patch += [[["me", *path], value] for path, value in diff(held.me, new.me)]
+    patch += [[["me", *op[0]], *op[1:]] for op in diff(held.me, new.me)]
     if held.version != new.version:
         patch.append([["version"], new.version])
     return patch
@@ -250,6 +254,18 @@ class TournamentSockets:
         text = encode("tournament", tournament=runner.id, view=sent.view(), clock=now)
         connection.send(text)
 
+    def _fell_behind(self, connection: Connection, runner: TournamentRunner) -> None:
+        """``connection`` has ``BEHIND`` messages or more waiting: it holds no view from
+        now on (sent no patch), and once it has read what waits it is sent the whole view
+        (after the commit then pending, as a new watcher)."""
+        del self._views[connection]
+
+        def caught_up() -> None:
+            if connection not in self._views:  # not sent a whole view meanwhile
+                self._after_commit(lambda: self._send_whole(connection, runner))
+
+        connection.when_caught_up(caught_up)
+
     def _changed(self, runner: TournamentRunner) -> None:
         """``runner``'s tournament changed: its watchers (and the lobby's) are sent what
         changed once the change's commit ended (or failed: then the tournament as it
@@ -276,6 +292,9 @@ class TournamentSockets:
             common = None if last is None else diff(last, shared)
             self._last_shared[number] = shared
             for connection in watchers:
+                if connection.outbox.qsize() >= BEHIND:
+                    self._fell_behind(connection, runner)
+                    continue
                 held = self._views[connection]
                 sent = Sent(shared, self._mine(runner, connection.account), runner.version)
                 patch = _patch(held, sent, common if held.shared is last else None)

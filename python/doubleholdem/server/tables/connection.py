@@ -57,6 +57,7 @@ class Connection:
         self._warned = 0.0
         self._chat_bucket = CHAT_BURST
         self._chat_filled = self._filled
+        self._caught_up: list[Callable[[], None]] = []  # see when_caught_up
 
     def send(self, text: str) -> None:
         """Queues ``text`` for the client; a client too slow to read is dropped."""
@@ -66,6 +67,19 @@ class Connection:
             self.close()
             return
         self.outbox.put_nowait(text)
+
+    def when_caught_up(self, call: Callable[[], None]) -> None:
+        """Calls ``call`` once the client has been handed every message queued for it
+        now (:meth:`written`): a watcher that fell behind is sent what it missed then."""
+        self._caught_up.append(call)
+
+    def written(self) -> None:
+        """The writer handed the client a message from :attr:`outbox`: when none waits
+        any more, the calls of :meth:`when_caught_up` are made, once each."""
+        if self._caught_up and self.outbox.empty():
+            calls, self._caught_up = self._caught_up, []
+            for call in calls:
+                call()
 
     def close(self) -> None:
         """Ends the connection (the writer sends nothing more)."""

@@ -109,7 +109,7 @@
       case "state": retry = 500; wanted = null; $("history").textContent = ""; renderState(m); break; // its log starts over
       case "update": // the change since the last state or update: patch the view we hold
         if (state && state.table === m.table) {
-          renderState({ ...m, view: applyPatch(state.view, m.patch), times: state.times });
+          renderState({ ...m, view: Patch.apply(state.view, m.patch), times: state.times });
         }
         break;
       case "result":
@@ -202,18 +202,6 @@
   }
 
   // ------------------------------------------------------------------ the table
-
-  // Each [path, value] of a patch sets the value at path (object keys, array indexes);
-  // an empty path replaces the whole view (docs/PROTOCOL.md, "update").
-  function applyPatch(view, patch) {
-    for (const [path, value] of patch) {
-      if (path.length === 0) { view = value; continue; }
-      let target = view;
-      for (const key of path.slice(0, -1)) target = target[key];
-      target[path[path.length - 1]] = value;
-    }
-    return view;
-  }
 
   function renderState(m) {
     state = m; tableId = m.table; seat = m.seat;

@@ -36,16 +36,6 @@ function connect() {
   ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 5000); };
 }
 
-function applyPatch(value, patch) {
-  for (const [path, item] of patch) {
-    if (path.length === 0) { value = item; continue; }
-    let target = value;
-    for (const key of path.slice(0, -1)) target = target[key];
-    target[path[path.length - 1]] = item;
-  }
-  return value;
-}
-
 function receive(m) {
   switch (m.type) {
     case "welcome":
@@ -57,7 +47,7 @@ function receive(m) {
       if (m.tournament === open) { view = m.view; showTournament(view); }
       break;
     case "tournament_update":
-      if (m.tournament === open && view) { view = applyPatch(view, m.patch); showTournament(view); }
+      if (m.tournament === open && view) { view = Patch.apply(view, m.patch); showTournament(view); }
       break;
     case "result": if (m.tournament !== undefined) note(""); break;
     case "error": if (m.code !== "no_tournament" || open !== null) note(m.message); break;
