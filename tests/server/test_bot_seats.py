@@ -7,6 +7,9 @@ together; a table whose bots cannot be funded says why it is idle in the lobby."
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from doubleholdem.accounts import ledger
 from doubleholdem.server.http.desk import Desk
@@ -118,3 +121,39 @@ def test_a_served_table_of_bots_plays_on_after_a_bot_busts(room_db: str) -> None
         back_at = asyncio.run(scenario())
         asyncio.run(until_hands(room, back_at + 3))  # two seats: both bots play
     audit_ok(Room.open(room_db, settings))
+
+
+def test_a_new_bot_account_is_made_whole_or_not_at_all(
+    room_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot seat added to the configuration gets a new bot account (its row and its
+    bankroll from the house) in the transaction of its seat: if its bankroll fails, no
+    account is left without one. (Before, it was made outside any transaction, which
+    the accounts refuse: the table's task failed on it every second.)"""
+    settings = RoomSettings(
+        tables=1, bots=1, bot_delay=0.0, pause=0.0, configs=[HEADS_UP], seed=3, bot_bankroll=HIGH
+    )
+    Room.open(room_db, settings).store.close()
+    settings.bots = 2  # a second bot seat: bot-0-1 has no account yet
+    room = Room.open(room_db, settings)
+    runner = room.runners[0]
+    assert runner.bankrolls.bots_missing() == {1: runner.bankrolls.wanted_bots[1]}
+    transfer = ledger.transfer
+
+    def failing(db: Any, key: str, *args: Any, **kwargs: Any) -> Any:
+        if key.startswith("bankroll:"):
+            raise RuntimeError("the bankroll failed")
+        return transfer(db, key, *args, **kwargs)
+
+    monkeypatch.setattr(ledger, "transfer", failing)
+    with pytest.raises(RuntimeError), runner.change():
+        runner.bankrolls.replace_bots()
+    named = "SELECT COUNT(*) FROM accounts WHERE name = ?"
+    assert room.store.db.execute(named, ("bot-0-1",)).fetchone()[0] == 0
+    monkeypatch.setattr(ledger, "transfer", transfer)
+    with runner.change():
+        runner.bankrolls.replace_bots()
+    occupant = runner.table.seats()[1]
+    assert occupant is not None and occupant["player"] == "bot-0-1"
+    audit_ok(room)
+    room.store.close()

@@ -83,11 +83,13 @@ class LedgerTableMoney(PaidSeats):
             ledger.transfer(self.store.db, key, "opening", ledger.HOUSE, target, chips)
 
     def open_bot_account(self, name: str, bankroll: int) -> None:
-        """A new bot's account, with ``bankroll`` chips from the house."""
+        """A new bot's account, with ``bankroll`` chips from the house (in the next
+        commit's transaction, with the seat it is made for: its statements are one)."""
         try:
             get_account(self.store.db, name)
         except UnknownAccount:
-            create_bot(self.store.db, name, bankroll)
+            with self.commit.paying(self.table_id):
+                create_bot(self.store.db, name, bankroll)
 
     def fund_bot(self, table: Table, seat: int, name: str, bankroll: int) -> str | None:
         """Gives bot ``name`` a new bankroll of ``bankroll`` chips from the house if its
