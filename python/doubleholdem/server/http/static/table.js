@@ -265,11 +265,16 @@
   }
 
   function renderHole(view, hand) {
-    const hole = $("hole"); hole.textContent = "";
+    const hole = $("hole");
     const mine = hand && seat !== null ? hand.hole : [];
-    const choosing = hand && hand.legal && hand.decision === "point";
-    $("hole-label").textContent = choosing ? "Choose your point card (DH-5): click it or press 1, 2 or 3" : (mine.length ? "Your cards" : "");
+    const choosing = Boolean(hand && hand.legal && hand.decision === "point");
     const point = hand && seat !== null ? hand.points[String(seat)] : undefined;
+    // drawn again only when it changed: a point card button being clicked, or holding
+    // the keyboard's focus, stays the same element while the others act
+    const drawn = JSON.stringify([mine, choosing, point === undefined ? null : point]);
+    if (hole.dataset.drawn === drawn) return;
+    hole.dataset.drawn = drawn; hole.textContent = "";
+    $("hole-label").textContent = choosing ? "Choose your point card (DH-5): click it or press 1, 2 or 3" : (mine.length ? "Your cards" : "");
     mine.forEach((c, n) => {
       if (choosing) {
         const b = document.createElement("button");
