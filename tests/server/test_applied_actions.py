@@ -65,7 +65,7 @@ def test_a_resent_id_is_repeated_exactly_when_the_database_holds_it(
             if choice < 0.45 and sent_ids:  # a resend of any id sent before
                 act = rng.choice(sent_ids)
                 seat = act["seat"]
-                held = room.store.action_applied(token_hash(tokens[seat]), act["id"])
+                held = room.store.seat_tokens.action_applied(token_hash(tokens[seat]), act["id"])
                 fields = {k: v for k, v in act.items() if k != "seat"}
                 answer = _answer(send(room, players[seat], **fields), act["id"])
                 assert (answer.get("repeated") is True) == held, (step, act, answer)

@@ -44,8 +44,8 @@ class Held:
 
     def __call__(self, s: Storage) -> None:
         s.add_table(0, '{"snapshot": 0}', {})
-        s.put_token("in-flight", 0, 1, "ann")
-        s.put_action("in-flight", "a1", 0, 1)
+        s.seat_tokens.put("in-flight", 0, 1, "ann")
+        s.seat_tokens.put_action("in-flight", "a1", 0, 1)
         failed: Exception | None = None
         if self.abort:
             try:
@@ -69,16 +69,16 @@ def test_loop_reads_see_only_what_is_committed_while_a_commit_flies(
         await asyncio.sleep(0)  # the flush: the commit flies
         await asyncio.to_thread(held.written.wait)
         # on the loop, while the commit's rows are written and not committed
-        assert store.token("in-flight") is None
-        assert store.action_applied("in-flight", "a1") is False
+        assert store.seat_tokens.find("in-flight") is None
+        assert store.seat_tokens.action_applied("in-flight", "a1") is False
         held.release.set()
         done = asyncio.Event()
         commit.after(done.set)
         await done.wait()
         assert (commit.refusing is not None) == abort
-        committed = store.token("in-flight")
+        committed = store.seat_tokens.find("in-flight")
         assert committed == (None if abort else (0, 1, "ann"))
-        assert store.action_applied("in-flight", "a1") is not abort
+        assert store.seat_tokens.action_applied("in-flight", "a1") is not abort
 
     asyncio.run(scenario())
 
@@ -109,19 +109,19 @@ def test_an_action_whose_commit_failed_is_applied_once_when_retried(postgres_url
             next(m["token"] for m in told[n] + sent(c) if m["type"] == "seated")
             for n, c in enumerate(players)
         ]
-        store, real = room.store, room.store.put_action
+        store, real = room.store, room.store.seat_tokens.put_action
         held = Held(abort=True)
 
         def put_action(hashed: str, action_id: str, table_id: int, hand: int) -> None:
             real(hashed, action_id, table_id, hand)
-            store.put_action = real  # type: ignore[method-assign]  # once
+            store.seat_tokens.put_action = real  # type: ignore[method-assign]  # once
             try:
                 database_error(store)  # aborts the transaction: the commit fails
             finally:
                 held.written.set()
                 held.release.wait()
 
-        store.put_action = put_action  # type: ignore[method-assign]
+        store.seat_tokens.put_action = put_action  # type: ignore[method-assign]
         to_act = runner.table.to_act
         assert to_act is not None
         other = 1 - to_act
@@ -145,7 +145,7 @@ def test_an_action_whose_commit_failed_is_applied_once_when_retried(postgres_url
         await _landed(room)
         results = [m for m in sent(players[to_act]) if m["type"] == "result"]
         assert results == [{"v": 2, "type": "result", "id": "x1", "ok": True}]
-        assert store.action_applied(token_hash(tokens[to_act]), "x1")
+        assert store.seat_tokens.action_applied(token_hash(tokens[to_act]), "x1")
         await room.stop()
 
     asyncio.run(scenario())

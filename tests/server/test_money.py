@@ -193,12 +193,12 @@ def test_a_failed_commit_rolls_the_money_back_with_the_seat(money_db: str) -> No
     room = money_room(path=money_db)
     ann = sign_up(room, "ann", 1000)
     store = room.store
-    real = store.put_token
+    real = store.seat_tokens.put
 
     def failing(*args: Any) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    store.put_token = failing  # type: ignore[method-assign]
+    store.seat_tokens.put = failing  # type: ignore[method-assign]
 
     async def sit() -> list[dict[str, Any]]:  # in a loop, as served: the commit comes later
         room.handle(
@@ -214,7 +214,7 @@ def test_a_failed_commit_rolls_the_money_back_with_the_seat(money_db: str) -> No
     assert balance(room, "ann") == 1000 and ann.seat is None
     assert room.runners[0].table.seats()[0] is None
     audit_ok(room)
-    store.put_token = real  # type: ignore[method-assign]
+    store.seat_tokens.put = real  # type: ignore[method-assign]
     assert room.commit.writable()
     assert kinds(send(room, ann, type="sit", table=0, name="ann", buy_in=400)) == ["seated"]
     assert balance(room, "ann") == 600

@@ -1,6 +1,6 @@
 """The ``actions`` table read a hand at a time: the action ids applied at a table during
-one hand (written by :class:`~doubleholdem.server.storage.storage.Storage`'s
-``put_action``, one row a decision), for
+one hand (written by :meth:`SeatTokens.put_action
+<doubleholdem.server.storage.seat_tokens.SeatTokens.put_action>`, one row a decision), for
 :class:`~doubleholdem.server.tables.applied_actions.AppliedActions`, on any connection to
 the room's database, SQLite or PostgreSQL."""
 

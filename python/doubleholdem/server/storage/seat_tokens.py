@@ -2,11 +2,12 @@
 ``actions`` rows): a seat token's hash names its table, seat and player, and each action
 id applied with a token is noted so that a retry is not applied twice. Written inside a
 :meth:`Storage.transaction <doubleholdem.server.storage.storage.Storage.transaction>`,
-whose class this is a part of."""
+through the part the storage holds (``Storage.seat_tokens``)."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from doubleholdem.database.connection import Connection
 from doubleholdem.server.storage.survey import read_tokens
@@ -20,18 +21,20 @@ def token_hash(token: str) -> str:
 
 
 class SeatTokens:
-    """The seat tokens and action ids of a
-    :class:`~doubleholdem.server.storage.storage.Storage`: its connection, the tables
-    its transaction touches and its reads of committed rows are the storage's."""
+    """The seat tokens and action ids of a room's database, a part its
+    :class:`~doubleholdem.server.storage.storage.Storage` holds (``seat_tokens``):
+    written on the storage's connection ``db`` inside its transactions, noting each
+    table written in ``touched`` (the tables the transaction is fenced on), and read on
+    the event loop through ``committed`` (the committed rows while a commit flies)."""
 
-    _db: Connection
-    _touched: set[int]
+    def __init__(
+        self, db: Connection, touched: set[int], committed: Callable[[], Connection]
+    ) -> None:
+        self._db = db
+        self._touched = touched
+        self._committed = committed
 
-    def committed(self) -> Connection:
-        """The connection for reads on the loop (the storage's)."""
-        raise NotImplementedError
-
-    def put_token(self, hashed: str, table_id: int, seat: int, player: str) -> None:
+    def put(self, hashed: str, table_id: int, seat: int, player: str) -> None:
         """Stores a seat token's hash."""
         self._touched.add(table_id)
         self._db.execute(
@@ -40,20 +43,20 @@ class SeatTokens:
             (hashed, table_id, seat, player),
         )
 
-    def token(self, hashed: str) -> tuple[int, int, str] | None:
-        """(table, seat, player) of a token hash, or ``None`` (:meth:`committed`)."""
+    def find(self, hashed: str) -> tuple[int, int, str] | None:
+        """(table, seat, player) of a token hash, or ``None`` (committed rows)."""
         row = (
-            self.committed()
+            self._committed()
             .execute("SELECT table_id, seat, player FROM tokens WHERE hash = ?", (hashed,))
             .fetchone()
         )
         return None if row is None else (int(row[0]), int(row[1]), str(row[2]))
 
-    def tokens(self, table_id: int) -> list[tuple[str, int, str]]:
+    def of_table(self, table_id: int) -> list[tuple[str, int, str]]:
         """(hash, seat, player) of every token of a table."""
         return read_tokens(self._db, table_id)
 
-    def drop_token(self, hashed: str) -> None:
+    def drop(self, hashed: str) -> None:
         """Forgets a token (its player left) and the action ids sent with it."""
         self._db.execute("DELETE FROM tokens WHERE hash = ?", (hashed,))
         self._db.execute("DELETE FROM actions WHERE token = ?", (hashed,))
@@ -66,9 +69,9 @@ class SeatTokens:
         )
 
     def action_applied(self, hashed: str, action_id: str) -> bool:
-        """True if that action id of that token was applied (:meth:`committed`)."""
+        """True if that action id of that token was applied (committed rows)."""
         row = (
-            self.committed()
+            self._committed()
             .execute("SELECT 1 FROM actions WHERE token = ? AND id = ?", (hashed, action_id))
             .fetchone()
         )

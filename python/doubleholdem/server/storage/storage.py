@@ -27,12 +27,12 @@ also survives the machine losing power, at the price of a disk flush per change
 >>> store = Storage(":memory:")
 >>> with store.transaction():
 ...     store.add_table(0, '{"snapshot": 1}', {"0": "random"})
-...     store.put_token("token-hash", 0, 3, "ann")
+...     store.seat_tokens.put("token-hash", 0, 3, "ann")
 >>> with store.transaction():
 ...     store.put_move(0, '["advance",12.5]')
 >>> [(row.id, row.snapshot, row.bots, row.moves) for row in store.tables()]
 [(0, '{"snapshot": 1}', {'0': 'random'}, ['["advance",12.5]'])]
->>> store.token("token-hash")
+>>> store.seat_tokens.find("token-hash")
 (0, 3, 'ann')
 """
 
@@ -103,7 +103,7 @@ BUSY_SECONDS = 5.0  # how long a transaction waits for the write lock
 _log = logging.getLogger("doubleholdem.server")
 
 
-class Storage(SeatTokens):
+class Storage:
     """The server's database at ``path`` (made if missing); ``shared``: see ``room_lock``."""
 
     def __init__(
@@ -137,6 +137,8 @@ class Storage(SeatTokens):
         self._moved: set[int] = set()
         self.fencing = Fence()  # the leases its transactions write under
         self._touched = self.fencing.touched
+        # the seat tokens and the action ids applied with them
+        self.seat_tokens = SeatTokens(self._db, self._touched, self.committed)
         self.closing: list[Callable[[], None]] = []  # called first when it closes
         self._session: dict[str, str] = {}  # PostgreSQL's session settings (set_session)
         self._checkpoints: threading.Thread | None = None

@@ -4,8 +4,8 @@ decision sent with an ``id`` (``tournament_act``, or the HTTP API's ``act``) is 
 that the same decision resent (a client retrying after a dropped connection) is answered
 ``repeated`` and not applied again, even after a restart, and the id sent again with
 another decision is refused. The ids of a table's hands are forgotten as a cash table's
-are (:meth:`Storage.forget_actions
-<doubleholdem.server.storage.storage.Storage.forget_actions>`): at the end of a hand,
+are (:meth:`SeatTokens.forget_actions
+<doubleholdem.server.storage.seat_tokens.SeatTokens.forget_actions>`): at the end of a hand,
 those of the hands before it; and all of a tournament's once it is over.
 
 The table is made by :mod:`doubleholdem.server.storage.database` (added without a new

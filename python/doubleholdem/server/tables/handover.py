@@ -63,7 +63,7 @@ def elsewhere(
     elif isinstance(message, protocol.Resume) and message.token is None:
         table_id = message.table
     elif isinstance(message, protocol.Resume) and message.token is not None:
-        found = store.token(token_hash(message.token))
+        found = store.seat_tokens.find(token_hash(message.token))
         table_id = None if found is None else found[0]
     else:
         return None

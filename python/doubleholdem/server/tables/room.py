@@ -445,7 +445,7 @@ class Room:
             runner.money.buy_in(table, seat, name, buy_in, now=now, stranger=stranger, paid=paid)
             runner.seated(seat, name, identity)
             runner.humans[seat] = (hashed, name)
-            runner.later(lambda s: s.put_token(hashed, runner.id, seat, name))
+            runner.later(lambda s: s.seat_tokens.put(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
             self.commit.instead(connection, _unavailable(None))
         if runner.humans.get(seat) == (hashed, name):  # not undone by a commit failed already
@@ -539,7 +539,9 @@ class Room:
         try:
             with runner.change(moves=True):
                 runner.decide(seat, decision, now)
-                runner.later(lambda s: s.put_action(hashed, message.id, runner.id, message.hand))
+                runner.later(
+                    lambda s: s.seat_tokens.put_action(hashed, message.id, runner.id, message.hand)
+                )
                 commit.applying.add(done)
                 self.applied.add(runner, message.hand, done)
                 runner.reply(connection, encode("result", id=message.id, ok=True))

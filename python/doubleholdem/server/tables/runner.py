@@ -180,7 +180,7 @@ class TableRunner:
             history.append(hand_record(table, table_id=self.id))
             steps[:0] = [
                 lambda s: s.put_hand(self.id, number, history),
-                lambda s: s.forget_actions(self.id, number),
+                lambda s: s.seat_tokens.forget_actions(self.id, number),
             ]
             retention = self.retention(number)
             if retention is not None:
@@ -345,7 +345,7 @@ class TableRunner:
         connection is told ``left`` again, with the cash-out. The cash-out is read from
         the change's entries when it ends (:meth:`_tell_left`)."""
         hashed, player = self.humans.pop(seat)
-        self._store_extra.append(partial(Storage.drop_token, hashed=hashed))
+        self._store_extra.append(lambda s: s.seat_tokens.drop(hashed))
         held = self.table.seats()[seat] is not None
         if held:
             self.table.set_away(seat, True)

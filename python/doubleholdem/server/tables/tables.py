@@ -230,7 +230,7 @@ class RoomTables:
 
     def _humans(self, table_id: int) -> Humans:
         """The human seats of table ``table_id`` as last committed."""
-        return {seat: (h, player) for h, seat, player in self.store.tokens(table_id)}
+        return {seat: (h, player) for h, seat, player in self.store.seat_tokens.of_table(table_id)}
 
     def load(self, *, repair: bool = False) -> None:
         """Restores the stored tables and creates the missing ones (see :meth:`open`)."""
