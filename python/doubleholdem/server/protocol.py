@@ -169,9 +169,11 @@ class Chat(NamedTuple):
 
 
 class Hands(NamedTuple):
-    """Asks for the ``last`` hands the client's seat played, as that seat saw them."""
+    """Asks for the ``last`` hands the client's seat played, as that seat saw them: its
+    seat at a cash table, or with ``tournament`` its account's seat in that tournament."""
 
     last: int = 10
+    tournament: int | None = None
 
 
 class Preferences(NamedTuple):
@@ -393,7 +395,8 @@ def _chat(f: _Fields) -> Chat:
 
 def _hands(f: _Fields) -> Hands:
     last = f.integer("last", 1, MAX_HANDS, optional=True)
-    return Hands(10 if last is None else last)
+    tournament = f.integer("tournament", 0, 1_000_000_000, optional=True)
+    return Hands(10 if last is None else last, tournament)
 
 
 def _tournament(f: _Fields) -> int:

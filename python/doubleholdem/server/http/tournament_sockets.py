@@ -29,7 +29,9 @@ from doubleholdem.errors import (
 )
 from doubleholdem.server import protocol
 from doubleholdem.server.protocol import Patch, diff, encode
+from doubleholdem.server.storage.hands import tournament_key
 from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.tournament_requests import TournamentSeat
 from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.action_ids import ActionIdReused
 from doubleholdem.server.tournaments.room import Tournaments
@@ -182,6 +184,20 @@ class TournamentSockets:
         self.commit.instead(
             connection, encode("error", code="unavailable", message=UNAVAILABLE, id=ident)
         )
+
+    def seat(self, account: str, tournament: int) -> TournamentSeat | None:
+        """Where ``account``'s last entry sits in ``tournament`` now (its ``hands`` are
+        that seating's), ``None`` if nowhere; :class:`TournamentError` if there is no
+        such tournament."""
+        runner = self.tournaments.runner(tournament)
+        own = runner.tournament.entries_of(account)
+        number, seat = (own[-1].table, own[-1].seat) if own else (None, None)
+        if number is None or seat is None:
+            return None
+        occupancy = runner.tournament.tables[number].occupancy(seat)
+        if occupancy is None:
+            return None
+        return TournamentSeat(tournament_key(runner.id, number), number, seat, occupancy, account)
 
     @staticmethod
     def _stale(runner: TournamentRunner, player: str, hand: int) -> bool:

@@ -287,7 +287,7 @@ class Room:
             else:
                 self.tournaments.handle(connection, message)
         elif isinstance(message, protocol.Hands):
-            self.hands.ask(connection, message.last)
+            self.hands.ask(connection, message, self.tournaments)
         elif not isinstance(message, protocol.Resume) and not self.commit.writable():
             self._unavailable(connection, getattr(message, "id", None))
         elif isinstance(message, protocol.Sit):
