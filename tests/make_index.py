@@ -11,6 +11,7 @@ exists."""
 
 from __future__ import annotations
 
+import argparse
 import ast
 import importlib
 import pathlib
@@ -209,5 +210,6 @@ def _listed(files: list[pathlib.Path]) -> str:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     INDEX.write_text(index(), encoding="utf-8")
     print(f"wrote {INDEX.relative_to(ROOT)}")
