@@ -44,7 +44,7 @@ from cluster_harness import (
     wait_in_hand,
 )
 from doubleholdem.server.http.load_client import Move
-from doubleholdem.server.http.loadtest import run_load
+from doubleholdem.server.http.loadtest import LoadResult, run_load
 from postgres_cluster import Cluster, start_cluster
 
 
@@ -95,8 +95,9 @@ def failover(args: argparse.Namespace) -> dict[str, Any]:
         room = ServedRoom(db, args.processes, Path(folder), tables=args.tables, extra=extra)
         moves: list[Move] = []
         with room:
-            seconds, tables = asyncio.run(_failovers(room, args, moves))
+            seconds, tables, load = asyncio.run(_failovers(room, args, moves))
         checks = {
+            "clients_still_seated": None if load is None else load["still_seated"],
             "moves_acknowledged": len(moves),
             "moves_missing": len(missing_moves(db, moves)),
             "audit_problems": len(audit_problems(db)),
@@ -117,8 +118,9 @@ def failover(args: argparse.Namespace) -> dict[str, Any]:
 
 async def _failovers(
     room: ServedRoom, args: argparse.Namespace, moves: list[Move]
-) -> tuple[list[float], list[int]]:
-    """The cycles under a load of signed-in clients (one a table, beside its bots)."""
+) -> tuple[list[float], list[int], LoadResult | None]:
+    """The cycles under a load of signed-in clients (one a table, beside its bots), and
+    the load's result (``None`` if it failed)."""
     stop, seated = asyncio.Event(), asyncio.Event()
     load = asyncio.create_task(
         run_load(
@@ -140,9 +142,10 @@ async def _failovers(
             )
     finally:
         stop.set()
+        result = None
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(load, 120.0)
-    return times, moved
+            result = await asyncio.wait_for(load, 120.0)
+    return times, moved, result
 
 
 def _cpu(pid: int) -> float:

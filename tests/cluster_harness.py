@@ -299,7 +299,7 @@ def wait_hands(db: str, at_least: int, seconds: float = 120.0) -> None:
 def in_hand(db: str, tables: Iterable[int]) -> list[int]:
     """The tables of ``tables`` whose stored state is in a hand."""
     wanted = set(tables)
-    stored = stored_tables(db)
+    stored = stored_tables(db, hands=False)
     return [t for t in sorted(wanted) if t in stored and stored[t][0].in_hand]
 
 
@@ -317,11 +317,11 @@ def wait_in_hand(db: str, tables: Iterable[int], seconds: float = 60.0) -> int:
 def wait_played(db: str, tables: Iterable[int], seconds: float = 120.0) -> None:
     """Until each table of ``tables`` has dealt a hand past the one it is at now (play
     goes on there)."""
-    start = {t: stored[0].hand_number for t, stored in stored_tables(db).items()}
+    start = {t: stored[0].hand_number for t, stored in stored_tables(db, hands=False).items()}
     waiting = set(tables)
     deadline = time.monotonic() + seconds
     while waiting:
-        now = stored_tables(db)
+        now = stored_tables(db, hands=False)
         waiting = {t for t in waiting if now[t][0].hand_number <= start[t]}
         if waiting and time.monotonic() > deadline:
             raise TimeoutError(f"tables {sorted(waiting)} dealt no new hand in {seconds} s")
@@ -342,9 +342,10 @@ def audit_problems(db: str) -> list[Any]:
 Logs = list[tuple[int, list[dict[str, Any]]]]
 
 
-def stored_tables(db: str) -> dict[int, tuple[Any, Logs]]:
+def stored_tables(db: str, *, hands: bool = True) -> dict[int, tuple[Any, Logs]]:
     """Each stored table by id: the table restored from its journal (a restore refuses
-    anything inconsistent), and its finished hands' logs by number, all read in one
+    anything inconsistent), and its finished hands' logs by number (none unless
+    ``hands``: the waits read the tables alone, again and again), all read in one
     snapshot of the database."""
     from doubleholdem.server.storage.journal import restore
     from doubleholdem.server.storage.storage import read_tables
@@ -353,9 +354,8 @@ def stored_tables(db: str) -> dict[int, tuple[Any, Logs]]:
         begin(store, write=False)  # one snapshot while the processes write
         tables = {stored.id: restore(stored) for stored in read_tables(store)}
         logs: dict[int, Logs] = {}
-        for table_id, number, log in store.execute(
-            "SELECT table_id, number, log FROM hands ORDER BY table_id, number"
-        ):
+        rows = "SELECT table_id, number, log FROM hands ORDER BY table_id, number"
+        for table_id, number, log in store.execute(rows) if hands else ():
             logs.setdefault(table_id, []).append((number, json.loads(log)))
     return {table_id: (table, logs.get(table_id, [])) for table_id, table in tables.items()}
 

@@ -2,24 +2,23 @@
 owned by one of them through its lease, bots and signed-in clients playing at every
 table (the load's clients, following their tables). The owner of a table in a hand is
 killed (``kill -9``), or frozen (``SIGSTOP``) until its leases expired and then woken
-(``SIGCONT``), a few times. After each: every table of that process is owned by a live
-one (with its epoch raised) and served there, play goes on, the audit of the whole room
-is clean, every hand is settled once (the ``hands`` table against each table's own
-count) and every decision the server acknowledged is in the database; a frozen owner
-woken writes nothing of the tables it lost (its late writes refused: counted in its
-operator's log), and holds one again only under a newer lease (given back as the tables
-spread). How fast the tables are served again is benches/failover.py's figure
-(target 5 s); here each wait is for the event, bounded."""
+(``SIGCONT``): three kills and one freeze here. After each: every table of that process
+is owned by a live one (with its epoch raised) and served there, play goes on, the
+audit of the whole room is clean, every hand is settled once (the ``hands`` table
+against each table's own count) and every decision the server acknowledged is in the
+database; a frozen owner woken writes nothing of the tables it lost (its late writes
+refused: counted in its operator's log), and holds one again only under a newer lease
+(given back as the tables spread). At the end every client has left its seat (each
+followed its table to its owner of the moment). How fast the tables are served again
+is benches/failover.py's figure (target 5 s, over a hundred kills); here each wait is
+for the event, bounded."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from cluster_harness import (
     ROOM,
@@ -34,14 +33,8 @@ from cluster_harness import (
 from doubleholdem.server.http.load_client import Move
 from doubleholdem.server.http.loadtest import LoadResult, run_load
 
-# Not yet in the default run: in some runs after takeovers a table's hand is missing from
-# the hands table or a table taken over deals no new hand (open defects of issue 33)
-pytestmark = pytest.mark.skipif(
-    os.environ.get("DOUBLEHOLDEM_FAILOVER_TESTS") != "1",
-    reason="failover tests run with DOUBLEHOLDEM_FAILOVER_TESTS=1 (open defects of issue 33)",
-)
-
-CYCLES = 3
+KILLS = 3  # kill -9 cycles (benches/failover.py runs a hundred)
+FREEZES = 1  # SIGSTOP and SIGCONT cycles
 PROCESSES = 3
 TABLES = 6  # the room's, two a process
 CLIENTS = 6  # one signed-in client at each table, beside its bots
@@ -101,7 +94,9 @@ def _freeze_owner(room: ServedRoom, moves: list[Move], refused: list[int]) -> No
     refused.append(_refused_writes(owner.log))
 
 
-def _play(room: ServedRoom, cycle: Callable[[ServedRoom, list[Move]], None]) -> LoadResult:
+def _play(
+    room: ServedRoom, cycle: Callable[[ServedRoom, list[Move]], None], cycles: int
+) -> LoadResult:
     async def run() -> LoadResult:
         stop, seated, moves = asyncio.Event(), asyncio.Event(), list[Move]()
         load = asyncio.create_task(
@@ -113,7 +108,7 @@ def _play(room: ServedRoom, cycle: Callable[[ServedRoom, list[Move]], None]) -> 
         try:
             await _first(seated, load)  # every client sits (a failed load ends it)
             await asyncio.to_thread(wait_hands, room.db, TABLES)  # the tables play
-            for _ in range(CYCLES):
+            for _ in range(cycles):
                 await asyncio.to_thread(cycle, room, moves)
         finally:
             stop.set()  # the clients leave
@@ -151,7 +146,7 @@ def test_kill_9_of_a_tables_owner_in_a_hand_loses_nothing(
     postgres_url: str, tmp_path: Path
 ) -> None:
     with _room(postgres_url, tmp_path) as room:
-        result = _play(room, _kill_owner)
+        result = _play(room, _kill_owner, KILLS)
     _whole(postgres_url, result)
 
 
@@ -160,5 +155,5 @@ def test_a_frozen_owner_woken_after_its_leases_moved_writes_nothing(
 ) -> None:
     refused: list[int] = []
     with _room(postgres_url, tmp_path) as room:
-        result = _play(room, lambda r, moves: _freeze_owner(r, moves, refused))
+        result = _play(room, lambda r, moves: _freeze_owner(r, moves, refused), FREEZES)
     _whole(postgres_url, result)

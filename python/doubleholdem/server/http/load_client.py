@@ -100,8 +100,9 @@ class Client:
         """Sits, plays until ``stop_at`` (or :attr:`stopped` is set), then leaves.
         Following the room (``locate`` set), a connection that drops is opened again
         where the table is served now, the seat resumed and an unanswered decision sent
-        again with its ``id``."""
-        socket = await self._connect(gate)
+        again with its ``id``; its seat is left wherever the table is then, even if the
+        play ended while it looked for it."""
+        socket: Any = await self._connect(gate)
         try:
             await socket.send(self._sit())
             while True:
@@ -111,8 +112,8 @@ class Client:
                     break
                 await socket.close()  # the connection dropped: follow the table
                 socket = await self._follow(stop_at, gate)
-                if socket is None:
-                    return
+                if socket is None:  # the play ended meanwhile: leave where the table is
+                    break
             socket = await self._leave(socket, gate)
         finally:
             if socket is not None:
@@ -189,7 +190,8 @@ class Client:
     async def _leave(self, socket: Any, gate: asyncio.Semaphore) -> Any:
         """Sits out, plays out the hand it is in, then leaves and waits for ``left``
         (a minute at most); following the room, on the table's process of the moment
-        (a connection that drops meanwhile is followed). The socket it ends on."""
+        (a connection that drops meanwhile is followed; ``socket`` ``None``: the table
+        is looked for first). The socket it ends on."""
         from websockets.exceptions import ConnectionClosed
 
         if self.seated_at is None:  # never sat
@@ -197,13 +199,14 @@ class Client:
         self.leaving = True
         deadline = time.monotonic() + 60.0
         while True:
-            with contextlib.suppress(ConnectionClosed):
-                await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._receive(socket), deadline - time.monotonic())
-            if self.left or self.locate is None or time.monotonic() >= deadline:
-                break
-            await socket.close()  # the connection dropped: leave where the table is now
+            if socket is not None:
+                with contextlib.suppress(ConnectionClosed):
+                    await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._receive(socket), deadline - time.monotonic())
+                if self.left or self.locate is None or time.monotonic() >= deadline:
+                    break
+                await socket.close()  # the connection dropped: leave where the table is now
             self.asked_to_leave = False
             socket = await self._follow(deadline, gate)
             if socket is None:
