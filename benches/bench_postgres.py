@@ -285,21 +285,33 @@ def test_where_a_movements_time_goes(durable: Cluster) -> None:
 
 
 def test_fencing_and_the_leases_cost(durable: Cluster) -> None:
-    """Issue 33: a hand's end committed on PostgreSQL with its tables' leases fenced
-    (the commit's first statement locks them, ``SELECT ... FOR SHARE``) against the same
-    commit unfenced (as before leases), side by side in one run, interleaved; and what a
+    """Issue 33: a hand's end committed on PostgreSQL with its tables' leases fenced by
+    the writer (the commit's first statement locks them, ``SELECT ... FOR SHARE``, and
+    declares the epochs it writes under) and by the database (schema 7: its triggers
+    check each row of the table's state and money against the lease), against the same
+    commit fenced by the writer alone (the triggers dropped: as before schema 7) and
+    unfenced (as before leases), side by side in one run, interleaved; and what a
     heartbeat costs (one row renewing every lease of a process) and a takeover's
     acquire. Printed (``-s``)."""
     from bench_money import _room
     from doubleholdem.database.url import connect
     from doubleholdem.server.cluster import leases
+    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
 
     hands, rounds = 10, 5
-    kinds = ("unfenced (before leases)", "fenced")
+    kinds = (
+        "unfenced (before leases)",
+        "fenced by the writer (before schema 7)",
+        "fenced by the writer and the database",
+    )
     results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
-    with durable.schema() as unfenced, durable.schema() as fenced:
-        rooms = {kinds[0]: _room(unfenced, False), kinds[1]: _room(fenced, False)}
+    with durable.schema() as unfenced, durable.schema() as writer, durable.schema() as fenced:
+        rooms = {kind: _room(url, False) for kind, url in zip(kinds, (unfenced, writer, fenced))}
         rooms[kinds[0]].store.fencing.process = None
+        for room in (rooms[kinds[0]], rooms[kinds[1]]):
+            for name in FENCE_TRIGGERS:
+                table = name.removeprefix("doubleholdem_fence_")
+                room.store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
         for _ in range(rounds):
             for kind, room in rooms.items():
                 results[kind] += _hand_ends(room, hands)

@@ -520,7 +520,7 @@ def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) 
     hands, index = _indexed(str(tmp_path / "tables.db"))
     assert hands == index and len(hands) > 10
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("6",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("7",)
         times = dict(
             db.execute("SELECT number, ended FROM hand_index WHERE table_id = 0 AND number > 100")
         )

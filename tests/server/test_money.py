@@ -309,7 +309,7 @@ def test_a_database_of_schema_3_is_upgraded_with_its_chips_in_the_ledger(tmp_pat
     finally:
         room.store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("6",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("7",)
 
 
 def test_an_unknown_accounts_schema_is_refused_naming_both(tmp_path: Path) -> None:

@@ -184,7 +184,7 @@ def test_a_room_of_schema_5_is_upgraded_and_its_tournament_stored_apart(
     room, tournaments = open_room(path, sit_and_go(7, bots=5), clock)
     db = room.store.db
     (version,) = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    assert version == str(SCHEMA_VERSION) == "6"
+    assert version == str(SCHEMA_VERSION) == "7"
     runner = tournaments.runner(0)
     assert runner.tournament.to_json() == expected["tournament"]  # read as it was
     rows = _rows(db)

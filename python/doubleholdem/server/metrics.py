@@ -51,6 +51,7 @@ COUNTERS = {
     "leases_renewed": "Table leases this process renewed.",
     "leases_taken": "Table leases this process acquired (at its start, or taken over).",
     "leases_lost": "Table leases this process lost to another (found when writing).",
+    "writes_fenced": "Writes the database refused: their table's lease had moved.",
 }
 GAUGES = {
     "tables_owned": "Tables this process serves.",

@@ -64,6 +64,7 @@ EVENTS = {
     "account_blocked": logging.WARNING,
     "commit_failed": logging.ERROR,
     "leases_lost": logging.WARNING,
+    "writes_fenced": logging.WARNING,
     "tables_taken": logging.INFO,
     "tables_let_go": logging.INFO,
     "writes_again": logging.WARNING,

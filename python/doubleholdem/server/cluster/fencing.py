@@ -1,6 +1,37 @@
-"""Fencing, on the writer's side: what one connection's transaction wrote, table by
-table, and the check before its ``COMMIT`` that this process still holds each such
-table's lease with the epoch it was granted (:func:`~doubleholdem.server.cluster.leases.fence`).
+"""Fencing: a process writes a table's rows only under the lease it holds, and on
+PostgreSQL the database itself refuses a write made under a lease that moved.
+
+**The writer's side** (:class:`Fence`): what one connection's transaction wrote, table
+by table. Before a table's own rows are written (:meth:`Fence.writes`; a group commit's
+first statement does it for all the tables it writes), its lease is read and locked
+against a change of hands until the transaction ends
+(:func:`~doubleholdem.server.cluster.leases.fence`): a table whose lease names another
+owner or epoch is lost, and nothing of it is written
+(:class:`~doubleholdem.server.cluster.leases.LeaseLost`); a check before ``COMMIT``
+does the same for the other tables the transaction touched (:meth:`Fence.check`).
+
+**The database's side** (PostgreSQL, :data:`FENCE_SCHEMA`, schema 7 of the room). The
+same statement that locks a lease *declares* the epoch this process writes the table
+under, in a setting of the transaction (``SET LOCAL``, through ``set_config(...,
+true)``): ``doubleholdem.lease_T`` = ``"EPOCH PROCESS"``, gone when the transaction
+ends. A trigger (``BEFORE INSERT OR UPDATE OR DELETE``, for each row) on the rows of a
+table's state and money, :data:`FENCED_ROWS` (its snapshot in ``tables``, its ``heads``
+row, its ``moves``, its finished ``hands``, and its ledger account's balance, which
+every movement of its chips updates in the transaction that posts it), reads the lease
+of the row's table, locked ``FOR SHARE`` as the writer's was, and refuses the write
+(SQLSTATE :data:`REFUSED`, the table in the error's detail) unless the transaction
+declared exactly that lease's owner and epoch. A table that no process serves (no lease
+row, or none with an owner: a room being copied, a tool's write while the room is
+down, a tournament's hands) may be written by a transaction that declared nothing of
+it. So a process frozen while another took its table, whose own check is skipped or
+wrong, still cannot write it: it declares its old epoch, or none, and the lease says
+another's. The storage turns the refusal into :class:`LeaseLost`
+(:func:`refused_tables`), and the group commit hands such a table over as lost. A table
+found once in a transaction is not read again by its later rows (its lease stays locked
+until the transaction ends; the trigger notes what it checked in a setting of its own).
+A setting per transaction, not a column on every row, because a ``DELETE`` carries no
+new row to hold an epoch and a writer sets it once for all its rows; SQLite, one
+process that holds the room by its lock file, has neither leases nor these triggers.
 
 >>> from doubleholdem.database.url import sqlite
 >>> from doubleholdem.server.cluster import leases
@@ -11,13 +42,12 @@ table's lease with the epoch it was granted (:func:`~doubleholdem.server.cluster
 >>> leases.register(db, "p1", "http://a", lock=None)
 >>> fence = Fence()
 >>> fence.grant("p1", leases.acquire(db, "p1", want=1))
->>> fence.touched.add(0)
->>> fence.check(db)  # still p1's, epoch 1
+>>> fence.writes(db, 0)  # still p1's, epoch 1
+>>> fence.check(db)
 >>> leases.acquire(db, "p2", want=1, steal=True)  # another process took it
 {0: 2}
 >>> fence.clear()
->>> fence.touched.add(0)
->>> fence.check(db)
+>>> fence.writes(db, 0)
 Traceback (most recent call last):
 ...
 doubleholdem.server.cluster.leases.LeaseLost: the lease of table 0 was lost: ...
@@ -31,7 +61,95 @@ from doubleholdem.database.connection import Connection
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.leases import LeaseLost
 
-__all__ = ["Fence"]
+__all__ = ["FENCED_ROWS", "FENCE_SCHEMA", "FENCE_TRIGGERS", "REFUSED", "Fence", "refused_tables"]
+
+REFUSED = "DHF01"  # the SQLSTATE of a write the database refused for a lease that moved
+
+# the rows of a table's state and money: (table, the SQL of the row's table id, the
+# writes fenced, a condition on the row that it is a table's)
+FENCED_ROWS = (
+    ("tables", "{row}.id", "INSERT OR UPDATE OR DELETE", None),
+    ("heads", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("moves", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("hands", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    # a table's chips: its ledger account's cached balance, updated by every transfer
+    (
+        "ledger_accounts",
+        "{row}.name::bigint",
+        "UPDATE",
+        "OLD.kind = 'table' AND OLD.name ~ '^[0-9]+$'",
+    ),
+)
+
+# the one check, of table ``t`` by the transaction writing it (see the module)
+_CHECK = f"""CREATE OR REPLACE FUNCTION doubleholdem_fence(t bigint) RETURNS void
+    LANGUAGE plpgsql AS $$
+    DECLARE
+        name text := translate(t::text, '-', 'n');
+        declared text := current_setting('doubleholdem.lease_' || name, true);
+        holder text;
+        held bigint;
+    BEGIN
+        IF declared <> '' AND declared = current_setting('doubleholdem.fenced_' || name, true)
+        THEN
+            RETURN;  -- found so in this transaction already, its lease locked since
+        END IF;
+        SELECT owner, epoch INTO holder, held FROM leases WHERE table_id = t FOR SHARE;
+        IF NOT FOUND OR (holder IS NULL AND coalesce(declared, '') = '') THEN
+            RETURN;  -- no process serves the table
+        END IF;
+        IF declared = held || ' ' || holder THEN
+            PERFORM set_config('doubleholdem.fenced_' || name, declared, true);
+            RETURN;
+        END IF;
+        RAISE EXCEPTION 'the lease of table % moved: % holds it at epoch %, this write is '
+            'under %', t, coalesce(holder, 'no process'), held,
+            coalesce(nullif(declared, ''), 'no lease')
+            USING ERRCODE = '{REFUSED}', DETAIL = t::text;
+    END $$"""
+
+
+def _trigger_function(table: str, row_id: str) -> str:
+    """The trigger function of ``table``: its old row's table and its new row's checked."""
+    old, new = row_id.format(row="OLD"), row_id.format(row="NEW")
+    return f"""CREATE OR REPLACE FUNCTION doubleholdem_fence_{table}() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP <> 'INSERT' THEN
+            PERFORM doubleholdem_fence({old});
+        END IF;
+        IF TG_OP <> 'DELETE' THEN
+            PERFORM doubleholdem_fence({new});
+            RETURN NEW;
+        END IF;
+        RETURN OLD;
+    END $$"""
+
+
+# name -> the statement that makes it (PostgreSQL)
+FENCE_TRIGGERS = {
+    f"doubleholdem_fence_{table}": (
+        f"CREATE OR REPLACE TRIGGER doubleholdem_fence_{table} BEFORE {writes} ON {table} "
+        f"FOR EACH ROW {'' if when is None else f'WHEN ({when}) '}"
+        f"EXECUTE FUNCTION doubleholdem_fence_{table}()"
+    )
+    for table, _, writes, when in FENCED_ROWS
+}
+# the functions and triggers, in the order they are made
+FENCE_SCHEMA = (
+    _CHECK,
+    *(_trigger_function(table, row_id) for table, row_id, _, _ in FENCED_ROWS),
+    *FENCE_TRIGGERS.values(),
+)
+
+
+def refused_tables(error: BaseException) -> set[int]:
+    """The table whose write the database refused with ``error`` (its fencing trigger:
+    the lease moved), or none if ``error`` is another."""
+    if getattr(error, "sqlstate", None) != REFUSED:
+        return set()
+    detail = getattr(getattr(error, "diag", None), "message_detail", None) or ""
+    return {int(detail)} if detail.lstrip("-").isdecimal() else set()
 
 
 class Fence:
@@ -50,6 +168,17 @@ class Fence:
         self.process = process
         self.epochs.update(epochs)
 
+    def writes(self, db: Connection, table: int) -> None:
+        """Inside a transaction on ``db``, before it writes the rows of ``table``'s state
+        or money (:data:`FENCED_ROWS`): its lease fenced now if it was not yet in this
+        transaction (and so declared to the database), :class:`LeaseLost` if this
+        process lost it (nothing of it written)."""
+        self.touched.add(table)
+        if self.process is not None and table not in self._fenced:
+            lost = self.fence(db, {table})
+            if lost:
+                raise LeaseLost(lost)
+
     def fence(self, db: Connection, tables: set[int]) -> set[int]:
         """Inside a transaction on ``db``: the tables of ``tables`` whose lease this
         process lost, not to be written; the others' leases stay this process's until
@@ -62,7 +191,7 @@ class Fence:
         epochs the tables held when the changes were made: the tables whose lease
         this process holds no more under that epoch (a change made before its table was
         lost and taken back is not written under the newer lease; a table with changes
-        of two epochs is fenced by the older)."""
+        of two epochs is fenced by the older, which is the one declared)."""
         if self.process is None or not epochs:
             return set()
         oldest: dict[int, int] = {}

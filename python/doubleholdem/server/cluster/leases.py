@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterable, Iterator, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from doubleholdem.database.connection import SQLITE, Connection, begin, dialect
 from doubleholdem.errors import DoubleHoldemError
@@ -87,12 +87,15 @@ SCHEMA = (
 
 class LeaseLost(DoubleHoldemError, RuntimeError):
     """This process no longer owns ``tables`` (another took them, their epoch raised,
-    while it was frozen, cut off or slow): nothing of theirs was written."""
+    while it was frozen, cut off or slow): nothing of theirs was written.
+    ``by_database``: found by the database's fencing triggers, which refused a write
+    (:mod:`~doubleholdem.server.cluster.fencing`), not by this process's own check."""
 
     code = "moved"
 
-    def __init__(self, tables: Iterable[int]) -> None:
+    def __init__(self, tables: Iterable[int], *, by_database: bool = False) -> None:
         self.tables = tuple(sorted(tables))
+        self.by_database = by_database
         listed = ", ".join(str(t) for t in self.tables)
         super().__init__(f"the lease of table {listed} was lost: another process serves it")
 
@@ -289,11 +292,31 @@ def fence(db: Connection, process: str, epochs: Mapping[int, int]) -> set[int]:
     if not epochs:
         return set()
     ids = sorted(epochs)
-    marks = ", ".join("?" * len(ids))
-    lock = "" if dialect(db) == SQLITE else " FOR SHARE"
-    rows = db.execute(
-        f"SELECT table_id, epoch FROM leases WHERE owner = ? AND table_id IN ({marks}){lock}",
-        (process, *ids),
-    ).fetchall()
-    held = {int(t): int(e) for t, e in rows}
+    if dialect(db) == SQLITE:
+        marks = ", ".join("?" * len(ids))
+        rows = db.execute(
+            f"SELECT table_id, epoch FROM leases WHERE owner = ? AND table_id IN ({marks})",
+            (process, *ids),
+        ).fetchall()
+    else:
+        rows = _fence_declared(db, process, epochs, ids)
+    held = {int(row[0]): int(row[1]) for row in rows}
     return {t for t in ids if held.get(t) != epochs[t]}
+
+
+def _fence_declared(
+    db: Connection, process: str, epochs: Mapping[int, int], ids: list[int]
+) -> list[Any]:
+    """PostgreSQL's :func:`fence`: the leases of ``ids`` that ``process`` holds, locked
+    ``FOR SHARE``, and for each the epoch ``process`` writes it under declared to the
+    database's fencing triggers in the same statement
+    (:mod:`~doubleholdem.server.cluster.fencing`: ``doubleholdem.lease_T``, local to
+    the transaction)."""
+    pairs = ", ".join("(?::bigint, ?::bigint)" for _ in ids)
+    return db.execute(
+        "SELECT l.table_id, l.epoch, set_config('doubleholdem.lease_'"
+        " || translate(w.t::text, '-', 'n'), w.e || ' ' || l.owner, true)"
+        f" FROM (VALUES {pairs}) AS w (t, e) JOIN leases l ON l.table_id = w.t"
+        " WHERE l.owner = ? FOR SHARE OF l",
+        (*(v for t in ids for v in (t, epochs[t])), process),
+    ).fetchall()

@@ -13,7 +13,12 @@ transactions.
   cannot buy in gets a new one while the house's balance stays above the room's limit.
 - A table stored before the ledger existed: its chips are entered as the house's (an
   ``opening`` transaction) and each seat of that time gives its chips back to the house
-  as it leaves (``closing``)."""
+  as it leaves (``closing``).
+
+Each movement of a table's chips is written under the table's lease
+(:meth:`Fence.writes <doubleholdem.server.cluster.fencing.Fence.writes>`; a buy-in's
+through :meth:`GroupCommit.paying`), which a room in PostgreSQL declares to the
+database's fencing triggers."""
 
 from __future__ import annotations
 
@@ -65,6 +70,7 @@ class LedgerTableMoney(PaidSeats):
 
     def pay(self, store: Storage, call: WalletCall) -> None:
         """A cash-out or a rake, posted to the ledger in the commit's transaction."""
+        store.fencing.writes(store.db, self.table_id)  # the table's money: under its lease
         if call.method == "credit":
             self.wallet.credit(call.owner, self.table_id, call.amount, key=call.key)
         else:
@@ -72,12 +78,14 @@ class LedgerTableMoney(PaidSeats):
 
     def legacy_cash_out(self, store: Storage, key: str, amount: int) -> None:
         """Seated before the ledger: its chips were the house's, and go back to it."""
+        store.fencing.writes(store.db, self.table_id)
         source = ledger.table(self.table_id)
         ledger.transfer(store.db, key, "closing", source, ledger.HOUSE, amount)
 
     def enter_legacy(self, chips: int) -> None:
         """The chips of a table older than the ledger are entered as the house's."""
         if chips:
+            self.store.fencing.writes(self.store.db, self.table_id)
             target = ledger.table(self.table_id)
             key = f"opening:{self.table_id}"
             ledger.transfer(self.store.db, key, "opening", ledger.HOUSE, target, chips)
@@ -135,5 +143,6 @@ class LedgerMoney(RoomMoney):
         (:meth:`LedgerWallet.write_off <doubleholdem.accounts.wallet.LedgerWallet.write_off>`),
         under the key ``repair:TABLE:N``."""
         key = f"repair:{table_id}:{store.repairs(table_id)}"
+        store.fencing.writes(store.db, table_id)
         chips = self.wallet.write_off(table_id, key=key, problem=problem)
         return f"; its {chips} chips went to the house (ledger: repair)" if chips else ""

@@ -53,7 +53,12 @@ the steps of a table whose lease this process lost are left out: the others' are
 committed, that table's replies are not sent (those it asked to send instead are), and
 it is handed to :attr:`GroupCommit.lost` (its runner goes, its clients are told where to
 go): a lost table is no failure of the database. A payment for a table fences it at
-once (:meth:`GroupCommit.paying`)."""
+once (:meth:`GroupCommit.paying`). Should the database itself refuse a write (its
+fencing triggers: a table written under a lease that moved, which this process's own
+check did not see), nothing of that commit is written: its tables go back to their
+last committed state as after any failed commit, the refused table is handed to
+:attr:`GroupCommit.lost` (counted: ``writes_fenced``), and the room goes on taking
+writes."""
 
 from __future__ import annotations
 
@@ -67,6 +72,7 @@ from typing import Protocol, TypeVar
 from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
+from doubleholdem.server.cluster.fencing import refused_tables
 from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.metrics import Metrics
 from doubleholdem.server.storage.storage import Storage
@@ -234,12 +240,15 @@ class GroupCommit:
         store.db.execute("SAVEPOINT paying")
         try:
             yield
-        except BaseException:
+        except BaseException as error:
             with contextlib.suppress(*database_errors()):
                 store.db.execute("ROLLBACK TO paying")
                 store.db.execute("RELEASE paying")
             if began:  # nothing else is in the transaction: the write lock goes at once
                 store.abandon()
+            if refused := refused_tables(error):  # by the database's fencing
+                self._lose(refused, by_database=True)
+                raise LeaseLost(refused, by_database=True) from error
             raise
         store.db.execute("RELEASE paying")
 
@@ -378,8 +387,13 @@ class GroupCommit:
         epochs = {(s.table, s.epoch) for s in steps if isinstance(s, TableStep)}
         return self.store.fencing.fence_epochs(self.store.db, epochs) if epochs else set()
 
-    def _lose(self, tables: set[int]) -> None:
-        """Hands ``tables``, whose leases this process lost, to :attr:`lost`."""
+    def _lose(self, tables: set[int], *, by_database: bool = False) -> None:
+        """Hands ``tables``, whose leases this process lost, to :attr:`lost`;
+        ``by_database``: found so by the database refusing a write of theirs (its
+        fencing triggers), counted apart (``writes_fenced``)."""
+        if by_database:
+            oplog.event("writes_fenced", tables=sorted(tables))
+            self.metrics.count("writes_fenced")
         oplog.event("leases_lost", tables=sorted(tables))
         self.metrics.count("leases_lost", len(tables))
         self.lost(tables)
@@ -535,11 +549,14 @@ class GroupCommit:
     ) -> None:
         """The commit failed: every changed table goes back to its last committed state,
         the room refuses writes until a heartbeat commit succeeds, what waited for the
-        commit to end is called, and the requests of the failed commit are told so."""
+        commit to end is called, and the requests of the failed commit are told so. A
+        commit that wrote a table whose lease was lost (:class:`LeaseLost`) is no
+        failure of the database: that table goes (:attr:`lost`), the room goes on."""
         oplog.event("commit_failed", error=str(error) or type(error).__name__, tables=len(undo))
         self.metrics.count("commits_refused")
         self.failures += 1
-        self.refusing = str(error) or type(error).__name__
+        if not isinstance(error, LeaseLost):
+            self.refusing = str(error) or type(error).__name__
         self.ready.clear()
         for back in undo:
             back()
@@ -547,7 +564,12 @@ class GroupCommit:
             then()
         for recipient, text in instead:
             recipient.send(text)
-        self._schedule_probe()
+        if isinstance(error, LeaseLost):
+            self._lose(set(error.tables), by_database=error.by_database)
+            if self.refusing is None:
+                self.ready.set()
+        else:
+            self._schedule_probe()
 
     def _schedule_probe(self) -> None:
         loop = running_loop()

@@ -4,8 +4,9 @@ included, inside the caller's transactions (a reading one on the source: one con
 picture; a writing one on the target: all or nothing). The target must hold no room
 yet (:class:`DatabaseNotEmpty`); its tables are made from the same
 statements a SQLite room is made with, in its own words
-(:mod:`doubleholdem.database.ddl`). The command line audits the room before and after
-(:mod:`doubleholdem.cli.db`).
+(:mod:`doubleholdem.database.ddl`), and its fencing triggers once the rows are in
+(:func:`~doubleholdem.server.storage.database.make_fencing`). The command line audits
+the room before and after (:mod:`doubleholdem.cli.db`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from doubleholdem.accounts.schema import create_tables
 from doubleholdem.database.connection import SQLITE, Connection, dialect, has_table, serialise
 from doubleholdem.database.ddl import postgres
 from doubleholdem.errors import DamagedDatabase, DoubleHoldemError
-from doubleholdem.server.storage.database import SCHEMA_VERSION, room_schema
+from doubleholdem.server.storage.database import SCHEMA_VERSION, make_fencing, room_schema
 
 __all__ = [
     "BATCH",
@@ -106,6 +107,7 @@ def copy_room(
         if progress is not None:
             progress(table, counts[table])
     _continue_numbering(source, target)
+    make_fencing(target, upgrade=True)  # after the rows: the copy declares no lease
     return counts
 
 

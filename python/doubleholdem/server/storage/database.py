@@ -1,20 +1,23 @@
 """The server's database file: made new, or checked and upgraded in place when opened
-(:func:`open_database`). Schema 6 holds the server's tables (its tables' snapshots, moves
+(:func:`open_database`). Schema 7 holds the server's tables (its tables' snapshots, moves
 and heads, finished hands with the index of who played them:
 :mod:`doubleholdem.server.storage.hands`, seat tokens, client action ids, chat, the
 tournaments with each of their tables apart:
 :mod:`doubleholdem.server.storage.tournament_rows`) beside the accounts' tables and
-ledger (:mod:`doubleholdem.accounts.schema`). A database of the previous schemas (2 to
-5) is upgraded in place, in one transaction (from 4: the hand index built from the
-stored hands; from 5: the tables of a tournament's tables, each tournament stored in
-one row still read and stored apart by the room that loads it); an empty or foreign
+ledger (:mod:`doubleholdem.accounts.schema`), and on PostgreSQL the triggers that
+refuse a write of a table's rows under a lease that moved
+(:data:`~doubleholdem.server.cluster.fencing.FENCE_SCHEMA`). A database of the previous
+schemas (2 to 6) is upgraded in place, in one transaction (from 4: the hand index built
+from the stored hands; from 5: the tables of a tournament's tables, each tournament
+stored in one row still read and stored apart by the room that loads it; from 6, on
+PostgreSQL: the fencing triggers; SQLite's schema 7 is its 6); an empty or foreign
 file, or another schema, is refused (:class:`~doubleholdem.errors.DamagedDatabase`).
 While a server holds it, its write-ahead log is checkpointed in a thread of its own
 (:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
 >>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-('6',)
+('7',)
 """
 
 from __future__ import annotations
@@ -26,11 +29,18 @@ import sqlite3
 import threading
 
 from doubleholdem.accounts.schema import ensure_schema
-from doubleholdem.database.connection import Connection, begin, has_table, serialise
+from doubleholdem.database.connection import (
+    Connection,
+    begin,
+    has_table,
+    serialise,
+    trigger_names,
+)
 from doubleholdem.database.ddl import postgres
 from doubleholdem.database.failure import database_error, database_errors
 from doubleholdem.database.url import connect, is_postgres, shown
 from doubleholdem.errors import DamagedDatabase, MissingTriggers, SchemaMismatch
+from doubleholdem.server.cluster.fencing import FENCE_SCHEMA, FENCE_TRIGGERS
 from doubleholdem.server.cluster.leases import SCHEMA as LEASES_SCHEMA
 from doubleholdem.server.storage.hands import SCHEMA as HANDS_SCHEMA
 from doubleholdem.server.storage.hands import add_occupancies, build_index
@@ -40,6 +50,7 @@ from doubleholdem.server.storage.tournament_actions import SCHEMA as TOURNAMENT_
 __all__ = [
     "CHECKPOINT_SECONDS",
     "MONEY_KINDS",
+    "POSTGRES_UPGRADES_FROM",
     "SCHEMA_VERSION",
     "TABLE_ROWS",
     "UPGRADES_FROM",
@@ -47,6 +58,7 @@ __all__ = [
     "ThreadConnections",
     "begin_within",
     "checkpoints",
+    "make_fencing",
     "money_kind",
     "open_database",
     "open_postgres",
@@ -56,9 +68,11 @@ __all__ = [
 ]
 
 # 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index;
-# 6: a tournament's tables stored apart (doubleholdem.server.storage.tournament_rows)
-SCHEMA_VERSION = 6
-UPGRADES_FROM = (2, 3, 4, 5)  # the schemas upgraded in place (PostgreSQL's: 5)
+# 6: a tournament's tables stored apart (doubleholdem.server.storage.tournament_rows);
+# 7: on PostgreSQL, writes fenced by the database (doubleholdem.server.cluster.fencing)
+SCHEMA_VERSION = 7
+UPGRADES_FROM = (2, 3, 4, 5, 6)  # the schemas upgraded in place (PostgreSQL's: 5, 6)
+POSTGRES_UPGRADES_FROM = (5, 6)
 CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
 WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
 # whose chips the tables hold (``meta`` key ``money``): play chips of a guest room, the
@@ -230,20 +244,21 @@ def open_database(
 def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
     """The room in the PostgreSQL database at ``url`` (in the first schema of its
     search path), its tables made in one transaction where it has none (beside the
-    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5
-    upgraded in place (the tables of schema 6 made; an older room is upgraded by
-    ``serve`` on SQLite before ``db copy``), and its ledger's triggers as
-    :func:`open_database` says."""
+    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5 or 6
+    upgraded in place (from 5 the tables of schema 6 made; from either the fencing
+    triggers of schema 7; an older room is upgraded by ``serve`` on SQLite before ``db
+    copy``), and its ledger's triggers as :func:`open_database` says. A fencing trigger
+    someone dropped is made anew (logged)."""
     db = connect(url, mode="rw")
     try:
         begin(db)
         serialise(db, "schema")  # another server opening it waits, then finds the room
-        if _check_postgres(url, db) == 5:
+        version = _check_postgres(url, db)
+        if version == 5:
             for statement in _TOURNAMENT_TABLES:
                 db.execute(postgres(statement))
-            put_meta(db, "schema", str(SCHEMA_VERSION))
         ensure_schema(db, restore_triggers=restore_triggers)
-        if not has_table(db, "meta"):
+        if version is None:
             for statement in room_schema():
                 db.execute(postgres(statement))
             for key, value in (("schema", str(SCHEMA_VERSION)), ("tables", "0")):
@@ -251,6 +266,9 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
             db.execute("INSERT INTO meta VALUES (?, '1')", (_WALLET_TOLD,))
         for statement in _ADDED:
             db.execute(postgres(statement))
+        make_fencing(db, upgrade=version in POSTGRES_UPGRADES_FROM)
+        if version in POSTGRES_UPGRADES_FROM:
+            put_meta(db, "schema", str(SCHEMA_VERSION))
         db.execute("COMMIT")
         _tell_wallet_rooms(db)
     except MissingTriggers as error:
@@ -270,14 +288,17 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
 
 def _check_postgres(url: str, db: Connection) -> int | None:
     """Refuses a PostgreSQL schema that holds tables but no room of this schema or of
-    schema 5 (upgraded in place); the room's schema, or ``None`` where there is none."""
+    schema 5 or 6 (upgraded in place); the room's schema, or ``None`` where there is
+    none."""
     if has_table(db, "meta"):
         version = _meta_text(db, "schema")
-        if version not in (str(SCHEMA_VERSION), "5"):
+        readable = (SCHEMA_VERSION, *POSTGRES_UPGRADES_FROM)
+        if version not in {str(v) for v in readable}:
+            older = " or ".join(str(v) for v in POSTGRES_UPGRADES_FROM)
             raise DamagedDatabase(
                 f"{shown(url)}: written with schema version {version}; a room in PostgreSQL "
-                f"is of version {SCHEMA_VERSION} or 5 (`doubleholdem serve` upgrades an older "
-                "SQLite room, then `doubleholdem db copy` moves it)"
+                f"is of version {SCHEMA_VERSION}, {older} (`doubleholdem serve` upgrades an "
+                "older SQLite room, then `doubleholdem db copy` moves it)"
             )
         return int(version)
     names = {
@@ -293,6 +314,19 @@ def _check_postgres(url: str, db: Connection) -> int | None:
             "no schema version)"
         )
     return None
+
+
+def make_fencing(db: Connection, *, upgrade: bool = False) -> None:
+    """Makes the fencing triggers of a room in PostgreSQL (in the caller's transaction):
+    those it lacks (all of them when a room is made, copied or ``upgrade``d from an older
+    schema; one someone dropped is made anew, and logged)."""
+    missing = set(FENCE_TRIGGERS) - trigger_names(db)
+    if not missing:
+        return
+    if not upgrade and len(missing) < len(FENCE_TRIGGERS):
+        _log.warning("the room's fencing triggers %s were missing: made anew", sorted(missing))
+    for statement in FENCE_SCHEMA:
+        db.execute(statement)
 
 
 def room_schema() -> tuple[str, ...]:
@@ -443,7 +477,8 @@ def _tell_wallet_rooms(db: Connection) -> None:
 
 
 def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) -> None:
-    """Schema 2, 3, 4 or 5 to 6, in one transaction. From 2: each table's head is its moves
+    """Schema 2, 3, 4, 5 or 6 to 7, in one transaction (SQLite's 7 is its 6: the fencing
+    of schema 7 is PostgreSQL's alone). From 2: each table's head is its moves
     as stored, and the tables created are those stored (schema 2 could not tell more).
     From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
     (``meta`` key ``opening:ID``): its chips came from nowhere, and the room enters them

@@ -54,7 +54,7 @@ from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.database.url import shown
 from doubleholdem.errors import MissingTriggers
 from doubleholdem.server.cluster import leases
-from doubleholdem.server.cluster.fencing import Fence
+from doubleholdem.server.cluster.fencing import Fence, refused_tables
 from doubleholdem.server.cluster.leases import LeaseLost, Owner
 from doubleholdem.server.storage import hands, wallet_rows
 from doubleholdem.server.storage.database import (
@@ -308,8 +308,10 @@ class Storage:
             self.fencing.check(self._db)
             self._db.execute("COMMIT")
             self.fencing.clear()
-        except BaseException:
+        except BaseException as error:
             self._rollback()
+            if refused := refused_tables(error):  # the database's fencing refused a table
+                raise LeaseLost(refused, by_database=True) from error
             raise
         finally:
             self._depth = 0
@@ -348,7 +350,7 @@ class Storage:
 
     def add_table(self, table_id: int, snapshot: str, bots: dict[str, str]) -> None:
         """Stores a new table: its snapshot and its bot seats (seat -> kind)."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         self._db.execute(
             "INSERT INTO tables VALUES (?, ?, ?)", (table_id, snapshot, json.dumps(bots))
         )
@@ -361,7 +363,7 @@ class Storage:
 
     def put_bots(self, table_id: int, bots: dict[str, str]) -> None:
         """Stores the bot seats of a table (seat -> kind): a bot left, or sat down."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         self._db.execute("UPDATE tables SET bots = ? WHERE id = ?", (json.dumps(bots), table_id))
 
     def bots_to_seat(self) -> dict[int, dict[int, str]]:
@@ -435,6 +437,7 @@ class Storage:
     def drop_table(self, table_id: int) -> None:
         """Forgets every row of a table (to repair a damaged database) and what the
         meta table notes of it, and counts the repair (:meth:`repairs`)."""
+        self.fencing.writes(self._db, table_id)
         for name, column in TABLE_ROWS:
             self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
         for key in (f"opening:{table_id}", f"legacy:{table_id}", f"bots_to_seat:{table_id}"):
@@ -456,7 +459,7 @@ class Storage:
 
     def put_table(self, table_id: int, snapshot: str) -> None:
         """Stores the table's snapshot, which replaces its moves."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         self._db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
         self._db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (snapshot, table_id))
         self._heads[table_id] = (snapshot_anchor(snapshot), 0)
@@ -464,7 +467,7 @@ class Storage:
 
     def put_move(self, table_id: int, move: str) -> None:
         """Stores the next move of a table (after its snapshot and its earlier moves)."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         head = self._heads.get(table_id)
         if head is None:
             snapshot, count = self._db.execute(
@@ -495,7 +498,7 @@ class Storage:
     def put_hand(self, table_id: int, number: int, log: list[dict[str, Any]]) -> None:
         """Stores the log of a finished hand (the server's record: every card) with the
         index of who played it (:func:`doubleholdem.server.storage.hands.put`)."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         hands.put(self._db, table_id, number, log)
 
     def forget_hands(self, table_id: int, last: int, keep: int | None, **rule: Any) -> None:
@@ -504,7 +507,7 @@ class Storage:
         stored) and, by ``rule``, those ended before ``older_than``, sparing the last
         ``protect`` of each seating of ``open_seats``
         (:func:`doubleholdem.server.storage.hands.forget`)."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         hands.forget(self._db, table_id, last=last, keep=keep, **rule)
 
     def hands(self, table_id: int, *, last: int = 20) -> list[tuple[int, list[dict[str, Any]]]]:

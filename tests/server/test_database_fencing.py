@@ -1,0 +1,318 @@
+"""Fencing done by PostgreSQL itself (issue 33 item 2,
+python/doubleholdem/server/cluster/fencing.py): a write of a table's moves, snapshot,
+head, hands or money under a lease that moved is refused by the database's triggers
+even when the writer's own check is skipped or wrong (here: blinded), nothing of it is
+written, and the process lets the table go as lost (its clients told ``elsewhere``),
+the room whole (the audit clean, every hand settled once). A room copied or upgraded
+gets the triggers; without them each test here fails (the stale write lands)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cluster_harness import (
+    ROOM,
+    Served,
+    ServedRoom,
+    audit_problems,
+    stored_tables,
+    unsettled_hands,
+    wait_hands,
+    wait_played,
+)
+from doubleholdem.accounts import ledger
+from doubleholdem.database.connection import Connection, trigger_names
+from doubleholdem.database.url import connect
+from doubleholdem.server.cluster import leases
+from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS, Fence
+from doubleholdem.server.cluster.leases import LeaseLost
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tables.room import Room
+from server_harness import Client, ServerThread, stored_mid_hand
+
+BLINDS = ("its check sees nothing lost", "it fences nothing")
+
+
+def blind(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """This process's own fencing is wrong: its lease query runs (declaring what it
+    declares) but its answer is ignored, or it never fences at all."""
+    if how == BLINDS[0]:
+        real = leases.fence
+
+        def sees_nothing(db: Connection, process: str, epochs: Any) -> set[int]:
+            real(db, process, epochs)
+            return set()
+
+        monkeypatch.setattr(leases, "fence", sees_nothing)
+    else:
+        monkeypatch.setattr(Fence, "fence_epochs", lambda self, db, epochs: set())
+
+
+def _rows(url: str) -> tuple[Any, ...]:
+    """Every row a table's writes touch: moves, heads, snapshots, hands, table chips."""
+    with contextlib.closing(connect(url)) as db:
+        return tuple(
+            db.execute(query).fetchall()
+            for query in (
+                "SELECT table_id, number, sha256 FROM moves ORDER BY 1, 2",
+                "SELECT table_id, moves FROM heads ORDER BY 1",
+                "SELECT id, snapshot FROM tables ORDER BY 1",
+                "SELECT table_id, number FROM hands ORDER BY 1, 2",
+                "SELECT name, balance FROM ledger_accounts WHERE kind = 'table' ORDER BY 1",
+            )
+        )
+
+
+def _owning(store: Storage, process: str, only: tuple[int, ...] = ()) -> dict[int, int]:
+    """``store`` writes as ``process``, which takes the tables' leases (epochs raised)."""
+    store.fencing.process = process
+    taken = leases.acquire(store.db, process, want=100, steal=True, only=only)
+    store.fencing.epochs.update(taken)
+    return taken
+
+
+WRITES: dict[str, Callable[[Storage, str], None]] = {
+    "a move": lambda store, _: store.put_move(0, '["advance", 1.0]'),
+    "a snapshot": lambda store, snapshot: store.put_table(0, snapshot),
+    "a finished hand": lambda store, _: store.put_hand(0, 99, [{"kind": "hand_end", "at": 1.0}]),
+    "the table's chips": lambda store, _: _chips(store),
+}
+
+
+def _chips(store: Storage) -> None:
+    """Five chips into table 0's ledger account, as the room's money writes them."""
+    store.fencing.writes(store.db, 0)
+    ledger.transfer(store.db, "opening-0", "opening", ledger.HOUSE, ledger.table(0), 5)
+
+
+@pytest.fixture
+def old_and_new(postgres_url: str) -> Iterator[tuple[Storage, Storage]]:
+    """Two processes' storages of a room of two tables: the old owner froze, and the
+    new one took every table (epochs raised)."""
+    stored_mid_hand(postgres_url, RoomSettings(tables=2, bots=2, seed=3))
+    with contextlib.ExitStack() as stack:
+        pair = tuple(stack.enter_context(contextlib.closing(
+            Storage(postgres_url, shared=True))) for _ in range(2)
+        )  # fmt: skip
+        _owning(pair[0], "old")
+        _owning(pair[1], "new")
+        yield pair[0], pair[1]
+
+
+@pytest.mark.parametrize("write", sorted(WRITES))
+@pytest.mark.parametrize("how", BLINDS)
+def test_a_blind_stale_owners_write_is_refused_by_postgresql(
+    postgres_url: str,
+    old_and_new: tuple[Storage, Storage],
+    monkeypatch: pytest.MonkeyPatch,
+    how: str,
+    write: str,
+) -> None:
+    old, new = old_and_new
+    before = _rows(postgres_url)
+    blind(monkeypatch, how)
+    lost = pytest.raises(LeaseLost, match="lease of table 0 was lost")
+    with lost as refused, old.transaction():
+        WRITES[write](old, before[2][0][1])
+    assert refused.value.by_database and refused.value.tables == (0,)
+    assert _rows(postgres_url) == before  # nothing written
+    monkeypatch.undo()
+    with new.transaction():  # the owner writes
+        WRITES[write](new, before[2][0][1])
+
+
+def test_a_table_lost_and_taken_back_is_refused_under_its_old_epoch(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lease names this process again, at a newer epoch: a change made under the
+    old one declares the old epoch, and the database refuses it."""
+    stored_mid_hand(postgres_url, RoomSettings(tables=2, bots=2, seed=3))
+    store = Storage(postgres_url, shared=True)
+    try:
+        (epoch,) = _owning(store, "me", only=(0,)).values()
+        with contextlib.closing(connect(postgres_url)) as db:  # lost, and taken back
+            leases.acquire(db, "other", want=1, steal=True, only=[0])
+            leases.acquire(db, "me", want=1, steal=True, only=[0])
+        assert store.fencing.epochs[0] == epoch  # what it still writes under
+        before = _rows(postgres_url)
+        blind(monkeypatch, BLINDS[0])
+        with pytest.raises(LeaseLost) as refused, store.transaction():
+            store.put_move(0, '["advance", 1.0]')
+        assert refused.value.by_database
+        assert _rows(postgres_url) == before
+    finally:
+        store.close()
+
+
+def test_every_room_in_postgresql_has_the_fencing_triggers(postgres_url: str) -> None:
+    Storage(postgres_url).close()
+    with contextlib.closing(connect(postgres_url)) as db:
+        assert set(FENCE_TRIGGERS) <= trigger_names(db)
+        db.execute("DROP TRIGGER doubleholdem_fence_moves ON moves").close()
+    Storage(postgres_url).close()  # made anew when the room is opened
+    with contextlib.closing(connect(postgres_url)) as db:
+        assert set(FENCE_TRIGGERS) <= trigger_names(db)
+
+
+def test_a_room_of_schema_6_in_postgresql_is_upgraded_with_the_triggers(
+    postgres_url: str,
+) -> None:
+    stored_mid_hand(postgres_url, RoomSettings(tables=1, bots=2, seed=3))
+    with contextlib.closing(connect(postgres_url)) as db:
+        for name in FENCE_TRIGGERS:
+            table = name.removeprefix("doubleholdem_fence_")
+            db.execute(f"DROP TRIGGER {name} ON {table}").close()
+        db.execute("UPDATE meta SET value = '6' WHERE key = 'schema'").close()
+    Storage(postgres_url).close()
+    with contextlib.closing(connect(postgres_url)) as db:
+        assert set(FENCE_TRIGGERS) <= trigger_names(db)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("7",)
+
+
+async def _told_elsewhere(server: ServerThread, url: str) -> dict[str, Any]:
+    """A client watches table 0; another process takes its lease while this one's own
+    check is blind and its membership sees nothing: its next commit at table 0 is
+    refused by the database, and the client is told where to go."""
+    room = server.room
+    client = await Client.connect(server.ws_url)
+    await client.send(type="watch", table=0)
+    await client.next("state", table=0)
+    taken: dict[int, int] = {}
+    with contextlib.closing(connect(url)) as db:
+        leases.register(db, "thief", "http://thief", lock=None)
+        deadline = time.monotonic() + 30
+        while not taken:  # (skipped while a commit of this process holds it)
+            taken = leases.acquire(db, "thief", want=1, steal=True, only=[0])
+            assert time.monotonic() < deadline, "the lease was never taken"
+            await asyncio.sleep(0.01)
+    found = {"taken": _rows(url)}
+    told = await client.next("elsewhere", timeout=60)
+    found["told"] = told
+    found["fenced"] = room.tables.commit.metrics.read().counters["writes_fenced"]
+    found["served"] = set(room.runners)
+    found["rows"] = _rows(url)
+    await client.close()
+    return found
+
+
+def test_a_blind_process_whose_write_is_refused_lets_the_table_go(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = RoomSettings(tables=2, bots=3, bot_delay=0.01, pause=0.01, seed=4, guests=True)
+    room = Room.open(postgres_url, copy.copy(settings))
+    member = room.tables.membership
+    assert member is not None
+    monkeypatch.setattr(member, "start", lambda *args, **kwargs: None)  # sees nothing
+    blind(monkeypatch, BLINDS[0])
+    with ServerThread(room) as server:
+        found = asyncio.run(_told_elsewhere(server, postgres_url))
+    room.store.close()
+    assert found["told"]["table"] == 0
+    assert found["fenced"] >= 1 and 0 not in found["served"] and 1 in found["served"]
+    table_0 = [[row for row in rows if str(row[0]) == "0"] for rows in found["taken"]]
+    assert [[row for row in rows if str(row[0]) == "0"] for rows in found["rows"]] == table_0
+    assert 0 in stored_tables(postgres_url)  # its journal restores
+    assert audit_problems(postgres_url) == [] and unsettled_hands(postgres_url) == []
+
+
+# ---------------------------------------------------------------- the SIGSTOP zombie
+
+BLIND_SERVE = Path(__file__).resolve().parents[1] / "blind_serve.py"
+FENCED = "writes_fenced"  # the operator's log event of a commit the database refused
+
+
+class BlindFirst(ServedRoom):
+    """A room whose first process runs blind (tests/blind_serve.py), the others as
+    ``serve`` runs."""
+
+    def command(self, db: str, port: int = 0) -> list[str]:
+        command = super().command(db, port)
+        if not self.processes:
+            command[1:3] = [str(BLIND_SERVE)]
+        return command
+
+
+def _socket_ports(pid: int) -> set[int]:
+    """The local ports of the TCP sockets process ``pid`` holds (its database sessions)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                if fields[9] in inodes:
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def _in_transaction(url: str, pid: int) -> bool:
+    """Whether a database session of process ``pid`` is inside a transaction."""
+    ports = sorted(_socket_ports(pid))
+    with contextlib.closing(connect(url)) as db:
+        states = db.execute(
+            "SELECT state FROM pg_stat_activity WHERE client_port = ANY(?)", (ports,)
+        ).fetchall()
+    return any(state != "idle" for (state,) in states)
+
+
+def _freeze_between_transactions(room: ServedRoom, served: Served) -> None:
+    """``SIGSTOP`` at a moment none of its sessions is inside a transaction (one frozen
+    inside one is ended by PostgreSQL, ``idle_in_transaction_session_timeout``: its
+    late writes would find no connection rather than the fencing)."""
+    for _ in range(200):
+        served.freeze()
+        if not _in_transaction(room.db, served.pid):
+            return
+        served.thaw()
+    raise AssertionError("the process was always inside a transaction")
+
+
+def _fenced_writes(log: Path) -> int:
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    return sum(1 for line in lines if line.get("event") == FENCED)
+
+
+def _until(event: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not event():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.02)
+
+
+def test_a_frozen_owner_woken_blind_has_its_late_writes_refused_by_postgresql(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    extra = ["--bot-delay", "0.02", "--pause", "0.05", "--log-format", "json", *ROOM]
+    with BlindFirst(postgres_url, 2, tmp_path, tables=4, bots=2, extra=extra) as room:
+        zombie = room.processes[0]
+        wait_hands(room.db, 4)
+        held = room.tables_of(zombie)
+        assert held
+        epochs = {t: e for t, (_, e) in room.leases().items()}
+        _freeze_between_transactions(room, zombie)
+        room.wait_served(held)  # its leases expired: the other process took its tables
+        before = _fenced_writes(zombie.log)
+        zombie.thaw()  # its bots' timers fire: it writes the tables it believes it holds
+        _until(lambda: _fenced_writes(zombie.log) > before, "a late write refused")
+        room.wait_served(held)
+        assert all(room.leases()[t][1] > epochs[t] for t in held)
+        wait_played(room.db, held)  # play goes on there
+    assert _fenced_writes(zombie.log) >= 1
+    assert len(stored_tables(postgres_url)) == 4  # every table's journal restores
+    assert unsettled_hands(postgres_url) == [] and audit_problems(postgres_url) == []
