@@ -293,30 +293,12 @@ def test_fencing_and_the_leases_cost(durable: Cluster) -> None:
     unfenced (as before leases), side by side in one run, interleaved; and what a
     heartbeat costs (one row renewing every lease of a process) and a takeover's
     acquire. Printed (``-s``)."""
-    from bench_money import _room
     from doubleholdem.database.url import connect
     from doubleholdem.server.cluster import leases
-    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
 
     hands, rounds = 10, 5
-    kinds = (
-        "unfenced (before leases)",
-        "fenced by the writer (before schema 7)",
-        "fenced by the writer and the database",
-    )
-    results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in kinds}
     with durable.schema() as unfenced, durable.schema() as writer, durable.schema() as fenced:
-        rooms = {kind: _room(url, False) for kind, url in zip(kinds, (unfenced, writer, fenced))}
-        rooms[kinds[0]].store.fencing.process = None
-        for room in (rooms[kinds[0]], rooms[kinds[1]]):
-            for name in FENCE_TRIGGERS:
-                table = name.removeprefix("doubleholdem_fence_")
-                room.store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
-        for _ in range(rounds):
-            for kind, room in rooms.items():
-                results[kind] += _hand_ends(room, hands)
-        for room in rooms.values():
-            room.store.close()
+        results = _fenced_hand_ends((unfenced, writer, fenced), hands, rounds)
         db = connect(fenced)
         try:
             leases.register(db, "bench", "http://bench", lock=None)
@@ -333,16 +315,120 @@ def test_fencing_and_the_leases_cost(durable: Cluster) -> None:
                 leases.release(db, "bench", [0])
         finally:
             db.close()
-    print(f"\na hand's end committed on PostgreSQL ({hands * rounds} hands each), milliseconds")
-    print("| room | commit, median | commit, p90 |")
-    print("| --- | ---: | ---: |")
-    for kind, found in results.items():
-        commits = sorted(c for c, _ in found)
-        print(f"| {kind} | {_ms(commits, 0.5)} | {_ms(commits, 0.9)} |")
-        assert found
+    _print_fenced(f"a hand's end committed on PostgreSQL ({hands * rounds} hands each)", results)
     beats.sort()
     acquires.sort()
     print(
         f"heartbeat (renews all of a process's leases): median {_ms(beats, 0.5)} ms, "
         f"p90 {_ms(beats, 0.9)} ms; a takeover's acquire: median {_ms(acquires, 0.5)} ms"
     )
+
+
+FENCED_KINDS = (
+    "unfenced (before leases)",
+    "fenced by the writer (before schema 7)",
+    "fenced by the writer and the database",
+)
+
+
+def _fenced_hand_ends(
+    urls: tuple[str, str, str], hands: int, rounds: int
+) -> dict[str, list[tuple[float, float]]]:
+    """:func:`_hand_ends` of a room at each of ``urls``, one of each kind of
+    :data:`FENCED_KINDS` (the database's fencing triggers dropped from the first two),
+    interleaved round by round."""
+    from bench_money import _room
+    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
+
+    rooms = {kind: _room(url, False) for kind, url in zip(FENCED_KINDS, urls)}
+    rooms[FENCED_KINDS[0]].store.fencing.process = None
+    for room in (rooms[FENCED_KINDS[0]], rooms[FENCED_KINDS[1]]):
+        for name, table in FENCE_TRIGGERS.items():
+            room.store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
+    results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in FENCED_KINDS}
+    try:
+        for _ in range(rounds):
+            for kind, room in rooms.items():
+                results[kind] += _hand_ends(room, hands)
+    finally:
+        for room in rooms.values():
+            room.store.close()
+    return results
+
+
+def _print_fenced(title: str, results: dict[str, list[tuple[float, float]]]) -> None:
+    print(f"\n{title}, milliseconds")
+    print("| room | commit, median | commit, p90 |")
+    print("| --- | ---: | ---: |")
+    for kind, found in results.items():
+        commits = sorted(c for c, _ in found)
+        print(f"| {kind} | {_ms(commits, 0.5)} | {_ms(commits, 0.9)} |")
+        assert found
+
+
+def test_the_database_fencing_cost_without_the_disk() -> None:
+    """Issue 33: :func:`test_fencing_and_the_leases_cost`'s three rooms on a cluster
+    that does not flush (``fsync`` and ``synchronous_commit`` off, as the tests run
+    theirs): the commit is then its statements and the server's work, the fencing
+    triggers' cost no longer hidden under a disk flush. Printed (``-s``)."""
+    from postgres_cluster import start_cluster
+
+    cluster = start_cluster()
+    try:
+        with cluster.schema() as unfenced, cluster.schema() as writer, cluster.schema() as fenced:
+            results = _fenced_hand_ends((unfenced, writer, fenced), 20, 5)
+    finally:
+        cluster.stop()
+    _print_fenced("a hand's end committed on PostgreSQL without flushing (100 hands each)", results)
+
+
+def test_a_hands_writes_with_and_without_the_fencing_triggers() -> None:
+    """Issue 33: the fencing triggers' own cost, apart from the event loop and the disk:
+    a hand's writes at one table (ten moves, then its end: the snapshot that drops
+    them, its head, its log and index, its rake in the ledger) in one transaction and
+    committed, on a cluster that does not flush, by a room with the database's fencing
+    triggers and one with them dropped (its writer fences alike), interleaved, 300
+    transactions each. Printed (``-s``)."""
+    from bench_money import _room, play
+    from doubleholdem.accounts.wallet import LedgerWallet
+    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
+    from postgres_cluster import start_cluster
+
+    kinds = ("triggers dropped (before schema 7)", "fencing triggers")
+    found: dict[str, list[float]] = {kind: [] for kind in kinds}
+    cluster = start_cluster()
+    try:
+        with cluster.schema() as dropped, cluster.schema() as fenced:
+            rooms = {kind: _room(url, False) for kind, url in zip(kinds, (dropped, fenced))}
+            for name, table in FENCE_TRIGGERS.items():
+                rooms[kinds[0]].store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
+            for room in rooms.values():
+                play(room.runners[0], 2)  # statements prepared, the ledger's rows made
+            for number in range(300):
+                for kind, room in rooms.items():
+                    found[kind].append(_a_hands_writes(room, number, LedgerWallet))
+            for room in rooms.values():
+                room.store.close()
+    finally:
+        cluster.stop()
+    print("\na hand's writes at one table, one transaction, no flush: milliseconds")
+    print("| room | median | p90 |")
+    print("| --- | ---: | ---: |")
+    for kind, times in found.items():
+        times.sort()
+        print(f"| {kind} | {_ms(times, 0.5)} | {_ms(times, 0.9)} |")
+
+
+def _a_hands_writes(room: Room, number: int, wallet: Any) -> float:
+    """Seconds of one transaction of a hand's writes at table 0 (see the caller)."""
+    store = room.store
+    snapshot = room.runners[0].table.to_json()
+    began = time.perf_counter()
+    with store.transaction():
+        for _ in range(10):
+            store.put_move(0, '["advance", 100.0]')
+        store.put_table(0, snapshot)
+        store.put_hand(0, 10_000 + number, [{"kind": "hand_end", "at": 100.0}])
+        store.fencing.writes(store.db, 0)
+        wallet(store.db).rake(0, 1, key=f"bench-rake:{number}")
+    return time.perf_counter() - began

@@ -170,8 +170,7 @@ def test_a_room_of_schema_6_in_postgresql_is_upgraded_with_the_triggers(
 ) -> None:
     stored_mid_hand(postgres_url, RoomSettings(tables=1, bots=2, seed=3))
     with contextlib.closing(connect(postgres_url)) as db:
-        for name in FENCE_TRIGGERS:
-            table = name.removeprefix("doubleholdem_fence_")
+        for name, table in FENCE_TRIGGERS.items():
             db.execute(f"DROP TRIGGER {name} ON {table}").close()
         db.execute("UPDATE meta SET value = '6' WHERE key = 'schema'").close()
     Storage(postgres_url).close()

@@ -66,7 +66,7 @@ __all__ = ["FENCED_ROWS", "FENCE_SCHEMA", "FENCE_TRIGGERS", "REFUSED", "Fence", 
 REFUSED = "DHF01"  # the SQLSTATE of a write the database refused for a lease that moved
 
 # the rows of a table's state and money: (table, the SQL of the row's table id, the
-# writes fenced, a condition on the row that it is a table's)
+# writes fenced, a condition on the old row that it is a table's)
 FENCED_ROWS = (
     ("tables", "{row}.id", "INSERT OR UPDATE OR DELETE", None),
     ("heads", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
@@ -81,25 +81,38 @@ FENCED_ROWS = (
     ),
 )
 
+# the setting a table's lease is declared in, and the trigger's note that it checked it
+# (SQL of table id ``t``: a custom setting's name holds no minus sign)
+_DECLARED = "'doubleholdem.lease_' || translate(t::text, '-', 'n')"
+_CHECKED = "'doubleholdem.fenced_' || translate(t::text, '-', 'n')"
+
+
+def _unchecked(t: str) -> str:
+    """SQL true while a row of table ``t`` (SQL) is still to check in this transaction:
+    its lease not declared, or not found so yet (the rows after a table's first cost a
+    trigger no more than this)."""
+    declared = _DECLARED.replace("t::text", f"{t}::text")
+    checked = _CHECKED.replace("t::text", f"{t}::text")
+    return (
+        f"coalesce(current_setting({declared}, true), '') = ''"
+        f" OR current_setting({checked}, true) IS DISTINCT FROM current_setting({declared}, true)"
+    )
+
+
 # the one check, of table ``t`` by the transaction writing it (see the module)
 _CHECK = f"""CREATE OR REPLACE FUNCTION doubleholdem_fence(t bigint) RETURNS void
     LANGUAGE plpgsql AS $$
     DECLARE
-        name text := translate(t::text, '-', 'n');
-        declared text := current_setting('doubleholdem.lease_' || name, true);
+        declared text := current_setting({_DECLARED}, true);
         holder text;
         held bigint;
     BEGIN
-        IF declared <> '' AND declared = current_setting('doubleholdem.fenced_' || name, true)
-        THEN
-            RETURN;  -- found so in this transaction already, its lease locked since
-        END IF;
         SELECT owner, epoch INTO holder, held FROM leases WHERE table_id = t FOR SHARE;
         IF NOT FOUND OR (holder IS NULL AND coalesce(declared, '') = '') THEN
             RETURN;  -- no process serves the table
         END IF;
         IF declared = held || ' ' || holder THEN
-            PERFORM set_config('doubleholdem.fenced_' || name, declared, true);
+            PERFORM set_config({_CHECKED}, declared, true);
             RETURN;
         END IF;
         RAISE EXCEPTION 'the lease of table % moved: % holds it at epoch %, this write is '
@@ -110,36 +123,43 @@ _CHECK = f"""CREATE OR REPLACE FUNCTION doubleholdem_fence(t bigint) RETURNS voi
 
 
 def _trigger_function(table: str, row_id: str) -> str:
-    """The trigger function of ``table``: its old row's table and its new row's checked."""
+    """The trigger function of ``table``: its old row's table and its new row's checked
+    (each once a transaction)."""
     old, new = row_id.format(row="OLD"), row_id.format(row="NEW")
     return f"""CREATE OR REPLACE FUNCTION doubleholdem_fence_{table}() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
         IF TG_OP <> 'INSERT' THEN
-            PERFORM doubleholdem_fence({old});
+            IF {_unchecked(old)} THEN
+                PERFORM doubleholdem_fence({old});
+            END IF;
         END IF;
-        IF TG_OP <> 'DELETE' THEN
+        IF TG_OP = 'DELETE' THEN
+            RETURN OLD;
+        END IF;
+        IF {_unchecked(new)} THEN
             PERFORM doubleholdem_fence({new});
-            RETURN NEW;
         END IF;
-        RETURN OLD;
+        RETURN NEW;
     END $$"""
 
 
-# name -> the statement that makes it (PostgreSQL)
-FENCE_TRIGGERS = {
-    f"doubleholdem_fence_{table}": (
+def _trigger(table: str, writes: str, old_is: str | None) -> str:
+    """The trigger of ``writes`` on ``table`` (of its rows for which ``old_is``)."""
+    when = "" if old_is is None else f"WHEN ({old_is}) "
+    return (
         f"CREATE OR REPLACE TRIGGER doubleholdem_fence_{table} BEFORE {writes} ON {table} "
-        f"FOR EACH ROW {'' if when is None else f'WHEN ({when}) '}"
-        f"EXECUTE FUNCTION doubleholdem_fence_{table}()"
+        f"FOR EACH ROW {when}EXECUTE FUNCTION doubleholdem_fence_{table}()"
     )
-    for table, _, writes, when in FENCED_ROWS
-}
+
+
+# each trigger's name -> its table (PostgreSQL)
+FENCE_TRIGGERS = {f"doubleholdem_fence_{table}": table for table, _, _, _ in FENCED_ROWS}
 # the functions and triggers, in the order they are made
 FENCE_SCHEMA = (
     _CHECK,
     *(_trigger_function(table, row_id) for table, row_id, _, _ in FENCED_ROWS),
-    *FENCE_TRIGGERS.values(),
+    *(_trigger(table, writes, old_is) for table, _, writes, old_is in FENCED_ROWS),
 )
 
 
