@@ -1,8 +1,9 @@
 """What a room's tournament writes per change (issue 34 item 3), side by side in one run:
-schema 5's one row (the room's state with the library's whole snapshot, every table's
-in it, rewritten at every change) against schema 6's rows per table
-(:class:`~doubleholdem.server.tournaments.stored.Pending`: a decision as one move row of
-its table, a hand's end as the tournament's own row and the tables it changed).
+schema 6's rows (each table apart, a decision as one move row of its table, but the
+tournament's own row, the room's state with the library's snapshot without its tables,
+rewritten whole at every hand's start and end) against schema 8's
+(:class:`~doubleholdem.server.tournaments.stored.Pending`: the same tables and moves,
+and of the tournament's own state only the parts the change changed).
 
 For 9, 100 and 1,000 entrants (9 seats a table, no-limit Texas Hold'em, calling stations), a
 scheduled tournament is started and played; after each decision and each hand's end
@@ -11,9 +12,9 @@ both forms store the same state, each in a SQLite file of its own (WAL,
 and per form: the milliseconds from the state in memory to the commit returned (the
 texts made, the rows written, the commit), the bytes of row text written, and the bytes
 the commit added to the write-ahead log (whole 4 KiB pages and their headers; the log
-is reset past 32 MiB, outside the timing). The one-row writer is schema 5's
-(``Stored.to_text(tables=True)``: the room writes it no more). Progress on stderr;
-Ctrl-C stops it (exit 130).
+is reset past 32 MiB, outside the timing). The tournament's row of schema 6 is
+``Stored.to_text`` (the room writes it no more). Progress on stderr; Ctrl-C stops it
+(exit 130).
 
 Run: ``python benches/tournament_storage.py [--sizes 9 100 1000] [--decisions 200]
 [--hands 20] [--json]``.
@@ -33,7 +34,6 @@ from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
-from doubleholdem.server.storage import tournament_rows
 from doubleholdem.server.storage.database import open_database
 from doubleholdem.server.storage.journal import decide_move
 from doubleholdem.server.tournaments.spec import spec_from_entry
@@ -42,13 +42,9 @@ from doubleholdem.table.bots import make_bot
 from doubleholdem.tournament import Tournament
 
 KINDS = {"decision": "a decision", "start": "a hand's start", "end": "a hand's end"}
+FORMS = ("schema 6", "schema 8")
 KEY = b"bench-snapshot-key"  # a room's snapshot key: every snapshot under an HMAC
 WAL_RESET = 32 * 2**20  # the log is reset past this size (outside the timing)
-
-
-def one_row_text(stored: Stored, tournament: Tournament, key: bytes | None) -> str:
-    """Schema 5's row: the room's state with the library's whole snapshot."""
-    return stored.to_text(tournament, key, tables=True)
 
 
 class Form:
@@ -82,12 +78,24 @@ class Form:
 
 
 def _size(steps: list[Any]) -> int:
-    """The bytes of row text a list of steps writes."""
+    """The bytes of row text a list of steps writes (a part's text, not its tag)."""
     total = 0
     for step in steps:
         words = step.keywords if isinstance(step, partial) else {}
         total += sum(len(str(words[k])) for k in ("text", "snapshot", "move") if k in words)
+        total += sum(len(text) for _, text, _ in words.get("texts", ()))
     return total
+
+
+class Schema6(Pending):
+    """Schema 6's writer: the same tables and moves as schema 8's, and the tournament's
+    whole row (``Stored.to_text``) where schema 8 writes the parts that changed."""
+
+    def _parts(
+        self, stored: Stored, tournament: Tournament, key: bytes | None, summary: str | None
+    ) -> list[Any]:
+        stored.whole = False
+        return [partial(_put, text=stored.to_text(tournament, key))]
 
 
 def run(
@@ -97,7 +105,7 @@ def run(
                             "minimum": 2, "seats": 9, "starting_stack": 10_000,
                             "start_at": 0, "level_by": "hands", "level_length": 30})  # fmt: skip
     tournament = Tournament(spec.config, seed=entrants)
-    stored = Stored(0, spec)
+    stored = Stored(0, spec, whole=True)
     for n in range(entrants):
         tournament.register(f"p{n}")
         stored.sales += 1
@@ -105,43 +113,43 @@ def run(
     tournament.start(now=0.0)
     stored.status = "running"
     opened = len(tournament.tables)
-    old, new = Form(f"{folder}/one-row-{entrants}.db"), Form(f"{folder}/per-table-{entrants}.db")
-    pending = Pending(set())
-    first = one_row_text(stored, tournament, KEY)
-    old.commit("start", lambda: ([partial(_put, text=first)], 0))
-    new.commit("start", lambda: (pending.steps(stored, tournament, KEY), 0))
-    for form in (old, new):
-        for values in (*form.times.values(), *form.text.values(), *form.wal.values()):
-            values.clear()
-    bots: dict[str, Any] = {}
+    forms = {name: Form(f"{folder}/{name.replace(' ', '')}-{entrants}.db") for name in FORMS}
+    pendings = {"schema 6": Schema6(set(), {}), "schema 8": Pending(set(), {})}
+
+    def made(name: str) -> Callable[[], tuple[list[Any], int]]:
+        def make() -> tuple[list[Any], int]:
+            steps = pendings[name].steps(stored, tournament, KEY)
+            return steps, _size(steps)
+
+        return make
+
     turn = 0
-    now = 0.0
 
     def both(kind: str) -> None:
         nonlocal turn
-        text = one_row_text  # the one-row form's text and steps, made inside its timing
-
-        def one_row() -> tuple[list[Any], int]:
-            row = text(stored, tournament, KEY)
-            return [partial(_put, text=row)], len(row)
-
-        def per_table() -> tuple[list[Any], int]:
-            steps = pending.steps(stored, tournament, KEY)
-            return steps, _size(steps)
-
-        order = [(old, one_row), (new, per_table)]
-        for form, make in order if turn % 2 == 0 else order[::-1]:
-            form.commit(kind, make)
+        touched, whole = set(tournament.touched), stored.whole  # each form's steps read
+        for name in FORMS if turn % 2 == 0 else FORMS[::-1]:  # them, then clear them
+            tournament.touched.update(touched)
+            stored.whole = whole
+            pending = pendings[name]
+            pending.state = pending.state or kind != "decision"
+            forms[name].commit(kind, made(name))
         turn += 1
 
-    made = ended = 0
-    while tournament.state == "running" and (made < decisions or ended < hands):
+    both("start")
+    for form in forms.values():
+        for values in (*form.times.values(), *form.text.values(), *form.wal.values()):
+            values.clear()
+    bots: dict[str, Any] = {}
+    now = 0.0
+    made_decisions = ended = 0
+    while tournament.state == "running" and (made_decisions < decisions or ended < hands):
         for number in tournament.ready_tables(now):
             if tournament.state != "running" or number not in tournament.ready_tables(now):
                 continue  # broken or halted by the hands before
             table = tournament.start_hand(number, now=now)
-            pending.tables.add(number)
-            pending.state = True
+            for pending in pendings.values():
+                pending.tables.add(number)
             both("start")
             while table.in_hand:
                 seat = table.to_act
@@ -150,22 +158,23 @@ def run(
                 bot = bots.setdefault(table.player(seat), make_bot("station", seed=len(bots)))
                 decision = bot.choose(table.observe(seat))
                 table.decide(seat, decision, now=now)
-                if table.in_hand and made < decisions:
-                    pending.move(number, decide_move(seat, decision, now))
+                if table.in_hand and made_decisions < decisions:
+                    for pending in pendings.values():
+                        pending.move(number, decide_move(seat, decision, now))
                     both("decision")
-                    made += 1
+                    made_decisions += 1
             tournament.finish_hand(number, now=now)
             table.release_history(read=False)
-            pending.tables.add(number)
-            pending.state = True
+            for pending in pendings.values():
+                pending.tables.add(number)
             both("end")
             ended += 1
             if ended % 5 == 0:
-                say(f"{entrants} entrants: {made} decisions, {ended} hands' ends stored")
-            if made >= decisions and ended >= hands:
+                say(f"{entrants} entrants: {made_decisions} decisions, {ended} hands' ends stored")
+            if made_decisions >= decisions and ended >= hands:
                 break
     result = {"entrants": entrants, "tables": opened, "tables_left": len(tournament.tables)}
-    for name, form in (("one_row", old), ("per_table", new)):
+    for name, form in forms.items():
         for kind in KINDS:
             result[f"{name}_{kind}"] = {
                 "changes": len(form.times[kind]),
@@ -179,7 +188,12 @@ def run(
 
 
 def _put(store: Any, *, text: str) -> None:
-    tournament_rows.put(store.db, 0, text)
+    """Schema 6's row of the tournament: its whole state."""
+    store.db.execute(
+        "INSERT INTO tournaments (id, state) VALUES (0, ?)"
+        " ON CONFLICT (id) DO UPDATE SET state = excluded.state",
+        (text,),
+    )
 
 
 def main() -> int:
@@ -201,15 +215,15 @@ def main() -> int:
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
-    print("| entrants (tables: at the start, left) | change | one row: ms (p90) "
-          "| per table: ms (p90) | ratio | one row: text, WAL "
-          "| per table: text, WAL |")  # fmt: skip
+    print("| entrants (tables: at the start, left) | change | schema 6: ms (p90) "
+          "| schema 8: ms (p90) | ratio | schema 6: text, WAL "
+          "| schema 8: text, WAL |")  # fmt: skip
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
         for kind, said in KINDS.items():
-            a, b = r[f"one_row_{kind}"], r[f"per_table_{kind}"]
+            a, b = r[f"schema 6_{kind}"], r[f"schema 8_{kind}"]
             print(f"| {r['entrants']:,} ({r['tables']}, {r['tables_left']}) | {said} "
-                  f"| {a['ms_median']:.2f} ({a['ms_p90']:.2f}) "
+                  f"| {a['ms_median']:.3f} ({a['ms_p90']:.3f}) "
                   f"| {b['ms_median']:.3f} ({b['ms_p90']:.3f}) "
                   f"| {a['ms_median'] / b['ms_median']:.0f}x "
                   f"| {_kib(a['text_bytes_median'])}, {_kib(a['wal_bytes_median'])} "

@@ -29,7 +29,7 @@ from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import MAX_HANDS
 from doubleholdem.server.settings import RoomSettings, load_room
-from doubleholdem.server.storage.database import pending_upgrade
+from doubleholdem.server.storage.database import SCHEMA_VERSION, pending_upgrade
 from doubleholdem.server.storage.storage import FORGET_BATCH, Storage
 from doubleholdem.server.tables.room import Room
 from doubleholdem.table import Table
@@ -520,7 +520,9 @@ def test_a_database_of_schema_4_is_upgraded_with_its_hand_index(tmp_path: Path) 
     hands, index = _indexed(str(tmp_path / "tables.db"))
     assert hands == index and len(hands) > 10
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("7",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
         times = dict(
             db.execute("SELECT number, ended FROM hand_index WHERE table_id = 0 AND number > 100")
         )

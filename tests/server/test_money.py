@@ -21,6 +21,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.accounts.accounts import set_state
 from doubleholdem.errors import InvalidConfig
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
 from doubleholdem.table import Decision, Table
@@ -309,7 +310,9 @@ def test_a_database_of_schema_3_is_upgraded_with_its_chips_in_the_ledger(tmp_pat
     finally:
         room.store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("7",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
 
 
 def test_an_unknown_accounts_schema_is_refused_naming_both(tmp_path: Path) -> None:

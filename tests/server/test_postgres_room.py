@@ -71,7 +71,7 @@ def test_a_room_of_another_schema_version_is_refused_naming_it(postgres_url: str
         db.execute("UPDATE meta SET value = '9' WHERE key = 'schema'").close()
     with pytest.raises(
         DamagedDatabase,
-        match="written with schema version 9; a room in PostgreSQL is of version 7, 5 or 6",
+        match="written with schema version 9; a room in PostgreSQL is of version 8, 5, 6 or 7",
     ):
         Storage(postgres_url)
 

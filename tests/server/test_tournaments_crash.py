@@ -30,7 +30,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
-from doubleholdem.server.tournaments.stored import Stored
+from doubleholdem.server.tournaments.stored import Stored, load
 from passwords_double import FAST
 from tournaments_room import BUY_IN, FEE, people_act, sit_and_go
 
@@ -131,8 +131,8 @@ def _stored(path: str) -> Stored | None:
     with contextlib.closing(connect(path, mode="ro")) as db:
         if not has_table(db, "tournaments"):
             return None
-        row = db.execute("SELECT state FROM tournaments WHERE id = 0").fetchone()
-    return None if row is None else Stored.from_text(0, row[0])[0]
+        found = load(db, 0, None)
+    return None if found is None else found[0]
 
 
 def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(room_db: str) -> None:

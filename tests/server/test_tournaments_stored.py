@@ -25,7 +25,8 @@ from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.tournament_rows import pool_problems
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tournaments.room import Tournaments
-from doubleholdem.server.tournaments.stored import load_all
+from doubleholdem.server.tournaments.stored import Stored, load, load_all
+from doubleholdem.tournament import Tournament
 from faults import disarm, fail_next_commit_statement
 from tournaments_room import (
     Clock,
@@ -42,11 +43,18 @@ from tournaments_room import (
 DATA = Path(__file__).parent / "data"
 
 
+def _load(db: object, key: bytes | None) -> tuple[Stored, Tournament]:
+    """Tournament 1 read from its rows."""
+    found = load(db, 0, key)  # type: ignore[arg-type]
+    assert found is not None
+    return found
+
+
 def _rows(db: object) -> dict[str, list[tuple[object, ...]]]:
     """Every tournament row, by table."""
     found = {}
-    for name, order in (("tournaments", "id"), ("tournament_tables", "number"),
-                        ("tournament_heads", "number"),
+    for name, order in (("tournaments", "id"), ("tournament_parts", "tournament_id, name"),
+                        ("tournament_tables", "number"), ("tournament_heads", "number"),
                         ("tournament_moves", "table_number, number")):  # fmt: skip
         query = f"SELECT * FROM {name} ORDER BY {order}"
         found[name] = [tuple(row) for row in db.execute(query).fetchall()]  # type: ignore[attr-defined]
@@ -63,7 +71,7 @@ def test_the_rows_read_back_are_the_tournament_after_every_change(room_db: str) 
     seen = {"moves": 0, "steps": 0}
 
     def same() -> None:
-        ((stored, tournament),) = [p for p in load_all(db, None) if p[0].id == 0]
+        stored, tournament = _load(db, None)
         assert tournament.to_json() == runner.tournament.to_json()
         assert stored.to_text(tournament, None) == runner.stored.to_text(runner.tournament, None)
         (moves,) = db.execute("SELECT COUNT(*) FROM tournament_moves").fetchone()
@@ -92,7 +100,7 @@ def test_a_decision_writes_one_move_row_and_a_hands_end_the_tables_it_changed(
     table = tournament.tables[entry.table]
     assert people_act(runner, ("ann",), passive)
     after = _rows(db)
-    for name in ("tournaments", "tournament_tables"):
+    for name in ("tournaments", "tournament_parts", "tournament_tables"):
         assert after[name] == before[name]  # neither the tournament nor a table rewritten
     new = [row for row in after["tournament_moves"] if row not in before["tournament_moves"]]
     assert [row[:2] for row in new] == [(0, entry.table)]
@@ -101,13 +109,76 @@ def test_a_decision_writes_one_move_row_and_a_hands_end_the_tables_it_changed(
     assert heads[entry.table][3] == len(
         [r for r in after["tournament_moves"] if r[1] == entry.table]
     )
-    # to the hand's end: the tournament's row and the hand's table written, its moves gone
+    # to the hand's end: the tournament's parts and the hand's table written, its moves gone
     play(runner, clock, ("ann",), until=lambda: not table.in_hand)
     ended = _rows(db)
-    assert ended["tournaments"] != before["tournaments"]
+    assert ended["tournament_parts"] != before["tournament_parts"]
     assert not [row for row in ended["tournament_moves"] if row[1] == entry.table]
     snapshots = dict((row[1], row[2]) for row in ended["tournament_tables"])
     assert snapshots[entry.table] == table.to_json()
+    room.store.close()
+
+
+def test_a_hand_writes_the_parts_it_changed_a_small_share_of_the_tournament(
+    room_db: str,
+) -> None:
+    """Forty entrants on ten tables, played until a third are out: after the draw, no
+    step writes more than a quarter of the tournament's parts (their rows, in bytes:
+    one that broke a table and moved its players) and most write a few: the counters,
+    the tables whose hands started or ended, the entries busted or moved, a move
+    between tables (schema 6 wrote every entry's at every hand's start and end), and
+    the random generator's state when the step drew (a move, a colour-up's race): a
+    fixed size (about 7 KB) whatever the field, left out of the count."""
+    room, _, runner, clock = registered(room_db, sit_and_go(40, bots=39), ("ann",))
+    db = room.store.db
+    assert len(runner.tournament.tables) == 10
+    written: list[int] = []
+    before = _parts(db)
+
+    def measure() -> None:
+        nonlocal before
+        now = _parts(db)
+        written.append(sum(len(text) for name, text in now.items() if before.get(name) != text))
+        before = now
+
+    play(runner, clock, ("ann",), until=lambda: runner.tournament.remaining <= 26, each=measure)
+    whole = sum(len(text) for text in before.values())
+    assert len(written) > 50 and max(written) < whole / 4, (max(written), whole)
+    assert sorted(written)[len(written) // 2] < whole / 20
+    room.store.close()
+
+
+def _parts(db: object) -> dict[str, str]:
+    """Tournament 1's parts but its random generator's state, by name."""
+    query = "SELECT name, part FROM tournament_parts WHERE tournament_id = 0 AND name != 'rng'"
+    return {str(n): str(text) for n, text in db.execute(query).fetchall()}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("damage", ["edited", "moved", "missing"])
+def test_a_damaged_part_is_refused(room_db: str, damage: str) -> None:
+    """A part edited (an entry's prize raised), moved to another entry's name, or
+    deleted: the tournament is refused, and the audit says so."""
+    room, _, runner, clock = registered(room_db, sit_and_go(7, bots=5))
+    play(runner, clock, ("ann", "bob"), until=lambda: runner.tournament.hands >= 2)
+    db = room.store.db
+    (text,) = db.execute(
+        "SELECT part FROM tournament_parts WHERE tournament_id = 0 AND name = 'entry/1'"
+    ).fetchone()
+    where = " WHERE tournament_id = 0 AND name = ?"
+    begin(db)
+    if damage == "edited":
+        entry = json.loads(str(text))
+        entry[6] = 10**6
+        db.execute("UPDATE tournament_parts SET part = ?" + where, (json.dumps(entry), "entry/1"))
+    elif damage == "moved":
+        db.execute("DELETE FROM tournament_parts" + where, ("entry/2",))
+        db.execute("UPDATE tournament_parts SET name = 'entry/2'" + where, ("entry/1",))
+    else:
+        db.execute("DELETE FROM tournament_parts" + where, ("entry/1",))
+    db.execute("COMMIT")
+    with pytest.raises(InvalidSnapshot, match="tournament 1"):
+        load(db, 0, None)  # type: ignore[arg-type]
+    assert [p for p in pool_problems(db) if p.startswith("tournament 1: its row cannot be read")]
     room.store.close()
 
 
@@ -152,8 +223,9 @@ def _moves(db: object) -> int:
 def _schema5(target: str, tmp_path: Path) -> str:
     """The room of schema 5 written by main's code (``make_schema5_tournaments.py``) at
     ``target``: a copy of that file, or on PostgreSQL its rows copied there (``db copy``
-    of today's tables) and made schema 5 again (the tables of a tournament's tables
-    dropped: that schema's room in PostgreSQL)."""
+    of today's tables) and made schema 5 again (the tables of a tournament's tables and
+    parts and the tournaments' columns of schema 8 dropped: that schema's room in
+    PostgreSQL)."""
     path = str(tmp_path / "room.db")
     shutil.copy(DATA / "schema5_tournaments.db", path)
     if not is_postgres(target):
@@ -163,8 +235,10 @@ def _schema5(target: str, tmp_path: Path) -> str:
     db = connect(target, mode="rw")
     begin(db)
     copy_room(source, db)
-    for name in ("tournament_moves", "tournament_heads", "tournament_tables"):
+    for name in ("tournament_moves", "tournament_heads", "tournament_tables", "tournament_parts"):
         db.execute(f"DROP TABLE {name}")
+    db.execute("DROP INDEX tournaments_by_status")
+    db.execute("ALTER TABLE tournaments DROP COLUMN status, DROP COLUMN name, DROP COLUMN summary")
     db.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
     db.execute("COMMIT")
     db.close()
@@ -184,14 +258,15 @@ def test_a_room_of_schema_5_is_upgraded_and_its_tournament_stored_apart(
     room, tournaments = open_room(path, sit_and_go(7, bots=5), clock)
     db = room.store.db
     (version,) = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    assert version == str(SCHEMA_VERSION) == "7"
+    assert version == str(SCHEMA_VERSION) == "8"
     runner = tournaments.runner(0)
     assert runner.tournament.to_json() == expected["tournament"]  # read as it was
     rows = _rows(db)
     assert [row[1] for row in rows["tournament_tables"]] == [1, 2]  # stored apart
-    state = json.loads(str(rows["tournaments"][0][1]))
-    assert json.loads(state["tournament"])["tournament"]["tables"] == [1, 2]
-    ((_, again),) = [p for p in load_all(db, None) if p[0].id == 0]
+    assert rows["tournaments"][0][1:3] == ("", "running")  # its state in parts
+    parts = {row[1]: json.loads(str(row[2])) for row in rows["tournament_parts"] if row[0] == 0}
+    assert parts["tournament"]["tables"] == [1, 2] and parts["room"]["status"] == "running"
+    _, again = _load(db, None)
     assert again.to_json() == expected["tournament"]
     assert audit(room) == []
     play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished")
@@ -214,7 +289,7 @@ def test_a_failed_commit_takes_the_tournament_back_and_play_goes_on(room_db: str
     disarm(room)
 
     def same() -> None:
-        ((_, tournament),) = [p for p in load_all(db, None) if p[0].id == 0]
+        _, tournament = _load(db, None)
         assert tournament.to_json() == runner.tournament.to_json()
 
     play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished", each=same)
@@ -239,7 +314,7 @@ def test_with_a_snapshot_key_every_row_is_read_with_it_only(room_db: str) -> Non
     runner = tournaments.runner(0)
     db = room.store.db
     play(runner, clock, ("ann",), until=lambda: runner.tournament.hands >= 4 and _moves(db) > 0)
-    ((_, tournament),) = [p for p in load_all(db, key) if p[0].id == 0]
+    _, tournament = _load(db, key)
     assert tournament.to_json(key) == runner.tournament.to_json(key)
     snapshots = [str(row[2]) for row in _rows(db)["tournament_tables"]]
     assert snapshots and all('"hmac"' in text for text in snapshots)

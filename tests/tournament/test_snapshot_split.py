@@ -1,6 +1,8 @@
 """A tournament's snapshot without its tables (what a server stores apart from each
 table's, RULES.md TRN-20), and the tables its own steps changed (``touched``): a table
-not named there is unchanged, so a server that stores only those loses nothing."""
+not named there is unchanged, so a server that stores only those loses nothing. Its
+state cut into parts (``snapshot.parts``: one per entry, table and placing), read back
+through JSON, is the tournament; a part missing or foreign is refused."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 from doubleholdem.errors import InvalidSnapshot, TamperedSnapshot, TournamentError
 from doubleholdem.table import Table
 from doubleholdem.table.bots import make_bot
-from doubleholdem.tournament import Rebuys, Tournament
+from doubleholdem.tournament import Rebuys, Tournament, snapshot
 
 from .test_snapshot import CONFIG as BASE
 
@@ -34,6 +36,13 @@ def _split(tournament: Tournament, key: bytes | None = None) -> Tournament:
     core = tournament.to_json(key, tables=False)
     tables = {n: Table.from_json(text, key) for n, text in _tables_of(tournament, key).items()}
     return Tournament.from_json(core, key, tables=tables)
+
+
+def _by_parts(tournament: Tournament, key: bytes | None = None) -> Tournament:
+    """The tournament read back from its parts (through JSON) and each table's own."""
+    found = json.loads(json.dumps(snapshot.parts(tournament)))
+    tables = {n: Table.from_json(text, key) for n, text in _tables_of(tournament, key).items()}
+    return snapshot.from_parts(Tournament, found, key, tables)
 
 
 def _checked_step(tournament: Tournament, step: object, *args: object, **kw: object) -> object:
@@ -87,7 +96,31 @@ def test_the_tables_a_step_changes_are_touched(seed: int) -> None:
                 late += 1
             if hands % 10 == 0:
                 assert _split(tournament).to_json() == tournament.to_json()
+                assert _by_parts(tournament).to_json() == tournament.to_json()
     assert tournament.state == "finished"
+    assert _by_parts(tournament).to_json() == tournament.to_json()
+
+
+def test_its_parts_are_one_per_entry_table_and_placing_and_read_back_checked() -> None:
+    tournament = Tournament(CONFIG, seed=5)
+    for n in range(14):
+        tournament.register(f"p{n}")
+    tournament.start()
+    found = snapshot.parts(tournament)
+    assert set(found) == snapshot.part_names(found["tournament"])
+    assert {n for n in found if n.startswith("entry/")} == {f"entry/{e}" for e in range(14)}
+    assert {n for n in found if n.startswith("table/")} == {"table/1", "table/2", "table/3"}
+    assert _by_parts(tournament).to_json() == tournament.to_json()
+    tables = {n: Table.from_json(t.to_json()) for n, t in tournament.tables.items()}
+    missing = {n: v for n, v in found.items() if n != "entry/3"}
+    with pytest.raises(TamperedSnapshot, match=r"missing or foreign parts \['entry/3'\]"):
+        snapshot.from_parts(Tournament, missing, None, tables)
+    foreign = {**found, "entry/14": found["entry/3"]}
+    with pytest.raises(TamperedSnapshot, match=r"missing or foreign parts \['entry/14'\]"):
+        snapshot.from_parts(Tournament, foreign, None, tables)
+    broken = {**found, "tournament": {**found["tournament"], "issued": 1}}
+    with pytest.raises(TamperedSnapshot, match="chips do not add up"):
+        snapshot.from_parts(Tournament, broken, None, tables)
 
 
 def test_without_its_tables_it_names_them_and_takes_them_back() -> None:

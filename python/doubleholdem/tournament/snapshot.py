@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -31,7 +32,7 @@ from doubleholdem.table.table import Table
 from doubleholdem.tournament.config import TournamentConfig
 from doubleholdem.tournament.records import Entry
 
-__all__ = ["VERSION", "dump", "load"]
+__all__ = ["VERSION", "dump", "from_parts", "load", "part_names", "parts"]
 
 T = TypeVar("T")
 
@@ -45,31 +46,115 @@ def dump(tournament: Any, key: bytes | None = None, *, tables: bool = True) -> s
     ``{"version":1,"sha256":...,"tournament":{...}}``; with a secret ``key``, an HMAC
     (``"hmac"``) over it and over every table's snapshot instead. Without ``tables``,
     its ``tables`` are their numbers only (each table's snapshot stored apart)."""
-    t = tournament
-    version, inner, gauss = t.rng.getstate()
-    body: dict[str, Any] = {name: getattr(t, name) for name in _PLAIN}
-    body.update(
-        config=t.config.to_dict(),
-        rng=[version, list(inner), gauss],
-        entries=[[e.number, e.player, e.table, e.seat, e.place, list(e.shared), e.prize,
-                  e.rebuys, e.add_on] for e in t.entries],
-        tables=({str(n): table.to_json(key) for n, table in t.tables.items()} if tables
-                else list(t.tables)),
-        seats={str(n): {str(s): e for s, e in seats.items()} for n, seats in t.seats.items()},
-        table_levels={str(n): level for n, level in t.table_levels.items()},
-        start_chips={str(n): {str(e): c for e, c in chips.items()}
-                     for n, chips in t.start_chips.items()},
-        placings=[[e, place, list(shared)] for e, place, shared in t.placings],
-        entrants_then=t.entrants_then,
-        pending=[[list(pair) for pair in group] for group in t.pending],
-        round_played=sorted(t.round_played),
-        round_out=[list(pair) for pair in t.round_out],
-    )  # fmt: skip
-    if t.tables_opened > max(t.tables, default=0):  # a broken table's number is not reused
-        body["tables_opened"] = t.tables_opened  # (else it is the highest table's)
+    body = _body(parts(tournament))
+    if tables:
+        body["tables"] = {str(n): table.to_json(key) for n, table in tournament.tables.items()}
     text = _text(body)
     kind = "sha256" if key is None else "hmac"
     return f'{{"version":{VERSION},"{kind}":"{_digest(text, key)}","tournament":{text}}}'
+
+
+def parts(tournament: Any) -> dict[str, Any]:
+    """The tournament without its tables as named parts (JSON values), the snapshot's
+    body cut so that no part holds more than one entry's, one table's or one placing's
+    share of it: ``tournament`` (its counters, its tables' numbers, how many entries and
+    placings), ``config``, ``rng``, ``entry/N`` (entry ``N``), ``table/N`` (the seats, the
+    level and the chips at the start of the hand of table ``N``) and ``placing/I`` (the
+    ``I``-th placing made). A server stores each apart and writes again only those that
+    changed: a hand changes a few. :func:`from_parts` reads them back (JSON writes the
+    tuples as lists)."""
+    t = tournament
+    version, inner, gauss = t.rng.getstate()
+    core: dict[str, Any] = {name: getattr(t, name) for name in _PLAIN}
+    core.update(
+        tables=list(t.tables),
+        entries=len(t.entries),
+        placings=len(t.placings),
+        pending=[[list(pair) for pair in group] for group in t.pending],
+        round_played=sorted(t.round_played),
+        round_out=[list(pair) for pair in t.round_out],
+    )
+    if t.tables_opened > max(t.tables, default=0):  # a broken table's number is not reused
+        core["tables_opened"] = t.tables_opened  # (else it is the highest table's)
+    found = {"tournament": core, "config": _config(t.config), "rng": (version, inner, gauss)}
+    for e in t.entries:
+        found[_name("entry", e.number)] = (e.number, e.player, e.table, e.seat, e.place,
+                                           e.shared, e.prize, e.rebuys, e.add_on)  # fmt: skip
+    for number, seats in t.seats.items():
+        chips = t.start_chips.get(number)
+        found[_name("table", number)] = (
+            {str(s): e for s, e in seats.items()},
+            t.table_levels[number],
+            None if chips is None else {str(e): c for e, c in chips.items()},
+        )
+    for index, (entry, place, shared) in enumerate(t.placings):
+        found[_name("placing", index)] = (entry, place, shared, t.entrants_then[index])
+    return found
+
+
+_CONFIGS: dict[int, tuple[TournamentConfig, dict[str, Any]]] = {}
+
+
+def _config(config: TournamentConfig) -> dict[str, Any]:
+    """The JSON of a (frozen) config, made once (found by identity: hashing a config
+    reads all of it)."""
+    known = _CONFIGS.get(id(config))
+    if known is None or known[0] is not config:
+        if len(_CONFIGS) > 64:
+            _CONFIGS.clear()
+        known = _CONFIGS[id(config)] = (config, config.to_dict())
+    return known[1]
+
+
+@functools.lru_cache(maxsize=100_000)
+def _name(family: str, number: int) -> str:
+    """The name of part ``number`` of ``family`` (``entry/3``), made once."""
+    return f"{family}/{number}"
+
+
+def part_names(core: Any) -> set[str]:
+    """The names of the parts (:func:`parts`) of the tournament whose part
+    ``tournament`` is ``core``, as JSON read it."""
+    return {"tournament", "config", "rng",
+            *(f"entry/{n}" for n in range(core["entries"])),
+            *(f"table/{n}" for n in core["tables"]),
+            *(f"placing/{i}" for i in range(core["placings"]))}  # fmt: skip
+
+
+def from_parts(
+    cls: type[T], found: Mapping[str, Any], key: bytes | None, tables: Mapping[int, Table]
+) -> T:
+    """The tournament whose :func:`parts` are ``found`` (name -> JSON value, exactly
+    those :func:`part_names` says), with its ``tables`` (number -> table);
+    :class:`~doubleholdem.errors.TamperedSnapshot` if they do not make one."""
+    try:
+        names = part_names(found["tournament"])
+        if names != set(found):
+            odd = sorted(names ^ set(found))
+            raise TamperedSnapshot(f"tournament parts: missing or foreign parts {odd[:5]}")
+        body = _body(found)
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as error:
+        raise TamperedSnapshot(f"tournament parts: {type(error).__name__}: {error}") from None
+    return _built(cls, body, key, tables)
+
+
+def _body(found: Mapping[str, Any]) -> dict[str, Any]:
+    """The snapshot's body (without its tables' snapshots) made of the parts ``found``."""
+    body = dict(found["tournament"])
+    entries, placings = body.pop("entries"), body.pop("placings")
+    tables = [(n, found[f"table/{n}"]) for n in body["tables"]]
+    placed = [found[f"placing/{i}"] for i in range(placings)]
+    body.update(
+        config=found["config"],
+        rng=found["rng"],
+        entries=[found[f"entry/{n}"] for n in range(entries)],
+        seats={str(n): table[0] for n, table in tables},
+        table_levels={str(n): table[1] for n, table in tables},
+        start_chips={str(n): table[2] for n, table in tables if table[2] is not None},
+        placings=[p[:3] for p in placed],
+        entrants_then=[p[3] for p in placed],
+    )
+    return body
 
 
 def load(
@@ -102,6 +187,15 @@ def load(
     if not hmac.compare_digest(_digest(_text(body), key), digest):
         what = "checksum" if key is None else "HMAC"
         raise TamperedSnapshot(f"tournament snapshot: the {what} does not match")
+    return _built(cls, body, key, tables)
+
+
+def _built(
+    cls: type[T], body: dict[str, Any], key: bytes | None, tables: Mapping[int, Table] | None
+) -> T:
+    """The tournament of the snapshot's ``body`` (checked), with its tables (its own,
+    or those given); :class:`~doubleholdem.errors.TamperedSnapshot` if it is not one or
+    its chips do not add up."""
     try:
         tournament = _restore(cls, body, key, _tables(body["tables"], tables, key))
     except DoubleHoldemError as error:

@@ -1,28 +1,30 @@
 """The server's database file: made new, or checked and upgraded in place when opened
-(:func:`open_database`). Schema 7 holds the server's tables (its tables' snapshots, moves
+(:func:`open_database`). Schema 8 holds the server's tables (its tables' snapshots, moves
 and heads, finished hands with the index of who played them:
 :mod:`doubleholdem.server.storage.hands`, seat tokens, client action ids, chat, the
-tournaments with each of their tables apart:
+tournaments with each of their tables apart and their own state in parts:
 :mod:`doubleholdem.server.storage.tournament_rows`) beside the accounts' tables and
 ledger (:mod:`doubleholdem.accounts.schema`), and on PostgreSQL the triggers that
 refuse a write of a table's rows under a lease that moved
 (:data:`~doubleholdem.server.cluster.fencing.FENCE_SCHEMA`). A database of the previous
-schemas (2 to 6) is upgraded in place, in one transaction (from 4: the hand index built
-from the stored hands; from 5: the tables of a tournament's tables, each tournament
-stored in one row still read and stored apart by the room that loads it; from 6, on
-PostgreSQL: the fencing triggers; SQLite's schema 7 is its 6); an empty or foreign
+schemas (2 to 7) is upgraded in place, in one transaction (from 4: the hand index built
+from the stored hands; from 5: the tables of a tournament's tables; from 6, on
+PostgreSQL: the fencing triggers, SQLite's schema 7 being its 6; from 7: the table of a
+tournament's parts, each tournament's status and name noted in its row, its state
+still read there and stored in parts by the room that loads it); an empty or foreign
 file, or another schema, is refused (:class:`~doubleholdem.errors.DamagedDatabase`).
 While a server holds it, its write-ahead log is checkpointed in a thread of its own
 (:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
 >>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-('7',)
+('8',)
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import sqlite3
@@ -30,8 +32,10 @@ import threading
 
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.database.connection import (
+    SQLITE,
     Connection,
     begin,
+    dialect,
     has_table,
     serialise,
     trigger_names,
@@ -69,10 +73,11 @@ __all__ = [
 
 # 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index;
 # 6: a tournament's tables stored apart (doubleholdem.server.storage.tournament_rows);
-# 7: on PostgreSQL, writes fenced by the database (doubleholdem.server.cluster.fencing)
-SCHEMA_VERSION = 7
-UPGRADES_FROM = (2, 3, 4, 5, 6)  # the schemas upgraded in place (PostgreSQL's: 5, 6)
-POSTGRES_UPGRADES_FROM = (5, 6)
+# 7: on PostgreSQL, writes fenced by the database (doubleholdem.server.cluster.fencing);
+# 8: a tournament's own state in parts, its status and name in its row
+SCHEMA_VERSION = 8
+UPGRADES_FROM = (2, 3, 4, 5, 6, 7)  # the schemas upgraded in place (PostgreSQL's: 5 to 7)
+POSTGRES_UPGRADES_FROM = (5, 6, 7)
 CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
 WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
 # whose chips the tables hold (``meta`` key ``money``): play chips of a guest room, the
@@ -134,6 +139,19 @@ _TOURNAMENT_TABLES = (
     " table_number INTEGER NOT NULL, number INTEGER NOT NULL, move TEXT NOT NULL,"
     " sha256 TEXT NOT NULL, PRIMARY KEY (tournament_id, table_number, number))",
 )
+# schema 8: a tournament's own state in parts, each with its tag, and the tournaments'
+# status, spec name and (once over) lobby summary beside their ids
+# (doubleholdem.server.storage.tournament_rows)
+_TOURNAMENT_PARTS = (
+    "CREATE TABLE IF NOT EXISTS tournament_parts (tournament_id INTEGER NOT NULL,"
+    " name TEXT NOT NULL, part TEXT NOT NULL, tag TEXT NOT NULL,"
+    " PRIMARY KEY (tournament_id, name))",
+)
+_TOURNAMENT_COLUMNS = (
+    ("status", "ALTER TABLE tournaments ADD COLUMN status TEXT NOT NULL DEFAULT ''"),
+    ("name", "ALTER TABLE tournaments ADD COLUMN name TEXT NOT NULL DEFAULT ''"),
+    ("summary", "ALTER TABLE tournaments ADD COLUMN summary TEXT"),
+)
 # added without a new schema version (a database without them gets them when opened),
 # so that an older server still reads the database: the tables' chat, and the calls to
 # a wallet outside the database not yet known done (doubleholdem.server.money.wallet_calls;
@@ -148,8 +166,11 @@ _ADDED = (
     # how often the wallet failed each call still noted, and how it failed last
     "CREATE TABLE IF NOT EXISTS wallet_failures (number INTEGER PRIMARY KEY,"
     " attempts INTEGER NOT NULL, error TEXT NOT NULL)",
-    # the room's tournaments (doubleholdem.server.tournaments.stored): each one's state
-    "CREATE TABLE IF NOT EXISTS tournaments (id INTEGER PRIMARY KEY, state TEXT NOT NULL)",
+    # the room's tournaments (doubleholdem.server.storage.tournament_rows): each one's
+    # state of schema 7 or before (else ''), status, spec name and summary once over
+    "CREATE TABLE IF NOT EXISTS tournaments (id INTEGER PRIMARY KEY, state TEXT NOT NULL,"
+    " status TEXT NOT NULL DEFAULT '', name TEXT NOT NULL DEFAULT '', summary TEXT)",
+    "CREATE INDEX IF NOT EXISTS tournaments_by_status ON tournaments (status, id)",
     # the processes serving the room and the lease of each table (one owner at a time:
     # doubleholdem.server.cluster.leases)
     *LEASES_SCHEMA,
@@ -200,7 +221,7 @@ def open_database(
         version = _meta_text(db, "schema") if "meta" in names else None
         if not names:
             db.executescript(_SCHEMA)
-            for statement in (*HANDS_SCHEMA, *_TOURNAMENT_TABLES):
+            for statement in (*HANDS_SCHEMA, *_TOURNAMENT_TABLES, *_TOURNAMENT_PARTS):
                 db.execute(statement)
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             db.execute("INSERT INTO meta VALUES ('tables', '0')")
@@ -244,11 +265,12 @@ def open_database(
 def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
     """The room in the PostgreSQL database at ``url`` (in the first schema of its
     search path), its tables made in one transaction where it has none (beside the
-    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5 or 6
-    upgraded in place (from 5 the tables of schema 6 made; from either the fencing
-    triggers of schema 7; an older room is upgraded by ``serve`` on SQLite before ``db
-    copy``), and its ledger's triggers as :func:`open_database` says. A fencing trigger
-    someone dropped is made anew (logged)."""
+    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5 to 7
+    upgraded in place (from 5 the tables of schema 6 made; from 5 or 6 the fencing
+    triggers of schema 7; from any the tournaments' parts of schema 8; an older room is
+    upgraded by ``serve`` on SQLite before ``db copy``), and its ledger's triggers as
+    :func:`open_database` says. A fencing trigger someone dropped is made anew
+    (logged)."""
     db = connect(url, mode="rw")
     try:
         begin(db)
@@ -257,6 +279,8 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
         if version == 5:
             for statement in _TOURNAMENT_TABLES:
                 db.execute(postgres(statement))
+        if version in POSTGRES_UPGRADES_FROM:
+            _upgrade_to_8(db)
         ensure_schema(db, restore_triggers=restore_triggers)
         if version is None:
             for statement in room_schema():
@@ -288,13 +312,14 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
 
 def _check_postgres(url: str, db: Connection) -> int | None:
     """Refuses a PostgreSQL schema that holds tables but no room of this schema or of
-    schema 5 or 6 (upgraded in place); the room's schema, or ``None`` where there is
+    schema 5 to 7 (upgraded in place); the room's schema, or ``None`` where there is
     none."""
     if has_table(db, "meta"):
         version = _meta_text(db, "schema")
         readable = (SCHEMA_VERSION, *POSTGRES_UPGRADES_FROM)
         if version not in {str(v) for v in readable}:
-            older = " or ".join(str(v) for v in POSTGRES_UPGRADES_FROM)
+            *first, last = (str(v) for v in POSTGRES_UPGRADES_FROM)
+            older = f"{', '.join(first)} or {last}"
             raise DamagedDatabase(
                 f"{shown(url)}: written with schema version {version}; a room in PostgreSQL "
                 f"is of version {SCHEMA_VERSION}, {older} (`doubleholdem serve` upgrades an "
@@ -335,7 +360,7 @@ def room_schema() -> tuple[str, ...]:
     in its own (:func:`doubleholdem.database.ddl.postgres`)."""
     own = (statement.strip() for statement in _SCHEMA.split(";"))
     own_statements = (statement for statement in own if statement)
-    return (*own_statements, *HANDS_SCHEMA, *_TOURNAMENT_TABLES, *_ADDED)
+    return (*own_statements, *HANDS_SCHEMA, *_TOURNAMENT_TABLES, *_TOURNAMENT_PARTS, *_ADDED)
 
 
 class ThreadConnections:
@@ -477,8 +502,8 @@ def _tell_wallet_rooms(db: Connection) -> None:
 
 
 def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) -> None:
-    """Schema 2, 3, 4, 5 or 6 to 7, in one transaction (SQLite's 7 is its 6: the fencing
-    of schema 7 is PostgreSQL's alone). From 2: each table's head is its moves
+    """Schema 2, 3, 4, 5, 6 or 7 to 8, in one transaction (SQLite's 7 is its 6: the
+    fencing of schema 7 is PostgreSQL's alone). From 2: each table's head is its moves
     as stored, and the tables created are those stored (schema 2 could not tell more).
     From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
     (``meta`` key ``opening:ID``): its chips came from nowhere, and the room enters them
@@ -486,9 +511,10 @@ def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) ->
     (:meth:`~doubleholdem.server.storage.storage.Storage.openings`). From every one: the hand
     index, built from the stored hands (:func:`~doubleholdem.server.storage.hands.build_index`;
     a stored log that is not a hand's refuses the upgrade, naming it). From every one:
-    the tables of a tournament's tables (each tournament of schema 5, one row, is read
-    as it is and stored apart by the room that loads it: its snapshot may be keyed, and
-    the key is the room's)."""
+    the tables of a tournament's tables and parts (each tournament stored in one row, of
+    schema 5 to 7, is read as it is and stored apart by the room that loads it: its
+    snapshot may be keyed, and the key is the room's; its status and name are noted
+    beside it: :func:`_upgrade_to_8`)."""
     begin(db)
     try:
         if version < 4:
@@ -503,11 +529,53 @@ def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) ->
             add_occupancies(db)
         for statement in _TOURNAMENT_TABLES:
             db.execute(statement)
+        _upgrade_to_8(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
+
+
+def _upgrade_to_8(db: Connection) -> None:
+    """Schema 7 (or before) to 8, in the caller's transaction: the table of a tournament's parts,
+    and each stored tournament's status and spec name noted beside its id, read from
+    its state (which stays where it is: the room stores it in parts when it loads it;
+    a state that cannot be read is noted with no status, loaded and refused as
+    before)."""
+    for statement in _TOURNAMENT_PARTS:
+        db.execute(statement if dialect(db) == SQLITE else postgres(statement))
+    if not has_table(db, "tournaments"):
+        return  # made with the columns by _ADDED
+    if dialect(db) == SQLITE:
+        query = "SELECT name FROM pragma_table_info('tournaments')"
+    else:
+        query = (
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = 'tournaments'"
+        )
+    columns = {str(name) for (name,) in db.execute(query)}
+    for column, statement in _TOURNAMENT_COLUMNS:
+        if column not in columns:
+            db.execute(statement)
+    for tournament_id, status, name in _noted(db):
+        db.execute("UPDATE tournaments SET status = ?, name = ? WHERE id = ?",
+                   (status, name, tournament_id))  # fmt: skip
+
+
+def _noted(db: Connection) -> list[tuple[int, str, str]]:
+    """The id, status and spec name of each tournament whose row holds its state
+    (stored by schema 7 or before), as its state says (``""`` for one that cannot be
+    read: it is loaded, and refused, as before)."""
+    found = []
+    for tournament_id, text in db.execute("SELECT id, state FROM tournaments WHERE state != ''"):
+        try:
+            data = json.loads(text)
+            status, name = str(data["status"]), str(data["spec"]["name"])
+        except (ValueError, KeyError, TypeError):
+            status = name = ""
+        found.append((int(tournament_id), status, name))
+    return found
 
 
 def _upgrade_to_4(db: sqlite3.Connection, version: int) -> None:

@@ -1,32 +1,41 @@
-"""The rows of the room's tournaments (schema 6: made by
+"""The rows of the room's tournaments (schema 8: made by
 :mod:`doubleholdem.server.storage.database`), written by
 :mod:`doubleholdem.server.tournaments.stored`, and the audit of their pools
 (:func:`pool_problems`).
 
-A tournament is stored as the cash tables are, per table: ``tournaments`` holds one row
-per tournament, its own state as JSON text (its ``status`` and the library's snapshot
-without the tables', :meth:`Tournament.to_json(tables=False)
-<doubleholdem.tournament.Tournament.to_json>`, among other things);
-``tournament_tables`` one row per table, the table's own snapshot, written again only
-when that table changes otherwise than by a decision; a decision or a deadline passing
-at a table is a *move* row of ``tournament_moves`` (a few bytes of JSON,
-:mod:`~doubleholdem.server.storage.journal`'s format) after its snapshot, carrying the
-SHA-256 of the snapshot's checksum, its number and its text, as a cash table's moves do
-(:func:`~doubleholdem.server.storage.survey.tagged`); ``tournament_heads`` keeps each
-table's number of moves (and its snapshot's checksum, which the next move hangs from),
-so that moves cut off at the end are seen. The tournament is its state with each table's
-snapshot and its moves replayed through the rules (:func:`restore`); an edited,
-reordered, missing or foreign row is refused (:class:`TamperedSnapshot`).
+A tournament is stored in rows that a hand changes few of. ``tournaments`` holds one
+row per tournament: its status, the name of its spec and, once over, its lobby summary,
+which the room reads without loading it (only the tournaments not over are loaded
+when the room opens; those over are listed a page at a time: :func:`over_page`).
+``tournament_parts`` holds its state cut into parts
+(:func:`~doubleholdem.tournament.snapshot.parts` of the library's tournament without
+its tables, and the room's own beside them): one per entry, per table, per placing,
+the counters, the random generator, ..., each with the tag of its text, name and
+tournament (:func:`part_tag`: its SHA-256, or its HMAC under the room's snapshot key);
+a change writes again only the parts it changed. ``tournament_tables`` holds one row per
+table, the table's own snapshot, written again only when that table changes otherwise
+than by a decision; a decision or a deadline passing at a table is a *move* row of
+``tournament_moves`` (a few bytes of JSON, :mod:`~doubleholdem.server.storage.journal`'s
+format) after its snapshot, carrying the SHA-256 of the snapshot's checksum, its number
+and its text, as a cash table's moves do (:func:`~doubleholdem.server.storage.survey.tagged`);
+``tournament_heads`` keeps each table's number of moves (and its snapshot's checksum,
+which the next move hangs from), so that moves cut off at the end are seen. The
+tournament is its parts with each table's snapshot and its moves replayed through the
+rules (:func:`restore`); an edited, reordered, missing or foreign row is refused
+(:class:`TamperedSnapshot`).
 
-A tournament of schema 5 is one row holding the library's whole snapshot (every
-table's in it): it is still read (:func:`restore` takes it), and the room stores it
-apart when it first loads it.
+A tournament stored by schema 7 or before holds its state in its row (the room's state
+with the library's snapshot without the tables'; of schema 5, with every table's in
+it): it is still read (:func:`restore` takes it), and the room stores it in parts when
+it first loads it.
 
 The audit holds each tournament's pool in the ledger against what its rows say it
 holds (docs/room-tournaments.md, "Money")."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from typing import Any, NamedTuple
 
@@ -36,43 +45,84 @@ from doubleholdem.server.storage.journal import replay
 from doubleholdem.server.storage.survey import snapshot_anchor, tagged
 from doubleholdem.table import Table
 from doubleholdem.tournament import Tournament
+from doubleholdem.tournament.snapshot import from_parts, part_names
 
 __all__ = [
     "OVER",
     "StoredTournament",
     "drop_table",
+    "last_id",
+    "named",
+    "over_page",
+    "part_tag",
     "pool_held",
     "pool_problems",
     "put",
     "put_move",
+    "put_parts",
     "put_table",
     "read",
     "restore",
     "rows",
     "state",
+    "status",
 ]
 
 OVER = ("finished", "cancelled")  # a tournament paid out or refunded: its pool is empty
 
 
 class StoredTournament(NamedTuple):
-    """A tournament's rows: its id, its state's text, and each table's snapshot with
-    the moves made since (JSON texts, in order, checked against their checksums and
-    their head), by table number."""
+    """A tournament's rows: its id; its state's text of schema 7 or before (the room's
+    state with the library's snapshot: :data:`OLD_FORM`), else ``""``; each table's
+    snapshot with the moves made since (JSON texts, in order, checked against their
+    checksums and their head), by table number; and of schema 8 its parts (name ->
+    (text, tag)), checked by :func:`restore`."""
 
     id: int
     state: str
     tables: dict[int, tuple[str, list[str]]]
+    parts: dict[str, tuple[str, str]]
 
 
-def put(db: Connection, tournament_id: int, text: str) -> None:
-    """Writes the state of tournament ``tournament_id`` (inside the caller's
-    transaction)."""
+def part_tag(key: bytes | None, tournament_id: int, name: str, text: str) -> str:
+    """The tag of part ``name`` of tournament ``tournament_id`` whose text is ``text``:
+    its SHA-256, or with the room's snapshot ``key`` its HMAC (a part edited, or moved
+    to another name or tournament, does not match it)."""
+    message = f"{tournament_id}:{name}:{text}".encode()
+    if key is None:
+        return hashlib.sha256(message).hexdigest()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def put(db: Connection, tournament_id: int, status: str, name: str, summary: str | None) -> None:
+    """Writes the row of tournament ``tournament_id`` (inside the caller's transaction):
+    its ``status``, the ``name`` of its spec and, once over, its lobby ``summary``
+    (JSON text); its state is in its parts (:func:`put_parts`)."""
     db.execute(
-        "INSERT INTO tournaments (id, state) VALUES (?, ?)"
-        " ON CONFLICT (id) DO UPDATE SET state = excluded.state",
-        (tournament_id, text),
+        "INSERT INTO tournaments (id, state, status, name, summary) VALUES (?, '', ?, ?, ?)"
+        " ON CONFLICT (id) DO UPDATE SET state = '', status = excluded.status,"
+        " name = excluded.name, summary = excluded.summary",
+        (tournament_id, status, name, summary),
     )
+
+
+def put_parts(
+    db: Connection, tournament_id: int, written: list[tuple[str, str, str]], gone: list[str]
+) -> None:
+    """Writes the parts ``written`` (name, text, tag) of tournament ``tournament_id`` and
+    forgets those ``gone`` (inside the caller's transaction)."""
+    if written:
+        db.executemany(
+            "INSERT INTO tournament_parts (tournament_id, name, part, tag) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (tournament_id, name) DO UPDATE SET part = excluded.part,"
+            " tag = excluded.tag",
+            [(tournament_id, *part) for part in written],
+        )
+    if gone:
+        db.executemany(
+            "DELETE FROM tournament_parts WHERE tournament_id = ? AND name = ?",
+            [(tournament_id, name) for name in gone],
+        )
 
 
 def put_table(db: Connection, tournament_id: int, number: int, snapshot: str) -> None:
@@ -123,27 +173,68 @@ def drop_table(db: Connection, tournament_id: int, number: int) -> None:
         )
 
 
-def state(db: Connection, tournament_id: int) -> str | None:
-    """The state text of tournament ``tournament_id``, or ``None``."""
-    row = db.execute("SELECT state FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
+def state(db: Connection, tournament_id: int) -> tuple[str, str] | None:
+    """The state text (``""`` of schema 8: in its parts) and the status of tournament
+    ``tournament_id``, or ``None``."""
+    row = db.execute(
+        "SELECT state, status FROM tournaments WHERE id = ?", (tournament_id,)
+    ).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def status(db: Connection, tournament_id: int) -> str | None:
+    """The status of tournament ``tournament_id`` as its row notes it, or ``None``."""
+    row = db.execute("SELECT status FROM tournaments WHERE id = ?", (tournament_id,)).fetchone()
     return None if row is None else str(row[0])
 
 
-def rows(db: Connection) -> list[tuple[int, str]]:
-    """Every stored tournament's id and state text, by id (none in a database without
-    the table)."""
+def rows(db: Connection, *, over: bool | None = None) -> list[tuple[int, str]]:
+    """The id and status of each stored tournament, by id (none in a database without
+    the table); with ``over`` only those over (True) or not (False)."""
     if not has_table(db, "tournaments"):
         return []
-    found = db.execute("SELECT id, state FROM tournaments ORDER BY id").fetchall()
-    return [(int(i), str(text)) for i, text in found]
+    where = {None: "", True: " WHERE status IN (?, ?)", False: " WHERE status NOT IN (?, ?)"}
+    found = db.execute(
+        f"SELECT id, status FROM tournaments{where[over]} ORDER BY id", () if over is None else OVER
+    ).fetchall()
+    return [(int(i), str(status)) for i, status in found]
+
+
+def over_page(db: Connection, before: int, count: int) -> list[tuple[int, str | None]]:
+    """At most ``count`` tournaments over (finished or cancelled) with an id below
+    ``before``, newest first: each one's id and its lobby summary (``None`` where its
+    row holds none: stored over by schema 7)."""
+    found = db.execute(
+        "SELECT id, summary FROM tournaments WHERE status IN (?, ?) AND id < ?"
+        " ORDER BY id DESC LIMIT ?",
+        (*OVER, before, count),
+    ).fetchall()
+    return [(int(i), None if summary is None else str(summary)) for i, summary in found]
+
+
+def named(db: Connection, name: str) -> bool:
+    """Whether a tournament of the spec ``name`` is stored."""
+    query = "SELECT 1 FROM tournaments WHERE name = ? LIMIT 1"
+    return db.execute(query, (name,)).fetchone() is not None
+
+
+def last_id(db: Connection) -> int:
+    """The highest id of a stored tournament (-1: none)."""
+    (found,) = db.execute("SELECT COALESCE(MAX(id), -1) FROM tournaments").fetchone()
+    return int(found)
 
 
 def read(db: Connection, tournament_id: int, state: str) -> StoredTournament:
     """Tournament ``tournament_id`` (its ``state`` read already) with its tables' rows,
-    checked; :class:`TamperedSnapshot` naming the first problem."""
-    if not has_table(db, "tournament_tables"):
-        return StoredTournament(tournament_id, state, {})
+    checked, and its parts (checked by :func:`restore`); :class:`TamperedSnapshot`
+    naming the first problem."""
     key = (tournament_id,)
+    parts: dict[str, tuple[str, str]] = {}
+    if has_table(db, "tournament_parts"):
+        query = "SELECT name, part, tag FROM tournament_parts WHERE tournament_id = ?"
+        parts = {str(n): (str(text), str(tag)) for n, text, tag in db.execute(query, key)}
+    if not has_table(db, "tournament_tables"):
+        return StoredTournament(tournament_id, state, {}, parts)
     said = f"tournament {tournament_id + 1}"
     snapshots = dict(
         db.execute(
@@ -181,19 +272,39 @@ def read(db: Connection, tournament_id: int, state: str) -> StoredTournament:
                     "place or its snapshot"
                 )
         tables[int(number)] = (str(snapshot), [move for _, move, _ in made])
-    return StoredTournament(tournament_id, state, tables)
+    return StoredTournament(tournament_id, state, tables, parts)
 
 
-def restore(stored: StoredTournament, tournament: Any, key: bytes | None) -> Tournament:
-    """The library's tournament of ``stored``, whose state holds its snapshot
-    ``tournament`` (decoded from JSON): each table's snapshot with its moves replayed
-    through the rules, given to :meth:`Tournament.from_json
-    <doubleholdem.tournament.Tournament.from_json>`; or, of schema 5, the whole snapshot
-    (every table in it). :class:`~doubleholdem.errors.InvalidSnapshot` if it is not one."""
-    if not isinstance(tournament, str):
-        raise TamperedSnapshot("its tournament is not a snapshot's text")
-    if one_row(tournament):
-        return Tournament.from_json(tournament, key)
+def restore(stored: StoredTournament, key: bytes | None) -> tuple[dict[str, Any], Tournament]:
+    """The room's own parts of ``stored`` (name -> JSON value; of schema 7 or before, its
+    state decoded from JSON: ``whole``) and the library's tournament: its parts
+    (:func:`~doubleholdem.tournament.snapshot.from_parts`), or of schema 7 or before the
+    snapshot in its state, with each table's snapshot and its moves replayed through
+    the rules; of schema 5, the whole snapshot (every table in it).
+    :class:`~doubleholdem.errors.InvalidSnapshot` if it is not one."""
+    if stored.state:
+        data = json.loads(stored.state)
+        text = data.get("tournament") if isinstance(data, dict) else None
+        if not isinstance(text, str):
+            raise TamperedSnapshot("its tournament is not a snapshot's text")
+        if one_row(text):
+            return data, Tournament.from_json(text, key)
+        return data, Tournament.from_json(text, key, tables=_tables(stored, key))
+    found = {}
+    for name, (text, tag) in stored.parts.items():
+        if not hmac.compare_digest(part_tag(key, stored.id, name, text), tag):
+            raise TamperedSnapshot(f"its part {name} does not match its tag")
+        found[name] = json.loads(text)
+    if "tournament" not in found:
+        raise TamperedSnapshot("its parts hold no tournament")
+    own = part_names(found["tournament"])
+    tournament = from_parts(Tournament, {n: v for n, v in found.items() if n in own}, key,
+                            _tables(stored, key))  # fmt: skip
+    return {n: v for n, v in found.items() if n not in own}, tournament
+
+
+def _tables(stored: StoredTournament, key: bytes | None) -> dict[int, Table]:
+    """Each table of ``stored``: its snapshot with its moves replayed through the rules."""
     tables = {}
     for number, (snapshot, moves) in stored.tables.items():
         table = Table.from_json(snapshot, key)
@@ -205,7 +316,7 @@ def restore(stored: StoredTournament, tournament: Any, key: bytes | None) -> Tou
                     f"table {number}: move {made} cannot be replayed: {error}"
                 ) from None
         tables[number] = table
-    return Tournament.from_json(tournament, key, tables=tables)
+    return tables
 
 
 def one_row(tournament: str) -> bool:
@@ -215,22 +326,24 @@ def one_row(tournament: str) -> bool:
 
 
 def pool_held(stored: StoredTournament, key: bytes | None) -> int:
-    """The chips a tournament's rows say its pool holds: the library's pool until it is
-    over, then none. :class:`~doubleholdem.errors.DoubleHoldemError` (or a
-    ``ValueError``, ``KeyError``, ``TypeError``) if they cannot be read."""
-    data = json.loads(stored.state)
-    if data["status"] in OVER:
-        return 0
-    return restore(stored, data["tournament"], key).pool
+    """The chips the rows of a tournament not over say its pool holds: the library's
+    pool. :class:`~doubleholdem.errors.DoubleHoldemError` (or a ``ValueError``,
+    ``KeyError``, ``TypeError``) if they cannot be read."""
+    return restore(stored, key)[1].pool
 
 
 def pool_problems(db: Connection, key: bytes | None = None) -> list[str]:
-    """Each stored tournament's pool in the ledger against what its rows say it holds,
-    and no pool in the ledger without its tournament. Tournaments are numbered from 1."""
+    """Each stored tournament's pool in the ledger against what its rows say it holds
+    (none once it is over, paid out or refunded), and no pool in the ledger without its
+    tournament. Tournaments are numbered from 1."""
     problems = []
     held: dict[int, int] = {}
-    for tournament_id, text in rows(db):
+    for tournament_id, status in rows(db):
+        if status in OVER:
+            held[tournament_id] = 0
+            continue
         try:
+            text, _ = state(db, tournament_id) or ("", "")
             held[tournament_id] = pool_held(read(db, tournament_id, text), key)
         except (DoubleHoldemError, ValueError, KeyError, TypeError) as error:
             problems.append(f"tournament {tournament_id + 1}: its row cannot be read ({error})")

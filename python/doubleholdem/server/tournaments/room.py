@@ -15,6 +15,7 @@ from typing import Any
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.errors import TournamentError, UnknownAccount
 from doubleholdem.server.settings import DAY, RoomSettings
+from doubleholdem.server.storage import tournament_rows
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.lock import Lock, PostgresLock
 from doubleholdem.server.storage.storage import Storage
@@ -55,7 +56,7 @@ class Tournaments:
         whole, as schema 5 did) and opens those the settings want."""
         for stored, tournament in load_all(self.store.db, self.settings.snapshot_key):
             runner = self.runners[stored.id] = self._runner(stored, tournament)
-            if stored.whole:  # schema 5's one row: each table stored apart now
+            if stored.whole:  # its state in its row (schema 7 or before): in parts now
                 with runner.change():
                     pass
         for spec in self.specs:
@@ -78,14 +79,17 @@ class Tournaments:
         own = [r for r in self.runners.values() if r.stored.spec.name == spec.name]
         if spec.config.kind is Kind.SIT_AND_GO:
             own = [r for r in own if r.stored.status == REGISTERING]
+        elif not own and tournament_rows.named(self.store.db, spec.name):
+            return  # made once, and over
         runner = own[-1] if own else self._create(spec)
         if runner.stored.status == REGISTERING:
             self._register_bots(runner)
 
     def _create(self, spec: TournamentSpec) -> TournamentRunner:
-        number = max(self.runners, default=-1) + 1
+        number = max(max(self.runners, default=-1), tournament_rows.last_id(self.store.db)) + 1
         seed = None if self.settings.seed is None else self.settings.seed * 1009 + number
-        runner = self._runner(Stored(number, spec), Tournament(spec.config, seed=seed))
+        runner = self._runner(Stored(number, spec, whole=True),
+                              Tournament(spec.config, seed=seed))  # fmt: skip
         with runner.change():
             pass  # its row
         self.runners[number] = runner
@@ -162,6 +166,9 @@ class Tournaments:
         """Tournament ``tournament_id``, or :class:`TournamentError`."""
         runner = self.runners.get(tournament_id) if tournament_id >= 0 else None
         if runner is None or runner.gone:
+            status = tournament_rows.status(self.store.db, tournament_id)
+            if status in OVER:
+                raise TournamentError(f"tournament {tournament_id + 1} is over ({status})")
             raise TournamentError(f"there is no tournament {tournament_id + 1}")
         return runner
 

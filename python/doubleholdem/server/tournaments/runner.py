@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import math
 from collections.abc import Callable, Iterator
@@ -29,7 +30,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import hands, journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
-from doubleholdem.server.tournaments import payments
+from doubleholdem.server.tournaments import payments, views
 from doubleholdem.server.tournaments.action_ids import ActionIds
 from doubleholdem.server.tournaments.payments import Sale
 from doubleholdem.server.tournaments.settle import settlement
@@ -80,7 +81,7 @@ class TournamentRunner:
         self.gone = False  # its creation's commit failed
         self._steps: list[Step] = []
         self.ids = ActionIds(stored.id, store, commit)  # the decisions' ids
-        self._pending = Pending(set() if stored.whole else set(tournament.tables))
+        self._pending = Pending.of(stored, tournament)
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         self._bots: dict[str, Bot] = {}
         self._next_start: dict[int, float] = {}
@@ -115,7 +116,10 @@ class TournamentRunner:
             raise
         pending.state = pending.state or not decisions
         steps, self._steps = self._steps, []
-        steps += pending.steps(self.stored, self.tournament, self.settings.snapshot_key)
+        summary = None
+        if self.stored.status in OVER:  # its lobby line, stored with its row
+            summary = json.dumps(views.summary(self.stored, self.tournament, self.now()))
+        steps += pending.steps(self.stored, self.tournament, self.settings.snapshot_key, summary)
         self.commit.later(steps, self.reload)
         logged, self._logged = self._logged, []
         for line in logged:  # logged once committed, never if the commit fails
@@ -131,7 +135,7 @@ class TournamentRunner:
             self.gone = True
             return
         self.stored, self.tournament = found
-        self._pending = Pending(set() if self.stored.whole else set(self.tournament.tables))
+        self._pending = Pending.of(self.stored, self.tournament)
         self._bots.clear()
         self.version += 1
         self.wake.set()
@@ -322,7 +326,7 @@ class TournamentRunner:
 
     def _note_moves(self, report: HandReport, now: float) -> None:
         for move in report.moves:
-            self.stored.moves.append({
+            self.stored.note_move({
                 "player": move.player, "from_table": move.from_table, "from_seat": move.from_seat,
                 "to_table": move.to_table, "to_seat": move.to_seat, "at": now,
                 "broken": move.from_table in report.broken,
