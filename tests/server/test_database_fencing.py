@@ -37,6 +37,7 @@ from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS, Fence
 from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
 from server_harness import Client, ServerThread, stored_mid_hand
@@ -176,7 +177,9 @@ def test_a_room_of_schema_6_in_postgresql_is_upgraded_with_the_triggers(
     Storage(postgres_url).close()
     with contextlib.closing(connect(postgres_url)) as db:
         assert set(FENCE_TRIGGERS) <= trigger_names(db)
-        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("7",)
+        assert db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == (
+            str(SCHEMA_VERSION),
+        )
 
 
 async def _told_elsewhere(server: ServerThread, url: str) -> dict[str, Any]:

@@ -104,8 +104,10 @@ def test_only_an_operator_cancels_and_every_entry_is_refunded(
     assert browser.request("POST", "/api/tournaments/0/cancel", {}, token=boss).status == 200
     assert _balance(browser, ann) == 1000
     lobby = browser.request("GET", "/api/tournaments").body
-    statuses = {t["id"]: t["status"] for t in lobby}
-    assert statuses == {0: "cancelled", 1: "registering"}  # a sit-and-go opens anew
+    assert {t["id"]: t["status"] for t in lobby} == {1: "registering"}  # a sit-and-go anew
+    over = browser.request("GET", "/api/tournaments/over").body
+    assert [(t["id"], t["status"]) for t in over["tournaments"]] == [(0, "cancelled")]
+    assert over["next"] is None
     with contextlib.closing(connect(room_db, mode="ro")) as db:
         assert audit_room(db)["problems"] == []
 

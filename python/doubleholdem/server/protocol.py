@@ -67,6 +67,7 @@ __all__ = [
     "TournamentUnregister",
     "TournamentUnwatch",
     "TournamentWatch",
+    "TournamentsOver",
     "Watch",
     "account_blocked",
     "apply_patch",
@@ -191,6 +192,13 @@ class TournamentLobby(NamedTuple):
     """Asks for the room's tournaments, and for the list anew whenever it changes."""
 
 
+class TournamentsOver(NamedTuple):
+    """Asks for a page of the tournaments over, newest first: those with an id below
+    ``before`` (``None``: the newest)."""
+
+    before: int | None = None
+
+
 class TournamentWatch(NamedTuple):
     """Watches tournament ``tournament`` (the connection's one: it replaces another),
     with the signed-in account's own entry and table."""
@@ -241,6 +249,7 @@ class TournamentDeal(NamedTuple):
 
 TOURNAMENT_MESSAGES = (
     TournamentLobby,
+    TournamentsOver,
     TournamentWatch,
     TournamentUnwatch,
     TournamentRegister,
@@ -252,7 +261,7 @@ TOURNAMENT_MESSAGES = (
 
 Message = Union[
     Lobby, Sit, Resume, Watch, Act, TopUp, SitIn, SitOut, Leave, Chat, Hands, Preferences, Ping,
-    TournamentLobby, TournamentWatch, TournamentUnwatch, TournamentRegister,
+    TournamentLobby, TournamentsOver, TournamentWatch, TournamentUnwatch, TournamentRegister,
     TournamentUnregister, TournamentAct, TournamentBuy, TournamentDeal,
 ]  # fmt: skip
 
@@ -405,6 +414,10 @@ def _tournament(f: _Fields) -> int:
     return number
 
 
+def _before(f: _Fields) -> int | None:
+    return f.integer("before", 0, 1_000_000_000, optional=True)
+
+
 def _tournament_act(f: _Fields) -> TournamentAct:
     act = _act(f)
     return TournamentAct(_tournament(f), act.id, act.hand, act.action, act.amount)
@@ -432,6 +445,7 @@ _DECODERS: dict[str, Callable[[_Fields], Message]] = {
     "preferences": lambda f: Preferences(f.flag("muck_losing"), f.flag("show_uncontested")),
     "ping": lambda f: Ping(),
     "tournament_lobby": lambda f: TournamentLobby(),
+    "tournaments_over": lambda f: TournamentsOver(_before(f)),
     "tournament_watch": lambda f: TournamentWatch(_tournament(f)),
     "tournament_unwatch": lambda f: TournamentUnwatch(),
     "tournament_register": lambda f: TournamentRegister(_tournament(f)),

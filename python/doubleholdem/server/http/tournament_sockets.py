@@ -115,6 +115,10 @@ class TournamentSockets:
             self._lobby.add(connection)
             self._after_commit(lambda: self._send_lobby(connection))
             return
+        if isinstance(message, protocol.TournamentsOver):
+            page, after = self.tournaments.over_page(message.before)
+            connection.send(encode("tournaments_over", tournaments=page, next=after))
+            return
         if isinstance(message, protocol.TournamentUnwatch):
             self.unwatch(connection)
             connection.send(encode("result", id=None, ok=True))
@@ -124,7 +128,10 @@ class TournamentSockets:
         try:
             runner = self.tournaments.runner(number)
         except TournamentError as error:
-            connection.error("no_tournament", told(error), ident)
+            if not (
+                isinstance(message, protocol.TournamentWatch) and self._over(connection, number)
+            ):
+                connection.error("no_tournament", told(error), ident)
             return
         if isinstance(message, protocol.TournamentWatch):
             self._watch(connection, runner)
@@ -222,6 +229,17 @@ class TournamentSockets:
             runner.watching[player] = runner.watching.get(player, 0) + 1
             runner.wake.set()  # no longer away
         self._after_commit(lambda: self._send_whole(connection, runner))
+
+    def _over(self, connection: Connection, number: int) -> bool:
+        """Sends ``connection`` the view of tournament ``number``, over and read from the
+        database (it changes no more: no patches follow): True; False if it is not one."""
+        try:
+            view = self.tournaments.detail(number, connection.account)
+        except TournamentError:
+            return False
+        self.unwatch(connection)
+        connection.send(encode("tournament", tournament=number, view=view, clock=self.clock()))
+        return True
 
     def _after_commit(self, call: Callable[[], None]) -> None:
         """Calls ``call`` once the pending commit ended, committed or failed (then the
@@ -326,7 +344,9 @@ class TournamentSockets:
                     connection.send(text)
 
     def _lobby_message(self) -> str:
-        return encode("tournament_lobby", tournaments=self.tournaments.lobby())
+        over, after = self.tournaments.over_page()
+        return encode("tournament_lobby", tournaments=self.tournaments.lobby(), over=over,
+                      next=after)  # fmt: skip
 
     def _send_lobby(self, connection: Connection) -> None:
         if connection in self._lobby:

@@ -108,6 +108,13 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
     async def lobby(request: Request) -> Response:
         return JSONResponse(tournaments.lobby())
 
+    async def over(request: Request) -> Response:
+        text = request.query_params.get("before")
+        if text is not None and not (text.isdecimal() and len(text) <= 9):
+            return _refused(400, "bad_request", "before: a tournament id (0 to 999999999)")
+        page, after = tournaments.over_page(None if text is None else int(text))
+        return JSONResponse({"tournaments": page, "next": after})
+
     async def detail(request: Request) -> Response:
         found = number(request)
         try:
@@ -192,6 +199,7 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
 
     return [
         Route("/api/tournaments", lobby),
+        Route("/api/tournaments/over", over),
         Route("/api/tournaments/{number}", detail),
         request_route("register", register),
         request_route("unregister", unregister),

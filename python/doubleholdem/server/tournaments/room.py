@@ -1,18 +1,22 @@
-"""The room's tournaments (:class:`Tournaments`): restored from the database where they
-were, opened from the room's settings (a sit-and-go anew each time the last one starts,
-a scheduled one once), each with its
+"""The room's tournaments (:class:`Tournaments`): those not over restored from the
+database where they were, opened from the room's settings (a sit-and-go anew each time
+the last one starts, a scheduled one once), each with its
 :class:`~doubleholdem.server.tournaments.runner.TournamentRunner` task, and the requests
 of signed-in accounts routed to them (register, unregister, act, a deal). It shares the
 room's database and group commit, so a tournament's changes and the tables' are
-committed together."""
+committed together. The tournaments over stay in the database: the lobby lists them a
+page at a time (:meth:`Tournaments.over_page`), and one is read when asked for; the
+last few over stay in memory."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from doubleholdem.accounts.accounts import create_bot, get_account
+from doubleholdem.database.connection import Connection
 from doubleholdem.errors import TournamentError, UnknownAccount
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import tournament_rows
@@ -23,10 +27,13 @@ from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.hand_retention import RETENTION_SECONDS, forget_hands
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.server.tournaments.spec import TournamentSpec
-from doubleholdem.server.tournaments.stored import OVER, REGISTERING, Stored, load_all
+from doubleholdem.server.tournaments.stored import OVER, REGISTERING, Stored, load, load_all
 from doubleholdem.tournament import Kind, Tournament
 
-__all__ = ["Tournaments"]
+__all__ = ["OVER_KEPT", "OVER_PAGE", "Tournaments"]
+
+OVER_PAGE = 20  # tournaments over in one page of the lobby at most
+OVER_KEPT = 8  # the tournaments over last held in memory (their runners), at most
 
 
 class Tournaments:
@@ -48,6 +55,8 @@ class Tournaments:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._running = False
         self.retained: set[int] = set()  # tournaments over whose hands all follow the retention
+        self._over: list[int] = []  # the tournaments over held in memory, oldest first
+        self._read: dict[int, tuple[Stored, Tournament]] = {}  # those over last read
         # told of each change of a tournament (the WebSocket's watchers), after it
         self.listeners: list[Callable[[TournamentRunner], None]] = []
 
@@ -71,6 +80,10 @@ class Tournaments:
     def _changed(self, runner: TournamentRunner) -> None:
         for listener in self.listeners:
             listener(runner)
+        if runner.stored.status in OVER and runner.id not in self._over:
+            self._over.append(runner.id)  # the oldest over leaves memory: read on request
+            while len(self._over) > OVER_KEPT:
+                self.runners.pop(self._over.pop(0), None)
 
     def _keep_open(self, spec: TournamentSpec) -> None:
         """A sit-and-go with no tournament registering gets a new one; a scheduled one
@@ -136,9 +149,8 @@ class Tournaments:
         if keep is None and days is None:
             return
         older_than = None if days is None else self.settings.clock() - days * DAY
-        for runner in list(self.runners.values()):
-            if runner.stored.status in OVER and runner.id not in self.retained:
-                tournament_id = runner.id
+        for tournament_id, _ in tournament_rows.rows(self.store.db, over=True):
+            if tournament_id not in self.retained:
 
                 def step(store: Storage, tournament_id: int = tournament_id) -> None:
                     forgot = forget_hands(store, tournament_id, keep=keep, older_than=older_than)
@@ -195,14 +207,52 @@ class Tournaments:
             self._keep_open(runner.stored.spec)
 
     def lobby(self) -> list[dict[str, Any]]:
-        """Every tournament's summary, newest first."""
+        """The summary of every tournament not over, newest first (those over:
+        :meth:`over_page`)."""
         now = self.settings.clock()
-        found = [r for r in self.runners.values() if not r.gone]
+        found = [r for r in self.runners.values() if not r.gone and r.stored.status not in OVER]
         return [views.summary(r.stored, r.tournament, now)
                 for r in sorted(found, key=lambda r: -r.id)]  # fmt: skip
 
+    def over_page(self, before: int | None = None) -> tuple[list[dict[str, Any]], int | None]:
+        """At most ``OVER_PAGE`` summaries of the tournaments over (finished or
+        cancelled) with an id below ``before`` (``None``: the newest), newest first, as
+        committed; and the ``before`` of the next page (``None``: there is none). Read
+        from the database: its size is bounded whatever the number of tournaments."""
+        db = self.store.reader()
+        below = 2**62 if before is None else before
+        found = tournament_rows.over_page(db, below, OVER_PAGE + 1)
+        page = [self._summary(db, i, text) for i, text in found[:OVER_PAGE]]
+        return page, (found[OVER_PAGE - 1][0] if len(found) > OVER_PAGE else None)
+
+    def _summary(self, db: Connection, tournament_id: int, text: str | None) -> dict[str, Any]:
+        """The lobby line of a tournament over (stored with it, else made from it:
+        one over before schema 8)."""
+        if text is not None:
+            summary: dict[str, Any] = json.loads(text)
+            return summary
+        stored, tournament = self._over_read(db, tournament_id)
+        return views.summary(stored, tournament, self.settings.clock())
+
+    def _over_read(self, db: Connection, tournament_id: int) -> tuple[Stored, Tournament]:
+        """Tournament ``tournament_id``, over, as stored (the last few read are kept);
+        :class:`TournamentError` if there is none."""
+        found = self._read.pop(tournament_id, None) or load(db, tournament_id,
+                                                            self.settings.snapshot_key)  # fmt: skip
+        if found is None:
+            raise TournamentError(f"there is no tournament {tournament_id + 1}")
+        self._read[tournament_id] = found
+        while len(self._read) > OVER_KEPT:
+            del self._read[next(iter(self._read))]
+        return found
+
     def detail(self, tournament_id: int, viewer: str | None) -> dict[str, Any]:
-        """One tournament as ``viewer`` may see it, with its version (changes made)."""
+        """One tournament as ``viewer`` may see it, with its version (changes made; one
+        over and no longer in memory, read from the database: 0)."""
+        runner = self.runners.get(tournament_id) if tournament_id >= 0 else None
+        if runner is None and tournament_rows.status(self.store.reader(), tournament_id) in OVER:
+            stored, tournament = self._over_read(self.store.reader(), tournament_id)
+            return {**views.detail(stored, tournament, self.settings.clock(), viewer), "version": 0}
         runner = self.runner(tournament_id)
         if viewer is not None:
             runner.seen(viewer)

@@ -19,6 +19,9 @@ let received = 0; // when the view's level clock last changed (our clock, second
 let clockSeen = ""; // that clock
 let seenMove = null; // the last move told
 let counter = 0;
+let live = []; // the tournaments not over, as the lobby last said
+let over = []; // the tournaments over shown: the lobby's newest page, then those asked for
+let overNext = null; // the id below which the next page of those over starts (null: none)
 function ordinal(n) { // 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st
   const teen = n % 100 >= 11 && n % 100 <= 13;
   return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
@@ -42,7 +45,15 @@ function receive(m) {
       send({ type: "tournament_lobby" });
       if (open !== null) send({ type: "tournament_watch", tournament: open });
       break;
-    case "tournament_lobby": showLobby(m.tournaments); break;
+    case "tournament_lobby":
+      live = m.tournaments; over = m.over || []; overNext = m.next ?? null; showLobby();
+      break;
+    case "tournaments_over": { // the next page of those over: added below the others
+      const shown = new Set(over.map((t) => t.id));
+      over = over.concat(m.tournaments.filter((t) => !shown.has(t.id)));
+      overNext = m.next; showLobby();
+      break;
+    }
     case "tournament":
       if (m.tournament === open) { view = m.view; showTournament(view); }
       break;
@@ -214,10 +225,14 @@ function showTournament(view) {
   $("tournament-body").replaceChildren(dealBox(view), myTable(view), entriesTable(view));
 }
 
-function showLobby(list) {
-  if (!Array.isArray(list) || !list.length) return;
+function showLobby() {
+  const list = [...live, ...over];
+  if (!list.length) return;
   $("tournaments").hidden = false;
   $("tournament-list").replaceChildren(...list.map(lobbyRow));
+  const more = $("tournaments-more");
+  more.hidden = overNext === null;
+  more.onclick = () => send({ type: "tournaments_over", before: overNext });
 }
 
 connect();
