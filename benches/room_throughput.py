@@ -11,16 +11,22 @@ one process, then by two (the tables spread over both by their leases); against 
 ladder of offered loads (``--think``: guest clients, ``--per-table`` a table, thinking
 less and less), ``doubleholdem loadtest`` in a process of its own for ``--seconds``
 each rung. Per rung: steady play's actions a second, p50 and p99 (an action's round
-trip), and the cores each part used meanwhile (CPU seconds a second from /proc): each
+trip), and, over the steady play (read every 0.25 s: every client seated, none leaving
+yet), the cores each part used (CPU seconds a second from /proc): each
 serve process, PostgreSQL (the postmaster and its children), the load's process, and the
-whole machine (the rest is other work); and, from ``pg_stat_statements``, the statements
-PostgreSQL ran per action and the most frequent ones (``--statements``).
+whole machine (the rest is other work); the CPU milliseconds each part spent per action,
+and from them the *ceiling*: the actions a second at which the room alone would spend
+every core of this machine, or each serve process a whole core (its interpreter lock),
+whichever comes first (CPU time is spent, not waited for: the figure other work on the
+machine disturbs least); and, from ``pg_stat_statements``, the statements PostgreSQL ran
+per action, the most frequent ones (``--statements``) and the milliseconds per action
+spent taking advisory transaction locks (the ledger's lock, and the schema's).
 
 The comparison: each side's most actions a second at a p99 no worse than one process's
-at its own most (the same p99), the same within ``--budget-ms`` (50), and rung by rung
-(the same offered load), each as a ratio to one process. Progress goes to standard
-error, one JSON object to standard output; Ctrl-C stops it (exit 130), the processes and
-the cluster stopped.
+at its own most (the same p99), the same within ``--budget-ms`` (50), rung by rung (the
+same offered load), and the sides' ceilings, each as a ratio to one process. Progress
+goes to standard error, one JSON object to standard output; Ctrl-C stops it (exit 130),
+the processes and the cluster stopped.
 
 Run: ``PYTHONPATH=python python3 benches/room_throughput.py`` (``--tables 8,32 --kinds
 guests,accounts --think 0.02,0.01,0 --seconds 10 --repeat 2``). Figures:
@@ -39,7 +45,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,6 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cluster_harness import ROOM, ServedRoom
 from failover import _cpu, _postgres, _say, reported
 from postgres_cluster import Cluster, start_cluster
+
+SAMPLE_SECONDS = 0.25  # between two readings of the parts' CPU time
 
 # every hand raked into the ledger in a room of accounts (a money movement a hand)
 RAKED = """
@@ -61,7 +69,8 @@ rake = {basis_points = 500, cap = 30, no_flop_no_drop = false}
 @contextlib.contextmanager
 def _durable() -> Iterator[Cluster]:
     """A durable cluster (its defaults) that counts its statements."""
-    cluster = start_cluster(settings=("shared_preload_libraries=pg_stat_statements",))
+    settings = ("shared_preload_libraries=pg_stat_statements", "max_connections=300")
+    cluster = start_cluster(settings=settings)
     try:
         import psycopg
 
@@ -72,9 +81,9 @@ def _durable() -> Iterator[Cluster]:
         cluster.stop()
 
 
-def _statements(cluster: Cluster, reset: bool = False) -> list[tuple[int, str]]:
-    """The statements run in the room's database since the last reset: (calls, text),
-    most called first."""
+def _statements(cluster: Cluster, reset: bool = False) -> list[tuple[int, float, str]]:
+    """The statements run in the room's database since the last reset: (calls, their
+    milliseconds in the server, text), most called first."""
     import psycopg
 
     with psycopg.connect(cluster.url(), autocommit=True) as admin:
@@ -82,11 +91,11 @@ def _statements(cluster: Cluster, reset: bool = False) -> list[tuple[int, str]]:
             admin.execute("SELECT pg_stat_statements_reset()")
             return []
         rows = admin.execute(
-            "SELECT s.calls, s.query FROM pg_stat_statements s JOIN pg_database d"
-            " ON d.oid = s.dbid WHERE d.datname = current_database()"
+            "SELECT s.calls, s.total_exec_time, s.query FROM pg_stat_statements s"
+            " JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database()"
             " AND s.query NOT LIKE '%pg_stat_statements%' ORDER BY s.calls DESC"
         ).fetchall()
-    return [(int(calls), " ".join(str(query).split())) for calls, query in rows]
+    return [(int(n), float(ms), " ".join(str(query).split())) for n, ms, query in rows]
 
 
 def _busy() -> float:
@@ -97,51 +106,109 @@ def _busy() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+class _Sample(NamedTuple):
+    """The CPU seconds each part had used at ``at`` (``time.monotonic``)."""
+
+    at: float
+    serve: list[float]
+    postgres: dict[int, float]  # by process: backends come and go
+    load: float
+    busy: float
+
+
+def _sample(servers: list[int], cluster: Cluster, load: int) -> _Sample:
+    database = {pid: _cpu(pid) for pid in _postgres(cluster)}
+    return _Sample(time.monotonic(), [_cpu(p) for p in servers], database, _cpu(load), _busy())
+
+
+def _steady(samples: list[_Sample], start: float, end: float) -> tuple[_Sample, _Sample]:
+    """The first and last samples within ``start`` to ``end``."""
+    inside = [s for s in samples if start <= s.at <= end]
+    if len(inside) < 2:
+        raise RuntimeError("the steady play was too short to measure: give more --seconds")
+    return inside[0], inside[-1]
+
+
 def _rung(
     room: ServedRoom, cluster: Cluster, clients: int, think: float, args: argparse.Namespace
 ) -> dict[str, Any]:
     """``doubleholdem loadtest`` in a process of its own against ``room``: its figures,
-    the cores each part used meanwhile, and the statements per action."""
+    and, over its steady play (every client seated, none leaving yet), the cores each
+    part used, their CPU per action, and the statements per action."""
     command = [
         sys.executable, "-m", "doubleholdem.cli", "loadtest", "--url", *room.urls,
         "--clients", str(clients), "--seconds", str(args.seconds), "--think", str(think),
         "--json",
     ]  # fmt: skip
-    servers, database = [p.pid for p in room.processes], _postgres(cluster)
+    servers = [p.pid for p in room.processes]
     _statements(cluster, reset=True)
-    before = ([_cpu(p) for p in servers], sum(map(_cpu, database)), _busy())
-    started = time.monotonic()
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as errors:
         load = subprocess.Popen(command, stdout=out, stderr=errors, text=True)
-        _, status, usage = os.wait4(load.pid, 0)
-        wall = time.monotonic() - started
+        samples = [_sample(servers, cluster, load.pid)]
+        while load.poll() is None:
+            time.sleep(SAMPLE_SECONDS)
+            samples.append(_sample(servers, cluster, load.pid))
         out.seek(0)
         errors.seek(0)
         text, failure = out.read(), errors.read()
     if not text.strip():  # its exit status says whether every action went through
-        raise RuntimeError(f"loadtest failed ({status}): {failure[-2000:]}")
-    database = _postgres(cluster)  # backends come and go: those alive at the end
-    after = ([_cpu(p) for p in servers], sum(map(_cpu, database)), _busy())
+        raise RuntimeError(f"loadtest failed ({load.returncode}): {failure[-2000:]}")
     found: dict[str, Any] = json.loads(text)
-    ours = sum(after[0]) - sum(before[0]) + after[1] - before[1]
-    load_cpu = usage.ru_utime + usage.ru_stime
-    cores = {
-        "serve": [round((a - b) / wall, 2) for a, b in zip(after[0], before[0], strict=True)],
-        "postgres": round((after[1] - before[1]) / wall, 2),
-        "load": round(load_cpu / wall, 2),
-        "machine": round((after[2] - before[2]) / wall, 2),
-    }
-    cores["others"] = round(max(0.0, (after[2] - before[2] - ours - load_cpu) / wall), 2)
     statements = _statements(cluster)
-    actions = found["actions"] or 1
+    # the steady play, as the load times it from its start (a margin for its own start)
+    began = samples[0].at + found["sign_in_s"]
+    first, last = _steady(
+        samples, began + (found["seated_s"] or 0.0) + 1.5, began + args.seconds - 1.0
+    )
+    wall = last.at - first.at
+    actions = (found["actions_per_s"] or 0.0) * wall or 1.0
+    used = {
+        "serve": [b - a for a, b in zip(first.serve, last.serve, strict=True)],
+        "postgres": sum(
+            c - first.postgres[p] for p, c in last.postgres.items() if p in first.postgres
+        ),
+        "load": last.load - first.load,
+    }
+    cpu_ms = {
+        "serve": round(1000 * sum(used["serve"]) / actions, 3),
+        "postgres": round(1000 * used["postgres"] / actions, 3),
+        "load": round(1000 * used["load"] / actions, 3),
+    }
+    ours = sum(used["serve"]) + used["postgres"] + used["load"]
+    cores = {
+        "serve": [round(c / wall, 2) for c in used["serve"]],
+        "postgres": round(used["postgres"] / wall, 2),
+        "load": round(used["load"] / wall, 2),
+        "machine": round((last.busy - first.busy) / wall, 2),
+        "others": round(max(0.0, last.busy - first.busy - ours) / wall, 2),
+    }
+    every = found["actions"] or 1  # the statements: of every action, seating and leaving too
     keys = ("actions_per_s", "p50_ms", "p99_ms", "errors", "chip_errors", "still_seated")
     rung = {key: found[key] for key in keys}
-    rung["statements_per_action"] = round(sum(c for c, _ in statements) / actions, 2)
+    rung["statements_per_action"] = round(sum(c for c, _, _ in statements) / every, 2)
+    # the time spent waiting for the ledger's lock (PostgreSQL counts it as the statement's)
+    waits = sum(ms for _, ms, q in statements if "pg_advisory_xact_lock" in q)
+    rung["ledger_lock_ms_per_action"] = round(waits / every, 3)
     if args.statements:
         rung["top_statements"] = [
-            [round(c / actions, 2), q[:160]] for c, q in statements[: args.statements]
+            [round(c / every, 2), q[:160]] for c, _, q in statements[: args.statements]
         ]
+    rung["cpu_ms_per_action"] = cpu_ms
+    rung["ceiling_per_s"] = _ceiling(cpu_ms, len(servers))
     return {"think": think, **rung, "cores": cores, "load_average": os.getloadavg()[0]}
+
+
+def _ceiling(cpu_ms: dict[str, float], processes: int) -> float:
+    """The actions a second at which this machine's cores would be spent by the room
+    alone (its CPU per action: the servers', PostgreSQL's, the load's), or at which
+    each serve process would spend a whole core (its event loop and its commit thread
+    share one interpreter lock), whichever comes first: what bounds the side where
+    nothing else runs."""
+    total = sum(cpu_ms.values())
+    per_process = cpu_ms["serve"] / processes
+    bounds = [1000 * (os.cpu_count() or 1) / total if total else 0.0]
+    bounds += [1000 / per_process] if per_process else []
+    return round(min(bounds), 1)
 
 
 # the sides compared: how many processes serve the room
@@ -188,6 +255,7 @@ def _compare(one: list[dict[str, Any]], two: list[dict[str, Any]], budget: float
     peak = max(one, key=lambda r: r["actions_per_s"] or 0.0)
     same = (_best(one, peak["p99_ms"]), _best(two, peak["p99_ms"]))
     within = (_best(one, budget), _best(two, budget))
+    ceilings = (max(r["ceiling_per_s"] for r in one), max(r["ceiling_per_s"] for r in two))
     by_rung = [
         _ratio(b["actions_per_s"] or 0.0, a["actions_per_s"] or 0.0)
         for a, b in zip(one, two, strict=True)
@@ -199,6 +267,8 @@ def _compare(one: list[dict[str, Any]], two: list[dict[str, Any]], budget: float
         "within_budget": within,
         "ratio_within_budget": _ratio(within[1], within[0]),
         "ratio_by_rung": by_rung,
+        "ceilings": ceilings,
+        "ratio_of_ceilings": _ratio(ceilings[1], ceilings[0]),
     }
 
 
