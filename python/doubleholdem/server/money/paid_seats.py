@@ -28,6 +28,7 @@ from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.money.wallet_gate import WalletFailed
 from doubleholdem.server.storage.commit import GroupCommit, Step
+from doubleholdem.server.storage.money_step import MoneyStep
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.table import Table
 from doubleholdem.table.entries import Entry, HandEnd, Leave
@@ -105,9 +106,9 @@ class PaidSeats(TableMoney):
         for entry in entries:
             if type(entry) is Leave:
                 cash_out = partial(self._cash_out, entry.player, entry.occupancy, entry.amount)
-                steps.append(cash_out)
+                steps.append(MoneyStep(cash_out))
             elif type(entry) is HandEnd and entry.rake:
-                steps.append(partial(self._rake, entry.number, entry.rake))
+                steps.append(MoneyStep(partial(self._rake, entry.number, entry.rake)))
         return steps
 
     def _cash_out(self, owner: str, occupancy: int, amount: int, store: Storage) -> None:

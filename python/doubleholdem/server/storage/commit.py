@@ -75,6 +75,7 @@ from doubleholdem.server import oplog
 from doubleholdem.server.cluster.fencing import refused_tables
 from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.metrics import Metrics
+from doubleholdem.server.storage.money_step import money_last
 from doubleholdem.server.storage.storage import Storage
 
 __all__ = [
@@ -364,7 +365,7 @@ class GroupCommit:
         try:
             with self.store.transaction():
                 lost |= self._fence(steps)
-                for step in steps:
+                for step in money_last(steps):  # the ledger's lock held the least
                     if not lost or getattr(step, "table", None) not in lost:
                         step(self.store)
         except Exception as error:
