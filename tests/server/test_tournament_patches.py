@@ -3,7 +3,8 @@ random tournaments played to their end (hypothesis: sit-and-gos and scheduled
 tournaments with late entries, re-entries and an entry taken back, tables opened, broken
 and balanced), every patch applied in order to the whole view first sent gives, after
 every change, exactly the view the API shows (``views.detail``), for a spectator and for
-an entrant; each patch addresses no more entries and tables than changed (its size
+an entrant, and the shared view the sockets keep, made from the last one's parts, is
+exactly the one made whole; each patch addresses no more entries and tables than changed (its size
 follows the change, not the entrants); and a watcher that falls behind (``BEHIND``
 messages unread) is sent no patch until it has read them, then the whole view once.
 Driven step by step without an event loop (each change committed at once), on an
@@ -27,6 +28,7 @@ from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.room import Tournaments
+from doubleholdem.server.tournaments.shared_view import SharedView
 from tournaments_room import Clock, open_room, sign_up, sit_and_go
 
 BEHIND = 4  # this test's: a slow watcher falls behind often
@@ -156,6 +158,7 @@ def _play(room: Room, tournaments: Tournaments, clock: Clock, rng: random.Random
         for watcher in (spectator, ann) if step % 5 else watchers:
             watcher.read()
             assert watcher.view == _expected(tournaments, watcher.account, clock)
+        _check_kept(room, tournaments, clock)
         if runner.stored.status == "finished":
             slow.read()
             assert slow.view == _expected(tournaments, None, clock)
@@ -167,6 +170,16 @@ def _play(room: Room, tournaments: Tournaments, clock: Clock, rng: random.Random
             wait = runner.step(clock.now)
             clock.now += 0.01 if wait is None else max(0.01, min(wait, 5.0))
     raise AssertionError("the tournament did not end")
+
+
+def _check_kept(room: Room, tournaments: Tournaments, clock: Clock) -> None:
+    """The shared view the sockets keep (made from the last one's parts after each
+    change) is exactly the one made whole now, and shares nothing with the tournament."""
+    assert isinstance(room.tournaments, TournamentSockets)
+    kept = room.tournaments.shared_views[0].view
+    expected = _expected(tournaments, None, clock)
+    del expected["version"]
+    assert json.loads(json.dumps(kept)) == expected
 
 
 def _enter_late(tournaments: Tournaments, name: str) -> None:
@@ -188,6 +201,24 @@ def _slow_falls_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Connection, "allow", lambda self: True)
 
 
+class _Counted:
+    """How many views the sockets' :class:`SharedView` made whole, and how many from
+    the last one's parts."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made = {"whole": 0, "changed": 0}
+        for name, how in (("_make_whole", "whole"), ("_make_changed", "changed")):
+            real = getattr(SharedView, name)
+            monkeypatch.setattr(SharedView, name, self._counting(real, how))
+
+    def _counting(self, real: Any, how: str) -> Any:
+        def counted(*args: Any) -> Any:
+            self.made[how] += 1
+            return real(*args)
+
+        return counted
+
+
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     kind=st.sampled_from(["sit-and-go", "scheduled"]),
@@ -203,10 +234,15 @@ def test_patches_applied_in_order_give_every_view_of_random_tournaments(
     room.tournaments = TournamentSockets(tournaments)
     for name in ("ann", "bob", "cat", "dan"):
         sign_up(room, name, 10_000)
-    try:
-        watchers = _play(room, tournaments, clock, random.Random(seed))
-    finally:
-        room.store.close()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        counted = _Counted(monkeypatch)
+        try:
+            watchers = _play(room, tournaments, clock, random.Random(seed))
+        finally:
+            room.store.close()
+    # the views of play were made from their parts (whole: the first, the start, the
+    # entries taken back, the end)
+    assert counted.made["changed"] > 10 * counted.made["whole"]
     for watcher in watchers:
         assert watcher.problems == []
     spectator, _ann, slow = watchers

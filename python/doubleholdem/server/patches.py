@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Patch", "apply_patch", "diff"]
+__all__ = ["Patch", "apply_patch", "diff", "diff_into"]
 
 Patch = list[list[Any]]
 
@@ -39,15 +39,22 @@ Patch = list[list[Any]]
 def diff(old: Any, new: Any) -> Patch:
     """The patch that turns the JSON value ``old`` into ``new`` (see the module)."""
     ops: Patch = []
-    if _differ(old, new):
-        _diff(old, new, [], ops)
+    diff_into(old, new, [], ops)
     return ops
+
+
+def diff_into(old: Any, new: Any, path: list[Any], ops: Patch) -> None:
+    """Adds to ``ops`` the patch that turns the member ``path`` of a view from ``old``
+    into ``new`` (nothing if they are equal)."""
+    if _differ(old, new):
+        _diff(old, new, path, ops)
 
 
 def _differ(old: Any, new: Any) -> bool:
     # Equal values of the same type are the same (views never hold a bool and a number
-    # at the same place, where True == 1 would hide a change).
-    return type(old) is not type(new) or old != new
+    # at the same place, where True == 1 would hide a change); one value is itself (a
+    # view made from the last one's parts shares the parts that did not change).
+    return old is not new and (type(old) is not type(new) or old != new)
 
 
 def _diff(old: Any, new: Any, path: list[Any], ops: Patch) -> None:

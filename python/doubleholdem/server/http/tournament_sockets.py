@@ -16,7 +16,6 @@ connection watches the tournament is present (:meth:`TournamentRunner.away
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -36,6 +35,7 @@ from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.action_ids import ActionIdReused
 from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
+from doubleholdem.server.tournaments.shared_view import SharedView, frozen
 from doubleholdem.wording import told
 
 __all__ = ["BEHIND", "Sent", "TournamentSockets"]
@@ -43,13 +43,6 @@ __all__ = ["BEHIND", "Sent", "TournamentSockets"]
 UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 BEHIND = 64  # messages waiting for a watcher: it is sent no patch, but the whole view
 # once it has read them (a patch per change would only grow the queue of a slow client)
-
-
-def _frozen(value: Any) -> Any:
-    """A copy of the JSON value ``value`` that shares nothing with it: a view may hold
-    the tournament's own objects that change in place (a deal offered), and the view a
-    connection was sent last must not change with them."""
-    return json.loads(json.dumps(value))
 
 
 class Sent(NamedTuple):
@@ -96,7 +89,7 @@ class TournamentSockets:
         self.commit = tournaments.commit
         self._watched: dict[Connection, int] = {}  # connection -> the tournament it watches
         self._views: dict[Connection, Sent] = {}  # the view it was sent last
-        self._last_shared: dict[int, dict[str, Any]] = {}  # each tournament's, as last pushed
+        self.shared_views: dict[int, SharedView] = {}  # each watched tournament's
         self._lobby: set[Connection] = set()  # sent the lobby whenever it changes
         self._lobby_text: str | None = None  # the lobby as last sent
         self._dirty: set[int] = set()  # tournaments changed since the last push
@@ -269,21 +262,24 @@ class TournamentSockets:
 
     def _mine(self, runner: TournamentRunner, player: str | None) -> Any:
         """What ``player`` sees of its own (the view's ``me``)."""
-        return _frozen(views.me(runner.stored, runner.tournament, player))
+        return frozen(views.me(runner.stored, runner.tournament, player))
 
-    def _shared(self, runner: TournamentRunner, now: float) -> dict[str, Any]:
-        """What every watcher of ``runner``'s tournament sees (``me`` aside): made anew
-        but for the deal offered, which the runner changes in place (copied)."""
-        shared = views.detail(runner.stored, runner.tournament, now, None)
-        shared["deal"] = _frozen(shared["deal"])
-        return shared
+    def _shared(self, runner: TournamentRunner, now: float) -> SharedView:
+        """What every watcher of ``runner``'s tournament sees (``me`` aside), made from
+        the last view's parts after what changed since (:class:`SharedView`)."""
+        kept = self.shared_views.get(runner.id)
+        if kept is None:
+            kept = self.shared_views[runner.id] = SharedView()
+        kept.update(runner.stored, runner.tournament, now, runner.touched)
+        return kept
 
     def _send_whole(self, connection: Connection, runner: TournamentRunner) -> None:
         if self._watched.get(connection) != runner.id or connection.closed:
             return  # it watches another since, or has gone
         now = self.clock()
-        sent = Sent(self._shared(runner, now), self._mine(runner, connection.account),
-                    runner.version)  # fmt: skip
+        shared = self._shared(runner, now).view
+        assert shared is not None
+        sent = Sent(shared, self._mine(runner, connection.account), runner.version)
         self._views[connection] = sent
         text = encode("tournament", tournament=runner.id, view=sent.view(), clock=now)
         connection.send(text)
@@ -311,31 +307,34 @@ class TournamentSockets:
 
     def push(self) -> None:
         """Sends each watcher of a changed tournament its patch, and the lobby anew to
-        those who asked for it if it changed. What every watcher sees is made and
-        compared once (:meth:`_patch`)."""
+        those who asked for it if it changed. What every watcher sees is made once, from
+        the last view's parts where the changes did not touch them, with its patch
+        (:class:`SharedView`)."""
         self._posted = False
         dirty, self._dirty = self._dirty, set()
         now = self.clock()
         for number in sorted(dirty):
             runner = self.tournaments.runners.get(number)
             watchers = [c for c, n in self._watched.items() if n == number and c in self._views]
+            if runner is None:
+                self.shared_views.pop(number, None)
             if runner is None or not watchers:
                 continue
-            shared = self._shared(runner, now)
-            last = self._last_shared.get(number)
-            common = None if last is None else diff(last, shared)
-            self._last_shared[number] = shared
+            kept = self._shared(runner, now)
+            shared = kept.view
+            assert shared is not None
             for connection in watchers:
                 if connection.outbox.qsize() >= BEHIND:
                     self._fell_behind(connection, runner)
                     continue
                 held = self._views[connection]
                 sent = Sent(shared, self._mine(runner, connection.account), runner.version)
-                patch = _patch(held, sent, common if held.shared is last else None)
+                patch = _patch(held, sent, kept.patch_from(held.shared))
                 self._views[connection] = sent
                 if patch:
                     text = encode("tournament_update", tournament=number, patch=patch, clock=now)
                     connection.send(text)
+            kept.forget()  # every watcher holds the view now, or none
         if dirty and self._lobby:
             text = self._lobby_message()
             if text != self._lobby_text:

@@ -34,6 +34,7 @@ from doubleholdem.server.tournaments import payments, views
 from doubleholdem.server.tournaments.action_ids import ActionIds
 from doubleholdem.server.tournaments.payments import Sale
 from doubleholdem.server.tournaments.settle import settlement
+from doubleholdem.server.tournaments.shared_view import Touched
 from doubleholdem.server.tournaments.stored import (
     CANCELLED,
     FINISHED,
@@ -89,6 +90,7 @@ class TournamentRunner:
         self._seen: dict[str, float] = {}  # player -> when its page last looked
         self.watching: dict[str, int] = {}  # player -> its connections watching (present)
         self.on_change: Callable[[TournamentRunner], None] = _unheard  # after each change
+        self.touched = Touched()  # what changed since its shared view was last made
 
     @property
     def id(self) -> int:
@@ -115,6 +117,7 @@ class TournamentRunner:
             self._logged.clear()
             raise
         pending.state = pending.state or not decisions
+        self.touched.tables |= pending.tables | pending.moves.keys() | self.tournament.touched
         steps, self._steps = self._steps, []
         summary = None
         if self.stored.status in OVER:  # its lobby line, stored with its row
@@ -137,6 +140,7 @@ class TournamentRunner:
         self.stored, self.tournament = found
         self._pending = Pending.of(self.stored, self.tournament)
         self._bots.clear()
+        self.touched.everything = True
         self.version += 1
         self.wake.set()
         self.on_change(self)
@@ -221,6 +225,7 @@ class TournamentRunner:
             raise TournamentError(f"{player} is not registered", player=player)
         with self.change(), self.commit.paying():
             self.tournament.unregister(player)
+            self.touched.everything = True  # the entries after it renumbered
             for sale in sold:
                 payments.refund(self.store.db, self.id, sale)
                 self.log("tournament_refund", sale)

@@ -7,12 +7,22 @@ numbered from 1 as the tournament numbers them; seats from 0, as in the protocol
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from doubleholdem.server.tournaments.stored import REGISTERING, Stored
-from doubleholdem.tournament import Clocking, Tournament
+from doubleholdem.tournament import Clocking, Tournament, TournamentConfig
 
-__all__ = ["clock", "detail", "me", "summary"]
+__all__ = [
+    "Parts",
+    "clock",
+    "detail",
+    "entry_row",
+    "me",
+    "shared",
+    "structure",
+    "summary",
+    "table_row",
+]
 
 
 def summary(stored: Stored, tournament: Tournament, now: float) -> dict[str, Any]:
@@ -76,31 +86,62 @@ def detail(
     stored: Stored, tournament: Tournament, now: float, viewer: str | None
 ) -> dict[str, Any]:
     """The page's view of a tournament, for the signed-in account ``viewer``."""
-    config = tournament.config
-    view = summary(stored, tournament, now)
-    view["structure"] = [
-        {"level": n + 1, "small": lv.small_blind, "big": lv.big_blind, "ante": lv.ante,
-         "length": lv.length, "break": lv.break_after}
-        for n, lv in enumerate(config.blinds.levels)
-    ]  # fmt: skip
-    view["level_by"] = config.blinds.by.value
-    view["payouts"] = list(tournament.prizes())
-    view["clock"] = clock(tournament, now)
-    view["hand_for_hand"] = tournament.hand_for_hand
-    view["entries"] = [_entry(stored, tournament, e.number) for e in tournament.entries]
-    view["tables"] = [
-        {"table": number, "hand": table.hand_number, "in_hand": table.in_hand,
-         "players": [{"seat": seat, "player": table.player(seat), "chips": table.stack(seat)}
-                     for seat in sorted(tournament.seats[number])]}
-        for number, table in sorted(tournament.tables.items())
-    ]  # fmt: skip
-    view["moves"] = stored.moves[-20:]
-    view["deal"] = stored.deal
+    view = shared(stored, tournament, now, Parts(
+        structure(tournament.config),
+        list(tournament.prizes()),
+        [entry_row(stored, tournament, e.number) for e in tournament.entries],
+        [table_row(tournament, number) for number in sorted(tournament.tables)],
+    ))  # fmt: skip
     view["me"] = me(stored, tournament, viewer)
     return view
 
 
-def _entry(stored: Stored, tournament: Tournament, number: int) -> dict[str, Any]:
+class Parts(NamedTuple):
+    """The parts of :func:`detail` that grow with the field, made apart (and kept apart
+    by :class:`~doubleholdem.server.tournaments.shared_view.SharedView`): the levels
+    (:func:`structure`), the prize of each paid place, every entry's row
+    (:func:`entry_row`) and every table's (:func:`table_row`, in number order)."""
+
+    structure: list[dict[str, Any]]
+    payouts: list[int]
+    entries: list[dict[str, Any]]
+    tables: list[dict[str, Any]]
+
+
+def shared(stored: Stored, tournament: Tournament, now: float, parts: Parts) -> dict[str, Any]:
+    """:func:`detail` without ``me`` (what every watcher sees), of ``parts``."""
+    view = summary(stored, tournament, now)
+    view["structure"] = parts.structure
+    view["level_by"] = tournament.config.blinds.by.value
+    view["payouts"] = parts.payouts
+    view["clock"] = clock(tournament, now)
+    view["hand_for_hand"] = tournament.hand_for_hand
+    view["entries"] = parts.entries
+    view["tables"] = parts.tables
+    view["moves"] = stored.moves[-20:]
+    view["deal"] = stored.deal
+    return view
+
+
+def structure(config: TournamentConfig) -> list[dict[str, Any]]:
+    """The levels of ``config``'s blind structure."""
+    return [
+        {"level": n + 1, "small": lv.small_blind, "big": lv.big_blind, "ante": lv.ante,
+         "length": lv.length, "break": lv.break_after}
+        for n, lv in enumerate(config.blinds.levels)
+    ]  # fmt: skip
+
+
+def table_row(tournament: Tournament, number: int) -> dict[str, Any]:
+    """Table ``number``'s row: its hand, and each seated player's chips."""
+    table = tournament.tables[number]
+    return {"table": number, "hand": table.hand_number, "in_hand": table.in_hand,
+            "players": [{"seat": seat, "player": table.player(seat), "chips": table.stack(seat)}
+                        for seat in sorted(tournament.seats[number])]}  # fmt: skip
+
+
+def entry_row(stored: Stored, tournament: Tournament, number: int) -> dict[str, Any]:
+    """Entry ``number``'s row: its place, prize, chips and seat."""
     entry = tournament.entries[number]
     chips = None
     if entry.table is not None and entry.seat is not None:
