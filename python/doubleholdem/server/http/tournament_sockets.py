@@ -90,6 +90,7 @@ class TournamentSockets:
         self._watched: dict[Connection, int] = {}  # connection -> the tournament it watches
         self._views: dict[Connection, Sent] = {}  # the view it was sent last
         self.shared_views: dict[int, SharedView] = {}  # each watched tournament's
+        self._watchers: dict[int, int] = {}  # tournament -> the connections watching it
         self._lobby: set[Connection] = set()  # sent the lobby whenever it changes
         self._lobby_text: str | None = None  # the lobby as last sent
         self._dirty: set[int] = set()  # tournaments changed since the last push
@@ -217,6 +218,7 @@ class TournamentSockets:
         whole view after the commit of what is pending, then patches."""
         self.unwatch(connection)
         self._watched[connection] = runner.id
+        self._watchers[runner.id] = self._watchers.get(runner.id, 0) + 1
         player = connection.account
         if player is not None:
             runner.watching[player] = runner.watching.get(player, 0) + 1
@@ -244,6 +246,11 @@ class TournamentSockets:
     def unwatch(self, connection: Connection) -> None:
         """``connection`` stops watching its tournament (if any)."""
         number = self._watched.pop(connection, None)
+        if number is not None:
+            self._watchers[number] -= 1
+            if not self._watchers[number]:  # nobody watches it: its view is not kept
+                del self._watchers[number]
+                self.shared_views.pop(number, None)
         self._views.pop(connection, None)
         runner = None if number is None else self.tournaments.runners.get(number)
         player = connection.account
