@@ -2,7 +2,7 @@
 owned by one of them through its lease, bots and signed-in clients playing at every
 table (the load's clients, following their tables). The owner of a table in a hand is
 killed (``kill -9``), or frozen (``SIGSTOP``) until its leases expired and then woken
-(``SIGCONT``): three kills and one freeze here. After each: every table of that process
+(``SIGCONT``): two kills and one freeze here. After each: every table of that process
 is owned by a live one (with its epoch raised) and served there, play goes on, the
 audit of the whole room is clean, every hand is settled once (the ``hands`` table
 against each table's own count) and every decision the server acknowledged is in the
@@ -33,7 +33,7 @@ from cluster_harness import (
 from doubleholdem.server.http.load_client import Move
 from doubleholdem.server.http.loadtest import LoadResult, run_load
 
-KILLS = 3  # kill -9 cycles (benches/failover.py runs a hundred)
+KILLS = 2  # kill -9 cycles (benches/failover.py runs a hundred)
 FREEZES = 1  # SIGSTOP and SIGCONT cycles
 PROCESSES = 3
 TABLES = 6  # the room's, two a process

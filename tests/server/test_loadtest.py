@@ -209,3 +209,37 @@ def test_a_following_client_stopped_while_it_follows_its_table_still_leaves() ->
     asyncio.run(client.play(time.monotonic() + 60.0, asyncio.Semaphore(1)))
     assert client.left
     assert [m["type"] for m in second.sent] == ["resume", "sit_out", "leave"]
+
+
+def test_a_client_resumed_decides_once_its_decision_sent_again_changed_nothing() -> None:
+    """A client that resumes its seat elsewhere sends its unanswered decision again
+    (with its ``id``); applied before, it is answered ``repeated`` (or refused as
+    stale), which changes nothing, so no state follows it. The client then decides on
+    its view as it is, rather than waiting for a state that only its deadline would
+    bring (seen after the failover tests' takeovers: each moved table waited the
+    action time, 15 s, for its client)."""
+    client = Client(0, 0, 0, 1000, 0.0)
+    client.seated_at = 0.0
+    to_act = {
+        "over": False, "stacks": {"0": 900, "1": 900}, "decision": "bet",
+        "legal": {"can_check": True},
+    }  # fmt: skip
+    view = {**_view(False, to_act), "hand_number": 4}
+    for reply in (
+        {"type": "result", "id": "l0-7", "ok": True, "repeated": True},
+        {"type": "error", "id": "l0-7", "code": "stale", "message": "hand 3 is over"},
+    ):
+        client.sent.clear()  # as on following its table (Client._follow)
+        client.pending = {"v": 2, "type": "act", "id": "l0-7", "hand": 3, "action": "call"}
+        seated = {"type": "seated", "table": 0, "seat": 0, "token": "t0"}
+        socket = _ScriptedSocket([seated, {"type": "state", "view": view}, reply])
+
+        async def resumed(socket: _ScriptedSocket = socket) -> None:
+            await client._receive(socket)
+            assert client.answering is not None
+            await client.answering
+
+        asyncio.run(resumed())
+        sent = [(m["type"], m.get("id"), m.get("hand"), m.get("action")) for m in socket.sent]
+        assert sent[0] == ("act", "l0-7", 3, "call")  # sent again once seated
+        assert sent[1][0] == "act" and sent[1][2:] == (4, "check")  # then the view's

@@ -15,13 +15,15 @@ import pytest
 import websockets
 
 from doubleholdem.database.connection import Connection
-from doubleholdem.database.url import connect
+from doubleholdem.database.url import connect, sqlite
+from doubleholdem.server.cluster import leases
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.protocol import LOBBY_PAGE
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.lobby_rows import channel, put_summary, read_summaries
 from doubleholdem.server.storage.storage import token_hash
 from doubleholdem.server.tables.directory import NOWHERE, Place
+from doubleholdem.server.tables.directory_reader import Leases
 from doubleholdem.server.tables.room import Room
 from http_harness import Browser
 from money_room import send, sign_up
@@ -265,6 +267,33 @@ def test_a_page_of_another_process_of_the_room_may_open_the_socket(tmp_path: Any
         for origin in (THERE.address, "https://room.example", server.url):
             client = await Client.connect(server.ws_url, origin=origin)
             await client.close()
+        with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
+            await websockets.connect(server.ws_url, origin="http://127.0.0.1:8003")
+        assert refused.value.response.status_code == 403
+
+    with ServerThread(room) as server:
+        asyncio.run(scenario(server))
+
+
+def test_a_page_of_a_process_of_the_room_that_died_may_open_the_socket(tmp_path: Any) -> None:
+    """A page (the browser's) loaded from a process that was then killed follows its
+    table to the process that took it over: its socket's ``Origin`` is the dead
+    process's address, which the room still trusts (every process of the room that
+    has a row, live or not, and every origin this process once trusted), rather than
+    refusing it (403) until a process is started again at that address (seen in the
+    failover tests: a client of the killed process refused for 26 s)."""
+    db = sqlite(":memory:")
+    for statement in leases.SCHEMA:
+        db.execute(statement)
+    leases.register(db, "p2", THERE.address, lock=None, seconds=0.0)  # expired: dead
+    assert leases.live_processes(db) == [] and Leases().processes(db) == [THERE]
+    room = _room(str(tmp_path / "tables.db"))
+    room.tables.directory.replace({}, [THERE])
+    room.tables.directory.replace({}, [])  # its row swept: trusted all the same
+
+    async def scenario(server: ServerThread) -> None:
+        client = await Client.connect(server.ws_url, origin=THERE.address)
+        await client.close()
         with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
             await websockets.connect(server.ws_url, origin="http://127.0.0.1:8003")
         assert refused.value.response.status_code == 403

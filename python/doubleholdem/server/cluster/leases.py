@@ -67,6 +67,7 @@ __all__ = [
     "live_processes",
     "owners",
     "register",
+    "registered",
     "release",
     "stopping",
 ]
@@ -179,6 +180,14 @@ def stopping(db: Connection, process: str) -> None:
 def live_processes(db: Connection) -> list[Owner]:
     """The live processes, by id."""
     rows = db.execute(f"SELECT p.id, p.address FROM processes p WHERE {_live(db)} ORDER BY p.id")
+    return [Owner(str(i), str(a)) for i, a in rows]
+
+
+def registered(db: Connection) -> list[Owner]:
+    """Every process of the room with a row, live or not (stopping, or dead and not
+    yet swept a minute later), by id: the addresses the room's clients may come
+    from."""
+    rows = db.execute("SELECT id, address FROM processes ORDER BY id")
     return [Owner(str(i), str(a)) for i, a in rows]
 
 

@@ -238,8 +238,11 @@ class Client:
                 self.seated_at = time.perf_counter()
                 self.on_seated()
         elif kind in ("result", "error") and message.get("id") in self.sent:
-            self._answered(kind, message)
-            return False
+            if self._answered(kind, message):
+                return False  # applied now: the states that follow say what is next
+            # refused, or applied before (a decision sent again once resumed): nothing
+            # changed, so no state follows; the view as it is is decided on, as a state
+            kind = "unchanged"
         elif kind == "elsewhere":  # another process serves the table: follow it
             self.told_elsewhere = (message.get("address") or "").rstrip("/")
             return self.locate is not None
@@ -256,26 +259,28 @@ class Client:
             if not self.asked_to_leave:
                 self.asked_to_leave = True
                 await socket.send(json.dumps({"v": 2, "type": "leave"}))
-        elif view is not None and kind in ("state", "update") and not self.sent:
+        elif view is not None and kind in ("state", "update", "unchanged") and not self.sent:
             answering = self.answering
             if answering is None or answering.done():
                 self.answering = self._answer(socket, view)
         return False
 
-    def _answered(self, kind: str, message: dict[str, Any]) -> None:
-        """A decision's ``result`` (acknowledged: recorded) or ``error``."""
+    def _answered(self, kind: str, message: dict[str, Any]) -> bool:
+        """A decision's ``result`` (acknowledged: recorded) or ``error``: whether the
+        server applied it now (not refused, not ``repeated``)."""
         ident = message["id"]
         started = self.sent.pop(ident)
         pending = self.pending
         self.pending = None
         if kind == "error":
             self.errors += 1
-            return
+            return False
         self.latencies.append((started, (time.perf_counter() - started) * 1000.0))
         if pending is not None and pending["id"] == ident:
             hand, action = pending["hand"], pending["action"]
             move = Move(self.table, hand, self.seat, ident, action, self.base)
             self.acknowledged.append(move)
+        return not message.get("repeated")
 
     async def _send_pending(self, socket: Any) -> None:
         """Sends the decision whose answer the lost connection never brought again,

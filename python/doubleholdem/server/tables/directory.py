@@ -102,21 +102,22 @@ class Directory:
         processes: Iterable[Place] = (),
     ) -> None:
         """Takes what the database says now of the tables served elsewhere (their
-        places and summaries) and of the room's live ``processes`` (called on the event
-        loop with what was read off it)."""
+        places and summaries) and of the room's ``processes`` (called on the event loop
+        with what was read off it); the origins of processes once known stay."""
         self._elsewhere = dict(elsewhere)
         self.unread = False
         self._ids = sorted(self._elsewhere)
         places = [*processes, *(place for place, _ in self._elsewhere.values())]
-        self._origins = frozenset(
-            origin
+        self._origins |= frozenset(  # once the room's, always: a page of a process
+            origin  # that died follows its table here
             for place in places
             if place.process != self.here.process and (origin := origin_of(place.address))
         )
 
     def origins(self) -> frozenset[str]:
-        """The origins of the other processes' addresses: a page one of them served may
-        open a WebSocket here (:func:`~doubleholdem.server.http.gate.same_origin`)."""
+        """The origins of the other processes' addresses (those the room knows now or
+        knew: a process that died included): a page one of them served may open a
+        WebSocket here (:func:`~doubleholdem.server.http.gate.same_origin`)."""
         return self._origins
 
     def page(

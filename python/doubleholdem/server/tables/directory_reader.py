@@ -39,7 +39,7 @@ Found = dict[int, tuple[Place, dict[str, Any]]]
 
 
 class _Read(NamedTuple):
-    """The owners and the live processes as read at ``at`` (``time.monotonic``)."""
+    """The owners and the processes as read at ``at`` (``time.monotonic``)."""
 
     owners: Mapping[int, Place | None]
     processes: list[Place]
@@ -55,7 +55,7 @@ class Whereabouts(Protocol):
         live process owns it."""
 
     def processes(self, db: Connection) -> Iterable[Place]:
-        """The room's live processes."""
+        """The room's processes, live or not (the origins its pages may come from)."""
 
 
 class Leases:
@@ -67,8 +67,9 @@ class Leases:
         return {t: None if o is None else Place(*o) for t, o in leases.owners(db).items()}
 
     def processes(self, db: Connection) -> list[Place]:
-        """The live processes (:func:`~doubleholdem.server.cluster.leases.live_processes`)."""
-        return [Place(*owner) for owner in leases.live_processes(db)]
+        """The room's processes, live or not: a page one of them served, which died
+        since, follows its table here (:func:`~doubleholdem.server.cluster.leases.registered`)."""
+        return [Place(*owner) for owner in leases.registered(db)]
 
 
 def elsewhere(known: Found, owners: Mapping[int, Place | None]) -> Found:
