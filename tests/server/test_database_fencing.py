@@ -31,12 +31,14 @@ from cluster_harness import (
     wait_played,
 )
 from doubleholdem.accounts import ledger
+from doubleholdem.cli import main
 from doubleholdem.database.connection import Connection, trigger_names
 from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS, Fence
 from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
@@ -318,3 +320,47 @@ def test_a_frozen_owner_woken_blind_has_its_late_writes_refused_by_postgresql(
     assert _fenced_writes(zombie.log) >= 1
     assert len(stored_tables(postgres_url)) == 4  # every table's journal restores
     assert unsettled_hands(postgres_url) == [] and audit_problems(postgres_url) == []
+
+
+def test_a_blind_payment_at_a_lost_table_is_refused_and_the_table_let_go(
+    postgres_url: str, old_and_new: tuple[Storage, Storage], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, _ = old_and_new
+    commit = GroupCommit(old)
+    lost: list[set[int]] = []
+    commit.lost = lost.append
+    before = _rows(postgres_url)
+    blind(monkeypatch, BLINDS[1])
+    with pytest.raises(LeaseLost) as refused, commit.paying(0):
+        ledger.transfer(old.db, "buy-in-0", "opening", ledger.HOUSE, ledger.table(0), 5)
+    assert refused.value.by_database and lost == [{0}]
+    assert not old.in_transaction and _rows(postgres_url) == before
+    assert commit.metrics.read().counters["writes_fenced"] == 1
+
+
+def test_a_sqlite_room_of_schema_6_is_upgraded_as_it_is(tmp_path: Path) -> None:
+    """Schema 7 is PostgreSQL's fencing: SQLite's room of schema 6 upgrades with no
+    trigger made."""
+    path = str(tmp_path / "room.db")
+    tables = stored_mid_hand(path, RoomSettings(tables=2, bots=2, seed=3))
+    with contextlib.closing(connect(path)) as db:
+        db.execute("UPDATE meta SET value = '6' WHERE key = 'schema'").close()
+    room = Room.open(path, RoomSettings(tables=2, bots=2, seed=3))
+    try:
+        assert {i: r.table.to_json() for i, r in room.runners.items()} == tables
+        schema = room.store.db.execute("SELECT value FROM meta WHERE key = 'schema'")
+        assert schema.fetchone() == (str(SCHEMA_VERSION),)
+        assert trigger_names(room.store.db) & set(FENCE_TRIGGERS) == set()  # PostgreSQL's
+    finally:
+        room.store.close()
+
+
+def test_a_room_copied_from_sqlite_is_fenced_by_postgresql(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "room.db"
+    stored_mid_hand(source, RoomSettings(tables=1, bots=2, seed=3))
+    assert main(["db", "copy", str(source), postgres_url]) == 0
+    capsys.readouterr()
+    with contextlib.closing(connect(postgres_url)) as db:
+        assert set(FENCE_TRIGGERS) <= trigger_names(db)
