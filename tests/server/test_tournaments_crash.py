@@ -14,6 +14,7 @@ import contextlib
 import functools
 import os
 import random
+import select
 import signal
 import time
 from pathlib import Path
@@ -39,7 +40,7 @@ ENTRANTS = 8
 MOST_CYCLES = 400
 
 
-def _child(path: str, seed: int, marks: Path | None = None) -> None:
+def _child(path: str, seed: int, marks: Path | None = None, ready: int | None = None) -> None:
     # eight entrants at heads-up tables: three places paid, so the bubble (four left)
     # always has two tables, and hand-for-hand is played (TRN-16)
     spec = sit_and_go(ENTRANTS, bots=ENTRANTS - 2, seats=2, level_length=2)
@@ -54,6 +55,8 @@ def _child(path: str, seed: int, marks: Path | None = None) -> None:
         runner = tournaments.runner(0)
         if marks is not None:
             _kill_at_moments(runner, marks)
+        if ready is not None:  # the room is open and served: the parent may kill it now
+            os.write(ready, b"ready\n")
         while runner.stored.status != "finished":
             for name in PEOPLE:
                 if runner.stored.status == "registering" and not runner.tournament.entries_of(name):
@@ -146,13 +149,19 @@ def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(room_
     rng = random.Random(34)
     killed_in: set[str] = set()
     for cycle in range(MOST_CYCLES):
+        reader, writer = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             try:
-                _child(path, cycle)
+                os.close(reader)
+                _child(path, cycle, ready=writer)
             finally:
                 os._exit(0)
-        time.sleep(rng.uniform(0.05, 0.25))
+        os.close(writer)
+        opened, _, _ = select.select([reader], [], [], 60)  # its room open, however loaded
+        os.close(reader)  # the machine (or the child ended: its end of the pipe closed) ...
+        assert opened, f"the child of cycle {cycle + 1} did not open its room in 60 s"
+        time.sleep(rng.uniform(0.05, 0.25))  # ... then killed at a random moment of play
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         assert _problems(path) == [], f"after kill {cycle + 1}"
