@@ -79,12 +79,18 @@ class Form:
 
 def _size(steps: list[Any]) -> int:
     """The bytes of row text a list of steps writes (a part's text, not its tag)."""
-    total = 0
-    for step in steps:
-        words = step.keywords if isinstance(step, partial) else {}
-        total += sum(len(str(words[k])) for k in ("text", "snapshot", "move") if k in words)
-        total += sum(len(text) for _, text, _ in words.get("texts", ()))
-    return total
+    return sum(_own(step) + len(_words(step).get("snapshot", "")) + len(_words(step).get(
+        "move", "")) for step in steps)  # fmt: skip
+
+
+def _own(step: Any) -> int:
+    """The bytes of the tournament's own state a step writes: its row, or its parts."""
+    words = _words(step)
+    return len(words.get("text", "")) + sum(len(text) for _, text, _ in words.get("texts", ()))
+
+
+def _words(step: Any) -> dict[str, Any]:
+    return step.keywords if isinstance(step, partial) else {}
 
 
 class Schema6(Pending):
@@ -114,11 +120,13 @@ def run(
     stored.status = "running"
     opened = len(tournament.tables)
     forms = {name: Form(f"{folder}/{name.replace(' ', '')}-{entrants}.db") for name in FORMS}
-    pendings = {"schema 6": Schema6(set(), {}), "schema 8": Pending(set(), {})}
+    pendings = {"schema 6": Schema6(set(), ({}, {})), "schema 8": Pending(set(), ({}, {}))}
+    own: dict[str, list[int]] = {name: [] for name in FORMS}  # the tournament's own bytes
 
     def made(name: str) -> Callable[[], tuple[list[Any], int]]:
         def make() -> tuple[list[Any], int]:
             steps = pendings[name].steps(stored, tournament, KEY)
+            own[name].append(sum(_own(step) for step in steps))
             return steps, _size(steps)
 
         return make
@@ -140,6 +148,8 @@ def run(
     for form in forms.values():
         for values in (*form.times.values(), *form.text.values(), *form.wal.values()):
             values.clear()
+    for values in own.values():
+        values.clear()
     bots: dict[str, Any] = {}
     now = 0.0
     made_decisions = ended = 0
@@ -173,7 +183,11 @@ def run(
                 say(f"{entrants} entrants: {made_decisions} decisions, {ended} hands' ends stored")
             if made_decisions >= decisions and ended >= hands:
                 break
-    result = {"entrants": entrants, "tables": opened, "tables_left": len(tournament.tables)}
+    result: dict[str, Any] = {"entrants": entrants, "tables": opened,
+                              "tables_left": len(tournament.tables)}  # fmt: skip
+    for name in FORMS:  # of the changes that wrote it
+        written = [size for size in own[name] if size]
+        result[f"{name}_own_bytes_median"] = statistics.median(written) if written else 0
     for name, form in forms.items():
         for kind in KINDS:
             result[f"{name}_{kind}"] = {
@@ -228,6 +242,13 @@ def main() -> int:
                   f"| {a['ms_median'] / b['ms_median']:.0f}x "
                   f"| {_kib(a['text_bytes_median'])}, {_kib(a['wal_bytes_median'])} "
                   f"| {_kib(b['text_bytes_median'])}, {_kib(b['wal_bytes_median'])} |")  # fmt: skip
+    print()
+    print("| entrants | the tournament's own state a change writes, median: schema 6 "
+          "| schema 8 |")  # fmt: skip
+    print("| --- | ---: | ---: |")
+    for r in results:
+        print(f"| {r['entrants']:,} | {_kib(r['schema 6_own_bytes_median'])} "
+              f"| {_kib(r['schema 8_own_bytes_median'])} |")  # fmt: skip
     return 0
 
 

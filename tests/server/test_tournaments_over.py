@@ -181,3 +181,25 @@ def test_the_last_few_over_stay_in_memory_and_older_ones_leave_it(room_db: str) 
     assert [t["id"] for t in tournaments.over_page()[0]] == cancelled[::-1]
     assert tournaments.detail(cancelled[0], None)["status"] == "cancelled"
     room.store.close()
+
+
+def test_one_over_stored_in_its_row_before_schema_8_is_listed_and_read(room_db: str) -> None:
+    """A tournament over whose row holds its state (as schema 7 and those before stored
+    it: no parts, no lobby line) is listed from its state and read on request."""
+    room, tournaments, runner, clock = registered(room_db, _specs()[1], ("ann",))
+    play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished")
+    room.commit.flush()
+    expected = tournaments.over_page()[0]
+    db = room.store.db
+    text = runner.stored.to_text(runner.tournament, None)
+    db.execute("BEGIN")
+    db.execute("UPDATE tournaments SET state = ?, summary = NULL WHERE id = ?", (text, runner.id))
+    db.execute("DELETE FROM tournament_parts WHERE tournament_id = ?", (runner.id,))
+    db.execute("COMMIT")
+    room.store.close()
+    room, tournaments = _open(room_db, Clock())
+    (line,) = tournaments.over_page()[0]
+    assert line == {**expected[0], "level": line["level"]}  # its level: as of now
+    assert tournaments.detail(runner.id, "ann")["me"]["place"] in (1, 2)
+    assert audit(room) == []
+    room.store.close()

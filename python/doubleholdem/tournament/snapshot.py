@@ -32,7 +32,16 @@ from doubleholdem.table.table import Table
 from doubleholdem.tournament.config import TournamentConfig
 from doubleholdem.tournament.records import Entry
 
-__all__ = ["VERSION", "dump", "from_parts", "load", "part_names", "parts"]
+__all__ = [
+    "VERSION",
+    "dump",
+    "from_parts",
+    "load",
+    "part_groups",
+    "part_name",
+    "part_names",
+    "parts",
+]
 
 T = TypeVar("T")
 
@@ -63,6 +72,15 @@ def parts(tournament: Any) -> dict[str, Any]:
     ``I``-th placing made). A server stores each apart and writes again only those that
     changed: a hand changes a few. :func:`from_parts` reads them back (JSON writes the
     tuples as lists)."""
+    single, families = part_groups(tournament)
+    for family, members in families.items():
+        single.update((part_name(family, number), value) for number, value in members.items())
+    return single
+
+
+def part_groups(tournament: Any) -> tuple[dict[str, Any], dict[str, dict[Any, Any]]]:
+    """:func:`parts` in groups: the single parts by name, and each family's (``entry``,
+    ``table``, ``placing``) by number, so that a family unchanged is seen so at once."""
     t = tournament
     version, inner, gauss = t.rng.getstate()
     core: dict[str, Any] = {name: getattr(t, name) for name in _PLAIN}
@@ -76,20 +94,20 @@ def parts(tournament: Any) -> dict[str, Any]:
     )
     if t.tables_opened > max(t.tables, default=0):  # a broken table's number is not reused
         core["tables_opened"] = t.tables_opened  # (else it is the highest table's)
-    found = {"tournament": core, "config": _config(t.config), "rng": (version, inner, gauss)}
-    for e in t.entries:
-        found[_name("entry", e.number)] = (e.number, e.player, e.table, e.seat, e.place,
-                                           e.shared, e.prize, e.rebuys, e.add_on)  # fmt: skip
+    single = {"tournament": core, "config": _config(t.config), "rng": (version, inner, gauss)}
+    entries = {e.number: (e.number, e.player, e.table, e.seat, e.place, e.shared, e.prize,
+                          e.rebuys, e.add_on) for e in t.entries}  # fmt: skip
+    tables = {}
     for number, seats in t.seats.items():
         chips = t.start_chips.get(number)
-        found[_name("table", number)] = (
-            {str(s): e for s, e in seats.items()},
+        tables[number] = (
+            dict(seats),
             t.table_levels[number],
-            None if chips is None else {str(e): c for e, c in chips.items()},
+            None if chips is None else dict(chips),
         )
-    for index, (entry, place, shared) in enumerate(t.placings):
-        found[_name("placing", index)] = (entry, place, shared, t.entrants_then[index])
-    return found
+    placings = {index: (entry, place, shared, t.entrants_then[index])
+                for index, (entry, place, shared) in enumerate(t.placings)}  # fmt: skip
+    return single, {"entry": entries, "table": tables, "placing": placings}
 
 
 _CONFIGS: dict[int, tuple[TournamentConfig, dict[str, Any]]] = {}
@@ -107,7 +125,7 @@ def _config(config: TournamentConfig) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=100_000)
-def _name(family: str, number: int) -> str:
+def part_name(family: str, number: Any) -> str:
     """The name of part ``number`` of ``family`` (``entry/3``), made once."""
     return f"{family}/{number}"
 
@@ -138,6 +156,12 @@ def from_parts(
     return _built(cls, body, key, tables)
 
 
+def _texts(numbered: Mapping[Any, Any]) -> dict[str, Any]:
+    """``numbered`` with its keys as text (as JSON has them: a table's part holds them as
+    numbers in memory, as text once read back)."""
+    return {str(key): value for key, value in numbered.items()}
+
+
 def _body(found: Mapping[str, Any]) -> dict[str, Any]:
     """The snapshot's body (without its tables' snapshots) made of the parts ``found``."""
     body = dict(found["tournament"])
@@ -148,9 +172,9 @@ def _body(found: Mapping[str, Any]) -> dict[str, Any]:
         config=found["config"],
         rng=found["rng"],
         entries=[found[f"entry/{n}"] for n in range(entries)],
-        seats={str(n): table[0] for n, table in tables},
+        seats={str(n): _texts(table[0]) for n, table in tables},
         table_levels={str(n): table[1] for n, table in tables},
-        start_chips={str(n): table[2] for n, table in tables if table[2] is not None},
+        start_chips={str(n): _texts(table[2]) for n, table in tables if table[2] is not None},
         placings=[p[:3] for p in placed],
         entrants_then=[p[3] for p in placed],
     )

@@ -28,8 +28,8 @@ from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.storage.tournament_rows import OVER, part_tag, read, restore, rows
 from doubleholdem.server.tournaments.payments import Sale
 from doubleholdem.server.tournaments.spec import TournamentSpec, spec_from_dict
-from doubleholdem.tournament import Tournament
-from doubleholdem.tournament.snapshot import parts
+from doubleholdem.tournament import Tournament, snapshot
+from doubleholdem.tournament.snapshot import part_name
 
 __all__ = [
     "CANCELLED",
@@ -39,9 +39,9 @@ __all__ = [
     "RUNNING",
     "Pending",
     "Stored",
-    "all_parts",
     "load",
     "load_all",
+    "part_groups",
 ]
 
 T = TypeVar("T")
@@ -108,13 +108,15 @@ class Stored:
             separators=(",", ":"),
         )
 
-    def parts(self) -> dict[str, Any]:
-        """The room's own parts beside the library's (JSON values): ``room`` (the status,
-        the sales, how many bots and players with a refundable sale, the prizes paid, a
-        deal, the moves made, ...), ``spec``, ``move/K`` (the last moves, the ``N``-th
-        made at ``K = N % MOVES_KEPT``: a move writes one), ``bot/PLAYER`` (its kind)
-        and ``sales/PLAYER`` (the sales a refund gives back)."""
-        found: dict[str, Any] = {
+    def part_groups(self) -> tuple[dict[str, Any], dict[str, dict[Any, Any]]]:
+        """The room's own parts beside the library's (JSON values), in groups: the single
+        ``room`` (the status, the sales, how many bots and players with a refundable
+        sale, the prizes paid, a deal, the moves made, ...) and ``spec``; the families
+        ``move`` (the last moves, the ``N``-th made under ``N % MOVES_KEPT``: a move
+        writes one), ``bot`` (each bot's kind, by player) and ``sales`` (the sales a
+        refund gives back, by player). Stored as ``room``, ``move/K``, ``bot/PLAYER``,
+        ... (:func:`~doubleholdem.tournament.snapshot.part_name`)."""
+        single: dict[str, Any] = {
             "room": {
                 "status": self.status,
                 "sales": self.sales,
@@ -129,17 +131,14 @@ class Stored:
             "spec": self.spec.to_dict(),
         }
         kept = self.moves[-MOVES_KEPT:]
-        for number, move in enumerate(kept, self.moved - len(kept)):
-            found[f"move/{number % MOVES_KEPT}"] = move
-        for player, kind in self.bots.items():
-            found[f"bot/{player}"] = kind
-        for player, sold in self.open_sales.items():
-            found[f"sales/{player}"] = [list(sale) for sale in sold]
-        return found
+        moves = {n % MOVES_KEPT: move for n, move in enumerate(kept, self.moved - len(kept))}
+        sales = {player: [list(sale) for sale in sold] for player, sold in self.open_sales.items()}
+        return single, {"move": moves, "bot": dict(self.bots), "sales": sales}
 
     @classmethod
     def from_parts(cls, tournament_id: int, found: dict[str, Any]) -> Stored:
-        """The state whose :meth:`parts` are ``found`` (exactly those);
+        """The state whose parts (:meth:`part_groups`, by name) are ``found`` (exactly
+        those);
         :class:`TamperedSnapshot` if they are not."""
         room, moved = found["room"], found["room"]["moved"]
         bots = {n[4:]: kind for n, kind in found.items() if n.startswith("bot/")}
@@ -194,11 +193,11 @@ class Pending:
     """What the changes of a tournament not yet handed to the commit must store beside
     their ledger entries: its parts if ``state``, the snapshots of ``tables``, the
     ``moves`` made at others (table -> journal moves); ``stored_tables``: the tables
-    whose rows exist (a table gone since, broken, loses them); ``written``: each part
-    as last written (name -> JSON value)."""
+    whose rows exist (a table gone since, broken, loses them); ``written``: its parts as
+    last written, in groups (:func:`part_groups`)."""
 
     stored_tables: set[int]
-    written: dict[str, Any]
+    written: tuple[dict[str, Any], dict[str, dict[Any, Any]]]
     state: bool = False
     tables: set[int] = field(default_factory=set)
     moves: dict[int, list[str]] = field(default_factory=dict)
@@ -208,8 +207,8 @@ class Pending:
         """Nothing pending for ``tournament`` as stored (``whole``: in its row, so
         nothing of it in parts nor, of schema 5, its tables apart)."""
         if stored.whole:
-            return cls(set(), {})
-        return cls(set(tournament.tables), all_parts(stored, tournament))
+            return cls(set(), ({}, {}))
+        return cls(set(tournament.tables), part_groups(stored, tournament))
 
     def move(self, number: int, move: str) -> None:
         """A move (:mod:`~doubleholdem.server.storage.journal`) made at table ``number``."""
@@ -245,26 +244,38 @@ class Pending:
     def _parts(
         self, stored: Stored, tournament: Tournament, key: bytes | None, summary: str | None
     ) -> list[Step]:
-        """The step writing the parts that changed since last written (and the row)."""
-        now, written, tid = all_parts(stored, tournament), self.written, stored.id
+        """The step writing the parts that changed since last written (and the row): a
+        family unchanged (the entries at most hands' starts, the bots) is skipped whole."""
+        (single, families), (was, were) = part_groups(stored, tournament), self.written
+        changed = [(n, v) for n, v in single.items() if was.get(n, _ABSENT) != v]
+        gone = [name for name in was if name not in single]
+        for family, members in families.items():
+            before = were.get(family, {})
+            if members != before:
+                changed += [(part_name(family, k), v) for k, v in members.items()
+                            if before.get(k, _ABSENT) != v]  # fmt: skip
+                gone += [part_name(family, k) for k in before if k not in members]
+        tid = stored.id
         texts = [
             (name, text := json.dumps(value, separators=(",", ":")), part_tag(key, tid, name, text))
-            for name, value in now.items()
-            if written.get(name, _ABSENT) != value
+            for name, value in changed
         ]
-        gone = [name for name in written if name not in now]
         row = None
-        if stored.whole or written.get("room") != now["room"] or "spec" not in written:
+        if stored.whole or was.get("room") != single["room"] or "spec" not in was:
             row = (stored.status, stored.spec.name, summary)
-        self.written, stored.whole = now, False
+        self.written, stored.whole = (single, families), False
         if not texts and not gone and row is None:
             return []
         return [partial(_parts, tournament_id=tid, texts=texts, gone=gone, row=row)]
 
 
-def all_parts(stored: Stored, tournament: Tournament) -> dict[str, Any]:
-    """Every part of a tournament: the library's and the room's."""
-    return {**parts(tournament), **stored.parts()}
+def part_groups(
+    stored: Stored, tournament: Tournament
+) -> tuple[dict[str, Any], dict[str, dict[Any, Any]]]:
+    """Every part of a tournament in groups: the library's and the room's."""
+    single, families = snapshot.part_groups(tournament)
+    own, own_families = stored.part_groups()
+    return {**single, **own}, {**families, **own_families}
 
 
 def _parts(
