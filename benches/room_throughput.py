@@ -193,8 +193,9 @@ def _rung(
         rung["top_statements"] = [
             [round(c / every, 2), q[:160]] for c, _, q in statements[: args.statements]
         ]
-    rung["cpu_ms_per_action"] = cpu_ms
-    rung["ceiling_per_s"] = _ceiling(cpu_ms, len(servers))
+    steady = bool(found["actions_per_s"])  # none: a client did not sit (no steady play)
+    rung["cpu_ms_per_action"] = cpu_ms if steady else None
+    rung["ceiling_per_s"] = _ceiling(cpu_ms, len(servers)) if steady else 0.0
     return {"think": think, **rung, "cores": cores, "load_average": os.getloadavg()[0]}
 
 
