@@ -128,3 +128,42 @@ def test_a_tournament_in_the_browser_from_the_lobby_to_a_deal(tmp_path: Path) ->
         ).fetchone()[0]
     assert prize > 0 and balance == 1000 - BUY_IN - FEE + prize
     assert seen["mine"] == f"Your share of the pool: {prize}"
+
+
+async def _older(url: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    async with chromium() as browser:
+        page = await signed_up_page(browser, url, "bo", PASSWORD)
+        rows = page.locator("[data-tournament-row]")
+        more = page.locator("#tournaments-more")
+        await more.wait_for(state="visible")
+        seen["first"] = await rows.evaluate_all("rs => rs.map(r => r.dataset.tournamentRow)")
+        await more.click()
+        await more.wait_for(state="hidden")
+        seen["all"] = await rows.evaluate_all("rs => rs.map(r => r.dataset.tournamentRow)")
+    return seen
+
+
+def test_the_lobby_shows_the_newest_tournaments_over_and_older_ones_on_request(
+    tmp_path: Path,
+) -> None:
+    """The page lists the tournaments not over, then the newest page of those over;
+    *Older tournaments* adds the next page below them (``tournaments_over``)."""
+    from doubleholdem.server.tournaments.room import OVER_PAGE, Tournaments
+
+    settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.2, seed=SEED,
+                            signup=True, welcome_chips=1000)  # fmt: skip
+    spec = sit_and_go(3, bots=0)
+    path = tmp_path / "tables.db"
+    room = Room.open(str(path), settings)
+    tournaments = Tournaments(room.store, settings, room.commit, [spec])
+    tournaments.open()
+    for number in range(OVER_PAGE + 5):  # each cancelled while registering opens the next
+        tournaments.cancel(number)
+    room.commit.flush()
+    desk = Desk(room.store.path, settings, passwords=FAST)
+    with ServerThread(room, desk=desk, tournaments=[spec]) as server:
+        seen = asyncio.run(_older(server.url))
+    live, over = [str(OVER_PAGE + 5)], [str(n) for n in range(OVER_PAGE + 4, -1, -1)]
+    assert seen["first"] == live + over[:OVER_PAGE]
+    assert seen["all"] == live + over
