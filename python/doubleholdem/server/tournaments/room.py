@@ -92,14 +92,15 @@ class Tournaments:
         own = [r for r in self.runners.values() if r.stored.spec.name == spec.name]
         if spec.config.kind is Kind.SIT_AND_GO:
             own = [r for r in own if r.stored.status == REGISTERING]
-        elif not own and tournament_rows.named(self.store.db, spec.name):
+        elif not own and tournament_rows.named(self.store.committed(), spec.name):
             return  # made once, and over
         runner = own[-1] if own else self._create(spec)
         if runner.stored.status == REGISTERING:
             self._register_bots(runner)
 
     def _create(self, spec: TournamentSpec) -> TournamentRunner:
-        number = max(max(self.runners, default=-1), tournament_rows.last_id(self.store.db)) + 1
+        stored_last = tournament_rows.last_id(self.store.committed())  # (reads on the loop:
+        number = max(max(self.runners, default=-1), stored_last) + 1  # what is committed)
         seed = None if self.settings.seed is None else self.settings.seed * 1009 + number
         runner = self._runner(Stored(number, spec, whole=True),
                               Tournament(spec.config, seed=seed))  # fmt: skip
@@ -149,7 +150,7 @@ class Tournaments:
         if keep is None and days is None:
             return
         older_than = None if days is None else self.settings.clock() - days * DAY
-        for tournament_id, _ in tournament_rows.rows(self.store.db, over=True):
+        for tournament_id, _ in tournament_rows.rows(self.store.committed(), over=True):
             if tournament_id not in self.retained:
 
                 def step(store: Storage, tournament_id: int = tournament_id) -> None:
@@ -178,7 +179,7 @@ class Tournaments:
         """Tournament ``tournament_id``, or :class:`TournamentError`."""
         runner = self.runners.get(tournament_id) if tournament_id >= 0 else None
         if runner is None or runner.gone:
-            status = tournament_rows.status(self.store.db, tournament_id)
+            status = tournament_rows.status(self.store.committed(), tournament_id)
             if status in OVER:
                 raise TournamentError(f"tournament {tournament_id + 1} is over ({status})")
             raise TournamentError(f"there is no tournament {tournament_id + 1}")
