@@ -244,7 +244,8 @@ class ServerThread:
     ``update`` applied to the view its connection holds must give the table's view of
     the seat exactly (mismatches into ``self.mismatches``). Without a ``desk`` the room
     takes guests (anyone sits under a chosen name: what most tests rely on); with one,
-    only its signed-in accounts sit. ``options``: more of
+    only its signed-in accounts sit. ``port``: the one it listens on (0: a free one).
+    ``options``: more of
     :func:`~doubleholdem.server.http.limits.uvicorn_config`'s (``forwarded_allow_ips``)."""
 
     def __init__(
@@ -255,6 +256,7 @@ class ServerThread:
         desk: Desk | None = None,
         tournaments: Sequence[TournamentSpec] = (),
         operator_token: bytes | None = None,
+        port: int = 0,
         **options: Any,
     ) -> None:
         if desk is None:
@@ -270,7 +272,7 @@ class ServerThread:
             create_app(room, desk, tournaments=tournaments, operator_token=operator_token),
             self.limits,
             host="127.0.0.1",
-            port=0,
+            port=port,
             **options,
         )
         self.server = uvicorn.Server(config)

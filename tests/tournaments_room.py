@@ -13,6 +13,7 @@ from doubleholdem.game.betting import LegalActions
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tournaments.host import TournamentsHost
 from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.server.tournaments.spec import TournamentSpec, spec_from_entry
@@ -45,9 +46,17 @@ def open_room(
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=seed,
                             clock=clock)  # fmt: skip
     room = Room.open(path, settings)
-    tournaments = Tournaments(room.store, settings, room.commit, [spec])
-    tournaments.open()
-    return room, tournaments
+    return room, run_here(room, settings, [spec])
+
+
+def run_here(room: Room, settings: RoomSettings, specs: list[TournamentSpec]) -> Tournaments:
+    """The tournaments of ``specs`` run by ``room``'s process, opened (not started): on
+    PostgreSQL it holds their lease (:mod:`doubleholdem.server.tournaments.host`)."""
+    made = Tournaments(room.store, settings, room.commit, specs)
+    host = TournamentsHost(made, room.tables.membership)
+    host.open()
+    assert host.run is not None, "another process of the room runs its tournaments"
+    return host.run
 
 
 def sign_up(room: Room, name: str, chips: int) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import http.client
+import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -245,34 +245,47 @@ def test_two_rooms_split_the_tables_and_one_takes_over_the_others(postgres_url: 
 def test_one_process_of_a_room_runs_its_tournaments(
     postgres_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A tournament's tables are not leased: of the processes serving a room, the first
-    to start with tournaments runs them all (it holds the room's tournaments lock); the
-    others run none (no tournament routes, a warning naming the first) rather than play
-    the same tournament twice. Once it stops, the next process started runs them."""
+    """A tournament's tables are not leased apart: of the processes serving a room, the
+    first to start with tournaments runs them all (it holds their lease); another runs
+    none (a warning naming the first) and sends their requests there (a redirect to
+    the first's address) rather than play the same tournament twice. Once the first
+    stops, the other takes them over at its next heartbeat."""
     config = tmp_path / "room.toml"
     config.write_text('[[tournament]]\nname = "Sunday"\nkind = "sit-and-go"\ncapacity = 6\n')
     specs = load_tournaments(str(config))
 
-    def server(name: str) -> ServerThread:
+    def server(name: str, port: int) -> ServerThread:
         settings = copy.copy(SETTINGS)
         settings.process = name
+        settings.address = f"http://127.0.0.1:{port}"
         room = Room.open(postgres_url, settings)
         desk = Desk(room.store.path, room.settings)
-        return ServerThread(room, desk=desk, tournaments=specs)
+        return ServerThread(room, desk=desk, tournaments=specs, port=port)
 
-    def lobby(served: ServerThread) -> int:
-        url = f"http://127.0.0.1:{served.port}/api/tournaments"
-        try:
-            with urllib.request.urlopen(url, timeout=10) as reply:
-                return int(reply.status)
-        except urllib.error.HTTPError as error:
-            return error.code
+    def lobby(served: ServerThread) -> tuple[int, str | None]:
+        connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        try:  # redirects not followed
+            connection.request("GET", "/api/tournaments")
+            reply = connection.getresponse()
+            return reply.status, reply.getheader("Location")
+        finally:
+            connection.close()
 
-    with server("first") as first:
-        assert lobby(first) == 200
-        with server("second") as second:
-            assert lobby(second) == 404
-        assert "runs none of the room's tournaments" in caplog.text
-        assert "runs its tournaments" in caplog.text
-    with server("third") as third:
-        assert lobby(third) == 200
+    first = server("first", _free_port())
+    with first:
+        assert lobby(first) == (200, None)
+        with server("second", _free_port()) as second:
+            assert lobby(second) == (307, f"{first.url}/api/tournaments")
+            assert "runs none of the room's tournaments" in caplog.text
+            assert "process first" in caplog.text
+            first.__exit__()  # a clean stop: its leases released at once
+            deadline = time.monotonic() + 30
+            while lobby(second)[0] != 200:  # each heartbeat a look at the lease
+                assert time.monotonic() < deadline, "the tournaments were not taken over"
+                time.sleep(0.05)
+
+
+def _free_port() -> int:
+    with contextlib.closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

@@ -12,7 +12,7 @@ from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import hands
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tournaments.room import Tournaments
-from tournaments_room import Clock, audit, play, sign_up, sit_and_go
+from tournaments_room import Clock, audit, play, run_here, sign_up, sit_and_go
 
 
 def _room(
@@ -21,9 +21,7 @@ def _room(
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=7, clock=clock,
                             keep_hands=keep_hands, keep_hands_days=keep_hands_days)  # fmt: skip
     room = Room.open(path, settings)
-    tournaments = Tournaments(room.store, settings, room.commit, [sit_and_go(seats=2)])
-    tournaments.open()
-    return room, tournaments
+    return room, run_here(room, settings, [sit_and_go(seats=2)])
 
 
 def _numbers(room: Room, tournament: int) -> dict[int, list[int]]:

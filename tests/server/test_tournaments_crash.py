@@ -29,11 +29,10 @@ from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server.money.money import audit_room
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
-from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.runner import TournamentRunner
 from doubleholdem.server.tournaments.stored import Stored, load
 from passwords_double import FAST
-from tournaments_room import BUY_IN, FEE, people_act, sit_and_go
+from tournaments_room import BUY_IN, FEE, people_act, run_here, sit_and_go
 
 PEOPLE = ("ann", "bob")
 ENTRANTS = 8
@@ -46,8 +45,7 @@ def _child(path: str, seed: int, marks: Path | None = None, ready: int | None = 
     spec = sit_and_go(ENTRANTS, bots=ENTRANTS - 2, seats=2, level_length=2)
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.05, pause=0.0, seed=seed)
     room = Room.open(path, settings)
-    tournaments = Tournaments(room.store, settings, room.commit, [spec])
-    tournaments.open()
+    tournaments = run_here(room, settings, [spec])
 
     async def main() -> None:
         await room.start()

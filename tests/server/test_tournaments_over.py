@@ -23,7 +23,7 @@ from doubleholdem.server.tournaments.room import OVER_PAGE, Tournaments
 from http_harness import Browser
 from passwords_double import FAST
 from server_harness import ServerThread
-from tournaments_room import Clock, audit, open_room, play, registered, sit_and_go
+from tournaments_room import Clock, audit, open_room, play, registered, run_here, sit_and_go
 
 CANCELLED = 2 * OVER_PAGE + 3  # three pages of tournaments over, the last one short
 
@@ -56,9 +56,7 @@ def _room_with_tournaments_over(room_db: str) -> tuple[list[int], int]:
 def _open(room_db: str, clock: Clock) -> tuple[Room, Tournaments]:
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=7, clock=clock)
     room = Room.open(room_db, settings)
-    tournaments = Tournaments(room.store, settings, room.commit, _specs())
-    tournaments.open()
-    return room, tournaments
+    return room, run_here(room, settings, _specs())
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:

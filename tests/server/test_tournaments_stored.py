@@ -24,7 +24,6 @@ from doubleholdem.server.storage.copy import copy_room
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.tournament_rows import pool_problems
 from doubleholdem.server.tables.room import Room
-from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.stored import Stored, load, load_all
 from doubleholdem.tournament import Tournament
 from faults import disarm, fail_next_commit_statement
@@ -36,6 +35,7 @@ from tournaments_room import (
     people_act,
     play,
     registered,
+    run_here,
     sign_up,
     sit_and_go,
 )
@@ -306,8 +306,7 @@ def test_with_a_snapshot_key_every_row_is_read_with_it_only(room_db: str) -> Non
     settings = RoomSettings(tables=0, bots=0, bot_delay=0.0, pause=0.0, seed=7, clock=clock,
                             snapshot_key=key)  # fmt: skip
     room = Room.open(room_db, settings)
-    tournaments = Tournaments(room.store, settings, room.commit, [sit_and_go(7, bots=5)])
-    tournaments.open()
+    tournaments = run_here(room, settings, [sit_and_go(7, bots=5)])
     for name in ("ann", "bob"):
         sign_up(room, name, 1000)
         tournaments.register(0, name)

@@ -67,6 +67,8 @@ EVENTS = {
     "writes_fenced": logging.WARNING,
     "tables_taken": logging.INFO,
     "tables_let_go": logging.INFO,
+    "tournaments_taken": logging.INFO,
+    "tournaments_lost": logging.WARNING,
     "writes_again": logging.WARNING,
     "wallet_failed": logging.ERROR,
 }

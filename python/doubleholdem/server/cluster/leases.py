@@ -19,6 +19,12 @@ none) and its *epoch*, raised by one each time the table changes hands.
   granted; a process frozen while another took its table finds a raised epoch and
   writes nothing of it.
 
+A part of the room that is no table, run by one process at a time, is leased the same
+way, under a row of ``leases`` with a negative id (:data:`TOURNAMENTS`: the room's
+tournaments, whose tables are not leased apart): :func:`acquire_part` takes it when it
+is takeable, :func:`part_owner` says who holds it, and a table's acquisition never
+takes it.
+
 One heartbeat renews all of a process's leases (one row written a second, however many
 tables), and no row a commit locks is written by a heartbeat, so the two never wait for
 each other. Times are the database's (PostgreSQL's ``clock_timestamp()``; SQLite's
@@ -57,15 +63,18 @@ __all__ = [
     "LEASE_SECONDS",
     "RENEW_SECONDS",
     "SCHEMA",
+    "TOURNAMENTS",
     "LeaseLost",
     "Owner",
     "acquire",
+    "acquire_part",
     "fence",
     "grant_new",
     "heartbeat",
     "held_by_others",
     "live_processes",
     "owners",
+    "part_owner",
     "register",
     "registered",
     "release",
@@ -74,6 +83,7 @@ __all__ = [
 
 LEASE_SECONDS = 3.0  # a process's leases expire this long after its last heartbeat
 RENEW_SECONDS = 1.0  # between heartbeats (and looks for takeable tables)
+TOURNAMENTS = -1  # the lease of the room's tournaments (a part of the room, no table)
 
 # the tables, in SQLite's words (doubleholdem.database.ddl says them in PostgreSQL's)
 SCHEMA = (
@@ -223,7 +233,7 @@ def _acquire(
         f" AND {_live(db)})"
     )  # fmt: skip
     parameters: list[object] = [process] if steal else []
-    among = ""
+    among = " AND l.table_id >= 0"  # a table's, never a part's (negative ids)
     if only:
         among = f" AND l.table_id IN ({', '.join('?' * len(only))})"
         parameters += only
@@ -282,14 +292,42 @@ def owners(db: Connection) -> dict[int, Owner | None]:
     none does (between a process's end and another's taking it)."""
     rows = db.execute(
         "SELECT l.table_id, p.id, p.address FROM leases l LEFT JOIN processes p"
-        f" ON p.id = l.owner AND {_live(db)} ORDER BY l.table_id"
+        f" ON p.id = l.owner AND {_live(db)} WHERE l.table_id >= 0 ORDER BY l.table_id"
     ).fetchall()
     return {int(t): None if p is None else Owner(str(p), str(a)) for t, p, a in rows}
 
 
+def acquire_part(db: Connection, process: str, part: int) -> int | None:
+    """Takes the lease of ``part`` (a negative id: :data:`TOURNAMENTS`) for ``process``
+    if it is takeable (no owner, or one not live), its epoch raised by one, in one
+    transaction: the epoch, or ``None`` (a live process holds it)."""
+    with _transaction(db):
+        db.execute(
+            "INSERT INTO leases (table_id, owner, epoch) VALUES (?, NULL, 0)"
+            " ON CONFLICT (table_id) DO NOTHING",
+            (part,),
+        )
+        return _acquire(db, process, want=1, steal=False, only=(part,)).get(part)
+
+
+def part_owner(db: Connection, part: int) -> tuple[Owner | None, str | None, int]:
+    """Who holds the lease of ``part``: its live owner (``None`` while none is), the
+    owner the row names (live or not) and the row's epoch (0: never taken)."""
+    row = db.execute(
+        "SELECT l.owner, l.epoch, p.id, p.address FROM leases l LEFT JOIN processes p"
+        f" ON p.id = l.owner AND {_live(db)} WHERE l.table_id = ?",
+        (part,),
+    ).fetchone()
+    if row is None:
+        return None, None, 0
+    named, epoch, live, address = row
+    owner = None if live is None else Owner(str(live), str(address))
+    return owner, None if named is None else str(named), int(epoch)
+
+
 def held_by_others(db: Connection, process: str) -> set[int]:
     """The tables whose leases processes other than ``process`` hold."""
-    rows = db.execute("SELECT table_id FROM leases WHERE owner != ?", (process,))
+    rows = db.execute("SELECT table_id FROM leases WHERE owner != ? AND table_id >= 0", (process,))
     return {int(table_id) for (table_id,) in rows}
 
 

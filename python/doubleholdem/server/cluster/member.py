@@ -85,6 +85,9 @@ class Membership:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self.renewed: Callable[[int], None] = _nothing  # told the leases each heartbeat renewed
+        # what else each heartbeat does on its thread with its connection, after the
+        # tables' work (a part of the room leased apart: its tournaments); not stopping
+        self.beats: list[Callable[[Connection], None]] = []
 
     # ------------------------------------------------------------------ at the start
 
@@ -106,7 +109,7 @@ class Membership:
     def share(self) -> int:
         """The tables this process is to hold: the room's over the live processes',
         rounded up (this one counted)."""
-        (tables,) = self._db.execute("SELECT COUNT(*) FROM leases").fetchone()
+        (tables,) = self._db.execute("SELECT COUNT(*) FROM leases WHERE table_id >= 0").fetchone()
         live = {p.process for p in leases.live_processes(self._db)} | {self.id}
         return math.ceil(int(tables) / len(live))
 
@@ -168,7 +171,7 @@ class Membership:
         handing, self._handing = self._handing, set()
         if handing:
             leases.release(self._db, self.id, handing)
-        held = dict(self.held)
+        held = {t: epoch for t, epoch in self.held.items() if t >= 0}  # (parts: their beat's)
         stored = dict(
             self._db.execute("SELECT table_id, epoch FROM leases WHERE owner = ?", (self.id,))
         )
@@ -185,6 +188,8 @@ class Membership:
             tell(took, read(self._db, taken), taken)
         elif mine > share:
             tell(surplus, mine - share)
+        for beat in self.beats:
+            beat(self._db)
 
     def installed(self, epochs: dict[int, int]) -> None:
         """Called on the loop: the tables of ``epochs`` (taken by the thread) are served

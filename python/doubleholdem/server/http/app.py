@@ -26,12 +26,12 @@ from doubleholdem.server.http.api import account_routes
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
 from doubleholdem.server.http.metrics import metrics_route
-from doubleholdem.server.http.tournament_sockets import TournamentSockets
+from doubleholdem.server.http.tournament_place import TournamentPlace
 from doubleholdem.server.http.tournaments import tournament_routes
-from doubleholdem.server.storage.lock import DatabaseInUse, Lock
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
-from doubleholdem.server.tournaments.room import Tournaments, tournaments_lock
+from doubleholdem.server.tournaments.host import TournamentsHost
+from doubleholdem.server.tournaments.room import Tournaments
 from doubleholdem.server.tournaments.spec import TournamentSpec
 
 __all__ = ["STATIC", "create_app"]
@@ -54,16 +54,13 @@ def create_app(
     if desk is None and not room.settings.guests:
         desk = Desk(room.store.path, room.settings)
     run = None  # tournaments are paid through the ledger: a room of accounts only
-    held: Lock | None = None  # one process of a room runs its tournaments
-    if desk is not None and tournaments:
-        try:
-            held = tournaments_lock(room.store, room.tables.shared)
-        except DatabaseInUse as error:
-            _log.warning("this process runs none of the room's tournaments: %s", error)
-        else:
-            run = Tournaments(room.store, room.settings, room.commit, tournaments)
-            run.open()
-            room.tournaments = TournamentSockets(run)
+    if desk is not None and tournaments:  # run here, or by another process of the room
+        member = room.tables.membership
+        made = Tournaments(room.store, room.settings, room.commit, tournaments)
+        run = TournamentsHost(made, member)
+        process = "" if member is None else member.id
+        room.tournaments = TournamentPlace(run, process)
+        run.open()
 
     metrics = room.commit.metrics  # what the process counts (GET /metrics)
     metrics.gauge("clients_connected", lambda: len(room.connections))
@@ -148,8 +145,6 @@ def create_app(
             if run is not None:
                 await run.stop()
             await room.stop()
-            if held is not None:
-                held.release()
             if desk is not None:
                 desk.close()
 

@@ -27,6 +27,7 @@ from doubleholdem.errors import (
     TournamentError,
 )
 from doubleholdem.server import protocol
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.protocol import Patch, diff, encode
 from doubleholdem.server.storage.hands import tournament_key
 from doubleholdem.server.tables.connection import Connection
@@ -79,6 +80,20 @@ class _Call:
 
     def send(self, text: str) -> None:
         self.call()
+
+
+class _Fenced:
+    """A reply to ``connection`` about a change of the tournaments: sent as any reply,
+    or, when the commit leaves their changes out (their lease lost:
+    :mod:`~doubleholdem.server.tournaments.host`), its ``instead``."""
+
+    table = TOURNAMENTS
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def send(self, text: str) -> None:
+        self.connection.send(text)
 
 
 class TournamentSockets:
@@ -181,9 +196,10 @@ class TournamentSockets:
             connection.error("refused", told(error), ident)
             return
         reply = encode("result", id=ident, ok=True, tournament=runner.id, **fields)
-        self.commit.post(connection, reply)
+        fenced = _Fenced(connection)  # not acknowledged if the commit leaves it out
+        self.commit.post(fenced, reply)
         self.commit.instead(
-            connection, encode("error", code="unavailable", message=UNAVAILABLE, id=ident)
+            fenced, encode("error", code="unavailable", message=UNAVAILABLE, id=ident)
         )
 
     def seat(self, account: str, tournament: int) -> TournamentSeat | None:

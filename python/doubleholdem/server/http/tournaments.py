@@ -26,11 +26,13 @@ from doubleholdem.errors import (
     IllegalAction,
     TournamentError,
 )
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.gate import SESSION_COOKIE, same_origin
 from doubleholdem.server.protocol import MAX_ID
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.tournaments.action_ids import ActionIdReused
+from doubleholdem.server.tournaments.host import TournamentsHost
 from doubleholdem.server.tournaments.room import Tournaments
 
 __all__ = ["MAX_BODY", "NotAnOperator", "tournament_routes"]
@@ -38,6 +40,7 @@ __all__ = ["MAX_BODY", "NotAnOperator", "tournament_routes"]
 MAX_BODY = 1024
 _ACTION_ID = re.compile(f"[A-Za-z0-9_.:-]{{1,{MAX_ID}}}")  # as the WebSocket's (PROTOCOL.md)
 Handler = Callable[[Request], Awaitable[Response]]
+Apply = Callable[[Tournaments, int, Account, dict[str, Any]], Any]  # a request's change
 
 
 class NotAnOperator(AccountError):
@@ -70,7 +73,10 @@ async def _body(request: Request) -> dict[str, Any] | Response:
 
 class _Settles:
     """A recipient of the group commit that settles ``future`` with ``value`` when its
-    message is due (after the commit, or instead of it when it failed)."""
+    message is due (after the commit, or instead of it when it failed or left the
+    tournaments' changes out: their lease lost)."""
+
+    table = TOURNAMENTS
 
     def __init__(self, future: asyncio.Future[bool], value: bool) -> None:
         self.future = future
@@ -90,8 +96,36 @@ async def _committed(commit: GroupCommit) -> bool:
     return await future
 
 
-def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
-    """The routes of the tournaments' API over ``tournaments``, signed in by ``desk``."""
+def _elsewhere(request: Request, host: TournamentsHost) -> Response:
+    """The answer of a process that does not run the room's tournaments
+    (:mod:`~doubleholdem.server.tournaments.host`): a redirect (307, method and body
+    kept) to the same request at the process that runs them, or 503 ``elsewhere``
+    while none does (ask again in a moment)."""
+    owner = host.owner
+    if owner is None or owner.address == host.settings.address:
+        response = _refused(503, "elsewhere", "the tournaments are moving to another process:"
+                            " ask again in a moment")  # fmt: skip
+        response.headers["Retry-After"] = "1"
+        return response
+    query = f"?{request.url.query}" if request.url.query else ""
+    location = owner.address.rstrip("/") + request.url.path + query
+    body = {"error": "elsewhere", "message": f"the tournaments run at {owner.address}",
+            "address": owner.address}  # fmt: skip
+    return JSONResponse(body, status_code=307, headers={"Location": location})
+
+
+def tournament_routes(host: TournamentsHost, desk: Desk) -> list[Route]:
+    """The routes of the tournaments' API over ``host``'s tournaments (answered
+    :func:`_elsewhere` while another process runs them), signed in by ``desk``."""
+
+    def here(handler: Callable[[Request, Tournaments], Awaitable[Response]]) -> Handler:
+        async def answer(request: Request) -> Response:
+            tournaments = host.run
+            if tournaments is None:
+                return _elsewhere(request, host)
+            return await handler(request, tournaments)
+
+        return answer
 
     async def signed_in(request: Request) -> Account | None:
         token = request.cookies.get(SESSION_COOKIE)
@@ -105,17 +139,17 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
         text = str(request.path_params["number"])
         return int(text) if text.isdecimal() and len(text) <= 9 else None
 
-    async def lobby(request: Request) -> Response:
+    async def lobby(request: Request, tournaments: Tournaments) -> Response:
         return JSONResponse(tournaments.lobby())
 
-    async def over(request: Request) -> Response:
+    async def over(request: Request, tournaments: Tournaments) -> Response:
         text = request.query_params.get("before")
         if text is not None and not (text.isdecimal() and len(text) <= 9):
             return _refused(400, "bad_request", "before: a tournament id (0 to 999999999)")
         page, after = tournaments.over_page(None if text is None else int(text))
         return JSONResponse({"tournaments": page, "next": after})
 
-    async def detail(request: Request) -> Response:
+    async def detail(request: Request, tournaments: Tournaments) -> Response:
         found = number(request)
         try:
             view = tournaments.detail(-1 if found is None else found, await viewer(request))
@@ -123,8 +157,8 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             return _refused(404, "no_tournament", "no such tournament")
         return JSONResponse(view)
 
-    def request_route(path: str, apply: Callable[[int, Account, dict[str, Any]], Any]) -> Route:
-        async def handler(request: Request) -> Response:
+    def request_route(path: str, apply: Apply) -> Route:
+        async def handler(request: Request, tournaments: Tournaments) -> Response:
             data = await _body(request)
             if isinstance(data, Response):
                 return data
@@ -137,7 +171,7 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             if not tournaments.commit.writable():
                 return _refused(503, "unavailable", "the database refuses writes for now")
             try:
-                answer = apply(found, account, data)
+                answer = apply(tournaments, found, account, data)
             except ActionIdReused as error:
                 return _refused(409, error.code, str(error))
             except AccountError as error:
@@ -151,20 +185,28 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
                 return _refused(503, "unavailable", "the change could not be stored: try again")
             return JSONResponse({"ok": True, **(answer or {})})
 
-        return Route(f"/api/tournaments/{{number}}/{path}", handler, methods=["POST"])
+        return Route(f"/api/tournaments/{{number}}/{path}", here(handler), methods=["POST"])
 
-    def register(number: int, account: Account, data: dict[str, Any]) -> dict[str, Any]:
+    def register(
+        tournaments: Tournaments, number: int, account: Account, data: dict[str, Any]
+    ) -> dict[str, Any]:
         return {"entry": tournaments.register(number, account.name)}
 
-    def unregister(number: int, account: Account, data: dict[str, Any]) -> None:
+    def unregister(
+        tournaments: Tournaments, number: int, account: Account, data: dict[str, Any]
+    ) -> None:
         tournaments.runner(number).unregister(account.name)
 
-    def cancel(number: int, account: Account, data: dict[str, Any]) -> None:
+    def cancel(
+        tournaments: Tournaments, number: int, account: Account, data: dict[str, Any]
+    ) -> None:
         if account.role != "admin":
             raise NotAnOperator(f"{account.name} is not an operator: only an admin cancels")
         tournaments.cancel(number)
 
-    def act(number: int, account: Account, data: dict[str, Any]) -> dict[str, Any]:
+    def act(
+        tournaments: Tournaments, number: int, account: Account, data: dict[str, Any]
+    ) -> dict[str, Any]:
         hand, action, amount = data.get("hand"), data.get("action"), data.get("amount")
         ident = data.get("id")
         if (
@@ -180,13 +222,13 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
         repeated = tournaments.runner(number).act(account.name, hand, action, amount, ident)
         return {"repeated": True} if repeated else {}
 
-    def buy(number: int, account: Account, data: dict[str, Any]) -> None:
+    def buy(tournaments: Tournaments, number: int, account: Account, data: dict[str, Any]) -> None:
         what = data.get("what")
         if what not in ("re-entry", "rebuy", "add-on"):
             raise IllegalAction('buy: {"what": "re-entry", "rebuy" or "add-on"}')
         tournaments.runner(number).buy(account.name, str(what))
 
-    def deal(number: int, account: Account, data: dict[str, Any]) -> None:
+    def deal(tournaments: Tournaments, number: int, account: Account, data: dict[str, Any]) -> None:
         name = account.name
         answer = data.get("answer")
         runner = tournaments.runner(number)
@@ -198,9 +240,9 @@ def tournament_routes(tournaments: Tournaments, desk: Desk) -> list[Route]:
             raise IllegalAction('deal: {"answer": "ask", "accept" or "decline"}')
 
     return [
-        Route("/api/tournaments", lobby),
-        Route("/api/tournaments/over", over),
-        Route("/api/tournaments/{number}", detail),
+        Route("/api/tournaments", here(lobby)),
+        Route("/api/tournaments/over", here(over)),
+        Route("/api/tournaments/{number}", here(detail)),
         request_route("register", register),
         request_route("unregister", unregister),
         request_route("act", act),

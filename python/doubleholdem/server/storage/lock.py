@@ -82,10 +82,9 @@ class PostgresLock:
     first schema of its search path) on a connection of its own until :meth:`release`,
     or raises :class:`DatabaseInUse` naming the server process that holds it;
     ``shared``: the lock held in shared mode, with the other processes serving the
-    room, each of its tables leased to one of them. ``topic``: the lock of a part of
-    the room that one of its processes runs (``tournaments``) instead of the room's."""
+    room, each of its tables leased to one of them."""
 
-    def __init__(self, url: str, *, shared: bool = False, topic: str = "room") -> None:
+    def __init__(self, url: str, *, shared: bool = False) -> None:
         try:
             self._db = connect(url, mode="rw")
         except database_errors() as error:
@@ -94,14 +93,12 @@ class PostgresLock:
             me = f"doubleholdem serve, process {os.getpid()} on {socket.gethostname()}"
             self._db.execute("SELECT set_config('application_name', ?, false)", (me,)).close()
             (schema,) = self._db.execute("SELECT current_schema()").fetchone()
-            key = self._key = lock_key(f"{topic}:{schema}")
+            key = self._key = lock_key(f"room:{schema}")
             mode = "_shared" if shared else ""
             self._unlock = f"SELECT pg_advisory_unlock{mode}(?)"
             (held,) = self._db.execute(f"SELECT pg_try_advisory_lock{mode}(?)", (key,)).fetchone()
             if not held:
                 alone = "serves it alone" if shared else "serves it"
-                if topic != "room":  # a part of the room one of its processes runs
-                    alone = f"runs its {topic}"
                 raise DatabaseInUse(
                     f"{shown(url)} (schema {schema}) is in use by "
                     f"{self._holder(key) or 'another server'}, which {alone}"

@@ -18,10 +18,10 @@ from typing import Any
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.database.connection import Connection
 from doubleholdem.errors import TournamentError, UnknownAccount
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import tournament_rows
 from doubleholdem.server.storage.commit import GroupCommit
-from doubleholdem.server.storage.lock import Lock, PostgresLock
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import views
 from doubleholdem.server.tournaments.hand_retention import RETENTION_SECONDS, forget_hands
@@ -118,7 +118,7 @@ class Tournaments:
             name = f"tbot-{runner.id}-{n + 1}"
             if tournament.entries_of(name):
                 continue
-            with self.commit.paying():
+            with self.commit.paying(TOURNAMENTS):
                 try:
                     account = get_account(self.store.db, name)
                 except UnknownAccount:
@@ -158,7 +158,7 @@ class Tournaments:
                     if not forgot and older_than is None:  # nothing will age: done
                         self.retained.add(tournament_id)
 
-                self.commit.later([step], _nothing)
+                self.commit.later([step], _nothing, table=TOURNAMENTS)
 
     def _start(self, runner: TournamentRunner) -> None:
         if runner.stored.status not in OVER:
@@ -264,12 +264,3 @@ class Tournaments:
 
 def _nothing() -> None:
     """The undo of the retention's step (it changed no tournament)."""
-
-
-def tournaments_lock(store: Storage, shared: bool) -> Lock | None:
-    """The lock that makes this process the one that runs the room's tournaments, held
-    until released, when other processes serve the room beside it (``shared``: a
-    tournament's tables are not leased, so one process runs them all); ``None`` when
-    it serves the room alone. :class:`~doubleholdem.server.storage.lock.DatabaseInUse`
-    naming the process that runs them already."""
-    return PostgresLock(store.path, topic="tournaments") if shared else None

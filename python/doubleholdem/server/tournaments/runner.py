@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 
 from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentError
 from doubleholdem.server import oplog
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import hands, journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
@@ -123,7 +124,7 @@ class TournamentRunner:
         if self.stored.status in OVER:  # its lobby line, stored with its row
             summary = json.dumps(views.summary(self.stored, self.tournament, self.now()))
         steps += pending.steps(self.stored, self.tournament, self.settings.snapshot_key, summary)
-        self.commit.later(steps, self.reload)
+        self.commit.later(steps, self.reload, table=TOURNAMENTS)  # fenced: its lease
         logged, self._logged = self._logged, []
         for line in logged:  # logged once committed, never if the commit fails
             self.commit.post(line, "")
@@ -169,7 +170,7 @@ class TournamentRunner:
         sales, before = stored.sales, dict(stored.open_sales)
         sale = stored.sale(player, config.buy_in, config.fee, "entry")
         try:
-            with self.change(), self.commit.paying():
+            with self.change(), self.commit.paying(TOURNAMENTS):
                 payments.sell(self.store.db, self.id, sale)
                 entry = self.tournament.register(player, now=self.now())
                 self.log("tournament_sale", sale)
@@ -208,7 +209,7 @@ class TournamentRunner:
         sales = stored.sales
         sale = stored.sale(player, price, fee, what)
         try:
-            with self.change(), self.commit.paying():
+            with self.change(), self.commit.paying(TOURNAMENTS):
                 payments.sell(self.store.db, self.id, sale)
                 apply(player, now=now)
                 self.log("tournament_sale", sale)
@@ -223,7 +224,7 @@ class TournamentRunner:
         sold = stored.open_sales.get(player)
         if stored.status != REGISTERING or not sold:
             raise TournamentError(f"{player} is not registered", player=player)
-        with self.change(), self.commit.paying():
+        with self.change(), self.commit.paying(TOURNAMENTS):
             self.tournament.unregister(player)
             self.touched.everything = True  # the entries after it renumbered
             for sale in sold:

@@ -27,24 +27,57 @@ function ordinal(n) { // 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st
   return `${n}${teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
 }
 
+// A room may be served by many processes, one of which runs the tournaments
+// (docs/postgres.md): another answers a tournament message "elsewhere" with its address,
+// and the page opens its socket there and sends the request again. When that socket
+// drops (the process stopped or died), the page asks its own process (home) again,
+// which says where the tournaments run now once another process took them over.
+const home = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+let target = null; // the socket URL of the process running the tournaments, null: home
+let following = false; // closing the socket to follow an "elsewhere"
+let resend = null; // the request answered "elsewhere": sent again where they run
+
 function send(message) {
+  if (!["tournament_lobby", "tournament_watch"].includes(message.type)) resend = message;
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: V, ...message }));
   else note("the server cannot be reached: try again in a moment");
 }
 
 function connect() {
-  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws = new WebSocket(target || home);
   ws.onmessage = (event) => receive(JSON.parse(event.data));
   ws.onopen = () => { retry = 500; };
-  ws.onclose = () => { setTimeout(connect, retry); retry = Math.min(retry * 2, 5000); };
+  ws.onclose = () => {
+    if (following) { following = false; connect(); return; } // to the tournaments' process
+    target = null; // dropped: ask home where the tournaments run now
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+function ask() { // the lobby and the open tournament, anew (and a request moved here)
+  send({ type: "tournament_lobby" });
+  if (open !== null) send({ type: "tournament_watch", tournament: open });
+  if (resend) { const again = resend; resend = null; send(again); }
+}
+
+function follow(m) {
+  if (!m.address) { // nobody runs them this moment: ask again after a while
+    note("the tournaments are moving to another server…");
+    setTimeout(ask, retry);
+    retry = Math.min(retry * 2, 5000);
+    return;
+  }
+  const url = m.address.replace(/^http/, "ws").replace(/\/+$/, "") + "/ws";
+  target = url === home ? null : url;
+  following = true;
+  ws.close();
 }
 
 function receive(m) {
   switch (m.type) {
-    case "welcome":
-      send({ type: "tournament_lobby" });
-      if (open !== null) send({ type: "tournament_watch", tournament: open });
-      break;
+    case "welcome": ask(); break;
+    case "elsewhere": if (m.tournaments) follow(m); break;
     case "tournament_lobby":
       live = m.tournaments; over = m.over || []; overNext = m.next ?? null; showLobby();
       break;
@@ -60,8 +93,11 @@ function receive(m) {
     case "tournament_update":
       if (m.tournament === open && view) { view = Patch.apply(view, m.patch); showTournament(view); }
       break;
-    case "result": if (m.tournament !== undefined) note(""); break;
-    case "error": if (m.code !== "no_tournament" || open !== null) note(m.message); break;
+    case "result": resend = null; if (m.tournament !== undefined) note(""); break;
+    case "error":
+      resend = null;
+      if (m.code !== "no_tournament" || open !== null) note(m.message);
+      break;
     default: break;
   }
 }
