@@ -29,8 +29,8 @@ from doubleholdem.server.storage.hands import TOURNAMENT_TABLES
 from doubleholdem.server.tournaments.stored import Stored, load
 from http_harness import Browser
 
-ENTRANTS, STACK, BUY_IN, FEE = 12, 600, 100, 10
-CONFIG = f"""
+ENTRANTS, STACK, BUY_IN, FEE = 12, 1500, 100, 10
+MTT_ENTRY = f"""
 [[tournament]]
 name = "mtt"
 kind = "scheduled"
@@ -52,6 +52,8 @@ levels = [{{small_blind = 5, big_blind = 10}}, {{small_blind = 10, big_blind = 2
           {{small_blind = 500, big_blind = 1000}}, {{small_blind = 1000, big_blind = 2000}},
           {{small_blind = 2000, big_blind = 4000}}, {{small_blind = 5000, big_blind = 10000}}]
 
+"""
+SNG_ENTRY = f"""
 [[tournament]]
 name = "sng"
 kind = "sit-and-go"
@@ -63,14 +65,15 @@ fee = {FEE}
 bots = 1
 """
 START_DELAY = 4  # seconds from the room's start to the tournament's
-MTT, SNG = 0, 1  # the tournaments' ids, in the order of the configuration
+MTT, SNG = 0, 0  # the tournaments' ids (each test's room has one)
 
 
-def _room(postgres_url: str, tmp_path: Path) -> ServedRoom:
+def _room(postgres_url: str, tmp_path: Path, entry: str = MTT_ENTRY) -> ServedRoom:
+    """Two processes on the room, with the tournament of ``entry``."""
     config = tmp_path / "room.toml"
-    # the tournament starts a few seconds on, once both processes serve the room (and
-    # the registration below is checked): a tournament killed a few hands into play
-    config.write_text(CONFIG.replace("{start_at}", str(int(time.time()) + START_DELAY)))
+    # the tournament starts a few seconds on, once both processes serve the room: it is
+    # killed some hands into play
+    config.write_text(entry.replace("{start_at}", str(int(time.time()) + START_DELAY)))
     extra = ("--bot-delay", "0.01", "--pause", "0.02", *ROOM, "--config", str(config))
     return ServedRoom(postgres_url, 2, tmp_path, tables=0, bots=0, extra=extra)
 
@@ -89,26 +92,85 @@ def _runner_of_tournaments(room: ServedRoom) -> Served | None:
     return next((p for p in room.live if p.port == port), None)
 
 
-def _wait(what: str, check: Any, seconds: float = 120.0, every: float = 0.05) -> Any:
+def _wait(
+    what: str, check: Any, seconds: float = 120.0, every: float = 0.05, room: Any = None
+) -> Any:
     """Until ``check()`` is true (each look reads the database: its commits are the
-    events); what it returned."""
+    events); what it returned. Past ``seconds``, a :class:`TimeoutError` with the
+    operators' logs of ``room``'s processes."""
     deadline = time.monotonic() + seconds
     while not (found := check()):
         if time.monotonic() > deadline:
-            raise TimeoutError(f"{what}: not within {seconds} s")
+            logs = (
+                ""
+                if room is None
+                else "".join(
+                    f"\n--- {p.log.name}:\n{p.log.read_text()[-3000:]}" for p in room.processes
+                )
+            )
+            if room is not None:
+                logs += _database_state(room.db)
+                import subprocess
+
+                logs += (
+                    "\n--- ports: "
+                    + subprocess.run(["ss", "-tnp"], capture_output=True, text=True).stdout
+                )
+                logs += "\n--- pids: " + str([(p.pid, p.port) for p in room.processes])
+            raise TimeoutError(f"{what}: not within {seconds} s{logs}")
         time.sleep(every)
     return found
 
 
-def _in_hand_for_hand(db: str, tournament_id: int) -> bool:
-    """Whether the tournament's row as last committed says hand-for-hand is played
-    (its row alone: a cheap look, made often); :class:`AssertionError` once it is over
-    (hand-for-hand passed unseen)."""
+def _hand_for_hand(db: str, tournament_id: int) -> tuple[bool, int]:
+    """Whether the tournament's row as last committed says hand-for-hand is played,
+    and the entries left (its row alone: a cheap look, made often);
+    :class:`AssertionError` once it is over (hand-for-hand passed unseen)."""
     with contextlib.closing(connect(db)) as store:
         row = store.execute("SELECT state FROM tournaments WHERE id = ?", (tournament_id,))
         stored, snapshot = Stored.from_text(tournament_id, row.fetchone()[0])
     assert stored.status != "finished", "the tournament ended before hand-for-hand was seen"
-    return bool(json.loads(snapshot)["tournament"]["hand_for_hand"])
+    inner = json.loads(snapshot)["tournament"]
+    return bool(inner["hand_for_hand"]), int(inner["remaining"])
+
+
+def _stop_in_hand_for_hand(served: Served, db: str) -> None:
+    """Leaves ``served`` (the process running the tournament) frozen once the
+    tournament it committed last plays hand-for-hand. Near it (the first entry out) the
+    process is stepped: it runs for a moment, then is stopped (``SIGSTOP``) while its
+    committed state is read (nothing of it changes then), so that no state it commits
+    goes unseen however loaded the machine (a hand takes many of its moments: the
+    pause, a bot's delay at each decision)."""
+    while True:
+        if _hand_for_hand(db, MTT)[1] < ENTRANTS:  # hand-for-hand from 10 left
+            break
+        time.sleep(0.01)
+    while True:
+        served.freeze()
+        if _hand_for_hand(db, MTT)[0]:
+            return
+        served.thaw()
+        time.sleep(0.002)  # (its moment)
+
+
+def _database_state(db: str) -> str:
+    """The leases, the processes and the sessions of the room's database (a timeout's
+    account)."""
+    with contextlib.closing(connect(db)) as store:
+        parts = {
+            "leases": "SELECT * FROM leases",
+            "processes": "SELECT id, address, expires, stopping, lock FROM processes",
+            "now": "SELECT EXTRACT(EPOCH FROM clock_timestamp())::float8",
+            "sessions": "SELECT pid, state, xact_start, state_change, backend_start,"
+            " client_port, left(query, 100), application_name FROM pg_stat_activity"
+            " WHERE client_port IS NOT NULL",
+            "locks": "SELECT locktype, relation::regclass, mode, granted, pid, classid,"
+            " objid FROM pg_locks WHERE locktype IN ('advisory', 'tuple', 'transactionid')",
+        }
+        return "".join(
+            f"\n--- {name}:\n" + "\n".join(map(str, store.execute(query).fetchall()))
+            for name, query in parts.items()
+        )
 
 
 def _stored(db: str, tournament_id: int) -> Any:
@@ -175,8 +237,9 @@ class Client:
                     self.connect(self.home.url)
                 self.socket.send(json.dumps({"v": 2, **request}))
                 answer = self.receive(*kinds)
-            except Exception:  # the process died: ask home
-                self.socket = None
+            except Exception:  # the process died: ask home again in a moment
+                self.close()
+                time.sleep(0.1)
                 continue
             if answer["type"] != "elsewhere":
                 return answer
@@ -185,7 +248,11 @@ class Client:
                 time.sleep(0.1)
                 continue
             self.moves += 1
-            self.connect(answer["address"])
+            try:
+                self.connect(answer["address"])
+            except OSError:  # died since (as last read there): ask home again
+                self.close()
+                time.sleep(0.1)
         raise TimeoutError(f"no answer to {request}")
 
 
@@ -198,40 +265,20 @@ def test_a_killed_process_tournaments_are_taken_over_and_played_to_the_end(
     with _room(postgres_url, tmp_path) as room:
         first, second = room.processes
         assert _runner_of_tournaments(room) is first  # the first started runs them
-
-        # a registration sent to the second reaches the first (elsewhere), refunded after
-        browser = Browser(second.port)
-        token = browser.sign_up("ann").token
-        client = Client(second, token)
-        before = _balance(room.db, "ann")
-        entered = client.ask({"type": "tournament_register", "tournament": SNG}, "result")
-        assert entered["ok"] is True and client.moves == 1 and client.url == first.url
-        assert _balance(room.db, "ann") == before - BUY_IN - FEE
-        left = client.ask({"type": "tournament_unregister", "tournament": SNG}, "result")
-        assert left["ok"] is True
-        assert _balance(room.db, "ann") == before
-        # the HTTP API of the second sends a program to the first
-        moved = Browser(second.port).request("GET", "/api/tournaments")
-        assert moved.status == 307 and moved.headers["Location"].startswith(first.url)
-
-        # the multi-table tournament in play; its runner killed
-        view = client.ask({"type": "tournament_watch", "tournament": MTT}, "tournament")
-        assert len(view["view"]["entries"]) == ENTRANTS
         if moment == "play":
             _wait("hands played", lambda: len(_tournament_hands(room.db, MTT)) >= 3)
         else:
-            _wait("hand-for-hand", lambda: _in_hand_for_hand(room.db, MTT), every=0.005)
+            _stop_in_hand_for_hand(first, room.db)
         first.kill()
         at_kill = len(_tournament_hands(room.db, MTT))
         started = time.monotonic()
-        _wait("the tournaments taken over", lambda: _runner_of_tournaments(room) is second, 60)
+        _wait(
+            "the tournaments taken over",
+            lambda: _runner_of_tournaments(room) is second,
+            60,
+            room=room,
+        )
         taken_in = time.monotonic() - started
-        # the client, its process gone, finds them at the second (from home)
-        client.home = second
-        view = client.ask({"type": "tournament_watch", "tournament": MTT}, "tournament")
-        assert view["view"]["status"] in ("running", "finished")
-        client.close()
-
         stored = _wait(
             "the tournament finished",
             lambda: (s := _stored(room.db, MTT)) and s[0].status == "finished" and s,
@@ -243,6 +290,38 @@ def test_a_killed_process_tournaments_are_taken_over_and_played_to_the_end(
         f"tournaments taken over in {taken_in:.2f} s; hands {at_kill} at the kill, "
         f"{len(_tournament_hands(room.db, MTT))} in all"
     )
+
+
+def test_a_client_follows_the_tournaments_from_process_to_process(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A registration sent to the process that does not run the tournaments reaches
+    the one that does (``elsewhere`` followed), as their HTTP API sends a program
+    there; once that one is killed, the client asks its own process again and finds
+    them there, taken over, where a registration is taken and refunded."""
+    with _room(postgres_url, tmp_path, SNG_ENTRY) as room:
+        first, second = room.processes
+        browser = Browser(second.port)
+        client = Client(second, browser.sign_up("ann").token)
+        before = _balance(room.db, "ann")
+        entered = client.ask({"type": "tournament_register", "tournament": SNG}, "result")
+        assert entered["ok"] is True and client.moves == 1 and client.url == first.url
+        assert _balance(room.db, "ann") == before - BUY_IN - FEE
+        moved = browser.request("GET", "/api/tournaments")
+        assert moved.status == 307 and moved.headers["Location"] == f"{first.url}/api/tournaments"
+        view = client.ask({"type": "tournament_watch", "tournament": SNG}, "tournament")
+        assert [e["player"] for e in view["view"]["entries"]][-1] == "ann"
+
+        first.kill()  # the client's connection drops: it asks home (the second)
+        view = client.ask({"type": "tournament_watch", "tournament": SNG}, "tournament")
+        assert client.url == second.url and _runner_of_tournaments(room) is second
+        assert [e["player"] for e in view["view"]["entries"]][-1] == "ann"
+        left = client.ask({"type": "tournament_unregister", "tournament": SNG}, "result")
+        assert left["ok"] is True and _balance(room.db, "ann") == before
+        again = client.ask({"type": "tournament_register", "tournament": SNG}, "result")
+        assert again["ok"] is True and _balance(room.db, "ann") == before - BUY_IN - FEE
+        client.close()
+        assert audit_problems(room.db) == []
 
 
 def _balance(db: str, name: str) -> int:
@@ -290,7 +369,12 @@ def test_a_frozen_process_writes_nothing_of_the_tournaments_taken_over(
         assert _runner_of_tournaments(room) is first
         _wait("hands played", lambda: len(_tournament_hands(room.db, MTT)) >= 3)
         first.freeze()
-        _wait("the tournaments taken over", lambda: _runner_of_tournaments(room) is second, 60)
+        _wait(
+            "the tournaments taken over",
+            lambda: _runner_of_tournaments(room) is second,
+            60,
+            room=room,
+        )
         taken = len(_tournament_hands(room.db, MTT))
         _wait("play at the second", lambda: len(_tournament_hands(room.db, MTT)) > taken)
         first.thaw()
