@@ -26,7 +26,7 @@ from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect
 from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.storage.hands import TOURNAMENT_TABLES
-from doubleholdem.server.tournaments.stored import Stored, load
+from doubleholdem.server.tournaments.stored import load
 from http_harness import Browser
 
 ENTRANTS, STACK, BUY_IN, FEE = 12, 1500, 100, 10
@@ -123,15 +123,11 @@ def _wait(
 
 
 def _hand_for_hand(db: str, tournament_id: int) -> tuple[bool, int]:
-    """Whether the tournament's row as last committed says hand-for-hand is played,
-    and the entries left (its row alone: a cheap look, made often);
-    :class:`AssertionError` once it is over (hand-for-hand passed unseen)."""
-    with contextlib.closing(connect(db)) as store:
-        row = store.execute("SELECT state FROM tournaments WHERE id = ?", (tournament_id,))
-        stored, snapshot = Stored.from_text(tournament_id, row.fetchone()[0])
+    """Whether the tournament as last committed plays hand-for-hand, and the entries
+    left; :class:`AssertionError` once it is over (hand-for-hand passed unseen)."""
+    stored, tournament = _stored(db, tournament_id)
     assert stored.status != "finished", "the tournament ended before hand-for-hand was seen"
-    inner = json.loads(snapshot)["tournament"]
-    return bool(inner["hand_for_hand"]), int(inner["remaining"])
+    return bool(tournament.hand_for_hand), int(tournament.remaining)
 
 
 def _stop_in_hand_for_hand(served: Served, db: str) -> None:
