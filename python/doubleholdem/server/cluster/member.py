@@ -29,6 +29,7 @@ from typing import Any
 
 from doubleholdem.database.connection import POSTGRESQL, Connection, dialect
 from doubleholdem.database.failure import database_error, database_errors
+from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.leases import LEASE_SECONDS, RENEW_SECONDS
@@ -69,11 +70,11 @@ class Membership:
             self._db: Connection = connect(target, mode="rw", any_thread=True)
         except database_errors() as error:
             raise database_error(target, error) from None
-        lock = None
+        self._lock: int | None = None
         if dialect(self._db) == POSTGRESQL:  # held for the process's life: its liveness
-            lock = secrets.randbits(62)
-            self._db.execute("SELECT pg_advisory_lock(?)", (lock,)).close()
-        self._lock = lock
+            self._lock = secrets.randbits(62)
+            self._session()
+        lock = self._lock
         leases.register(self._db, self.id, address, lock=lock, seconds=lease_seconds)
         self.held: dict[int, int] = {}  # table -> epoch, as the event loop knows them
         # taken by the thread, not yet installed by the loop (:meth:`installed`): the
@@ -88,6 +89,26 @@ class Membership:
         # what else each heartbeat does on its thread with its connection, after the
         # tables' work (a part of the room leased apart: its tournaments); not stopping
         self.beats: list[Callable[[Connection], None]] = []
+
+    def _session(self) -> None:
+        """PostgreSQL: this process's liveness, its advisory lock, taken on the
+        membership's session, whose transactions (a lease acquired or released, its
+        rows locked until it commits) end with the session if left open a lease's
+        length: a process frozen in one (SIGSTOP) holds no lease row from the others
+        while it sleeps, and counts as dead as its session ends."""
+        idle = f"{int(self.lease_seconds * 1000)}ms"
+        self._db.execute(
+            "SELECT set_config('idle_in_transaction_session_timeout', ?, false)", (idle,)
+        ).close()
+        self._db.execute("SELECT pg_advisory_lock(?)", (self._lock,)).close()
+
+    def _reopen_if_lost(self) -> None:
+        """A new session in place of one the server ended (see :meth:`_session`), the
+        advisory lock taken again: this process is live again at its next heartbeat."""
+        if isinstance(self._db, PostgresConnection) and self._db.lost:
+            _log.warning("the room's membership session was ended by the server: a new one opens")
+            self._db.reopen()
+            self._session()
 
     # ------------------------------------------------------------------ at the start
 
@@ -150,6 +171,8 @@ class Membership:
                     with contextlib.suppress(*database_errors()):
                         if self._db.in_transaction:
                             self._db.execute("ROLLBACK")
+                    with contextlib.suppress(*database_errors()):  # tried again next tick
+                        self._reopen_if_lost()
                 self._wake.wait(self.renew_seconds)
                 self._wake.clear()
 

@@ -1,0 +1,59 @@
+"""A process frozen (SIGSTOP) inside a transaction of its membership (a lease acquired
+or released: its rows locked until it commits) holds no lease from the others while it
+sleeps: the membership's session ends a lease's length after the transaction went idle
+(``idle_in_transaction_session_timeout``), its rows' locks and its advisory lock (its
+liveness) with it, and another process takes its tables. Before, the others skipped the
+locked rows (``SKIP LOCKED``) until the frozen process woke: its tables were served by
+nobody (seen in the failover tests: "tables [0, 2] not served" after a minute). Woken,
+the process opens a new session and is live again."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+
+from doubleholdem.database.failure import database_errors
+from doubleholdem.server.cluster import leases
+from doubleholdem.server.cluster.member import Membership
+from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.room import Room
+from server_harness import DOUBLE_THREE
+
+LEASE = 0.5  # seconds: the lease's length, so the frozen session's end, in this test
+
+
+def test_a_process_frozen_in_a_membership_transaction_loses_its_tables(
+    postgres_url: str,
+) -> None:
+    settings = RoomSettings(
+        tables=2, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
+        address="http://127.0.0.1:8001",
+    )  # fmt: skip
+    room = Room.open(postgres_url, settings, lease_seconds=LEASE)
+    frozen = room.tables.membership
+    assert frozen is not None and sorted(frozen.held) == [0, 1]
+    other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
+    try:
+        # frozen as it releases its leases: their rows locked, never committed
+        frozen._db.execute("BEGIN")
+        frozen._db.execute("UPDATE leases SET owner = owner WHERE owner = ?", (frozen.id,))
+        taken: dict[int, int] = {}
+        deadline = time.monotonic() + 60.0
+        while len(taken) < 2:  # each look a transaction of its own: the event
+            assert time.monotonic() < deadline, f"the frozen process's tables not taken: {taken}"
+            taken.update(leases.acquire(other._db, other.id, want=2))
+            time.sleep(0.05)
+        assert sorted(taken) == [0, 1]
+        # woken: its next statement finds the session gone; a new one opens, live again
+        with pytest.raises(database_errors()):
+            frozen._db.execute("COMMIT")
+        frozen._reopen_if_lost()
+        assert leases.heartbeat(frozen._db, frozen.id, 30.0)
+        live = {p.process for p in leases.live_processes(other._db)}
+        assert live == {frozen.id, other.id}
+    finally:
+        other.close()
+        with contextlib.suppress(*database_errors()):
+            room.store.close()
