@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -354,13 +353,6 @@ def _check_the_end(db: str, stored: Any, tournament: Any) -> None:
         assert sorted(numbers) == list(range(1, len(numbers) + 1)), table
 
 
-@pytest.mark.skipif(
-    os.environ.get("DOUBLEHOLDEM_FAILOVER_TESTS") != "1",
-    reason="open defect (issue 33): in about 1 run in 10 under load the frozen process's"
-    " write session stays idle in a transaction for a minute, not ended by"
-    " idle_in_transaction_session_timeout, holding the lease row of the tournaments, and"
-    " nobody takes them over while it is frozen; DOUBLEHOLDEM_FAILOVER_TESTS=1 runs it",
-)
 def test_a_frozen_process_writes_nothing_of_the_tournaments_taken_over(
     postgres_url: str, tmp_path: Path
 ) -> None:
