@@ -17,6 +17,7 @@ import random
 import select
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,9 @@ def _child(path: str, seed: int, marks: Path | None = None, ready: int | None = 
             with contextlib.suppress(DoubleHoldemError):
                 people_act(runner, PEOPLE)
             await asyncio.sleep(0.001)
-        runner.commit.flush()  # the end committed before the child exits
-        await asyncio.sleep(0.05)
+        runner.commit.flush()  # the end committed before the child exits (on PostgreSQL
+        while not runner.commit.idle():  # the commit lands from its thread)
+            await asyncio.sleep(0.001)
 
     asyncio.run(main())
 
@@ -106,13 +108,16 @@ def _kill_at_moments(runner: TournamentRunner, marks: Path) -> None:
             die("hand_for_hand", ("after", "before"))
         return wait
 
-    def acting(player: str, hand: int, action: str, amount: int | None) -> None:
+    def acting(
+        player: str, hand: int, action: str, amount: int | None, action_id: str | None = None
+    ) -> bool:
         # a person's decision may end the hand that starts or ends hand-for-hand: with
         # both people at the bubble's two tables, it can begin and end between two steps
         during = runner.tournament.hand_for_hand
-        act(player, hand, action, amount)
+        repeated = act(player, hand, action, amount, action_id)
         if during or runner.tournament.hand_for_hand:
             die("hand_for_hand", ("after", "before"))
+        return repeated
 
     runner.register, runner.step = registering, stepping  # type: ignore[method-assign]
     runner.act = acting  # type: ignore[method-assign]
@@ -190,13 +195,32 @@ def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(room_
 MOMENTS = ("registration", "level", "hand_for_hand")
 
 
-def test_kill_9_at_each_moment_of_the_rules_loses_nothing(room_db: str, tmp_path: Path) -> None:
+ATTEMPTS = 3  # whole runs, each in a new database, until one meets hand-for-hand
+
+
+def test_kill_9_at_each_moment_of_the_rules_loses_nothing(
+    room_db: str, more_room_dbs: Callable[[], str], tmp_path: Path
+) -> None:
     """Kills at chosen moments: the child kills itself at ann's registration, at a level
     change and during hand-for-hand, each once before its change is committed and once
     right after; the audit holds after each, and the tournament ends with its pool paid
-    out once. On either database."""
-    path = room_db
-    marks = tmp_path / "marks"
+    out once. On either database. A run may pass the bubble without hand-for-hand (two
+    tables' hands ending in one step of the runner with a bust each take the field from
+    one above the places paid to one below: which hands end together follows the
+    machine's pace); the whole run is then made again in a new database, three times
+    at most."""
+    every = sorted(f"{m}-{w}" for m in MOMENTS for w in ("before", "after"))
+    done: list[str] = []
+    for attempt in range(ATTEMPTS):
+        path = room_db if attempt == 0 else more_room_dbs()
+        done = _killed_at_moments(path, tmp_path / f"marks-{attempt}")
+        if done == every:
+            break
+    assert done == every
+
+
+def _killed_at_moments(path: str, marks: Path) -> list[str]:
+    """One run of the moments' test in the room at ``path``: the moments killed at."""
     marks.mkdir()
     with Bank(path, passwords=FAST, create=True) as bank:
         for name in PEOPLE:
@@ -217,6 +241,8 @@ def test_kill_9_at_each_moment_of_the_rules_loses_nothing(room_db: str, tmp_path
         assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
     else:
         raise AssertionError("the tournament did not finish")
-    done = sorted(mark.name for mark in marks.iterdir())
-    assert done == sorted(f"{m}-{w}" for m in MOMENTS for w in ("before", "after"))
     assert stored is not None and sum(stored.paid.values()) == ENTRANTS * BUY_IN
+    done = sorted(mark.name for mark in marks.iterdir())
+    always = [f"{m}-{w}" for m in ("level", "registration") for w in ("after", "before")]
+    assert [mark for mark in done if not mark.startswith("hand_for_hand")] == always
+    return done
