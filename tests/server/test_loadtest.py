@@ -243,3 +243,22 @@ def test_a_client_resumed_decides_once_its_decision_sent_again_changed_nothing()
         sent = [(m["type"], m.get("id"), m.get("hand"), m.get("action")) for m in socket.sent]
         assert sent[0] == ("act", "l0-7", 3, "call")  # sent again once seated
         assert sent[1][0] == "act" and sent[1][2:] == (4, "check")  # then the view's
+
+
+def test_a_sit_refused_for_the_moment_is_sent_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sit the room refuses for the moment (``unavailable``: the commit it was in
+    failed; ``busy``) is sent again, as a person clicks again, a few times at most; one
+    refused for good (a name taken, say) is not."""
+    from doubleholdem.server.http import load_client
+
+    monkeypatch.setattr(load_client, "SIT_PAUSE", 0.0)
+    unavailable = {"type": "error", "code": "unavailable", "message": "try again"}
+    client = Client(0, 0, 0, 1000, 0.0)
+    socket = _ScriptedSocket([unavailable] * (load_client.SIT_TRIES + 2))
+    asyncio.run(client._receive(socket))
+    assert [m["type"] for m in socket.sent] == ["sit"] * load_client.SIT_TRIES
+    assert client.errors == load_client.SIT_TRIES + 2
+    client = Client(1, 0, 1, 1000, 0.0)
+    socket = _ScriptedSocket([{"type": "error", "code": "name_taken", "message": "taken"}])
+    asyncio.run(client._receive(socket))
+    assert socket.sent == []

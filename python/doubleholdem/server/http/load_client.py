@@ -21,6 +21,10 @@ from doubleholdem.server.protocol import apply_patch
 
 __all__ = ["Client", "Move", "ws_url"]
 
+AGAIN = frozenset({"unavailable", "busy"})  # a sit refused for the moment: sent again
+SIT_TRIES = 5
+SIT_PAUSE = 0.2  # seconds before the first try again (then twice, thrice, ...)
+
 
 class Move(NamedTuple):
     """A decision the server acknowledged (``result``): the client's table and seat, the
@@ -88,6 +92,17 @@ class Client:
         self.left = False  # the server said ``left``
         self.told_elsewhere: str | None = None  # answered elsewhere: its address, or ""
         self.stopped = asyncio.Event()  # set: the time to play is up (shared by the load)
+        self.sit_refusals = 0  # its sit refused for the moment (sent again, a few times)
+
+    async def _sit_once_more(self, socket: Any, message: dict[str, Any]) -> None:
+        """Sends its sit again, after a moment, when the room refused it for the moment
+        (``unavailable``: a commit failed or the database is busy; ``busy``), as a
+        person would click again; :data:`SIT_TRIES` times at most."""
+        sitting = self.seated_at is None and self.token is None and not self.leaving
+        if sitting and message.get("code") in AGAIN and self.sit_refusals < SIT_TRIES:
+            self.sit_refusals += 1
+            await asyncio.sleep(SIT_PAUSE * self.sit_refusals)
+            await socket.send(self._sit())
 
     def _sit(self) -> str:
         sit: dict[str, Any] = {"v": 2, "type": "sit", "table": self.table, "seat": self.seat}
@@ -255,6 +270,7 @@ class Client:
             return True
         if kind == "error":
             self.errors += 1
+            await self._sit_once_more(socket, message)
         elif self.leaving and view is not None and _sat_out(view) and not _playing(view):
             if not self.asked_to_leave:
                 self.asked_to_leave = True
