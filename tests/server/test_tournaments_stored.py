@@ -321,3 +321,16 @@ def test_with_a_snapshot_key_every_row_is_read_with_it_only(room_db: str) -> Non
         with pytest.raises(InvalidSnapshot, match="tournament 1"):
             load_all(db, wrong)
     room.store.close()
+
+
+def test_the_moves_kept_in_memory_are_those_stored() -> None:
+    """A tournament keeps its last MOVES_KEPT moves between tables in memory as in its
+    rows: what a person's last move is does not grow with the tournament, and is the
+    same after a restart."""
+    from doubleholdem.server.tournaments.stored import MOVES_KEPT
+
+    stored = Stored(0, sit_and_go(), status="running")
+    for n in range(MOVES_KEPT + 10):
+        stored.note_move({"player": f"p{n % 3}", "from": 0, "to": 1, "n": n})
+    assert stored.moved == MOVES_KEPT + 10
+    assert [m["n"] for m in stored.moves] == list(range(10, MOVES_KEPT + 10))

@@ -78,8 +78,10 @@ class Stored:
     moved: int = 0
 
     def note_move(self, move: dict[str, Any]) -> None:
-        """A move between tables made now."""
+        """A move between tables made now: the last ``MOVES_KEPT`` are kept, in memory
+        as stored (a person's last move is found among them, after a restart alike)."""
         self.moves.append(move)
+        del self.moves[:-MOVES_KEPT]
         self.moved += 1
 
     def sale(self, player: str, price: int, fee: int, what: str) -> Sale:
