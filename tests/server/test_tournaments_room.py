@@ -397,3 +397,42 @@ def test_a_deal_asked_for_during_a_hand_waits_without_changing_anything(room_db:
     assert runner.stored.deal is not None and runner.stored.deal["amounts"] is None
     assert audit(room) == []
     room.store.close()
+
+
+def test_the_api_view_makes_its_parts_once_a_change(
+    room_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request for a running tournament's view makes the parts that grow with the
+    field (entries, tables) once a change: requests between two changes reuse them, a
+    change makes them anew, and the view is always what :func:`views.detail` makes."""
+    from doubleholdem.server.tournaments import room as tournaments_room
+    from doubleholdem.server.tournaments import views
+
+    room, tournaments, runner, clock = registered(room_db, sit_and_go(5, bots=3))
+    made: list[int] = []  # the versions the room made the parts at
+    parts, asking = views.parts, []
+
+    def counted(stored: Any, tournament: Any) -> Any:
+        if asking:  # (views.detail, the expected view, makes them too)
+            made.append(runner.version)
+        return parts(stored, tournament)
+
+    def asked(viewer: str | None) -> dict[str, Any]:
+        asking.append(True)
+        try:
+            return tournaments.detail(runner.id, viewer)
+        finally:
+            asking.clear()
+
+    def expected(viewer: str | None) -> dict[str, Any]:
+        made = views.detail(runner.stored, runner.tournament, room.settings.clock(), viewer)
+        return {**made, "version": runner.version}
+
+    monkeypatch.setattr(tournaments_room.views, "parts", counted)
+    for _ in range(3):
+        assert asked("ann") == expected("ann")
+    assert made == [runner.version]
+    play(runner, clock, ("ann", "bob"), until=lambda: runner.version > made[0])
+    assert asked(None) == expected(None)
+    assert made == [made[0], runner.version]
+    room.store.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from doubleholdem.accounts.accounts import create_bot, get_account
 from doubleholdem.database.connection import Connection
@@ -57,6 +57,10 @@ class Tournaments:
         self.retained: set[int] = set()  # tournaments over whose hands all follow the retention
         self._over: list[int] = []  # the tournaments over held in memory, oldest first
         self._read: dict[int, tuple[Stored, Tournament]] = {}  # those over last read
+        # each running tournament's parts of its view as last made for a request, with
+        # the runner and its version they were made of: requests between two changes
+        # make them once
+        self._parts: dict[int, _Made] = {}
         # told of each change of a tournament (the WebSocket's watchers), after it
         self.listeners: list[Callable[[TournamentRunner], None]] = []
 
@@ -257,9 +261,23 @@ class Tournaments:
         runner = self.runner(tournament_id)
         if viewer is not None:
             runner.seen(viewer)
-        view = views.detail(runner.stored, runner.tournament, self.settings.clock(), viewer)
+        stored, tournament = runner.stored, runner.tournament
+        made = self._parts.get(tournament_id)
+        if made is None or made.runner is not runner or made.version != runner.version:
+            made = _Made(runner, runner.version, views.parts(stored, tournament))
+            self._parts[tournament_id] = made
+        view = views.shared(stored, tournament, self.settings.clock(), made.parts)
+        view["me"] = views.me(stored, tournament, viewer)
         view["version"] = runner.version
         return view
+
+
+class _Made(NamedTuple):
+    """A tournament's view's parts, made of ``runner`` at its ``version``."""
+
+    runner: TournamentRunner
+    version: int
+    parts: views.Parts
 
 
 def _nothing() -> None:

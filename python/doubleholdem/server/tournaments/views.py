@@ -86,14 +86,20 @@ def detail(
     stored: Stored, tournament: Tournament, now: float, viewer: str | None
 ) -> dict[str, Any]:
     """The page's view of a tournament, for the signed-in account ``viewer``."""
-    view = shared(stored, tournament, now, Parts(
+    view = shared(stored, tournament, now, parts(stored, tournament))
+    view["me"] = me(stored, tournament, viewer)
+    return view
+
+
+def parts(stored: Stored, tournament: Tournament) -> Parts:
+    """The :class:`Parts` of the tournament as it is now, made whole (they change only
+    with its changes: the clock and the other small parts are :func:`shared`'s)."""
+    return Parts(
         structure(tournament.config),
         list(tournament.prizes()),
         [entry_row(stored, tournament, e.number) for e in tournament.entries],
         [table_row(tournament, number) for number in sorted(tournament.tables)],
-    ))  # fmt: skip
-    view["me"] = me(stored, tournament, viewer)
-    return view
+    )
 
 
 class Parts(NamedTuple):
