@@ -23,10 +23,14 @@ from typing import Any
 
 from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.http.load_client import Move
 
 __all__ = [
+    "BUY_IN",
     "DECISIONS",
+    "FEE",
+    "SIT_AND_GO",
     "Served",
     "ServedRoom",
     "audit_problems",
@@ -34,6 +38,7 @@ __all__ = [
     "in_hand",
     "missing_moves",
     "stored_tables",
+    "tournaments_runner",
     "unsettled_hands",
     "wait_hands",
     "wait_in_hand",
@@ -42,6 +47,19 @@ __all__ = [
 
 # the log's decisions of a seat (a "timeout" entry comes before the one its deadline made)
 DECISIONS = frozenset({"fold", "check", "call", "bet", "raise", "all_in", "point"})
+# a room's sit-and-go (a ``serve --config`` file's entry): a bot in it, waiting for two more
+BUY_IN, FEE = 100, 10
+SIT_AND_GO = f"""
+[[tournament]]
+name = "sng"
+kind = "sit-and-go"
+capacity = 3
+seats = 3
+starting_stack = 500
+buy_in = {BUY_IN}
+fee = {FEE}
+bots = 1
+"""
 ROOM = ("--signup", "open", "--welcome-chips", "100000", "--signups-per-address", "0")
 
 
@@ -271,6 +289,21 @@ class ServedRoom:
             return False  # not listed, or listed as served by nobody for the moment
         address = page[0].get("address")
         return address is None or _port(address) == served.port
+
+
+def tournaments_runner(room: ServedRoom) -> Served | None:
+    """The live process of ``room`` that holds the tournaments' lease (``None``: none
+    does, as the database says now)."""
+    with contextlib.closing(connect(room.db)) as db:
+        row = db.execute(
+            "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
+            " WHERE l.table_id = ?",
+            (TOURNAMENTS,),
+        ).fetchone()
+    if row is None:
+        return None
+    port = int(str(row[0]).rpartition(":")[2])
+    return next((p for p in room.live if p.port == port), None)
 
 
 def _port(address: str) -> int | None:

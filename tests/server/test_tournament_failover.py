@@ -20,16 +20,24 @@ from typing import Any
 
 import pytest
 
-from cluster_harness import ROOM, Served, ServedRoom, audit_problems
+from cluster_harness import (
+    BUY_IN,
+    FEE,
+    ROOM,
+    SIT_AND_GO,
+    Served,
+    ServedRoom,
+    audit_problems,
+    tournaments_runner,
+)
 from doubleholdem.accounts import ledger
 from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect
-from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.storage.hands import TOURNAMENT_TABLES
 from doubleholdem.server.tournaments.stored import load
 from http_harness import Browser
 
-ENTRANTS, STACK, BUY_IN, FEE = 12, 1500, 100, 10
+ENTRANTS, STACK = 12, 1500
 MTT_ENTRY = f"""
 [[tournament]]
 name = "mtt"
@@ -53,17 +61,7 @@ levels = [{{small_blind = 5, big_blind = 10}}, {{small_blind = 10, big_blind = 2
           {{small_blind = 2000, big_blind = 4000}}, {{small_blind = 5000, big_blind = 10000}}]
 
 """
-SNG_ENTRY = f"""
-[[tournament]]
-name = "sng"
-kind = "sit-and-go"
-capacity = 3
-seats = 3
-starting_stack = 500
-buy_in = {BUY_IN}
-fee = {FEE}
-bots = 1
-"""
+SNG_ENTRY = SIT_AND_GO
 START_DELAY = 4  # seconds from the room's start to the tournament's
 MTT, SNG = 0, 0  # the tournaments' ids (each test's room has one)
 
@@ -76,20 +74,6 @@ def _room(postgres_url: str, tmp_path: Path, entry: str = MTT_ENTRY) -> ServedRo
     config.write_text(entry.replace("{start_at}", str(int(time.time()) + START_DELAY)))
     extra = ("--bot-delay", "0.01", "--pause", "0.02", *ROOM, "--config", str(config))
     return ServedRoom(postgres_url, 2, tmp_path, tables=0, bots=0, extra=extra)
-
-
-def _runner_of_tournaments(room: ServedRoom) -> Served | None:
-    """The live process of the room that holds the tournaments' lease."""
-    with contextlib.closing(connect(room.db)) as db:
-        row = db.execute(
-            "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
-            " WHERE l.table_id = ?",
-            (TOURNAMENTS,),
-        ).fetchone()
-    if row is None:
-        return None
-    port = int(str(row[0]).rpartition(":")[2])
-    return next((p for p in room.live if p.port == port), None)
 
 
 def _wait(
@@ -260,7 +244,7 @@ def test_a_killed_process_tournaments_are_taken_over_and_played_to_the_end(
     of the tables' hands under way when the process dies)."""
     with _room(postgres_url, tmp_path) as room:
         first, second = room.processes
-        assert _runner_of_tournaments(room) is first  # the first started runs them
+        assert tournaments_runner(room) is first  # the first started runs them
         if moment == "play":
             _wait("hands played", lambda: len(_tournament_hands(room.db, MTT)) >= 3)
         else:
@@ -270,7 +254,7 @@ def test_a_killed_process_tournaments_are_taken_over_and_played_to_the_end(
         started = time.monotonic()
         _wait(
             "the tournaments taken over",
-            lambda: _runner_of_tournaments(room) is second,
+            lambda: tournaments_runner(room) is second,
             60,
             room=room,
         )
@@ -310,7 +294,7 @@ def test_a_client_follows_the_tournaments_from_process_to_process(
 
         first.kill()  # the client's connection drops: it asks home (the second)
         view = client.ask({"type": "tournament_watch", "tournament": SNG}, "tournament")
-        assert client.url == second.url and _runner_of_tournaments(room) is second
+        assert client.url == second.url and tournaments_runner(room) is second
         assert [e["player"] for e in view["view"]["entries"]][-1] == "ann"
         left = client.ask({"type": "tournament_unregister", "tournament": SNG}, "result")
         assert left["ok"] is True and _balance(room.db, "ann") == before
@@ -362,12 +346,12 @@ def test_a_frozen_process_writes_nothing_of_the_tournaments_taken_over(
     them, having written nothing of them: the tournament ends as one process played it."""
     with _room(postgres_url, tmp_path) as room:
         first, second = room.processes
-        assert _runner_of_tournaments(room) is first
+        assert tournaments_runner(room) is first
         _wait("hands played", lambda: len(_tournament_hands(room.db, MTT)) >= 3)
         first.freeze()
         _wait(
             "the tournaments taken over",
-            lambda: _runner_of_tournaments(room) is second,
+            lambda: tournaments_runner(room) is second,
             60,
             room=room,
         )
@@ -379,6 +363,6 @@ def test_a_frozen_process_writes_nothing_of_the_tournaments_taken_over(
             "the tournament finished",
             lambda: (s := _stored(room.db, MTT)) and s[0].status == "finished" and s,
         )
-        assert _runner_of_tournaments(room) is second
+        assert tournaments_runner(room) is second
         assert audit_problems(room.db) == []
     _check_the_end(room.db, *stored)
