@@ -12,6 +12,15 @@ expiry included); the process is started again on its port. Prints each cycle, t
 p50, p99 and the slowest (target: p99 within 5 s), and the room's checks at the end
 (the audit, every hand settled once, every acknowledged decision in the database).
 
+``tournaments``: two processes on one room, the first running its tournaments (one
+multi-table tournament of bots in play, stacks deep enough to last the run); again and
+again (``--cycles``, 10) the process running them is killed (``kill -9``) and the time
+measured from the signal until the other holds their lease and answers a request for
+the tournament itself (``GET /api/tournaments/0``: 200, where a process not running them
+answers 307), restored from the database; the killed one is started again on its port
+(the next cycle kills the other). Prints each cycle, then p50, the slowest, the
+tournament's hands stored and the audit.
+
 Run: ``python benches/failover.py failover`` (the throughput of one process against two
 is benches/room_throughput.py's). Progress goes to standard error; Ctrl-C stops it
 (exit 130), the processes and the cluster stopped. Figures: benches/README.md ("Failover").
@@ -22,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.client
 import json
 import os
 import platform
@@ -36,13 +46,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from cluster_harness import (
     ROOM,
+    Served,
     ServedRoom,
     audit_problems,
     missing_moves,
+    tournaments_runner,
     unsettled_hands,
     wait_hands,
     wait_in_hand,
 )
+from doubleholdem.database.url import connect
 from doubleholdem.server.http.load_client import Move
 from doubleholdem.server.http.loadtest import LoadResult, run_load
 from postgres_cluster import Cluster, start_cluster
@@ -148,6 +161,89 @@ async def _failovers(
     return times, moved, result
 
 
+# bots play it through the run: blinds small against the stacks, levels long
+MTT = """
+[[tournament]]
+name = "mtt"
+kind = "scheduled"
+start_at = {start_at}
+minimum = 2
+capacity = 13
+seats = 4
+starting_stack = 100000
+buy_in = 100
+fee = 10
+bots = 12
+level_by = "hands"
+level_length = 1000
+levels = [{{small_blind = 5, big_blind = 10}}]
+"""
+
+
+def _tournament_served(served: Served) -> bool:
+    """Whether ``served`` answers the tournament's own request itself (not a redirect to
+    the process running them, not an error of a process that is gone)."""
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=5)
+    try:
+        connection.request("GET", "/api/tournaments/0")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
+
+
+def _tournament_hands(db: str) -> int:
+    with contextlib.closing(connect(db)) as store:
+        return int(store.execute("SELECT COUNT(*) FROM hands WHERE table_id < 0").fetchone()[0])
+
+
+def _takeover(room: ServedRoom) -> float:
+    """One takeover: the runner killed, the seconds until the other serves the
+    tournament; the killed one started again on its port."""
+    runner = tournaments_runner(room)
+    assert runner is not None and _tournament_served(runner)
+    other = next(p for p in room.live if p is not runner)
+    at_kill = _tournament_hands(room.db)
+    started = time.monotonic()
+    runner.kill()
+    deadline = started + 120.0
+    while not (tournaments_runner(room) is other and _tournament_served(other)):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the tournaments were not taken over in 120 s")
+        time.sleep(0.01)
+    seconds = time.monotonic() - started
+    room.start(port=runner.port)
+    while _tournament_hands(room.db) <= at_kill:  # played on there before the next kill
+        time.sleep(0.05)
+    return seconds
+
+
+def tournaments(args: argparse.Namespace) -> dict[str, Any]:
+    with _durable() as cluster, cluster.schema() as db, tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "room.toml"
+        config.write_text(MTT.format(start_at=int(time.time()) + 3))
+        extra = ["--bot-delay", "0.02", "--pause", "0.05", *ROOM, "--config", str(config)]
+        room = ServedRoom(db, 2, Path(folder), tables=0, bots=0, extra=extra)
+        seconds: list[float] = []
+        with room:
+            while _tournament_hands(db) < 3:  # the tournament in play
+                time.sleep(0.05)
+            for cycle in range(args.cycles):
+                seconds.append(_takeover(room))
+                _say(f"cycle {cycle + 1}/{args.cycles}: taken over in {seconds[-1]:.2f} s")
+            hands = _tournament_hands(db)
+        problems = audit_problems(db)
+    return {
+        "cycles": len(seconds),
+        "p50_s": round(_percentile(seconds, 0.50), 3),
+        "max_s": round(max(seconds), 3),
+        "each_s": [round(s, 3) for s in seconds],
+        "tournament_hands": hands,
+        "audit_problems": len(problems),
+    }
+
+
 def _cpu(pid: int) -> float:
     """The CPU seconds process ``pid`` used so far (0 once it is gone)."""
     try:
@@ -195,7 +291,11 @@ def main() -> int:
     fail.add_argument("--processes", type=int, default=3)
     fail.add_argument("--tables", type=int, default=12)
     fail.add_argument("--signal", choices=("kill", "stop"), default="kill")
+    taken = commands.add_parser("tournaments", help="kill -9 the tournaments' runner")
+    taken.add_argument("--cycles", type=int, default=10)
     args = parser.parse_args()
+    if args.command == "tournaments":
+        return reported("tournaments", lambda: tournaments(args))
     return reported("failover", lambda: failover(args))
 
 
