@@ -91,8 +91,9 @@ def test_the_tournament_page_follows_its_tournaments_to_the_process_taking_them_
             assert ledger.balance(db, ledger.player("ann")) == WELCOME  # refunded
     there, home = ws_url(first.url), ws_url(second.url)
     assert "registering 1/3" in seen["row"]
-    # loaded from the second, the page was sent to the first for its tournaments
-    assert seen["before"][0] == home and there in seen["before"]
+    # loaded from the second, the page was sent to the first for its tournaments (its
+    # sockets open in either order once it is reloaded: it remembers where they run)
+    assert home in seen["before"] and there in seen["before"]
     # after the kill, without a reload, it asked its own process (told, until the lease
     # expired, that the dead one runs them, it may have tried there once more), which
     # serves them now: the view above came from there
