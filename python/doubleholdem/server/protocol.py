@@ -44,6 +44,7 @@ __all__ = [
     "NAME_CHARACTERS",
     "PROTOCOL_VERSION",
     "TOURNAMENT_MESSAGES",
+    "UNAVAILABLE",
     "Act",
     "Chat",
     "Hands",
@@ -74,7 +75,10 @@ __all__ = [
     "decode",
     "diff",
     "encode",
+    "unavailable",
 ]
+
+UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
 class ProtocolError(DoubleHoldemError, ValueError):
@@ -299,6 +303,15 @@ def decode(text: str | bytes) -> Message:
 def encode(kind: str, **fields: Any) -> str:
     """A server message: ``{"v": 2, "type": kind, ...fields}`` as compact JSON."""
     return json.dumps({"v": PROTOCOL_VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+def unavailable(ident: str | None) -> str:
+    """The error a change gets while the database refuses writes (``ident``: the
+    request's id, if it had one)."""
+    fields: dict[str, Any] = {"code": "unavailable", "message": UNAVAILABLE}
+    if ident is not None:
+        fields["id"] = ident
+    return encode("error", **fields)
 
 
 class _Fields:

@@ -36,8 +36,8 @@ from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.database.connection import Connection, begin
 from doubleholdem.errors import HashingBusy
 from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
-from doubleholdem.server.storage.database import ThreadConnections
 from doubleholdem.server.storage.hands import player_records
+from doubleholdem.server.storage.thread_connections import ThreadConnections
 from doubleholdem.table.history import SeatHand, seat_hands
 
 __all__ = ["BUSY_SECONDS", "HASH_SLOTS", "MY_HANDS", "STATEMENT_PAGE", "Desk"]

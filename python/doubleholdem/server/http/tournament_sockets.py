@@ -28,7 +28,7 @@ from doubleholdem.errors import (
 )
 from doubleholdem.server import protocol
 from doubleholdem.server.cluster.leases import TOURNAMENTS
-from doubleholdem.server.protocol import Patch, diff, encode
+from doubleholdem.server.protocol import UNAVAILABLE, Patch, diff, encode
 from doubleholdem.server.storage.hands import tournament_key
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.tournament_requests import TournamentSeat
@@ -41,7 +41,6 @@ from doubleholdem.wording import told
 
 __all__ = ["BEHIND", "Sent", "TournamentSockets"]
 
-UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 BEHIND = 64  # messages waiting for a watcher: it is sent no patch, but the whole view
 # once it has read them (a patch per change would only grow the queue of a slow client)
 

@@ -59,7 +59,6 @@ __all__ = [
     "TABLE_ROWS",
     "UPGRADES_FROM",
     "WAL_LIMIT",
-    "ThreadConnections",
     "begin_within",
     "checkpoints",
     "make_fencing",
@@ -361,49 +360,6 @@ def room_schema() -> tuple[str, ...]:
     own = (statement.strip() for statement in _SCHEMA.split(";"))
     own_statements = (statement for statement in own if statement)
     return (*own_statements, *HANDS_SCHEMA, *_TOURNAMENT_TABLES, *_TOURNAMENT_PARTS, *_ADDED)
-
-
-class ThreadConnections:
-    """One connection to the database at ``path`` (a SQLite file or a PostgreSQL URL)
-    per thread, made on first use (SQLite: WAL, a writer waits ``busy_seconds`` for the
-    write lock; ``read_only``: reads only), all closed by :meth:`close`: connections of
-    their own for work off the event loop."""
-
-    def __init__(self, path: str, *, busy_seconds: float, read_only: bool = False) -> None:
-        self.path = path
-        self._busy = busy_seconds
-        self._read_only = read_only
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._open: list[Connection] = []
-
-    def get(self) -> Connection:
-        """This thread's connection."""
-        db: Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = self._connect()
-            self._local.db = db
-            with self._lock:
-                self._open.append(db)
-        return db
-
-    def _connect(self) -> Connection:
-        if is_postgres(self.path):
-            return connect(self.path, mode="ro" if self._read_only else "rw", timeout=self._busy)
-        db = sqlite3.connect(
-            self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
-        )
-        db.execute("PRAGMA journal_mode=WAL")
-        if self._read_only:
-            db.execute("PRAGMA query_only = ON")
-        return db
-
-    def close(self) -> None:
-        """Closes every connection (call it once no thread uses them)."""
-        with self._lock:
-            for db in self._open:
-                db.close()
-            self._open.clear()
 
 
 def pending_upgrade(path: str) -> tuple[int, int] | None:

@@ -59,7 +59,6 @@ from doubleholdem.server.cluster.leases import LeaseLost, Owner
 from doubleholdem.server.storage import hands, wallet_rows
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
-    ThreadConnections,
     begin_within,
     checkpoints,
     money_kind,
@@ -82,6 +81,7 @@ from doubleholdem.server.storage.survey import (
     survey,
     tagged,
 )
+from doubleholdem.server.storage.thread_connections import ThreadConnections
 from doubleholdem.server.storage.turns import WriterTurn
 from doubleholdem.server.storage.wallet_rows import WalletCallRow, wallet_calls
 

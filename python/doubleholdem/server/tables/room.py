@@ -23,7 +23,7 @@ from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.errors import DoubleHoldemError, IllegalAction
 from doubleholdem.server import oplog, protocol
 from doubleholdem.server.money.wallet_calls import WalletCall
-from doubleholdem.server.protocol import ProtocolError, encode
+from doubleholdem.server.protocol import UNAVAILABLE, ProtocolError, encode, unavailable
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.storage import Storage, token_hash
@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 __all__ = ["MAX_ADDRESSES", "RETENTION_SECONDS", "UNAVAILABLE", "Room"]
 
 RETENTION_SECONDS = 10.0  # how often tables without a hand ended meanwhile forget old hands
-
-UNAVAILABLE = "the database refuses writes for now; nothing was changed, try again later"
 
 
 class Opening(TypedDict, total=False):
@@ -333,11 +331,11 @@ class Room:
             return
         player = runner.humans[seat][1] if seat is not None else f"watcher-{connection.number}"
         runner.say(connection, player, text)
-        self.commit.instead(connection, _unavailable(None))
+        self.commit.instead(connection, unavailable(None))
 
     def _unavailable(self, connection: Connection, ident: str | None) -> None:
         """Says that a change cannot be made now: the database refuses writes."""
-        connection.send(_unavailable(ident))
+        connection.send(unavailable(ident))
 
     def _table(self, table_id: int) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -447,7 +445,7 @@ class Room:
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.seat_tokens.put(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
-            self.commit.instead(connection, _unavailable(None))
+            self.commit.instead(connection, unavailable(None))
         if runner.humans.get(seat) == (hashed, name):  # not undone by a commit failed already
             self._watch(connection, runner, seat, hashed)
 
@@ -545,7 +543,7 @@ class Room:
                 commit.applying.add(done)
                 self.applied.add(runner, message.hand, done)
                 runner.reply(connection, encode("result", id=message.id, ok=True))
-                commit.instead(connection, _unavailable(message.id))
+                commit.instead(connection, unavailable(message.id))
         except DoubleHoldemError as error:
             reason = error.reason if isinstance(error, IllegalAction) else None
             connection.error("illegal", told(error), message.id, reason=reason)
@@ -585,18 +583,10 @@ class Room:
             if isinstance(message, protocol.Leave) and table.seats()[seat] is not None:
                 fields["after_hand"] = True  # it plays on by its deadlines, then goes
             runner.reply(connection, encode("result", **fields))
-            self.commit.instead(connection, _unavailable(None))
+            self.commit.instead(connection, unavailable(None))
             if isinstance(message, protocol.Leave):  # its token stops now, not at the hand's end
                 runner.release(seat)
 
 
 def _nothing() -> None:
     """The undo of a change that changed no table (the retention's)."""
-
-
-def _unavailable(ident: str | None) -> str:
-    """The error a change gets while the database refuses writes."""
-    fields: dict[str, Any] = {"code": "unavailable", "message": UNAVAILABLE}
-    if ident is not None:
-        fields["id"] = ident
-    return encode("error", **fields)
