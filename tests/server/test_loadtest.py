@@ -262,3 +262,26 @@ def test_a_sit_refused_for_the_moment_is_sent_again(monkeypatch: pytest.MonkeyPa
     socket = _ScriptedSocket([{"type": "error", "code": "name_taken", "message": "taken"}])
     asyncio.run(client._receive(socket))
     assert socket.sent == []
+
+
+def test_the_load_seats_one_client_at_a_seat_while_a_table_changes_hands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each table of the room is counted once, whatever its processes' lobbies say at a
+    hand-over (each may list it as its own for a moment): two clients given one seat,
+    the second is refused for good and never sits (a failover test waited two minutes
+    for it)."""
+    from doubleholdem.server.http import loadtest
+
+    def table(table_id: int, address: str) -> dict[str, Any]:
+        return {"id": table_id, "address": address, "seats": [None] * 3, "buy_in": [1, 9]}
+
+    lobbies = {  # table 4 handed from a to b, each listing it as its own
+        "http://a:1": [table(3, "http://a:1"), table(4, "http://a:1")],
+        "http://b:2": [table(3, "http://a:1"), table(4, "http://b:2")],
+    }
+    monkeypatch.setattr(loadtest, "_all_tables", lambda base, timeout: lobbies[base])
+    tables = loadtest._room_tables(list(lobbies))
+    assert sorted(t["id"] for _, t in tables) == [3, 4]
+    players = loadtest._players(tables, 6, 0.0)
+    assert len({(p.table, p.seat) for p in players}) == 6

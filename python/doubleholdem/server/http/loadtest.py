@@ -205,11 +205,12 @@ def _served_at(table: dict[str, Any], listed_by: str) -> str | None:
 
 
 def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any]]:
-    """The room's tables as its processes at ``bases`` list them, each once with the
-    process that serves it (its summary as that process lists it, where it answers); a
-    process that does not answer within ``timeout`` seconds is left out, and so is a
-    table no process serves for the moment."""
-    found: dict[tuple[str, int], tuple[str, Any]] = {}
+    """The room's tables as its processes at ``bases`` list them, each once (by its id)
+    with the process that serves it (its summary as that process lists it, where it
+    answers: a process's word on its own tables is taken over another's, which may be
+    older); a process that does not answer within ``timeout`` seconds is left out, and
+    so is a table no process serves for the moment."""
+    found: dict[int, tuple[str, Any]] = {}
     for base in bases:
         try:
             tables = _all_tables(base, timeout)
@@ -217,9 +218,8 @@ def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any
             continue
         for table in tables:
             served = _served_at(table, base)
-            key = (str(served), table["id"])
-            if served is not None and (served == base or key not in found):
-                found[key] = (served, table)
+            if served is not None and (served == base or table["id"] not in found):
+                found[table["id"]] = (served, table)
     return list(found.values())
 
 

@@ -86,15 +86,23 @@ class Directory:
         self.unread = False
 
     def where(self, table_id: int) -> Place | None:
-        """The place that serves table ``table_id`` as the database said (:data:`NOWHERE`
-        while no live process serves it; this process's own place for a table it took
-        over and does not run yet; any table while :attr:`unread`), else ``None``: the
-        room has no such table, or it has no leases (one process, which serves every
-        table)."""
+        """The place that serves table ``table_id``, not served here, as the database
+        said (:data:`NOWHERE` while no live process serves it, any table while
+        :attr:`unread`, and one whose lease this process holds: see :meth:`_shown`),
+        else ``None``: the room has no such table, or it has no leases (one process,
+        which serves every table)."""
         found = self._elsewhere.get(table_id)
         if found is None:
             return NOWHERE if self.unread else None
-        return found[0]
+        return self._shown(found[0])
+
+    def _shown(self, place: Place) -> Place:
+        """Where a table not served here is said to be: ``place``, or :data:`NOWHERE`
+        where ``place`` is here (its lease is this process's as last read, but no table
+        of it runs here: one taken over and not yet restored, or one handed over whose
+        lease is not yet released or read as another's). Every process of a room lists
+        a table as served by one process at most: never by two at a hand-over."""
+        return NOWHERE if place.process == self.here.process else place
 
     def replace(
         self,
@@ -144,6 +152,7 @@ class Directory:
                 entry, place = summary(table_id), self.here
             else:
                 place, entry = self._elsewhere[table_id]
+                place = self._shown(place)
             entries.append({**entry, **_place_fields(place)})
         return entries, (ids[count] if len(ids) > count else None)
 

@@ -12,7 +12,7 @@ from doubleholdem.database.connection import Connection as Database
 from doubleholdem.server import protocol
 from doubleholdem.server.storage.storage import Storage, token_hash
 from doubleholdem.server.storage.survey import StoredTable, read_chat, read_table
-from doubleholdem.server.tables.directory import NOWHERE, Directory
+from doubleholdem.server.tables.directory import Directory
 from doubleholdem.server.tables.runner import TableRunner
 
 __all__ = ["Taken", "elsewhere", "let_go", "read_taken", "surplus"]
@@ -54,7 +54,7 @@ def elsewhere(
     """The ``elsewhere`` reply (docs/PROTOCOL.md) to a ``watch``, ``sit`` or
     ``resume`` of a table that another process of the room serves (``address``
     ``null`` while no live process does: its owner died and none took it over
-    yet, or it is this process's and not yet restored); ``None`` for any other
+    yet, or it moves to or from this process); ``None`` for any other
     message, a table served here, or none in the room.
     A ``resume`` by token finds its table in the room's database (whichever process
     serves it) when the token is not of a seat here."""
@@ -70,8 +70,6 @@ def elsewhere(
     place = None if table_id is None else directory.where(table_id)
     if place is None or table_id in served:
         return None
-    if place.process == directory.here.process:  # being taken over: not yet here
-        place = NOWHERE
     return protocol.encode(
         "elsewhere",
         table=table_id,
