@@ -110,7 +110,7 @@ def test_a_scripted_session_logs_each_event_once_and_no_secret(
             _fail_writes(room)  # ann's next sit is not committed (a full disk)
             await ann.send(type="sit", table=0, buy_in=500)
             assert (await ann.next("error"))["code"] == "unavailable"
-            del room.store.put_table  # mended: the heartbeat finds it writable
+            del room.store.put_table, room.store.writable  # mended: the heartbeat writes
             for _ in range(1000):
                 if room.health() is None:
                     break
@@ -148,12 +148,16 @@ def test_a_scripted_session_logs_each_event_once_and_no_secret(
 
 
 def _fail_writes(room: Room) -> None:
-    """Every table snapshot written fails (a full disk), until ``del room.store.put_table``."""
+    """Every table snapshot written fails, and so does the heartbeat that probes the
+    database (a full disk), until ``del room.store.put_table, room.store.writable``:
+    the heartbeat cannot find the disk mended before it is (and a change made then fail
+    once more)."""
 
     def failing(*args: Any) -> None:
         database_error(room.store)
 
     room.store.put_table = failing  # type: ignore[method-assign]
+    room.store.writable = lambda: False  # type: ignore[method-assign]
 
 
 async def _served(room: Room, connection: Any, **fields: Any) -> list[dict[str, Any]]:
