@@ -57,3 +57,41 @@ def test_a_process_frozen_in_a_membership_transaction_loses_its_tables(
         other.close()
         with contextlib.suppress(*database_errors()):
             room.store.close()
+
+
+def test_a_dead_process_session_left_holding_a_lease_row_is_ended_by_the_taker(
+    postgres_url: str,
+) -> None:
+    """A process frozen half-way through a pipeline of statements (psycopg's
+    ``executemany``) leaves its session active, not idle in a transaction: PostgreSQL
+    never ends it, and the lease row it fenced stayed locked while it slept (the
+    failover test's "tables [0, 1] not served" within a minute). The process taking
+    the tables of a dead owner (its row expired) ends that owner's sessions first."""
+    settings = RoomSettings(
+        tables=2, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
+        address="http://127.0.0.1:8001",
+    )  # fmt: skip
+    room = Room.open(postgres_url, settings, lease_seconds=LEASE)
+    dead, db = room.tables.membership, room.store.db
+    assert dead is not None and sorted(dead.held) == [0, 1]
+    # its storage's session stopped in a commit: never ended by the server by itself
+    db.execute("SELECT set_config('idle_in_transaction_session_timeout', '0', false)").close()
+    db.execute("BEGIN")
+    assert leases.fence(db, dead.id, dead.held) == set()  # both lease rows locked
+    other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
+    try:
+        taken: dict[int, int] = {}
+        deadline = time.monotonic() + 30.0
+        while len(taken) < 2:  # each look a transaction of its own: the event
+            assert time.monotonic() < deadline, f"the dead process's tables not taken: {taken}"
+            taken.update(leases.acquire(other._db, other.id, want=2))
+            time.sleep(0.05)
+        assert sorted(taken) == [0, 1]
+        with pytest.raises(database_errors()):  # its session ended
+            db.execute("COMMIT")
+    finally:
+        other.close()
+        with contextlib.suppress(*database_errors()):
+            db.execute("ROLLBACK")  # (where its session was not ended: the test failed)
+        with contextlib.suppress(*database_errors()):
+            room.store.close()

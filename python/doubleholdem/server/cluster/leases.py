@@ -13,6 +13,12 @@ none) and its *epoch*, raised by one each time the table changes hands.
 - A lease is *takeable* when it has no owner or its owner is not live; a process
   acquires takeable leases (:func:`acquire`), each with its epoch raised by one, and
   releases its own at once when it stops cleanly (:func:`release`).
+- A process that is dead for the others (its row expired or gone) may still hold its
+  sessions open, frozen (``SIGSTOP``) or cut off, with rows of the leases locked in a
+  transaction it never ends (a pipeline of statements stopped half-way is no idle
+  transaction, which PostgreSQL ends by itself): a process about to take tables first
+  ends the sessions of the dead owners of leases (:func:`end_dead_sessions`, each
+  session named by its process: :func:`session_name`), and their locks go with them.
 - Fencing (:func:`fence`): a transaction that writes a table's rows first reads the
   table's lease, locked against a change of hands until it ends (``FOR SHARE``), and
   writes only the tables whose lease still names the writer with the epoch it was
@@ -68,6 +74,7 @@ __all__ = [
     "Owner",
     "acquire",
     "acquire_part",
+    "end_dead_sessions",
     "fence",
     "grant_new",
     "heartbeat",
@@ -78,6 +85,7 @@ __all__ = [
     "register",
     "registered",
     "release",
+    "session_name",
     "stopping",
 ]
 
@@ -201,6 +209,31 @@ def registered(db: Connection) -> list[Owner]:
     return [Owner(str(i), str(a)) for i, a in rows]
 
 
+def session_name(process: str) -> str:
+    """The ``application_name`` of the PostgreSQL sessions of ``process`` that lock
+    lease rows (its storage's and its membership's): what :func:`end_dead_sessions`
+    finds them by (at most 63 characters, as PostgreSQL keeps them)."""
+    return f"doubleholdem {process}"[:63]
+
+
+def end_dead_sessions(db: Connection) -> int:
+    """PostgreSQL: ends every session (:func:`session_name`) of a process that owns a
+    lease and is dead (its row expired or gone; one stopping, its row renewed, finishes
+    its last commit), so that no lock it left on a lease row keeps the others from
+    taking it; the number of sessions ended. A process that was only slow finds its
+    sessions gone and opens new ones (its tables long taken, under raised epochs)."""
+    if dialect(db) == SQLITE:
+        return 0
+    rows = db.execute(
+        "SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a"
+        " WHERE a.datname = current_database() AND a.pid != pg_backend_pid()"
+        " AND a.application_name IN (SELECT left('doubleholdem ' || l.owner, 63)"
+        " FROM leases l WHERE l.owner IS NOT NULL AND NOT EXISTS (SELECT 1 FROM processes p"
+        f" WHERE p.id = l.owner AND p.expires > {_now(db)}))"
+    ).fetchall()
+    return len(rows)
+
+
 def _add_missing(db: Connection) -> None:
     """A lease row, with no owner, for each table that has none yet."""
     db.execute(
@@ -227,6 +260,8 @@ def _acquire(
 ) -> dict[int, int]:
     if want <= 0:
         return {}
+    if not steal:  # their locks gone by the next look (the sessions end as signalled)
+        end_dead_sessions(db)
     takeable = (
         "l.owner IS NULL OR l.owner != ?" if steal else
         f"l.owner IS NULL OR NOT EXISTS (SELECT 1 FROM processes p WHERE p.id = l.owner"

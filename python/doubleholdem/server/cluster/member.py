@@ -95,10 +95,14 @@ class Membership:
         membership's session, whose transactions (a lease acquired or released, its
         rows locked until it commits) end with the session if left open a lease's
         length: a process frozen in one (SIGSTOP) holds no lease row from the others
-        while it sleeps, and counts as dead as its session ends."""
+        while it sleeps, and counts as dead as its session ends. The session is named
+        by the process (ended by the others once it is dead:
+        :func:`~doubleholdem.server.cluster.leases.end_dead_sessions`)."""
         idle = f"{int(self.lease_seconds * 1000)}ms"
         self._db.execute(
-            "SELECT set_config('idle_in_transaction_session_timeout', ?, false)", (idle,)
+            "SELECT set_config('idle_in_transaction_session_timeout', ?, false),"
+            " set_config('application_name', ?, false)",
+            (idle, leases.session_name(self.id)),
         ).close()
         self._db.execute("SELECT pg_advisory_lock(?)", (self._lock,)).close()
 

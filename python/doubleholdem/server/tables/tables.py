@@ -128,6 +128,9 @@ class RoomTables:
                 idle = f"{int(membership.lease_seconds * 1000)}ms"  # frozen in a transaction:
                 # its session ends, and its leases' locks with it (a new one then opens)
                 store.set_session("idle_in_transaction_session_timeout", idle)
+                # named by its process: ended by the others once it is dead (frozen in
+                # a pipeline of statements, which is no idle transaction)
+                store.set_session("application_name", leases.session_name(membership.id))
             store.closing.append(membership.close)
             membership.renewed = partial(self.commit.metrics.count, "leases_renewed")
             self.commit.lost = self._lost
