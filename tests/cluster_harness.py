@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from doubleholdem.database.connection import begin
-from doubleholdem.database.url import connect
+from doubleholdem.database.url import connect, is_postgres
 from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.http.load_client import Move
 
@@ -61,6 +61,15 @@ fee = {FEE}
 bots = 1
 """
 ROOM = ("--signup", "open", "--welcome-chips", "100000", "--signups-per-address", "0")
+
+
+# the room's sessions but the one asking: its process, state, seconds in it, statement
+_SESSIONS = (
+    "SELECT pid, application_name, state,"
+    " round(EXTRACT(EPOCH FROM clock_timestamp() - state_change)::numeric, 1), left(query, 80)"
+    " FROM pg_stat_activity WHERE datname = current_database() AND pid != pg_backend_pid()"
+    " ORDER BY pid"
+)
 
 
 def _state(pid: int) -> str:
@@ -271,8 +280,25 @@ class ServedRoom:
             ):
                 return time.monotonic() - started
             if time.monotonic() - started > seconds:
-                raise TimeoutError(f"tables {sorted(wanted)} not served: {owners}")
+                raise TimeoutError(f"tables {sorted(wanted)} not served{self.account()}")
             time.sleep(0.01)
+
+    def account(self) -> str:
+        """What the room's processes and its database say, to tell why a wait failed:
+        the end of each process's log, the leases, the processes (seconds until each
+        expires) and, on PostgreSQL, the sessions (each named by its process, with its
+        state, the seconds it has been in it and its statement)."""
+        text = "".join(f"\n--- {p.log.name}:\n{p.log.read_text()[-3000:]}" for p in self.processes)
+        with contextlib.closing(connect(self.db)) as db:
+            leased = db.execute("SELECT * FROM leases ORDER BY table_id").fetchall()
+            rows = db.execute("SELECT id, address, expires FROM processes").fetchall()
+            now = time.time()  # (the database's clock is this machine's)
+            alive = [(i, address, round(expires - now, 1)) for i, address, expires in rows]
+            text += f"\n--- leases (table, owner, epoch): {leased}"
+            text += f"\n--- processes (id, address, seconds until it expires): {alive}"
+            if is_postgres(self.db):
+                text += "".join(f"\n--- session {row}" for row in db.execute(_SESSIONS))
+        return text
 
     @staticmethod
     def _listed(served: Served, table: int) -> bool:

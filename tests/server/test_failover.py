@@ -16,7 +16,6 @@ for the event, bounded."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +30,6 @@ from cluster_harness import (
     wait_in_hand,
     wait_played,
 )
-from doubleholdem.database.url import connect
 from doubleholdem.server.http.load_client import Move
 from doubleholdem.server.http.loadtest import LoadResult, run_load
 
@@ -111,7 +109,7 @@ def _play(
             try:
                 await _first(seated, load)  # every client sits (a failed load ends it)
             except AssertionError as error:  # what the processes said, to tell why
-                raise AssertionError(f"{error}{_account(room)}") from None
+                raise AssertionError(f"{error}{room.account()}") from None
             await asyncio.to_thread(wait_hands, room.db, TABLES)  # the tables play
             for _ in range(cycles):
                 await asyncio.to_thread(cycle, room, moves)
@@ -133,14 +131,6 @@ async def _first(seated: asyncio.Event, load: asyncio.Task[LoadResult]) -> None:
         raise AssertionError("the load ended before every client sat")
     if not seated.is_set():
         raise AssertionError("the clients did not all sit within 120 s")
-
-
-def _account(room: ServedRoom) -> str:
-    """The end of each process's operator's log, and the database's sessions."""
-    logs = "".join(f"\n--- {p.log.name}:\n{p.log.read_text()[-3000:]}" for p in room.processes)
-    with contextlib.closing(connect(room.db)) as db:
-        sessions = db.execute("SELECT state, COUNT(*) FROM pg_stat_activity GROUP BY state")
-        return f"{logs}\n--- sessions by state: {sessions.fetchall()}"
 
 
 def _room(db: str, directory: Path) -> ServedRoom:
