@@ -17,8 +17,9 @@ none) and its *epoch*, raised by one each time the table changes hands.
   sessions open, frozen (``SIGSTOP``) or cut off, with rows of the leases locked in a
   transaction it never ends (a pipeline of statements stopped half-way is no idle
   transaction, which PostgreSQL ends by itself): a process about to take tables first
-  ends the sessions of the dead owners of leases (:func:`end_dead_sessions`, each
-  session named by its process: :func:`session_name`), and their locks go with them.
+  ends the sessions of the owners of leases dead for a while (:func:`end_dead_sessions`,
+  each session named by its process: :func:`session_name`), and their locks go with
+  them.
 - Fencing (:func:`fence`): a transaction that writes a table's rows first reads the
   table's lease, locked against a change of hands until it ends (``FOR SHARE``), and
   writes only the tables whose lease still names the writer with the epoch it was
@@ -69,6 +70,7 @@ __all__ = [
     "LEASE_SECONDS",
     "RENEW_SECONDS",
     "SCHEMA",
+    "SESSIONS_END_SECONDS",
     "TOURNAMENTS",
     "LeaseLost",
     "Owner",
@@ -91,6 +93,9 @@ __all__ = [
 
 LEASE_SECONDS = 3.0  # a process's leases expire this long after its last heartbeat
 RENEW_SECONDS = 1.0  # between heartbeats (and looks for takeable tables)
+# a dead owner's sessions are ended this long after its row expired (not at once: a
+# process still starting, before its first heartbeat, or slow for a moment keeps them)
+SESSIONS_END_SECONDS = LEASE_SECONDS
 TOURNAMENTS = -1  # the lease of the room's tournaments (a part of the room, no table)
 
 # the tables, in SQLite's words (doubleholdem.database.ddl says them in PostgreSQL's)
@@ -218,10 +223,11 @@ def session_name(process: str) -> str:
 
 def end_dead_sessions(db: Connection) -> int:
     """PostgreSQL: ends every session (:func:`session_name`) of a process that owns a
-    lease and is dead (its row expired or gone; one stopping, its row renewed, finishes
-    its last commit), so that no lock it left on a lease row keeps the others from
-    taking it; the number of sessions ended. A process that was only slow finds its
-    sessions gone and opens new ones (its tables long taken, under raised epochs)."""
+    lease and is dead (its row gone, or expired :data:`SESSIONS_END_SECONDS` ago; one
+    stopping, its row renewed, finishes its last commit), so that no lock it left on a
+    lease row keeps the others from taking it; the number of sessions ended. A process
+    that was only slow finds its sessions gone and opens new ones (its tables long
+    taken, under raised epochs)."""
     if dialect(db) == SQLITE:
         return 0
     rows = db.execute(
@@ -229,7 +235,8 @@ def end_dead_sessions(db: Connection) -> int:
         " WHERE a.datname = current_database() AND a.pid != pg_backend_pid()"
         " AND a.application_name IN (SELECT left('doubleholdem ' || l.owner, 63)"
         " FROM leases l WHERE l.owner IS NOT NULL AND NOT EXISTS (SELECT 1 FROM processes p"
-        f" WHERE p.id = l.owner AND p.expires > {_now(db)}))"
+        f" WHERE p.id = l.owner AND p.expires > {_now(db)} - ?))",
+        (SESSIONS_END_SECONDS,),
     ).fetchall()
     return len(rows)
 

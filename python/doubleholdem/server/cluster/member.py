@@ -126,6 +126,7 @@ class Membership:
         deadline = time.monotonic() + self.lease_seconds + self.renew_seconds
         taken: dict[int, int] = {}
         while True:
+            leases.heartbeat(self._db, self.id, self.lease_seconds)  # live while it waits
             taken.update(self._acquire(want=self.share() - len(taken), steal=False))
             if len(taken) >= self.share() or time.monotonic() >= deadline:
                 return taken
