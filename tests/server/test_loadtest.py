@@ -268,20 +268,25 @@ def test_the_load_seats_one_client_at_a_seat_while_a_table_changes_hands(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each table of the room is counted once, whatever its processes' lobbies say at a
-    hand-over (each may list it as its own for a moment): two clients given one seat,
-    the second is refused for good and never sits (a failover test waited two minutes
-    for it)."""
+    hand-over: each process that answers says which tables it serves (another's word
+    may be older). Counted twice, two clients were given one seat: the second was
+    refused for good and never sat (a failover test waited two minutes for it).
+    Processes serving rooms of their own list theirs each."""
     from doubleholdem.server.http import loadtest
 
-    def table(table_id: int, address: str) -> dict[str, Any]:
-        return {"id": table_id, "address": address, "seats": [None] * 3, "buy_in": [1, 9]}
+    def table(table_id: int, address: str | None) -> dict[str, Any]:
+        summary = {"id": table_id, "address": address, "seats": [None] * 3, "buy_in": [1, 9]}
+        return summary if address is not None else {**summary, "process": None}
 
-    lobbies = {  # table 4 handed from a to b, each listing it as its own
-        "http://a:1": [table(3, "http://a:1"), table(4, "http://a:1")],
-        "http://b:2": [table(3, "http://a:1"), table(4, "http://b:2")],
+    lobbies = {  # table 4 handed from b to c: a read it at b, b lets it go, c serves it
+        "http://a:1": [table(3, "http://a:1"), table(4, "http://b:2")],
+        "http://b:2": [table(3, "http://a:1"), table(4, None)],
+        "http://c:3": [table(3, "http://a:1"), table(4, "http://c:3")],
     }
     monkeypatch.setattr(loadtest, "_all_tables", lambda base, timeout: lobbies[base])
     tables = loadtest._room_tables(list(lobbies))
-    assert sorted(t["id"] for _, t in tables) == [3, 4]
+    assert sorted((t["id"], base) for base, t in tables) == [(3, "http://a:1"), (4, "http://c:3")]
     players = loadtest._players(tables, 6, 0.0)
     assert len({(p.table, p.seat) for p in players}) == 6
+    lobbies = {"http://x:1": [table(0, "http://x:1")], "http://y:2": [table(0, "http://y:2")]}
+    assert len(loadtest._room_tables(list(lobbies))) == 2  # two rooms, a table 0 in each

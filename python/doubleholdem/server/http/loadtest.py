@@ -205,21 +205,24 @@ def _served_at(table: dict[str, Any], listed_by: str) -> str | None:
 
 
 def _room_tables(bases: list[str], timeout: float = 30.0) -> list[tuple[str, Any]]:
-    """The room's tables as its processes at ``bases`` list them, each once (by its id)
-    with the process that serves it (its summary as that process lists it, where it
-    answers: a process's word on its own tables is taken over another's, which may be
-    older); a process that does not answer within ``timeout`` seconds is left out, and
-    so is a table no process serves for the moment."""
-    found: dict[int, tuple[str, Any]] = {}
+    """The room's tables as its processes at ``bases`` list them, each once with the
+    process that serves it (its summary as that process lists it, where it answers);
+    each process that answers is the one to say which tables it serves (another's word
+    on them may be older: a table it handed over), a process that does not answer
+    within ``timeout`` seconds is left out, and so is a table no process serves for
+    the moment. Processes serving rooms of their own list theirs each."""
+    lobbies: dict[str, list[Any]] = {}
     for base in bases:
         try:
-            tables = _all_tables(base, timeout)
+            lobbies[base] = _all_tables(base, timeout)
         except (OSError, ValueError):  # gone, frozen or failing: another serves its tables
             continue
+    found: dict[tuple[str, int], tuple[str, Any]] = {}
+    for base, tables in lobbies.items():
         for table in tables:
             served = _served_at(table, base)
-            if served is not None and (served == base or table["id"] not in found):
-                found[table["id"]] = (served, table)
+            if served is not None and (served == base or served not in lobbies):
+                found.setdefault((served, table["id"]), (served, table))
     return list(found.values())
 
 
