@@ -14,11 +14,16 @@ import time
 
 import pytest
 
+from doubleholdem.accounts import ledger
+from doubleholdem.database.connection import begin
 from doubleholdem.database.failure import database_errors
+from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.member import Membership
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
+from passwords_double import FAST
 from server_harness import DOUBLE_THREE
 
 LEASE = 0.5  # seconds: the lease's length, so the frozen session's end, in this test
@@ -84,7 +89,7 @@ def test_a_dead_process_session_left_holding_a_lease_row_is_ended_by_the_taker(
         deadline = time.monotonic() + 30.0
         while len(taken) < 2:  # each look a transaction of its own: the event
             assert time.monotonic() < deadline, f"the dead process's tables not taken: {taken}"
-            taken.update(leases.acquire(other._db, other.id, want=2))
+            taken.update(other._acquire(want=2, steal=False))
             time.sleep(0.05)
         assert sorted(taken) == [0, 1]
         with pytest.raises(database_errors()):  # its session ended
@@ -93,5 +98,48 @@ def test_a_dead_process_session_left_holding_a_lease_row_is_ended_by_the_taker(
         other.close()
         with contextlib.suppress(*database_errors()):
             db.execute("ROLLBACK")  # (where its session was not ended: the test failed)
+        with contextlib.suppress(*database_errors()):
+            room.store.close()
+
+
+def test_a_dead_process_desk_session_left_holding_the_ledger_lock_is_ended(
+    postgres_url: str,
+) -> None:
+    """The desk's sessions (sign-ups, the cashier: off the event loop) are named by
+    their process too: one frozen inside a money movement held the ledger's lock, and
+    every other process's money waited for it for good; the process taking the dead
+    one's tables ends them, and the lock is free."""
+    settings = RoomSettings(
+        tables=1, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
+        address="http://127.0.0.1:8001",
+    )  # fmt: skip
+    room = Room.open(postgres_url, settings, lease_seconds=LEASE)
+    desk = Desk(room.store.path, room.settings, passwords=FAST)
+    other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
+    moving = desk._db()  # the desk's session, stopped inside a money movement
+    probe = connect(postgres_url)
+    try:
+        begin(moving)
+        ledger.lock(moving)
+        begin(probe)
+        taken: dict[int, int] = {}
+        deadline = time.monotonic() + 30.0
+        while not probe.execute(  # the ledger's lock, as ledger.lock takes it
+            "SELECT pg_try_advisory_xact_lock(hashtext('doubleholdem:ledger'),"
+            " hashtext(COALESCE(current_schema(), '')))"
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline, "the ledger's lock is still held"
+            taken.update(other._acquire(want=1 - len(taken), steal=False))  # a look
+            time.sleep(0.05)
+        probe.execute("ROLLBACK")
+        assert list(taken) == [0]  # (taken at once: its lease row was not locked)
+        with pytest.raises(database_errors()):  # its session ended
+            moving.execute("COMMIT")
+    finally:
+        probe.close()
+        other.close()
+        with contextlib.suppress(*database_errors()):
+            moving.execute("ROLLBACK")
+        desk.close()
         with contextlib.suppress(*database_errors()):
             room.store.close()

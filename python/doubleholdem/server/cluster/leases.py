@@ -16,10 +16,10 @@ none) and its *epoch*, raised by one each time the table changes hands.
 - A process that is dead for the others (its row expired or gone) may still hold its
   sessions open, frozen (``SIGSTOP``) or cut off, with rows of the leases locked in a
   transaction it never ends (a pipeline of statements stopped half-way is no idle
-  transaction, which PostgreSQL ends by itself): a process about to take tables first
-  ends the sessions of the owners of leases dead for a while (:func:`end_dead_sessions`,
-  each session named by its process: :func:`session_name`), and their locks go with
-  them.
+  transaction, which PostgreSQL ends by itself), or the ledger's lock: at each look for
+  takeable tables a process ends the sessions of the processes dead for a while
+  (:func:`end_dead_sessions`, each session named by its process: :func:`session_name`),
+  and their locks go with them.
 - Fencing (:func:`fence`): a transaction that writes a table's rows first reads the
   table's lease, locked against a change of hands until it ends (``FOR SHARE``), and
   writes only the tables whose lease still names the writer with the epoch it was
@@ -215,17 +215,19 @@ def registered(db: Connection) -> list[Owner]:
 
 
 def session_name(process: str) -> str:
-    """The ``application_name`` of the PostgreSQL sessions of ``process`` that lock
-    lease rows (its storage's and its membership's): what :func:`end_dead_sessions`
-    finds them by (at most 63 characters, as PostgreSQL keeps them)."""
+    """The ``application_name`` of the PostgreSQL sessions of ``process`` that may hold
+    locks the others wait for (its storage's, its membership's, its desk's): what
+    :func:`end_dead_sessions` finds them by (at most 63 characters, as PostgreSQL keeps
+    them)."""
     return f"doubleholdem {process}"[:63]
 
 
 def end_dead_sessions(db: Connection) -> int:
-    """PostgreSQL: ends every session (:func:`session_name`) of a process that owns a
-    lease and is dead (its row gone, or expired :data:`SESSIONS_END_SECONDS` ago; one
-    stopping, its row renewed, finishes its last commit), so that no lock it left on a
-    lease row keeps the others from taking it; the number of sessions ended. A process
+    """PostgreSQL: ends every session (:func:`session_name`) of a dead process (its row
+    expired :data:`SESSIONS_END_SECONDS` ago or more, or gone while it still owns a
+    lease; one stopping finishes its last commit within that time), so that no lock it
+    left (a lease row, the ledger's) keeps the live ones waiting; the number of sessions
+    ended (each ends as it is signalled: its locks are gone by the next look). A process
     that was only slow finds its sessions gone and opens new ones (its tables long
     taken, under raised epochs)."""
     if dialect(db) == SQLITE:
@@ -233,9 +235,10 @@ def end_dead_sessions(db: Connection) -> int:
     rows = db.execute(
         "SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a"
         " WHERE a.datname = current_database() AND a.pid != pg_backend_pid()"
-        " AND a.application_name IN (SELECT left('doubleholdem ' || l.owner, 63)"
-        " FROM leases l WHERE l.owner IS NOT NULL AND NOT EXISTS (SELECT 1 FROM processes p"
-        f" WHERE p.id = l.owner AND p.expires > {_now(db)} - ?))",
+        " AND a.application_name IN (SELECT left('doubleholdem ' || dead.id, 63) FROM"
+        f" (SELECT p.id FROM processes p WHERE p.expires <= {_now(db)} - ?"
+        " UNION SELECT l.owner FROM leases l WHERE l.owner IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM processes p WHERE p.id = l.owner)) AS dead)",
         (SESSIONS_END_SECONDS,),
     ).fetchall()
     return len(rows)
@@ -267,8 +270,6 @@ def _acquire(
 ) -> dict[int, int]:
     if want <= 0:
         return {}
-    if not steal:  # their locks gone by the next look (the sessions end as signalled)
-        end_dead_sessions(db)
     takeable = (
         "l.owner IS NULL OR l.owner != ?" if steal else
         f"l.owner IS NULL OR NOT EXISTS (SELECT 1 FROM processes p WHERE p.id = l.owner"

@@ -140,6 +140,11 @@ class Membership:
         return math.ceil(int(tables) / len(live))
 
     def _acquire(self, *, want: int, steal: bool) -> dict[int, int]:
+        """A look for takeable tables: the sessions of dead processes ended first
+        (:func:`~doubleholdem.server.cluster.leases.end_dead_sessions`: their locks gone
+        by the next look), then at most ``want`` tables acquired (``steal``: any)."""
+        if not steal:
+            leases.end_dead_sessions(self._db)
         if want <= 0:
             return {}
         return leases.acquire(self._db, self.id, want=want, steal=steal)

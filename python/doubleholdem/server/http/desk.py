@@ -35,6 +35,7 @@ from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.database.connection import Connection, begin
 from doubleholdem.errors import HashingBusy
+from doubleholdem.server.cluster import leases
 from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
 from doubleholdem.server.storage.hands import player_records
 from doubleholdem.server.storage.thread_connections import ThreadConnections
@@ -87,7 +88,10 @@ class Desk:
         )
         self._slots = threading.BoundedSemaphore(hash_slots)
         self._lock = threading.Lock()  # the hasher
-        self._connections = ThreadConnections(path, busy_seconds=BUSY_SECONDS)
+        # named by the room's process: a process that finds it dead ends its sessions,
+        # and so the ledger's lock one of them may hold in a transaction it never ends
+        name = leases.session_name(settings.process)
+        self._connections = ThreadConnections(path, busy_seconds=BUSY_SECONDS, name=name)
         with self._transaction() as db:
             ensure_schema(db)
 

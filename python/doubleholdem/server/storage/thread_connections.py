@@ -16,12 +16,17 @@ class ThreadConnections:
     """One connection to the database at ``path`` (a SQLite file or a PostgreSQL URL)
     per thread, made on first use (SQLite: WAL, a writer waits ``busy_seconds`` for the
     write lock; ``read_only``: reads only), all closed by :meth:`close`: connections of
-    their own for work off the event loop."""
+    their own for work off the event loop. ``name``: the ``application_name`` of each
+    PostgreSQL session (the process's, by which the room ends the sessions of a process
+    found dead: :func:`~doubleholdem.server.cluster.leases.end_dead_sessions`)."""
 
-    def __init__(self, path: str, *, busy_seconds: float, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str, *, busy_seconds: float, read_only: bool = False, name: str | None = None
+    ) -> None:
         self.path = path
         self._busy = busy_seconds
         self._read_only = read_only
+        self._name = name
         self._local = threading.local()
         self._lock = threading.Lock()
         self._open: list[Connection] = []
@@ -38,7 +43,10 @@ class ThreadConnections:
 
     def _connect(self) -> Connection:
         if is_postgres(self.path):
-            return connect(self.path, mode="ro" if self._read_only else "rw", timeout=self._busy)
+            db = connect(self.path, mode="ro" if self._read_only else "rw", timeout=self._busy)
+            if self._name is not None:
+                db.execute("SELECT set_config('application_name', ?, false)", (self._name,))
+            return db
         db = sqlite3.connect(
             self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
         )
