@@ -93,9 +93,11 @@ __all__ = [
 
 LEASE_SECONDS = 3.0  # a process's leases expire this long after its last heartbeat
 RENEW_SECONDS = 1.0  # between heartbeats (and looks for takeable tables)
-# a dead owner's sessions are ended this long after its row expired (not at once: a
+# a dead process's sessions are ended this long after its row expired (not at once: a
 # process still starting, before its first heartbeat, or slow for a moment keeps them)
 SESSIONS_END_SECONDS = LEASE_SECONDS
+_SESSION_PREFIX = "doubleholdem "  # a process's sessions' name: this and its id
+_NAME_LENGTH = 63  # the characters of an application_name PostgreSQL keeps
 TOURNAMENTS = -1  # the lease of the room's tournaments (a part of the room, no table)
 
 # the tables, in SQLite's words (doubleholdem.database.ddl says them in PostgreSQL's)
@@ -219,7 +221,7 @@ def session_name(process: str) -> str:
     locks the others wait for (its storage's, its membership's, its desk's): what
     :func:`end_dead_sessions` finds them by (at most 63 characters, as PostgreSQL keeps
     them)."""
-    return f"doubleholdem {process}"[:63]
+    return f"{_SESSION_PREFIX}{process}"[:_NAME_LENGTH]
 
 
 def end_dead_sessions(db: Connection) -> int:
@@ -235,11 +237,11 @@ def end_dead_sessions(db: Connection) -> int:
     rows = db.execute(
         "SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a"
         " WHERE a.datname = current_database() AND a.pid != pg_backend_pid()"
-        " AND a.application_name IN (SELECT left('doubleholdem ' || dead.id, 63) FROM"
+        " AND a.application_name IN (SELECT left(? || dead.id, ?) FROM"
         f" (SELECT p.id FROM processes p WHERE p.expires <= {_now(db)} - ?"
         " UNION SELECT l.owner FROM leases l WHERE l.owner IS NOT NULL"
         " AND NOT EXISTS (SELECT 1 FROM processes p WHERE p.id = l.owner)) AS dead)",
-        (SESSIONS_END_SECONDS,),
+        (_SESSION_PREFIX, _NAME_LENGTH, SESSIONS_END_SECONDS),
     ).fetchall()
     return len(rows)
 
