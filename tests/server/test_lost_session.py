@@ -9,7 +9,8 @@ its membership, on a connection of its own, kept renewing its leases, and its ta
 some taken over from a dead process, dealt no hand again (the failover runs' "a table
 taken over dealt no new hand within 120 s"). Now the storage opens a new session once
 the transaction is rolled back, with the room's session settings, and the tables play
-on from what was committed."""
+on from what was committed. The sessions of work off the event loop (the desk's, the
+storage's readers') likewise open anew."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ from functools import partial
 
 import pytest
 
+from doubleholdem.database.failure import database_errors
 from doubleholdem.database.url import connect
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.thread_connections import ThreadConnections
 from doubleholdem.server.tables.room import Room
 from server_harness import DOUBLE_THREE
 
@@ -87,3 +90,29 @@ def test_a_room_whose_write_session_ended_plays_on(postgres_url: str, in_transac
     assert idle == "30s"
     room.store.close()
     assert pid
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_thread_whose_session_ended_opens_a_new_one(postgres_url: str, read_only: bool) -> None:
+    """The sessions of work off the event loop (the desk's, the storage's readers'): one
+    the server ended fails the statement that finds it so, and the thread's next call
+    has a new session with its name. Before, every later call on that thread failed
+    (the room's processes end a dead one's named sessions: one only slow lost its desk
+    for good)."""
+    connections = ThreadConnections(
+        postgres_url, busy_seconds=1.0, read_only=read_only, name="doubleholdem p1"
+    )
+    try:
+        (pid,) = connections.get().execute("SELECT pg_backend_pid()").fetchone()
+        _terminate(postgres_url, pid)
+        with pytest.raises(database_errors()):
+            connections.get().execute("SELECT 1").fetchone()
+        db = connections.get()
+        (again, name) = db.execute(
+            "SELECT pg_backend_pid(), current_setting('application_name')"
+        ).fetchone()
+        assert again != pid and name == "doubleholdem p1"
+        if read_only:  # opened as the first was
+            assert db.execute("SHOW transaction_read_only").fetchone() == ("on",)
+    finally:
+        connections.close()

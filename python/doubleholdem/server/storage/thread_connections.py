@@ -7,6 +7,7 @@ import sqlite3
 import threading
 
 from doubleholdem.database.connection import Connection
+from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.database.url import connect, is_postgres
 
 __all__ = ["ThreadConnections"]
@@ -26,26 +27,31 @@ class ThreadConnections:
         self.path = path
         self._busy = busy_seconds
         self._read_only = read_only
-        self._name = name
+        self._session_name = name
         self._local = threading.local()
         self._lock = threading.Lock()
         self._open: list[Connection] = []
 
     def get(self) -> Connection:
-        """This thread's connection."""
+        """This thread's connection: a PostgreSQL session the server ended (a restart,
+        an operator's ``pg_terminate_backend``, the room's processes ending those of one
+        found dead) is replaced by a new one, as the storage's is; the statement that
+        found it ended failed. Without this every later call on the thread failed."""
         db: Connection | None = getattr(self._local, "db", None)
         if db is None:
             db = self._connect()
             self._local.db = db
             with self._lock:
                 self._open.append(db)
+        elif isinstance(db, PostgresConnection) and db.lost:
+            db.reopen()
+            self._name(db)
         return db
 
     def _connect(self) -> Connection:
         if is_postgres(self.path):
             db = connect(self.path, mode="ro" if self._read_only else "rw", timeout=self._busy)
-            if self._name is not None:
-                db.execute("SELECT set_config('application_name', ?, false)", (self._name,))
+            self._name(db)
             return db
         db = sqlite3.connect(
             self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
@@ -54,6 +60,11 @@ class ThreadConnections:
         if self._read_only:
             db.execute("PRAGMA query_only = ON")
         return db
+
+    def _name(self, db: Connection) -> None:
+        """Names a PostgreSQL session (its ``application_name``), if the sessions have one."""
+        if self._session_name is not None:
+            db.execute("SELECT set_config('application_name', ?, false)", (self._session_name,))
 
     def close(self) -> None:
         """Closes every connection (call it once no thread uses them)."""
