@@ -53,6 +53,7 @@ class PostgresConnection:
     ) -> None:
         self.connection = connection
         self._opener = opener  # a new session, as the first was opened
+        self._settings: dict[str, str] = {}  # the session's own (set_session)
 
     @property
     def lost(self) -> bool:
@@ -61,12 +62,19 @@ class PostgresConnection:
         it fails until :meth:`reopen`."""
         return bool(self.connection.closed)
 
+    def set_session(self, name: str, value: str) -> None:
+        """Sets the session's setting ``name`` to ``value``, again on each new session
+        (:meth:`reopen`)."""
+        self.execute("SELECT set_config(?, ?, false)", (name, value)).close()
+        self._settings[name] = value
+
     def reopen(self) -> None:
         """A new session in place of the lost one (whoever holds this object uses the
-        new one), as the first was opened; the session's own settings are the
-        caller's to set again."""
+        new one), as the first was opened, with the settings :meth:`set_session` set."""
         self.connection.close()
         self.connection = self._opener()
+        for name, value in self._settings.items():
+            self.execute("SELECT set_config(?, ?, false)", (name, value)).close()
 
     @property
     def in_transaction(self) -> bool:

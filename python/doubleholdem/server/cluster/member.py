@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from doubleholdem.database.connection import POSTGRESQL, Connection, dialect
+from doubleholdem.database.connection import Connection
 from doubleholdem.database.failure import database_error, database_errors
 from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.database.url import connect
@@ -71,9 +71,9 @@ class Membership:
         except database_errors() as error:
             raise database_error(target, error) from None
         self._lock: int | None = None
-        if dialect(self._db) == POSTGRESQL:  # held for the process's life: its liveness
+        if isinstance(self._db, PostgresConnection):  # held for its life: its liveness
             self._lock = secrets.randbits(62)
-            self._session()
+            self._session(self._db)
         lock = self._lock
         leases.register(self._db, self.id, address, lock=lock, seconds=lease_seconds)
         self.held: dict[int, int] = {}  # table -> epoch, as the event loop knows them
@@ -90,21 +90,21 @@ class Membership:
         # tables' work (a part of the room leased apart: its tournaments); not stopping
         self.beats: list[Callable[[Connection], None]] = []
 
-    def _session(self) -> None:
+    def _session(self, db: PostgresConnection) -> None:
         """PostgreSQL: this process's liveness, its advisory lock, taken on the
         membership's session, whose transactions (a lease acquired or released, its
         rows locked until it commits) end with the session if left open a lease's
         length: a process frozen in one (SIGSTOP) holds no lease row from the others
         while it sleeps, and counts as dead as its session ends. The session is named
         by the process (ended by the others once it is dead:
-        :func:`~doubleholdem.server.cluster.leases.end_dead_sessions`)."""
-        idle = f"{int(self.lease_seconds * 1000)}ms"
-        self._db.execute(
-            "SELECT set_config('idle_in_transaction_session_timeout', ?, false),"
-            " set_config('application_name', ?, false)",
-            (idle, leases.session_name(self.id)),
-        ).close()
-        self._db.execute("SELECT pg_advisory_lock(?)", (self._lock,)).close()
+        :func:`~doubleholdem.server.cluster.leases.end_dead_sessions`); both settings
+        are the session's again when it opens anew."""
+        db.set_session("idle_in_transaction_session_timeout", f"{int(self.lease_seconds * 1000)}ms")
+        db.set_session("application_name", leases.session_name(self.id))
+        self._hold_liveness(db)
+
+    def _hold_liveness(self, db: PostgresConnection) -> None:
+        db.execute("SELECT pg_advisory_lock(?)", (self._lock,)).close()
 
     def _reopen_if_lost(self) -> None:
         """A new session in place of one the server ended (see :meth:`_session`), the
@@ -112,7 +112,7 @@ class Membership:
         if isinstance(self._db, PostgresConnection) and self._db.lost:
             _log.warning("the room's membership session was ended by the server: a new one opens")
             self._db.reopen()
-            self._session()
+            self._hold_liveness(self._db)
 
     # ------------------------------------------------------------------ at the start
 

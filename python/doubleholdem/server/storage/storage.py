@@ -140,7 +140,6 @@ class Storage:
         # the seat tokens and the action ids applied with them
         self.seat_tokens = SeatTokens(self._db, self._touched, self.committed)
         self.closing: list[Callable[[], None]] = []  # called first when it closes
-        self._session: dict[str, str] = {}  # PostgreSQL's session settings (set_session)
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:" and dialect(self._db) == SQLITE:
             # checkpoints (disk flushes) on a thread of their own: commits never wait for one
@@ -200,8 +199,7 @@ class Storage:
         connection, again on each new session (:meth:`_reopen_if_lost`); nothing on
         SQLite."""
         if isinstance(self._db, PostgresConnection):
-            self._db.execute("SELECT set_config(?, ?, false)", (name, value)).close()
-            self._session[name] = value
+            self._db.set_session(name, value)
 
     def _reopen_if_lost(self) -> None:
         """Outside a transaction: a new session in place of one the server ended (a
@@ -214,8 +212,6 @@ class Storage:
             return
         _log.warning("the room's database session was ended by the server: a new one opens")
         db.reopen()
-        for name, value in self._session.items():
-            db.execute("SELECT set_config(?, ?, false)", (name, value)).close()
 
     def reserve(self, wait: float = 0.0) -> bool:
         """Begins the next :meth:`transaction` now if the database can be written at

@@ -44,14 +44,14 @@ class ThreadConnections:
             with self._lock:
                 self._open.append(db)
         elif isinstance(db, PostgresConnection) and db.lost:
-            db.reopen()
-            self._name(db)
+            db.reopen()  # (named again)
         return db
 
     def _connect(self) -> Connection:
         if is_postgres(self.path):
             db = connect(self.path, mode="ro" if self._read_only else "rw", timeout=self._busy)
-            self._name(db)
+            if isinstance(db, PostgresConnection) and self._session_name is not None:
+                db.set_session("application_name", self._session_name)
             return db
         db = sqlite3.connect(
             self.path, timeout=self._busy, isolation_level=None, check_same_thread=False
@@ -60,11 +60,6 @@ class ThreadConnections:
         if self._read_only:
             db.execute("PRAGMA query_only = ON")
         return db
-
-    def _name(self, db: Connection) -> None:
-        """Names a PostgreSQL session (its ``application_name``), if the sessions have one."""
-        if self._session_name is not None:
-            db.execute("SELECT set_config('application_name', ?, false)", (self._session_name,))
 
     def close(self) -> None:
         """Closes every connection (call it once no thread uses them)."""
