@@ -320,16 +320,8 @@ class ServedRoom:
 def tournaments_runner(room: ServedRoom) -> Served | None:
     """The live process of ``room`` that holds the tournaments' lease (``None``: none
     does, as the database says now)."""
-    with contextlib.closing(connect(room.db)) as db:
-        row = db.execute(
-            "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
-            " WHERE l.table_id = ?",
-            (TOURNAMENTS,),
-        ).fetchone()
-    if row is None:
-        return None
-    port = int(str(row[0]).rpartition(":")[2])
-    return next((p for p in room.live if p.port == port), None)
+    runner = room.owners().get(TOURNAMENTS)
+    return runner if runner in room.live else None
 
 
 def _port(address: str) -> int | None:
