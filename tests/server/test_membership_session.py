@@ -29,14 +29,19 @@ from server_harness import DOUBLE_THREE
 LEASE = 0.5  # seconds: the lease's length, so the frozen session's end, in this test
 
 
+def _room_of_p1(url: str, *, tables: int) -> Room:
+    """A room of ``tables`` tables served by process p1 (its leases ``LEASE`` long)."""
+    settings = RoomSettings(
+        tables=tables, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
+        address="http://127.0.0.1:8001",
+    )  # fmt: skip
+    return Room.open(url, settings, lease_seconds=LEASE)
+
+
 def test_a_process_frozen_in_a_membership_transaction_loses_its_tables(
     postgres_url: str,
 ) -> None:
-    settings = RoomSettings(
-        tables=2, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
-        address="http://127.0.0.1:8001",
-    )  # fmt: skip
-    room = Room.open(postgres_url, settings, lease_seconds=LEASE)
+    room = _room_of_p1(postgres_url, tables=2)
     frozen = room.tables.membership
     assert frozen is not None and sorted(frozen.held) == [0, 1]
     other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
@@ -72,11 +77,7 @@ def test_a_dead_process_session_left_holding_a_lease_row_is_ended_by_the_taker(
     never ends it, and the lease row it fenced stayed locked while it slept (the
     failover test's "tables [0, 1] not served" within a minute). The process taking
     the tables of a dead owner (its row expired) ends that owner's sessions first."""
-    settings = RoomSettings(
-        tables=2, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
-        address="http://127.0.0.1:8001",
-    )  # fmt: skip
-    room = Room.open(postgres_url, settings, lease_seconds=LEASE)
+    room = _room_of_p1(postgres_url, tables=2)
     dead, db = room.tables.membership, room.store.db
     assert dead is not None and sorted(dead.held) == [0, 1]
     # its storage's session stopped in a commit: never ended by the server by itself
@@ -109,11 +110,7 @@ def test_a_dead_process_desk_session_left_holding_the_ledger_lock_is_ended(
     their process too: one frozen inside a money movement held the ledger's lock, and
     every other process's money waited for it for good; the process taking the dead
     one's tables ends them, and the lock is free."""
-    settings = RoomSettings(
-        tables=1, bots=0, configs=[DOUBLE_THREE], guests=True, process="p1",
-        address="http://127.0.0.1:8001",
-    )  # fmt: skip
-    room = Room.open(postgres_url, settings, lease_seconds=LEASE)
+    room = _room_of_p1(postgres_url, tables=1)
     desk = Desk(room.store.path, room.settings, passwords=FAST)
     other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
     moving = desk._db()  # the desk's session, stopped inside a money movement
