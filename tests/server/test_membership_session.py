@@ -15,7 +15,7 @@ import time
 import pytest
 
 from doubleholdem.accounts import ledger
-from doubleholdem.database.connection import begin
+from doubleholdem.database.connection import Connection, begin
 from doubleholdem.database.failure import database_errors
 from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
@@ -140,3 +140,49 @@ def test_a_dead_process_desk_session_left_holding_the_ledger_lock_is_ended(
         desk.close()
         with contextlib.suppress(*database_errors()):
             room.store.close()
+
+
+def _ended(db: Connection, pid: int) -> None:
+    """Until the backend ``pid`` is gone (its session ended by a look's signal)."""
+    deadline = time.monotonic() + 30.0
+    while db.execute("SELECT 1 FROM pg_stat_activity WHERE pid = ?", (pid,)).fetchone():
+        assert time.monotonic() < deadline, f"session {pid} was not ended"
+        time.sleep(0.01)
+
+
+def test_a_process_woken_long_after_its_row_expired_is_live_again(postgres_url: str) -> None:
+    """A process frozen (or cut off) for longer than its lease and
+    ``SESSIONS_END_SECONDS`` finds its sessions ended by the others as it wakes; the
+    new session it opens is live at once (its row renewed), so the others' next look
+    leaves it alone. Before, its row was renewed only at its next tick, a second later,
+    and every look of the others in between ended the new session too: it never came
+    back (benches/failover.py's SIGSTOP cycles, a process of three lost for good)."""
+    room = _room_of_p1(postgres_url, tables=1)
+    woken = room.tables.membership
+    assert woken is not None
+    other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
+    try:
+        (pid,) = woken._db.execute("SELECT pg_backend_pid()").fetchone()
+        # frozen: its row expired long ago; the others' look ends its sessions
+        other._db.execute("UPDATE processes SET expires = expires - 100 WHERE id = ?", (woken.id,))
+        assert leases.end_dead_sessions(other._db) >= 1  # an other's look
+        _ended(other._db, pid)
+        # woken: its tick's first statement finds the session gone; the thread recovers
+        with pytest.raises(database_errors()):
+            woken._tick(_nothing, _read, _nothing, _nothing, _nothing)
+        woken._recover()
+        assert leases.end_dead_sessions(other._db) == 0  # the others' next look: no end
+        woken._tick(_nothing, _read, _nothing, _nothing, _nothing)  # it goes on
+        assert woken.id in {p.process for p in leases.live_processes(other._db)}
+    finally:
+        other.close()
+        with contextlib.suppress(*database_errors()):
+            room.store.close()
+
+
+def _nothing(*args: object) -> None:
+    """A callback of the membership's thread that the test does not need."""
+
+
+def _read(db: Connection, epochs: dict[int, int]) -> None:
+    """What the membership reads of the tables it takes (none here)."""

@@ -108,11 +108,35 @@ class Membership:
 
     def _reopen_if_lost(self) -> None:
         """A new session in place of one the server ended (see :meth:`_session`), the
-        advisory lock taken again: this process is live again at its next heartbeat."""
+        advisory lock taken again and this process's row renewed at once: live again
+        before the others' next look. The others end the sessions of a process whose
+        row expired a while ago (frozen or cut off for longer than a lease and
+        ``SESSIONS_END_SECONDS``) at each of their looks, every second, until its row
+        is renewed: renewed only at its next tick, a second later, each new session
+        was ended before it, and the process never served a table again (seen in
+        benches/failover.py's SIGSTOP cycles)."""
         if isinstance(self._db, PostgresConnection) and self._db.lost:
             _log.warning("the room's membership session was ended by the server: a new one opens")
             self._db.reopen()
             self._hold_liveness(self._db)
+            self._beat()
+
+    def _beat(self) -> None:
+        """The heartbeat: this process's row renewed (registered again if it was
+        swept as dead, a minute without heartbeats: its tables long taken)."""
+        if not leases.heartbeat(self._db, self.id, self.lease_seconds):
+            leases.register(
+                self._db, self.id, self.address, lock=self._lock, seconds=self.lease_seconds
+            )
+
+    def _recover(self) -> None:
+        """After a tick that failed on a database error: its transaction rolled back and
+        a session the server ended replaced (tried again at the next tick)."""
+        with contextlib.suppress(*database_errors()):
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        with contextlib.suppress(*database_errors()):
+            self._reopen_if_lost()
 
     # ------------------------------------------------------------------ at the start
 
@@ -178,11 +202,7 @@ class Membership:
                     self._tick(tell, read, took, lost, surplus)
                 except database_errors() as error:  # the next tick tries again
                     _log.warning("the room's leases could not be renewed: %s", error)
-                    with contextlib.suppress(*database_errors()):
-                        if self._db.in_transaction:
-                            self._db.execute("ROLLBACK")
-                    with contextlib.suppress(*database_errors()):  # tried again next tick
-                        self._reopen_if_lost()
+                    self._recover()
                 self._wake.wait(self.renew_seconds)
                 self._wake.clear()
 
@@ -197,9 +217,7 @@ class Membership:
         lost: Callable[[set[int]], None],
         surplus: Callable[[int], None],
     ) -> None:
-        if not leases.heartbeat(self._db, self.id, self.lease_seconds):
-            # swept as dead (a minute without heartbeats): back, its tables long taken
-            leases.register(self._db, self.id, self.address, lock=self._lock)
+        self._beat()
         self.renewed(len(self.held))
         handing, self._handing = self._handing, set()
         if handing:
