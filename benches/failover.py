@@ -10,7 +10,9 @@ SIGCONT once its tables moved) and the time measured from the signal until every
 it owned is owned by a live process again and listed in that process's lobby (lease
 expiry included); the process is started again on its port. Prints each cycle, then
 p50, p99 and the slowest (target: p99 within 5 s), and the room's checks at the end
-(the audit, every hand settled once, every acknowledged decision in the database).
+(the audit, every hand settled once, every acknowledged decision in the database,
+the load's clients all seated and none still seated at its end; for each client still
+seated, what it last sent and was told, on standard error).
 
 ``tournaments``: two processes on one room, the first running its tournaments (one
 multi-table tournament of bots in play, stacks deep enough to last the run); again and
@@ -109,8 +111,11 @@ def failover(args: argparse.Namespace) -> dict[str, Any]:
         moves: list[Move] = []
         with room:
             seconds, tables, load = asyncio.run(_failovers(room, args, moves))
+        if load is not None and load["still_seated_trails"]:  # why each client stayed
+            _say(f"clients still seated: {json.dumps(load['still_seated_trails'], indent=1)}")
         checks = {
             "clients_still_seated": None if load is None else load["still_seated"],
+            "clients_refused_a_seat": None if load is None else load["sit_refused"],
             "moves_acknowledged": len(moves),
             "moves_missing": len(missing_moves(db, moves)),
             "audit_problems": len(audit_problems(db)),

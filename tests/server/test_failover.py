@@ -107,7 +107,7 @@ def _play(
         )  # fmt: skip
         try:
             try:
-                await _first(seated, load)  # every client sits (a failed load ends it)
+                await _first(seated, load)  # every client's sit settled (a failed load ends it)
             except AssertionError as error:  # what the processes said, to tell why
                 raise AssertionError(f"{error}{room.account()}") from None
             await asyncio.to_thread(wait_hands, room.db, TABLES)  # the tables play
@@ -121,8 +121,8 @@ def _play(
 
 
 async def _first(seated: asyncio.Event, load: asyncio.Task[LoadResult]) -> None:
-    """Until every client sat, or the load ended (its error raised); two minutes at
-    most."""
+    """Until every client's sit is settled (sat, or refused for good: ``sit_refused``,
+    checked at the end), or the load ended (its error raised); two minutes at most."""
     sitting = asyncio.ensure_future(seated.wait())
     await asyncio.wait((sitting, load), timeout=120.0, return_when=asyncio.FIRST_COMPLETED)
     sitting.cancel()
@@ -140,6 +140,7 @@ def _room(db: str, directory: Path) -> ServedRoom:
 
 def _whole(db: str, result: LoadResult) -> None:
     assert result.moves
+    assert result["sit_refused"] == 0, result  # every client sat
     assert result["still_seated"] == 0, result  # every client left its seat at the end
     assert missing_moves(db, result.moves) == []
     assert audit_problems(db) == [] and unsettled_hands(db) == []

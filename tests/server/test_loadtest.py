@@ -257,11 +257,48 @@ def test_a_sit_refused_for_the_moment_is_sent_again(monkeypatch: pytest.MonkeyPa
     socket = _ScriptedSocket([unavailable] * (load_client.SIT_TRIES + 2))
     asyncio.run(client._receive(socket))
     assert [m["type"] for m in socket.sent] == ["sit"] * load_client.SIT_TRIES
-    assert client.errors == load_client.SIT_TRIES + 2
+    # refused once more: it gives up (the last message is never read)
+    assert client.errors == load_client.SIT_TRIES + 1 and client.refused == "unavailable"
     client = Client(1, 0, 1, 1000, 0.0)
     socket = _ScriptedSocket([{"type": "error", "code": "name_taken", "message": "taken"}])
     asyncio.run(client._receive(socket))
-    assert socket.sent == []
+    assert socket.sent == [] and client.refused == "name_taken"
+
+
+def test_a_load_whose_sit_is_refused_for_good_ends_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client whose sit the room refuses for good (its seat taken by another) gives
+    up: the load's ``all_seated`` comes once every sit is settled, and its result
+    counts the refusal (``sit_refused``, by code). Before, the client waited for a seat
+    that never came and the load (benches/failover.py, the failover tests: waiting for
+    every client to sit, with a day to play) waited for it for good."""
+    from doubleholdem.server.http import loadtest
+
+    players = loadtest._players
+
+    def one_seat_twice(tables: Any, clients: int, think: float) -> list[Client]:
+        first, second = players(tables, clients, think)
+        second.table, second.seat = first.table, first.seat
+        return [first, second]
+
+    monkeypatch.setattr(loadtest, "_players", one_seat_twice)
+    settings = RoomSettings(tables=1, bots=0, bot_delay=0.0, pause=0.01)
+    room = Room.open(str(tmp_path / "tables.db"), settings)
+
+    async def load(url: str) -> dict[str, Any]:
+        stop, settled = asyncio.Event(), asyncio.Event()
+        running = asyncio.ensure_future(
+            loadtest.run_load(url, 2, 86_400.0, think=0.01, stop=stop, all_seated=settled)
+        )
+        await asyncio.wait_for(settled.wait(), 120.0)  # (a bound on a hang: the event)
+        stop.set()
+        return await asyncio.wait_for(running, 120.0)
+
+    with ServerThread(room) as server:
+        result = asyncio.run(load(server.url))
+    assert result["sit_refused"] == 1 and result["sit_refused_codes"] == {"refused": 1}
+    assert result["still_seated"] == 0 and result["still_seated_trails"] == {}
 
 
 def test_the_load_seats_one_client_at_a_seat_while_a_table_changes_hands(

@@ -11,6 +11,7 @@ import json
 import random
 import time
 import urllib.parse
+from collections import deque
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -24,6 +25,7 @@ __all__ = ["Client", "Move", "ws_url"]
 AGAIN = frozenset({"unavailable", "busy"})  # a sit refused for the moment: sent again
 SIT_TRIES = 5
 SIT_PAUSE = 0.2  # seconds before the first try again (then twice, thrice, ...)
+TRAIL = 40  # the last messages a client keeps, to tell why its seat was still taken
 
 
 class Move(NamedTuple):
@@ -52,6 +54,15 @@ def _sat_out(view: dict[str, Any]) -> bool:
     return seat is not None and bool(view["seats"][seat]["sitting_out"])
 
 
+def _seat_said(view: dict[str, Any]) -> str:
+    """The seat of ``view`` and its state, for the trail."""
+    seat = view.get("seat")
+    mine = None if seat is None else view["seats"][seat]
+    if mine is None:
+        return f"{seat}: none"
+    return f"{seat}: sitting out {mine.get('sitting_out')}, in hand {_playing(view)}"
+
+
 def ws_url(base: str) -> str:
     """The WebSocket of the process at ``base``."""
     parts = urllib.parse.urlsplit(base)
@@ -76,7 +87,8 @@ class Client:
         self.count = 0
         self.rng = random.Random(index)
         self.answering: asyncio.Task[None] | None = None
-        self.on_seated: Callable[[], None] = lambda: None
+        # called once its sit is settled: its first state came, or it was refused for good
+        self.on_settled: Callable[[], None] = lambda: None
         self.cookie: str | None = None  # the session, signed in; None: a guest
         self.origin = ""
         self.leaving = False  # sat out: leaves once out of the hand it plays
@@ -93,16 +105,43 @@ class Client:
         self.told_elsewhere: str | None = None  # answered elsewhere: its address, or ""
         self.stopped = asyncio.Event()  # set: the time to play is up (shared by the load)
         self.sit_refusals = 0  # its sit refused for the moment (sent again, a few times)
+        self.refused: str | None = None  # its sit refused for good: the error's code
+        self.born = time.monotonic()
+        # what it sent and was told (its connections, seat requests, the server's word
+        # on its seat, errors), the last :data:`TRAIL`, each with its second
+        self.trail: deque[str] = deque(maxlen=TRAIL)
 
-    async def _sit_once_more(self, socket: Any, message: dict[str, Any]) -> None:
-        """Sends its sit again, after a moment, when the room refused it for the moment
-        (``unavailable``: a commit failed or the database is busy; ``busy``), as a
-        person would click again; :data:`SIT_TRIES` times at most."""
-        sitting = self.seated_at is None and self.token is None and not self.leaving
-        if sitting and message.get("code") in AGAIN and self.sit_refusals < SIT_TRIES:
+    def note(self, what: str) -> None:
+        """Adds ``what`` to :attr:`trail`."""
+        self.trail.append(f"{time.monotonic() - self.born:.2f} {what}")
+
+    async def _say(self, socket: Any, text: str) -> None:
+        """Sends ``text`` (a seat request), noted in :attr:`trail`."""
+        self.note(f"sent {text}")
+        await socket.send(text)
+
+    def _sitting(self) -> bool:
+        """Whether it waits for the answer to its sit (it never sat)."""
+        return self.seated_at is None and self.token is None and not self.leaving
+
+    async def _sit_refused(self, socket: Any, message: dict[str, Any]) -> bool:
+        """An error while it sits down: its sit sent again, after a moment, when the
+        room refused it for the moment (``unavailable``: a commit failed or the
+        database is busy; ``busy``), as a person would click again, :data:`SIT_TRIES`
+        times at most; else the sit is refused for good and the client gives up
+        (:attr:`refused` says why: ``True``, its play ends) rather than wait for a
+        seat that never comes. ``False`` for an error on anything else."""
+        if not self._sitting():
+            return False
+        code = str(message.get("code"))
+        if code in AGAIN and self.sit_refusals < SIT_TRIES:
             self.sit_refusals += 1
             await asyncio.sleep(SIT_PAUSE * self.sit_refusals)
-            await socket.send(self._sit())
+            await self._say(socket, self._sit())
+            return False
+        self.refused = code
+        self.on_settled()
+        return True
 
     def _sit(self) -> str:
         sit: dict[str, Any] = {"v": 2, "type": "sit", "table": self.table, "seat": self.seat}
@@ -119,7 +158,7 @@ class Client:
         play ended while it looked for it."""
         socket: Any = await self._connect(gate)
         try:
-            await socket.send(self._sit())
+            await self._say(socket, self._sit())
             while True:
                 await self._play_until(socket, stop_at)
                 sitting = self.seated_at is not None or self.told_elsewhere is not None
@@ -155,6 +194,7 @@ class Client:
         from websockets.asyncio.client import connect
 
         headers = {} if self.cookie is None else {"Cookie": self.cookie}
+        self.note(f"connects to {self.ws_url}")
         async with gate:
             return await connect(
                 self.ws_url,
@@ -178,14 +218,16 @@ class Client:
             base, self.told_elsewhere = self.told_elsewhere or None, None
             if base is None:
                 base = await asyncio.to_thread(self.locate, self.table)
+                self.note(f"the lobbies say table {self.table} is at {base}")
             if base is not None:
                 self.base, self.ws_url = base, ws_url(base)
                 try:
                     socket = await self._connect(gate)
-                except (OSError, asyncio.TimeoutError, WebSocketException):
+                except (OSError, asyncio.TimeoutError, WebSocketException) as error:
+                    self.note(f"could not connect: {error!r}")
                     socket = None
                 if socket is not None:
-                    await socket.send(self._sit_again())
+                    await self._say(socket, self._sit_again())
                     return socket
             await asyncio.sleep(0.1)  # no process serves the table yet: ask again
         return None
@@ -216,11 +258,12 @@ class Client:
         while True:
             if socket is not None:
                 with contextlib.suppress(ConnectionClosed):
-                    await socket.send(json.dumps({"v": 2, "type": "sit_out"}))
+                    await self._say(socket, json.dumps({"v": 2, "type": "sit_out"}))
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._receive(socket), deadline - time.monotonic())
                 if self.left or self.locate is None or time.monotonic() >= deadline:
                     break
+                self.note("its connection dropped while it leaves")
                 await socket.close()  # the connection dropped: leave where the table is now
             self.asked_to_leave = False
             socket = await self._follow(deadline, gate)
@@ -236,10 +279,12 @@ class Client:
         from websockets.exceptions import ConnectionClosed
 
         loads = json.loads
-        with contextlib.suppress(ConnectionClosed):
+        try:
             async for text in socket:
                 if await self._on(socket, loads(text)):
                     return
+        except ConnectionClosed as closed:
+            self.note(f"connection closed: {closed}")
 
     async def _on(self, socket: Any, message: dict[str, Any]) -> bool:
         """Handles one message of the server; ``True`` once the seat is left."""
@@ -249,9 +294,10 @@ class Client:
             view = self.view = apply_patch(view, message["patch"])
         elif kind == "state":
             view = self.view = message["view"]
+            self.note(f"state of hand {view.get('hand_number')}, its seat {_seat_said(view)}")
             if self.seated_at is None:
                 self.seated_at = time.perf_counter()
-                self.on_seated()
+                self.on_settled()
         elif kind in ("result", "error") and message.get("id") in self.sent:
             if self._answered(kind, message):
                 return False  # applied now: the states that follow say what is next
@@ -259,22 +305,26 @@ class Client:
             # changed, so no state follows; the view as it is is decided on, as a state
             kind = "unchanged"
         elif kind == "elsewhere":  # another process serves the table: follow it
+            self.note(f"told {message}")
             self.told_elsewhere = (message.get("address") or "").rstrip("/")
             return self.locate is not None
         elif kind == "seated":
+            self.note(f"told seated at seat {message.get('seat')}")
             self.token = message["token"] or self.token
             await self._send_pending(socket)
             return False
         if kind == "left":
+            self.note(f"told {message}")
             self.left = True
             return True
         if kind == "error":
+            self.note(f"told {message}")
             self.errors += 1
-            await self._sit_once_more(socket, message)
-        elif self.leaving and view is not None and _sat_out(view) and not _playing(view):
+            return await self._sit_refused(socket, message)
+        if self.leaving and view is not None and _sat_out(view) and not _playing(view):
             if not self.asked_to_leave:
                 self.asked_to_leave = True
-                await socket.send(json.dumps({"v": 2, "type": "leave"}))
+                await self._say(socket, json.dumps({"v": 2, "type": "leave"}))
         elif view is not None and kind in ("state", "update", "unchanged") and not self.sent:
             answering = self.answering
             if answering is None or answering.done():
@@ -289,6 +339,7 @@ class Client:
         pending = self.pending
         self.pending = None
         if kind == "error":
+            self.note(f"told {message}")
             self.errors += 1
             return False
         self.latencies.append((started, (time.perf_counter() - started) * 1000.0))

@@ -11,8 +11,12 @@ long the clients took to sit), ``p99_all_ms`` (over every action, the seating an
 leaving included), ``p99_leaving_ms`` (the actions sent while every client sits out and
 leaves at once, the hands played out), ``errors`` (refused actions, failed
 connections), ``chip_errors`` (tables whose chips and rake do not add up to what was
-bought in, checked at the end)
-and ``still_seated`` (the clients' seats still taken at the end: 0).
+bought in, checked at the end), ``sit_refused`` (the clients whose sit the server
+refused for good, a seat taken say, or for the moment more than a few times: each
+gives up rather than wait; ``sit_refused_codes`` counts them by the error's code)
+and ``still_seated`` (the clients' seats still taken at the end: 0), with
+``still_seated_trails``: for each such client (by index) its table, seat and process
+and the last messages it sent and was told, to tell why.
 
 A room served by several processes is tested through all of them: given their URLs,
 the load reads each one's lobby, takes each table where it is served (the ``address``
@@ -168,6 +172,28 @@ def _audit(db: str | None, kind: str) -> dict[str, Any]:
     return {"audit_ok": found["ok"], "audit_problems": found["problems"][:10]}
 
 
+def _trails(players: list[Client], still: list[tuple[str, tuple[int, int]]]) -> dict[str, Any]:
+    """For each client whose seat a process listed as still taken (by ``still``: the
+    process and the table and seat), what it knows: where it was, whether it was told
+    ``left``, and its trail (:attr:`Client.trail`)."""
+    listed: dict[tuple[int, int], list[str]] = {}
+    for base, place in still:
+        listed.setdefault(place, []).append(base)
+    return {
+        str(p.index): {
+            "table": p.table,
+            "seat": p.seat,
+            "listed_by": listed[p.table, p.seat],
+            "at": p.base,
+            "left": p.left,
+            "refused": p.refused,
+            "trail": list(p.trail),
+        }
+        for p in players
+        if (p.table, p.seat) in listed and p.seated_at is not None
+    }
+
+
 def _percentile(values: list[float], share: float) -> float:
     if not values:
         return 0.0
@@ -279,7 +305,8 @@ async def run_load(
     table is served now and goes on there; ``stop``, once set, ends the play before
     ``seconds`` (the leaving is then timed from the end of ``seconds`` all the same);
     ``record`` gets each acknowledged decision as it comes (to be read during the
-    run); ``all_seated`` is set once every client sat. See the module docstring."""
+    run); ``all_seated`` is set once every client's sit is settled: it sat, or was
+    refused for good (counted in ``sit_refused``). See the module docstring."""
     bases = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else urls)]
     tables = await asyncio.to_thread(_room_tables, bases)
     kind = await asyncio.to_thread(_room_kind, bases[0])
@@ -290,7 +317,7 @@ async def run_load(
     signing = time.perf_counter() - signing
     waiting = [clients]
 
-    def sat() -> None:
+    def settled() -> None:  # a client sat, or its sit was refused for good
         waiting[0] -= 1
         if waiting[0] == 0:  # everyone sits: the connections are old objects from here on
             gc.freeze()  # (and the clients make next to no reference cycles)
@@ -301,7 +328,7 @@ async def run_load(
     locate = _locator(bases) if follow else None
     stopped = stop or asyncio.Event()
     for player in players:
-        player.on_seated, player.locate, player.stopped = sat, locate, stopped
+        player.on_settled, player.locate, player.stopped = settled, locate, stopped
         if record is not None:
             player.acknowledged = record
     gate = asyncio.Semaphore(64)
@@ -320,9 +347,9 @@ async def run_load(
     after = await asyncio.to_thread(_room_tables, bases, 5.0)
     chip_errors = sum(1 for _, t in after if t["chips"] + t["rake"] != t["bought_in"])
     taken = {(p.table, p.seat) for p in players if p.seated_at is not None}
-    still = sum(
-        1 for _, t in after for s, o in enumerate(t["seats"]) if o and (t["id"], s) in taken
-    )
+    occupied = [(base, (t["id"], s)) for base, t in after for s, o in enumerate(t["seats"]) if o]
+    still = [(base, place) for base, place in occupied if place in taken]
+    refused = Counter(p.refused for p in players if p.refused is not None)
     timed = [x for p in players for x in p.latencies]
     seated = [p.seated_at for p in players if p.seated_at is not None]
     everyone = max(seated) if len(seated) == len(players) else None  # the last one sat
@@ -347,7 +374,10 @@ async def run_load(
         p99_leaving_ms=round(_percentile(leaving, 0.99), 3) if leaving else None,
         errors=failed + sum(p.errors for p in players),
         chip_errors=chip_errors,
-        still_seated=still,
+        sit_refused=sum(refused.values()),
+        sit_refused_codes=dict(refused),
+        still_seated=len(still),
+        still_seated_trails=_trails(players, still),
         reconnects=sum(p.reconnects for p in players),
         **await asyncio.to_thread(_audit, db, kind),
     )
