@@ -217,11 +217,11 @@ def test_serve_says_it_upgrades_a_database_of_schema_4(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(30)
-    upgrading = f"doubleholdem: upgrading {db} from schema 4 to 8: indexing its 18 stored hands"
+    upgrading = f"doubleholdem: upgrading {db} from schema 4 to 9: indexing its 18 stored hands"
     assert said == upgrading + ", in one transaction\n"
     with sqlite3.connect(db) as connection:
         schema = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    assert schema == ("8",)
+    assert schema == ("9",)
 
 
 def test_serve_refuses_a_database_whose_ledger_triggers_were_dropped(tmp_path: Path) -> None:

@@ -32,34 +32,18 @@ from cluster_harness import (
 )
 from doubleholdem.accounts import ledger
 from doubleholdem.cli import main
-from doubleholdem.database.connection import Connection, trigger_names
+from doubleholdem.database.connection import trigger_names
 from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
-from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS, Fence
+from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
 from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
+from fencing_harness import BLINDS, blind, owning, refused_then_written, stale_and_new
 from server_harness import Client, ServerThread, stored_mid_hand
-
-BLINDS = ("its check sees nothing lost", "it fences nothing")
-
-
-def blind(monkeypatch: pytest.MonkeyPatch, how: str) -> None:
-    """This process's own fencing is wrong: its lease query runs (declaring what it
-    declares) but its answer is ignored, or it never fences at all."""
-    if how == BLINDS[0]:
-        real = leases.fence
-
-        def sees_nothing(db: Connection, process: str, epochs: Any) -> set[int]:
-            real(db, process, epochs)
-            return set()
-
-        monkeypatch.setattr(leases, "fence", sees_nothing)
-    else:
-        monkeypatch.setattr(Fence, "fence_epochs", lambda self, db, epochs: set())
 
 
 def _rows(url: str) -> tuple[Any, ...]:
@@ -75,14 +59,6 @@ def _rows(url: str) -> tuple[Any, ...]:
                 "SELECT name, balance FROM ledger_accounts WHERE kind = 'table' ORDER BY 1",
             )
         )
-
-
-def _owning(store: Storage, process: str, only: tuple[int, ...] = ()) -> dict[int, int]:
-    """``store`` writes as ``process``, which takes the tables' leases (epochs raised)."""
-    store.fencing.process = process
-    taken = leases.acquire(store.db, process, want=100, steal=True, only=only)
-    store.fencing.epochs.update(taken)
-    return taken
 
 
 WRITES: dict[str, Callable[[Storage, str], None]] = {
@@ -101,16 +77,8 @@ def _chips(store: Storage) -> None:
 
 @pytest.fixture
 def old_and_new(postgres_url: str) -> Iterator[tuple[Storage, Storage]]:
-    """Two processes' storages of a room of two tables: the old owner froze, and the
-    new one took every table (epochs raised)."""
-    stored_mid_hand(postgres_url, RoomSettings(tables=2, bots=2, seed=3))
-    with contextlib.ExitStack() as stack:
-        pair = tuple(stack.enter_context(contextlib.closing(
-            Storage(postgres_url, shared=True))) for _ in range(2)
-        )  # fmt: skip
-        _owning(pair[0], "old")
-        _owning(pair[1], "new")
-        yield pair[0], pair[1]
+    with stale_and_new(postgres_url) as pair:
+        yield pair
 
 
 @pytest.mark.parametrize("write", sorted(WRITES))
@@ -122,17 +90,12 @@ def test_a_blind_stale_owners_write_is_refused_by_postgresql(
     how: str,
     write: str,
 ) -> None:
-    old, new = old_and_new
-    before = _rows(postgres_url)
-    blind(monkeypatch, how)
-    lost = pytest.raises(LeaseLost, match="lease of table 0 was lost")
-    with lost as refused, old.transaction():
-        WRITES[write](old, before[2][0][1])
-    assert refused.value.by_database and refused.value.tables == (0,)
-    assert _rows(postgres_url) == before  # nothing written
-    monkeypatch.undo()
-    with new.transaction():  # the owner writes
-        WRITES[write](new, before[2][0][1])
+    snapshot = _rows(postgres_url)[2][0][1]
+
+    def written(store: Storage) -> None:
+        WRITES[write](store, snapshot)
+
+    refused_then_written(old_and_new, monkeypatch, how, written, lambda: _rows(postgres_url), 0)
 
 
 def test_a_table_lost_and_taken_back_is_refused_under_its_old_epoch(
@@ -143,7 +106,7 @@ def test_a_table_lost_and_taken_back_is_refused_under_its_old_epoch(
     stored_mid_hand(postgres_url, RoomSettings(tables=2, bots=2, seed=3))
     store = Storage(postgres_url, shared=True)
     try:
-        (epoch,) = _owning(store, "me", only=(0,)).values()
+        (epoch,) = owning(store, "me", only=(0,)).values()
         with contextlib.closing(connect(postgres_url)) as db:  # lost, and taken back
             leases.acquire(db, "other", want=1, steal=True, only=[0])
             leases.acquire(db, "me", want=1, steal=True, only=[0])

@@ -167,7 +167,7 @@ def test_a_file_that_is_not_a_room_is_refused(
     with sqlite3.connect(path) as db:
         db.execute("CREATE TABLE notes (x)")
     status, _, err = _copy(capsys, str(path), postgres_url)
-    assert status == 2 and "not a room database of schema 8" in err
+    assert status == 2 and "not a room database of schema 9" in err
 
 
 def test_ctrl_c_stops_the_copy_with_nothing_written(

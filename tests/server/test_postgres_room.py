@@ -68,10 +68,10 @@ def test_a_schema_of_other_tables_is_refused_and_left_as_it_is(postgres_url: str
 def test_a_room_of_another_schema_version_is_refused_naming_it(postgres_url: str) -> None:
     Storage(postgres_url).close()
     with contextlib.closing(connect(postgres_url)) as db:
-        db.execute("UPDATE meta SET value = '9' WHERE key = 'schema'").close()
+        db.execute("UPDATE meta SET value = '10' WHERE key = 'schema'").close()
     with pytest.raises(
         DamagedDatabase,
-        match="written with schema version 9; a room in PostgreSQL is of version 8, 5, 6 or 7",
+        match="written with schema version 10; a room in PostgreSQL is of version 9, 5, 6, 7 or 8",
     ):
         Storage(postgres_url)
 

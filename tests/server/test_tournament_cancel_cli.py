@@ -4,10 +4,12 @@ the start every buy-in and fee back; after it the pool paid out by the settlemen
 kept; with a hand in play left cancelling for the room to pay out once it ended), with
 ``--json``; refused with one line and nothing changed for a tournament that is not there
 or is over, a database that is not a room's, and while a server serves the room. Each
-test runs on SQLite and PostgreSQL (``room_db``)."""
+test runs on SQLite and PostgreSQL (``room_db``); on PostgreSQL also once its processes
+were killed (their leases still naming them)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import pytest
 
 from doubleholdem.accounts import ledger
 from doubleholdem.cli import main
+from doubleholdem.database.url import connect
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from tournaments_room import (
@@ -128,4 +131,22 @@ def test_refusals_say_why_in_one_line_and_change_nothing(
     room = _reopened(room_db)
     assert balance(room, "ann") == 1000 - BUY_IN - FEE  # still registered
     assert audit(room) == []
+    room.store.close()
+
+
+def test_cancelled_in_postgresql_after_its_processes_were_killed(
+    postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The leases still name the killed processes: the command, holding the room
+    alone, leaves them with no owner, and the database's fencing takes its writes."""
+    room, tournaments = open_room(postgres_url, sit_and_go(), Clock())
+    sign_up(room, "ann", 1000)
+    tournaments.register(0, "ann")
+    room.store.close()
+    with contextlib.closing(connect(postgres_url)) as db:
+        db.execute("UPDATE leases SET owner = 'killed'").close()
+    assert main(["tournament", "cancel", "1", "--db", postgres_url]) == 0
+    capsys.readouterr()
+    room = _reopened(postgres_url)
+    assert balance(room, "ann") == 1000 and audit(room) == []
     room.store.close()

@@ -4,7 +4,8 @@ it (a takeover while this one was frozen), this one's changes of them are writte
 nowhere: a payment is refused at once (its ledger entries never written), a change is
 left out of its commit, and the process stops running them. On SQLite (one process)
 nothing is leased and the tournaments run as before. A table's acquisition never takes
-the tournaments' lease, nor counts it among the tables."""
+the tournaments' lease, nor counts it among the tables; a repair (the room held alone)
+takes it whoever it names."""
 
 from __future__ import annotations
 
@@ -105,5 +106,37 @@ def test_a_room_of_one_process_runs_its_tournaments_unleased(room_db: str) -> No
         room.commit.flush()
         assert balance(room, "ann") == 1000 - 110
         assert host.run.runner(0).tournament.entries_of("ann")
+    finally:
+        room.store.close()
+
+
+def _killed(target: str) -> None:
+    """Every lease of the room names a process killed with ``kill -9`` (as its rows
+    were left: owners that no longer run)."""
+    with contextlib.closing(connect(target)) as db:
+        db.execute("UPDATE leases SET owner = 'killed'").close()
+
+
+def test_a_repair_runs_the_tournaments_under_their_lease(postgres_url: str) -> None:
+    """``serve --repair`` holds the room alone and fences its writes (PostgreSQL): it
+    takes the tournaments' lease too, whoever the row names, and its changes of them
+    are written (a registration: paid and stored)."""
+    room, host = _room(postgres_url, "before")
+    sign_up(room, "ann", 1000)
+    host.open()
+    room.store.close()
+    _killed(postgres_url)
+    settings = RoomSettings(tables=2, bots=0, bot_delay=0.0, pause=0.0, seed=3)
+    room = Room.open(postgres_url, settings, repair=True)
+    try:
+        made = Tournaments(room.store, settings, room.commit, [sit_and_go(4, bots=2)])
+        repair = TournamentsHost(made, room.tables.membership)
+        repair.open()
+        assert not repair.leased and repair.run is not None
+        repair.run.register(0, "ann")
+        room.commit.flush()
+        assert balance(room, "ann") == 1000 - 110
+        stored = "SELECT COUNT(*) FROM tournament_parts WHERE part LIKE '%\"ann\"%'"
+        assert room.store.db.execute(stored).fetchone()[0] >= 1  # her entry, stored
     finally:
         room.store.close()

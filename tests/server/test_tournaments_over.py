@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from doubleholdem.errors import TournamentError
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.http.tournament_sockets import TournamentSockets
 from doubleholdem.server.settings import RoomSettings
@@ -191,6 +192,7 @@ def test_one_over_stored_in_its_row_before_schema_8_is_listed_and_read(room_db: 
     db = room.store.db
     text = runner.stored.to_text(runner.tournament, None)
     db.execute("BEGIN")
+    room.store.fencing.writes(db, TOURNAMENTS)  # under the lease the room holds
     db.execute("UPDATE tournaments SET state = ?, summary = NULL WHERE id = ?", (text, runner.id))
     db.execute("DELETE FROM tournament_parts WHERE tournament_id = ?", (runner.id,))
     db.execute("COMMIT")

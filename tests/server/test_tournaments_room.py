@@ -19,6 +19,7 @@ from doubleholdem.accounts import ledger
 from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect
 from doubleholdem.errors import InsufficientFunds, RegistrationRefused, TournamentError
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.storage.tournament_rows import pool_problems
 from tournaments_room import (
     BUY_IN,
@@ -224,6 +225,7 @@ def test_the_audit_names_a_pool_that_does_not_match_its_tournament(room_db: str)
     room, tournaments = open_room(room_db, sit_and_go(), clock)
     db = room.store.db
     with room.store.transaction():  # chips moved into the pool behind the room's back
+        room.store.fencing.writes(db, TOURNAMENTS)  # (under the lease the room holds)
         ledger.transfer(db, "sneak", "deposit", ledger.CASHIER, ledger.player("x"), 5)
         ledger.transfer(db, "sneak2", "entry", ledger.player("x"), ledger.tournament(0), 5)
         ledger.transfer(db, "sneak3", "deposit", ledger.CASHIER, ledger.player("y"), 5)

@@ -19,6 +19,7 @@ import pytest
 from doubleholdem.database.connection import begin
 from doubleholdem.database.url import connect, is_postgres
 from doubleholdem.errors import InvalidSnapshot
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.copy import copy_room
 from doubleholdem.server.storage.database import SCHEMA_VERSION
@@ -166,6 +167,7 @@ def test_a_damaged_part_is_refused(room_db: str, damage: str) -> None:
     ).fetchone()
     where = " WHERE tournament_id = 0 AND name = ?"
     begin(db)
+    room.store.fencing.writes(db, TOURNAMENTS)  # under the lease the room holds
     if damage == "edited":
         entry = json.loads(str(text))
         entry[6] = 10**6
@@ -201,6 +203,7 @@ def test_a_damaged_move_row_is_refused(room_db: str, damage: str) -> None:
     ).fetchone()
     where = " WHERE table_number = ? AND number = ?"
     begin(db)
+    room.store.fencing.writes(db, TOURNAMENTS)  # under the lease the room holds
     if damage == "edited":
         edited = str(move)[:-1] + "1]"  # a later time
         db.execute("UPDATE tournament_moves SET move = ?" + where, (edited, table, number))
@@ -258,7 +261,7 @@ def test_a_room_of_schema_5_is_upgraded_and_its_tournament_stored_apart(
     room, tournaments = open_room(path, sit_and_go(7, bots=5), clock)
     db = room.store.db
     (version,) = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-    assert version == str(SCHEMA_VERSION) == "8"
+    assert version == str(SCHEMA_VERSION) == "9"
     runner = tournaments.runner(0)
     assert runner.tournament.to_json() == expected["tournament"]  # read as it was
     rows = _rows(db)

@@ -65,20 +65,60 @@ __all__ = ["FENCED_ROWS", "FENCE_SCHEMA", "FENCE_TRIGGERS", "REFUSED", "Fence", 
 
 REFUSED = "DHF01"  # the SQLSTATE of a write the database refused for a lease that moved
 
-# the rows of a table's state and money: (table, the SQL of the row's table id, the
-# writes fenced, a condition on the old row that it is a table's)
+# the rows fenced: (the trigger's name, its table, the SQL of the lease its row is
+# written under, the writes fenced, a condition on the old row that it is one of these)
+_TOURNAMENTS = f"({leases.TOURNAMENTS})"  # a tournament's rows: the tournaments' lease
 FENCED_ROWS = (
-    ("tables", "{row}.id", "INSERT OR UPDATE OR DELETE", None),
-    ("heads", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
-    ("moves", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
-    ("hands", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    # a table's state: its snapshot, head, moves and finished hands
+    ("tables", "tables", "{row}.id", "INSERT OR UPDATE OR DELETE", None),
+    ("heads", "heads", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("moves", "moves", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    # (a tournament's hands, under negative ids below -1, are the tournaments')
+    (
+        "hands",
+        "hands",
+        f"(CASE WHEN {{row}}.table_id < {leases.TOURNAMENTS} THEN {_TOURNAMENTS}"
+        " ELSE {row}.table_id END)",
+        "INSERT OR UPDATE OR DELETE",
+        None,
+    ),
     # a table's chips: its ledger account's cached balance, updated by every transfer
     (
+        "ledger_accounts",
         "ledger_accounts",
         "{row}.name::bigint",
         "UPDATE",
         "OLD.kind = 'table' AND OLD.name ~ '^[0-9]+$'",
     ),
+    # what else a table's changes write: its seat tokens, the action ids applied, its
+    # chat, its lobby summary, its calls to a wallet outside the database and their
+    # failures (keyed by the call's number: a failure of a call forgotten is no table's)
+    ("tokens", "tokens", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("actions", "actions", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("chat", "chat", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("lobby", "lobby", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    ("wallet_calls", "wallet_calls", "{row}.table_id", "INSERT OR UPDATE OR DELETE", None),
+    (
+        "wallet_failures",
+        "wallet_failures",
+        "(SELECT c.table_id FROM wallet_calls c WHERE c.number = {row}.number)",
+        "INSERT OR UPDATE OR DELETE",
+        None,
+    ),
+    # the room's tournaments, all under one lease: their rows, parts, tables, heads,
+    # moves, action ids, and the pools' ledger accounts' balances
+    *(
+        (table, table, _TOURNAMENTS, "INSERT OR UPDATE OR DELETE", None)
+        for table in (
+            "tournaments",
+            "tournament_parts",
+            "tournament_tables",
+            "tournament_heads",
+            "tournament_moves",
+            "tournament_actions",
+        )
+    ),
+    ("ledger_pools", "ledger_accounts", _TOURNAMENTS, "UPDATE", "OLD.kind = 'tournament'"),
 )
 
 # the setting a table's lease is declared in, and the trigger's note that it checked it
@@ -122,11 +162,11 @@ _CHECK = f"""CREATE OR REPLACE FUNCTION doubleholdem_fence(t bigint) RETURNS voi
     END $$"""
 
 
-def _trigger_function(table: str, row_id: str) -> str:
-    """The trigger function of ``table``: its old row's table and its new row's checked
+def _trigger_function(name: str, row_id: str) -> str:
+    """The function of trigger ``name``: its old row's lease and its new row's checked
     (each once a transaction)."""
     old, new = row_id.format(row="OLD"), row_id.format(row="NEW")
-    return f"""CREATE OR REPLACE FUNCTION doubleholdem_fence_{table}() RETURNS trigger
+    return f"""CREATE OR REPLACE FUNCTION doubleholdem_fence_{name}() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
         IF TG_OP <> 'INSERT' THEN
@@ -144,22 +184,23 @@ def _trigger_function(table: str, row_id: str) -> str:
     END $$"""
 
 
-def _trigger(table: str, writes: str, old_is: str | None) -> str:
-    """The trigger of ``writes`` on ``table`` (of its rows for which ``old_is``)."""
+def _trigger(name: str, table: str, writes: str, old_is: str | None) -> str:
+    """The trigger ``name`` of ``writes`` on ``table`` (of its rows for which
+    ``old_is``)."""
     when = "" if old_is is None else f"WHEN ({old_is}) "
     return (
-        f"CREATE OR REPLACE TRIGGER doubleholdem_fence_{table} BEFORE {writes} ON {table} "
-        f"FOR EACH ROW {when}EXECUTE FUNCTION doubleholdem_fence_{table}()"
+        f"CREATE OR REPLACE TRIGGER doubleholdem_fence_{name} BEFORE {writes} ON {table} "
+        f"FOR EACH ROW {when}EXECUTE FUNCTION doubleholdem_fence_{name}()"
     )
 
 
 # each trigger's name -> its table (PostgreSQL)
-FENCE_TRIGGERS = {f"doubleholdem_fence_{table}": table for table, _, _, _ in FENCED_ROWS}
+FENCE_TRIGGERS = {f"doubleholdem_fence_{name}": table for name, table, *_ in FENCED_ROWS}
 # the functions and triggers, in the order they are made
 FENCE_SCHEMA = (
     _CHECK,
-    *(_trigger_function(table, row_id) for table, row_id, _, _ in FENCED_ROWS),
-    *(_trigger(table, writes, old_is) for table, _, writes, old_is in FENCED_ROWS),
+    *(_trigger_function(name, row_id) for name, _, row_id, _, _ in FENCED_ROWS),
+    *(_trigger(name, table, writes, old_is) for name, table, _, writes, old_is in FENCED_ROWS),
 )
 
 

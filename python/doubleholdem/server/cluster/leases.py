@@ -89,6 +89,7 @@ __all__ = [
     "release",
     "session_name",
     "stopping",
+    "vacate",
 ]
 
 LEASE_SECONDS = 3.0  # a process's leases expire this long after its last heartbeat
@@ -342,17 +343,18 @@ def owners(db: Connection) -> dict[int, Owner | None]:
     return {int(t): None if p is None else Owner(str(p), str(a)) for t, p, a in rows}
 
 
-def acquire_part(db: Connection, process: str, part: int) -> int | None:
+def acquire_part(db: Connection, process: str, part: int, *, steal: bool = False) -> int | None:
     """Takes the lease of ``part`` (a negative id: :data:`TOURNAMENTS`) for ``process``
-    if it is takeable (no owner, or one not live), its epoch raised by one, in one
-    transaction: the epoch, or ``None`` (a live process holds it)."""
+    if it is takeable (no owner, or one not live; ``steal``: any, as :func:`acquire`
+    says), its epoch raised by one, in one transaction: the epoch, or ``None`` (a live
+    process holds it)."""
     with _transaction(db):
         db.execute(
             "INSERT INTO leases (table_id, owner, epoch) VALUES (?, NULL, 0)"
             " ON CONFLICT (table_id) DO NOTHING",
             (part,),
         )
-        return _acquire(db, process, want=1, steal=False, only=(part,)).get(part)
+        return _acquire(db, process, want=1, steal=steal, only=(part,)).get(part)
 
 
 def part_owner(db: Connection, part: int) -> tuple[Owner | None, str | None, int]:
@@ -368,6 +370,14 @@ def part_owner(db: Connection, part: int) -> tuple[Owner | None, str | None, int
     named, epoch, live, address = row
     owner = None if live is None else Owner(str(live), str(address))
     return owner, None if named is None else str(named), int(epoch)
+
+
+def vacate(db: Connection) -> None:
+    """Every lease left with no owner, by a tool that holds the room alone (its lock
+    taken exclusively: no process serves it, whatever the leases still name after a
+    ``kill -9``), so that the database's fencing takes its writes, which declare no
+    lease (:mod:`~doubleholdem.server.cluster.fencing`); the epochs stay."""
+    db.execute("UPDATE leases SET owner = NULL WHERE owner IS NOT NULL")
 
 
 def held_by_others(db: Connection, process: str) -> set[int]:

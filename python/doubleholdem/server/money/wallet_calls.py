@@ -43,7 +43,7 @@ from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server import oplog
 from doubleholdem.server.money.wallet_gate import WalletGate
-from doubleholdem.server.storage.storage import Storage, WalletCallRow, wallet_calls
+from doubleholdem.server.storage.storage import LeaseLost, Storage, WalletCallRow, wallet_calls
 from doubleholdem.wording import table_said
 
 __all__ = [
@@ -249,12 +249,14 @@ def log_failure(call: WalletCall, how: str, step: str) -> None:
 def _write_now(store: Storage, write: Callable[[Storage], None]) -> None:
     """``write`` in a transaction committed now; left unwritten if the database cannot
     take it within ``WRITE_PATIENCE`` (a failure not counted, a call made forgotten at
-    its next try: the wallet applies its key once)."""
+    its next try: the wallet applies its key once), or if the call's table moved to
+    another process (:class:`LeaseLost`: its calls are that process's now)."""
+    unwritten: tuple[type[Exception], ...] = (LeaseLost, *database_errors())
     try:
         if store.reserve(WRITE_PATIENCE):
             with store.transaction():
                 write(store)
-    except database_errors():
+    except unwritten:
         _log.warning("the wallet calls' failures could not be written", exc_info=True)
 
 
@@ -266,9 +268,14 @@ def retry_failed(store: Storage, wallet: Wallet, table_id: int | None = None) ->
 
 
 def finish_noted(store: Storage, wallet: Wallet) -> None:
-    """Finishes every call noted (the room starts: no change is under way) and forgets
+    """Finishes every call noted about the tables this process serves (the room starts:
+    no change of theirs is under way; in a room of many processes the others' tables'
+    calls are theirs, a debit among them maybe paying a seat being made) and forgets
     those done."""
-    done = finished(store, wallet, noted(store))
+    calls = noted(store)
+    if store.fencing.process is not None:  # leased: its own tables' only
+        calls = [call for call in calls if call.table_id in store.fencing.epochs]
+    done = finished(store, wallet, calls)
     if done:
         with store.transaction():
             store.forget_wallet_calls(done)

@@ -1,24 +1,26 @@
 """The server's database file: made new, or checked and upgraded in place when opened
-(:func:`open_database`). Schema 8 holds the server's tables (its tables' snapshots, moves
+(:func:`open_database`). Schema 9 holds the server's tables (its tables' snapshots, moves
 and heads, finished hands with the index of who played them:
 :mod:`doubleholdem.server.storage.hands`, seat tokens, client action ids, chat, the
 tournaments with each of their tables apart and their own state in parts:
 :mod:`doubleholdem.server.storage.tournament_rows`) beside the accounts' tables and
 ledger (:mod:`doubleholdem.accounts.schema`), and on PostgreSQL the triggers that
-refuse a write of a table's rows under a lease that moved
+refuse a write of a table's rows, or the tournaments', under a lease that moved
 (:data:`~doubleholdem.server.cluster.fencing.FENCE_SCHEMA`). A database of the previous
-schemas (2 to 7) is upgraded in place, in one transaction (from 4: the hand index built
+schemas (2 to 8) is upgraded in place, in one transaction (from 4: the hand index built
 from the stored hands; from 5: the tables of a tournament's tables; from 6, on
 PostgreSQL: the fencing triggers, SQLite's schema 7 being its 6; from 7: the table of a
 tournament's parts, each tournament's status and name noted in its row, its state
-still read there and stored in parts by the room that loads it); an empty or foreign
+still read there and stored in parts by the room that loads it; from 8, on PostgreSQL:
+the fencing triggers of the rest of a table's rows and of the tournaments', SQLite's
+schema 9 being its 8); an empty or foreign
 file, or another schema, is refused (:class:`~doubleholdem.errors.DamagedDatabase`).
 While a server holds it, its write-ahead log is checkpointed in a thread of its own
 (:func:`checkpoints`).
 
 >>> db = open_database(":memory:", "normal", busy_seconds=5.0)
 >>> db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-('8',)
+('9',)
 """
 
 from __future__ import annotations
@@ -73,10 +75,12 @@ __all__ = [
 # 4: the accounts' tables (doubleholdem.accounts) in the same file; 5: the hand index;
 # 6: a tournament's tables stored apart (doubleholdem.server.storage.tournament_rows);
 # 7: on PostgreSQL, writes fenced by the database (doubleholdem.server.cluster.fencing);
-# 8: a tournament's own state in parts, its status and name in its row
-SCHEMA_VERSION = 8
-UPGRADES_FROM = (2, 3, 4, 5, 6, 7)  # the schemas upgraded in place (PostgreSQL's: 5 to 7)
-POSTGRES_UPGRADES_FROM = (5, 6, 7)
+# 8: a tournament's own state in parts, its status and name in its row;
+# 9: on PostgreSQL, the seat tokens, action ids, chat, lobby rows, wallet calls and the
+# tournaments' rows and money fenced by the database too
+SCHEMA_VERSION = 9
+UPGRADES_FROM = (2, 3, 4, 5, 6, 7, 8)  # the schemas upgraded in place (PostgreSQL's: 5 to 8)
+POSTGRES_UPGRADES_FROM = (5, 6, 7, 8)
 CHECKPOINT_SECONDS = 1.0  # how often the log is checkpointed
 WAL_LIMIT = 16 * 2**20  # the log's size past which a checkpoint resets it
 # whose chips the tables hold (``meta`` key ``money``): play chips of a guest room, the
@@ -264,10 +268,11 @@ def open_database(
 def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
     """The room in the PostgreSQL database at ``url`` (in the first schema of its
     search path), its tables made in one transaction where it has none (beside the
-    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5 to 7
+    accounts' if it has those), else checked: schema :data:`SCHEMA_VERSION`, or 5 to 8
     upgraded in place (from 5 the tables of schema 6 made; from 5 or 6 the fencing
-    triggers of schema 7; from any the tournaments' parts of schema 8; an older room is
-    upgraded by ``serve`` on SQLite before ``db copy``), and its ledger's triggers as
+    triggers of schema 7; from 5 to 7 the tournaments' parts of schema 8; from any the
+    fencing triggers of schema 9; an older room is upgraded by ``serve`` on SQLite
+    before ``db copy``), and its ledger's triggers as
     :func:`open_database` says. A fencing trigger someone dropped is made anew
     (logged)."""
     db = connect(url, mode="rw")
@@ -278,7 +283,7 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
         if version == 5:
             for statement in _TOURNAMENT_TABLES:
                 db.execute(postgres(statement))
-        if version in POSTGRES_UPGRADES_FROM:
+        if version is not None and version < 8:
             _upgrade_to_8(db)
         ensure_schema(db, restore_triggers=restore_triggers)
         if version is None:
@@ -311,7 +316,7 @@ def open_postgres(url: str, *, restore_triggers: bool = False) -> Connection:
 
 def _check_postgres(url: str, db: Connection) -> int | None:
     """Refuses a PostgreSQL schema that holds tables but no room of this schema or of
-    schema 5 to 7 (upgraded in place); the room's schema, or ``None`` where there is
+    schema 5 to 8 (upgraded in place); the room's schema, or ``None`` where there is
     none."""
     if has_table(db, "meta"):
         version = _meta_text(db, "schema")
@@ -458,8 +463,8 @@ def _tell_wallet_rooms(db: Connection) -> None:
 
 
 def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) -> None:
-    """Schema 2, 3, 4, 5, 6 or 7 to 8, in one transaction (SQLite's 7 is its 6: the
-    fencing of schema 7 is PostgreSQL's alone). From 2: each table's head is its moves
+    """Schema 2 to 8 to 9, in one transaction (SQLite's 7 is its 6 and its 9 its 8: the
+    fencing of schemas 7 and 9 is PostgreSQL's alone). From 2: each table's head is its moves
     as stored, and the tables created are those stored (schema 2 could not tell more).
     From 3 (and 2): the accounts' tables; each stored table is noted as *to open*
     (``meta`` key ``opening:ID``): its chips came from nowhere, and the room enters them
@@ -485,7 +490,8 @@ def _upgrade(db: sqlite3.Connection, version: int, *, restore_triggers: bool) ->
             add_occupancies(db)
         for statement in _TOURNAMENT_TABLES:
             db.execute(statement)
-        _upgrade_to_8(db)
+        if version < 8:
+            _upgrade_to_8(db)
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         db.execute("COMMIT")
     except BaseException:

@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Callable
 
 from doubleholdem.database.connection import Connection
+from doubleholdem.server.cluster.fencing import Fence
 from doubleholdem.server.storage.survey import read_tokens
 
 __all__ = ["SeatTokens", "token_hash"]
@@ -23,20 +24,20 @@ def token_hash(token: str) -> str:
 class SeatTokens:
     """The seat tokens and action ids of a room's database, a part its
     :class:`~doubleholdem.server.storage.storage.Storage` holds (``seat_tokens``):
-    written on the storage's connection ``db`` inside its transactions, noting each
-    table written in ``touched`` (the tables the transaction is fenced on), and read on
-    the event loop through ``committed`` (the committed rows while a commit flies)."""
+    written on the storage's connection ``db`` inside its transactions, each table's
+    rows under its lease (``fencing``: :meth:`Fence.writes
+    <doubleholdem.server.cluster.fencing.Fence.writes>`, and so the database's triggers),
+    and read on the event loop through ``committed`` (the committed rows while a commit
+    flies)."""
 
-    def __init__(
-        self, db: Connection, touched: set[int], committed: Callable[[], Connection]
-    ) -> None:
+    def __init__(self, db: Connection, fencing: Fence, committed: Callable[[], Connection]) -> None:
         self._db = db
-        self._touched = touched
+        self._fencing = fencing
         self._committed = committed
 
     def put(self, hashed: str, table_id: int, seat: int, player: str) -> None:
         """Stores a seat token's hash."""
-        self._touched.add(table_id)
+        self._fencing.writes(self._db, table_id)
         self._db.execute(
             "INSERT INTO tokens VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET"
             " table_id = excluded.table_id, seat = excluded.seat, player = excluded.player",
@@ -56,14 +57,16 @@ class SeatTokens:
         """(hash, seat, player) of every token of a table."""
         return read_tokens(self._db, table_id)
 
-    def drop(self, hashed: str) -> None:
-        """Forgets a token (its player left) and the action ids sent with it."""
+    def drop(self, hashed: str, table_id: int) -> None:
+        """Forgets a token of table ``table_id`` (its player left) and the action ids
+        sent with it."""
+        self._fencing.writes(self._db, table_id)
         self._db.execute("DELETE FROM tokens WHERE hash = ?", (hashed,))
         self._db.execute("DELETE FROM actions WHERE token = ?", (hashed,))
 
     def put_action(self, hashed: str, action_id: str, table_id: int, hand: int) -> None:
         """Notes that the action ``action_id`` of a token was applied."""
-        self._touched.add(table_id)
+        self._fencing.writes(self._db, table_id)
         self._db.execute(
             "INSERT INTO actions VALUES (?, ?, ?, ?)", (hashed, action_id, table_id, hand)
         )
@@ -80,7 +83,7 @@ class SeatTokens:
     def forget_actions(self, table_id: int, before_hand: int) -> None:
         """Forgets the action ids of a table's hands before ``before_hand`` (retries of
         those are refused as stale anyway)."""
-        self._touched.add(table_id)
+        self._fencing.writes(self._db, table_id)
         self._db.execute(
             "DELETE FROM actions WHERE table_id = ? AND hand < ?", (table_id, before_hand)
         )

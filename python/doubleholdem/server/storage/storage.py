@@ -138,7 +138,7 @@ class Storage:
         self.fencing = Fence()  # the leases its transactions write under
         self._touched = self.fencing.touched
         # the seat tokens and the action ids applied with them
-        self.seat_tokens = SeatTokens(self._db, self._touched, self.committed)
+        self.seat_tokens = SeatTokens(self._db, self.fencing, self.committed)
         self.closing: list[Callable[[], None]] = []  # called first when it closes
         self._checkpoints: threading.Thread | None = None
         if path != ":memory:" and dialect(self._db) == SQLITE:
@@ -539,7 +539,7 @@ class Storage:
         """Stores a chat line of a table, said during (or after) hand number ``hand``
         (forgotten with that hand, :meth:`forget_hands`)."""
         text = json.dumps(line, separators=(",", ":"))
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         self._db.execute(
             "INSERT INTO chat (table_id, hand, line) VALUES (?, ?, ?)", (table_id, hand, text)
         )
@@ -554,7 +554,7 @@ class Storage:
         """Notes a call to a wallet outside the database (its JSON text,
         :mod:`doubleholdem.server.money.wallet_calls`) about table ``table_id``; returns its
         number, never given twice."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         insert = "INSERT INTO wallet_calls (table_id, call) VALUES (?, ?)"
         return inserted_id(self._db, insert, (table_id, call), key="number")
 
@@ -564,8 +564,15 @@ class Storage:
 
     def wallet_call_failed(self, number: int, error: str) -> None:
         """The wallet failed the call of this number (once more): ``error`` says how."""
+        self._fence_wallet_calls([number])
         wallet_rows.note_failure(self._db, number, error)
 
     def forget_wallet_calls(self, numbers: list[int]) -> None:
         """Forgets the wallet calls of these numbers (known done)."""
+        self._fence_wallet_calls(numbers)
         wallet_rows.forget(self._db, numbers)
+
+    def _fence_wallet_calls(self, numbers: list[int]) -> None:
+        """The wallet calls of ``numbers`` are written: their tables' leases first."""
+        for table_id in sorted(wallet_rows.tables_of(self._db, numbers)):
+            self.fencing.writes(self._db, table_id)

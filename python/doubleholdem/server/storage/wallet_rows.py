@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from doubleholdem.database.connection import Connection, has_table
 
-__all__ = ["WalletCallRow", "forget", "note_failure", "wallet_calls"]
+__all__ = ["WalletCallRow", "forget", "note_failure", "tables_of", "wallet_calls"]
 
 WalletCallRow = tuple[int, int, str, int, str]
 
@@ -41,8 +41,19 @@ def note_failure(db: Connection, number: int, error: str) -> None:
     )
 
 
+def tables_of(db: Connection, numbers: list[int]) -> set[int]:
+    """The tables the wallet calls of ``numbers`` are about (those still noted)."""
+    if not numbers:
+        return set()
+    marks = ", ".join("?" * len(numbers))
+    query = f"SELECT DISTINCT table_id FROM wallet_calls WHERE number IN ({marks})"
+    rows = db.execute(query, numbers)
+    return {int(table_id) for (table_id,) in rows}
+
+
 def forget(db: Connection, numbers: list[int]) -> None:
-    """Forgets the wallet calls of these numbers (known done) and their failures."""
+    """Forgets the wallet calls of these numbers (known done) and their failures (the
+    failures first: a failure is fenced by its call's table, read from the call's row)."""
     pairs = [(n,) for n in numbers]
-    db.executemany("DELETE FROM wallet_calls WHERE number = ?", pairs)
     db.executemany("DELETE FROM wallet_failures WHERE number = ?", pairs)
+    db.executemany("DELETE FROM wallet_calls WHERE number = ?", pairs)

@@ -345,7 +345,7 @@ class TableRunner:
         connection is told ``left`` again, with the cash-out. The cash-out is read from
         the change's entries when it ends (:meth:`_tell_left`)."""
         hashed, player = self.humans.pop(seat)
-        self._store_extra.append(lambda s: s.seat_tokens.drop(hashed))
+        self._store_extra.append(lambda s: s.seat_tokens.drop(hashed, self.id))
         held = self.table.seats()[seat] is not None
         if held:
             self.table.set_away(seat, True)
@@ -589,5 +589,5 @@ def publish(store: Storage, table_id: int, summary: str, notify: str | None) -> 
     """Stores a table's lobby summary in ``store``'s transaction, whose fencing (the
     table's lease) then covers it: a process that lost the table's lease writes none
     (:func:`~doubleholdem.server.storage.lobby_rows.put_summary`)."""
-    store.fencing.touched.add(table_id)
+    store.fencing.writes(store.db, table_id)
     put_summary(store.db, table_id, summary, notify)

@@ -17,6 +17,7 @@ from doubleholdem.errors import TournamentError
 from doubleholdem.server.storage import tournament_actions
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tournaments.stored import tournaments_db
 
 __all__ = ["ActionIdReused", "ActionIds", "Decided"]
 
@@ -82,7 +83,7 @@ class ActionIds:
 
         def put(store: Storage) -> None:
             tournament_actions.put(
-                store.db, tournament_id, player, action_id, table, hand, decision
+                tournaments_db(store), tournament_id, player, action_id, table, hand, decision
             )
 
         return [put]
@@ -91,9 +92,13 @@ class ActionIds:
         """The step forgetting the ids of table ``table``'s hands before ``hand``, which
         just ended."""
         tournament_id = self.tournament_id
-        return lambda store: tournament_actions.forget(store.db, tournament_id, table, hand)
+        return lambda store: tournament_actions.forget(
+            tournaments_db(store), tournament_id, table, hand
+        )
 
     def over(self) -> Step:
         """The step forgetting every id of the tournament (it is over)."""
         tournament_id = self.tournament_id
-        return lambda store: tournament_actions.forget_tournament(store.db, tournament_id)
+        return lambda store: tournament_actions.forget_tournament(
+            tournaments_db(store), tournament_id
+        )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from doubleholdem.server.storage import hands
 from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.tournaments.stored import tournaments_db
 
 __all__ = ["RETENTION_SECONDS", "forget_hands"]
 
@@ -28,7 +29,7 @@ def forget_hands(
     caller's transaction): at each of its tables, at most ``FORGET_BATCH`` of the hands
     beyond its last ``keep`` or ended before ``older_than``. Returns how many hands it
     forgot."""
-    db = store.db
+    db = tournaments_db(store)
     newest, oldest = (
         hands.tournament_key(tournament_id, 1),
         hands.tournament_key(tournament_id, hands.TOURNAMENT_TABLES - 1),

@@ -62,8 +62,12 @@ class TournamentsHost:
         self.owner: Owner | None = None  # the live process that runs them, as last read
         # told (on the loop) each time :attr:`run` changes: tournaments run here, or None
         self.listeners: list[Callable[[Tournaments | None], None]] = []
-        leased = membership is not None and not membership.exclusive
-        self._member = membership if leased and self.store.fencing.process is not None else None
+        fenced = membership is not None and self.store.fencing.process is not None
+        leased = fenced and membership is not None and not membership.exclusive
+        self._member = membership if leased else None
+        # a process that holds the room alone and fences its writes (a repair on
+        # PostgreSQL): it takes the lease whoever the row names
+        self._alone = membership if fenced and not leased else None
         self._epoch: int | None = None  # the lease's epoch while they run here
         self._taking = False  # taken by the heartbeat, not yet installed by the loop
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -82,6 +86,13 @@ class TournamentsHost:
         process serves the room alone or takes their lease; else logs who runs them."""
         member = self._member
         if member is None:
+            if self._alone is not None:
+                with self.store.transaction():
+                    epoch = leases.acquire_part(
+                        self.store.db, self._alone.id, TOURNAMENTS, steal=True
+                    )
+                if epoch is not None:
+                    self._grant(epoch)
             self._open()
             return
         with self.store.transaction():

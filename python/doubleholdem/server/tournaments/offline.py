@@ -18,6 +18,7 @@ from typing import Any
 from doubleholdem.database.connection import has_table
 from doubleholdem.database.url import is_postgres
 from doubleholdem.errors import TournamentError
+from doubleholdem.server.cluster import leases
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.commit import GroupCommit
 from doubleholdem.server.storage.lock import DatabaseInUse
@@ -54,6 +55,8 @@ def cancel_stored(target: str, tournament_id: int, key: bytes | None = None) -> 
     try:
         if not has_table(store.db, "tournaments"):
             raise TournamentError(f"{target} holds no tournaments (is it a room's database?)")
+        with store.transaction():  # held alone: the leases a kill -9 left name nobody
+            leases.vacate(store.db)
         commit = GroupCommit(store)
         tournaments = Tournaments(store, RoomSettings(snapshot_key=key), commit, ())
         tournaments.open()

@@ -45,6 +45,7 @@ from doubleholdem.server.tournaments.stored import (
     Pending,
     Stored,
     load,
+    tournaments_db,
 )
 from doubleholdem.table import Decision
 from doubleholdem.table.bots import BOTS, Bot
@@ -327,7 +328,7 @@ class TournamentRunner:
         history.append(hand_record(table, table_id=key, tournament=(self.id, number),
                                    event=self.stored.spec.name))  # fmt: skip
         hand = table.hand_number
-        self._steps.append(lambda s: hands.put(s.db, key, hand, history))
+        self._steps.append(lambda s: hands.put(tournaments_db(s), key, hand, history))
         self._steps.append(self.ids.hand_over(number, hand))  # its ids kept one hand more
 
     def _note_moves(self, report: HandReport, now: float) -> None:

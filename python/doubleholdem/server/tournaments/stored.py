@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from doubleholdem.database.connection import Connection
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
+from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.storage import tournament_rows
 from doubleholdem.server.storage.commit import Step
 from doubleholdem.server.storage.storage import Storage
@@ -288,21 +289,32 @@ def _parts(
     gone: list[str],
     row: tuple[str, str, str | None] | None,
 ) -> None:
+    db = tournaments_db(store)
     if row is not None:
-        tournament_rows.put(store.db, tournament_id, *row)
-    tournament_rows.put_parts(store.db, tournament_id, texts, gone)
+        tournament_rows.put(db, tournament_id, *row)
+    tournament_rows.put_parts(db, tournament_id, texts, gone)
 
 
 def _table(store: Storage, *, tournament_id: int, number: int, snapshot: str) -> None:
-    tournament_rows.put_table(store.db, tournament_id, number, snapshot)
+    tournament_rows.put_table(tournaments_db(store), tournament_id, number, snapshot)
 
 
 def _move(store: Storage, *, tournament_id: int, number: int, move: str) -> None:
-    tournament_rows.put_move(store.db, tournament_id, number, move)
+    tournament_rows.put_move(tournaments_db(store), tournament_id, number, move)
 
 
 def _drop(store: Storage, *, tournament_id: int, number: int) -> None:
-    tournament_rows.drop_table(store.db, tournament_id, number)
+    tournament_rows.drop_table(tournaments_db(store), tournament_id, number)
+
+
+def tournaments_db(store: Storage) -> Connection:
+    """``store``'s connection, inside the transaction that writes rows of the room's
+    tournaments (theirs, their parts, tables, moves, action ids, hands): the lease they
+    are run under (:data:`~doubleholdem.server.cluster.leases.TOURNAMENTS`) fenced first,
+    and so declared to the database's fencing triggers (:meth:`Fence.writes
+    <doubleholdem.server.cluster.fencing.Fence.writes>`)."""
+    store.fencing.writes(store.db, TOURNAMENTS)
+    return store.db
 
 
 def load(db: Connection, tournament_id: int, key: bytes | None) -> tuple[Stored, Tournament] | None:
