@@ -14,6 +14,7 @@ defaults (``fsync``, ``synchronous_commit`` on), over TCP on 127.0.0.1. What is 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import sys
 import time
@@ -28,6 +29,7 @@ from doubleholdem.accounts.bank import Bank
 from doubleholdem.database.connection import begin
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tables.runner import publish
 from passwords_double import FAST
 from postgres_cluster import Cluster
 
@@ -297,9 +299,10 @@ def test_fencing_and_the_leases_cost(durable: Cluster) -> None:
     from doubleholdem.server.cluster import leases
 
     hands, rounds = 10, 5
-    with durable.schema() as unfenced, durable.schema() as writer, durable.schema() as fenced:
-        results = _fenced_hand_ends((unfenced, writer, fenced), hands, rounds)
-        db = connect(fenced)
+    with contextlib.ExitStack() as schemas:
+        urls = tuple(schemas.enter_context(durable.schema()) for _ in FENCED_KINDS)
+        results = _fenced_hand_ends(urls, hands, rounds)
+        db = connect(urls[-1])
         try:
             leases.register(db, "bench", "http://bench", lock=None)
             beats = []
@@ -327,24 +330,38 @@ def test_fencing_and_the_leases_cost(durable: Cluster) -> None:
 FENCED_KINDS = (
     "unfenced (before leases)",
     "fenced by the writer (before schema 7)",
-    "fenced by the writer and the database",
+    "fenced by the writer and schema 8's triggers",
+    "fenced by the writer and the database (schema 9)",
+)
+# the fencing triggers of schema 7 (and 8): a table's state and money
+SCHEMA_7_TRIGGERS = tuple(
+    f"doubleholdem_fence_{name}"
+    for name in ("tables", "heads", "moves", "hands", "ledger_accounts")
 )
 
 
+def _drop_triggers(room: Room, *, keep: tuple[str, ...] = ()) -> None:
+    """Drops the fencing triggers of ``room``'s database but those of ``keep``."""
+    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
+
+    for name, table in FENCE_TRIGGERS.items():
+        if name not in keep:
+            room.store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
+
+
 def _fenced_hand_ends(
-    urls: tuple[str, str, str], hands: int, rounds: int
+    urls: tuple[str, ...], hands: int, rounds: int
 ) -> dict[str, list[tuple[float, float]]]:
     """:func:`_hand_ends` of a room at each of ``urls``, one of each kind of
-    :data:`FENCED_KINDS` (the database's fencing triggers dropped from the first two),
-    interleaved round by round."""
+    :data:`FENCED_KINDS` (the database's fencing triggers dropped from the first two,
+    those schema 9 added from the third), interleaved round by round."""
     from bench_money import _room
-    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
 
     rooms = {kind: _room(url, False) for kind, url in zip(FENCED_KINDS, urls)}
     rooms[FENCED_KINDS[0]].store.fencing.process = None
-    for room in (rooms[FENCED_KINDS[0]], rooms[FENCED_KINDS[1]]):
-        for name, table in FENCE_TRIGGERS.items():
-            room.store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
+    _drop_triggers(rooms[FENCED_KINDS[0]])
+    _drop_triggers(rooms[FENCED_KINDS[1]])
+    _drop_triggers(rooms[FENCED_KINDS[2]], keep=SCHEMA_7_TRIGGERS)
     results: dict[str, list[tuple[float, float]]] = {kind: [] for kind in FENCED_KINDS}
     try:
         for _ in range(rounds):
@@ -367,7 +384,7 @@ def _print_fenced(title: str, results: dict[str, list[tuple[float, float]]]) -> 
 
 
 def test_the_database_fencing_cost_without_the_disk() -> None:
-    """Issue 33: :func:`test_fencing_and_the_leases_cost`'s three rooms on a cluster
+    """Issue 33: :func:`test_fencing_and_the_leases_cost`'s four rooms on a cluster
     that does not flush (``fsync`` and ``synchronous_commit`` off, as the tests run
     theirs): the commit is then its statements and the server's work, the fencing
     triggers' cost no longer hidden under a disk flush. Printed (``-s``)."""
@@ -375,8 +392,9 @@ def test_the_database_fencing_cost_without_the_disk() -> None:
 
     cluster = start_cluster()
     try:
-        with cluster.schema() as unfenced, cluster.schema() as writer, cluster.schema() as fenced:
-            results = _fenced_hand_ends((unfenced, writer, fenced), 20, 5)
+        with contextlib.ExitStack() as schemas:
+            urls = tuple(schemas.enter_context(cluster.schema()) for _ in FENCED_KINDS)
+            results = _fenced_hand_ends(urls, 20, 5)
     finally:
         cluster.stop()
     _print_fenced("a hand's end committed on PostgreSQL without flushing (100 hands each)", results)
@@ -384,24 +402,26 @@ def test_the_database_fencing_cost_without_the_disk() -> None:
 
 def test_a_hands_writes_with_and_without_the_fencing_triggers() -> None:
     """Issue 33: the fencing triggers' own cost, apart from the event loop and the disk:
-    a hand's writes at one table (ten moves, then its end: the snapshot that drops
-    them, its head, its log and index, its rake in the ledger) in one transaction and
-    committed, on a cluster that does not flush, by a room with the database's fencing
-    triggers and one with them dropped (its writer fences alike), interleaved, 300
-    transactions each. Printed (``-s``)."""
+    a hand's writes at one table (ten moves, each with a player's action id, then its
+    end: the snapshot that drops them, its head, its log and index, its action ids
+    forgotten, a chat line, its lobby row, its rake in the ledger) in one transaction
+    and committed, on a cluster that does not flush, by a room with the database's
+    fencing triggers of schema 9, one with those of schema 7 and 8 only and one with
+    them dropped (its writer fences alike), interleaved, 300 transactions each.
+    Printed (``-s``)."""
     from bench_money import _room, play
     from doubleholdem.accounts.wallet import LedgerWallet
-    from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
     from postgres_cluster import start_cluster
 
-    kinds = ("triggers dropped (before schema 7)", "fencing triggers")
+    kinds = ("triggers dropped (before schema 7)", "schema 8's triggers", "schema 9's triggers")
     found: dict[str, list[float]] = {kind: [] for kind in kinds}
     cluster = start_cluster()
     try:
-        with cluster.schema() as dropped, cluster.schema() as fenced:
-            rooms = {kind: _room(url, False) for kind, url in zip(kinds, (dropped, fenced))}
-            for name, table in FENCE_TRIGGERS.items():
-                rooms[kinds[0]].store.db.execute(f"DROP TRIGGER {name} ON {table}").close()
+        with contextlib.ExitStack() as schemas:
+            urls = [schemas.enter_context(cluster.schema()) for _ in kinds]
+            rooms = {kind: _room(url, False) for kind, url in zip(kinds, urls)}
+            _drop_triggers(rooms[kinds[0]])
+            _drop_triggers(rooms[kinds[1]], keep=SCHEMA_7_TRIGGERS)
             for room in rooms.values():
                 play(room.runners[0], 2)  # statements prepared, the ledger's rows made
             for number in range(300):
@@ -423,12 +443,17 @@ def _a_hands_writes(room: Room, number: int, wallet: Any) -> float:
     """Seconds of one transaction of a hand's writes at table 0 (see the caller)."""
     store = room.store
     snapshot = room.runners[0].table.to_json()
+    hand = 10_000 + number
     began = time.perf_counter()
     with store.transaction():
-        for _ in range(10):
+        for move in range(10):
             store.put_move(0, '["advance", 100.0]')
+            store.seat_tokens.put_action("bench-token", f"{hand}-{move}", 0, hand)
         store.put_table(0, snapshot)
-        store.put_hand(0, 10_000 + number, [{"kind": "hand_end", "at": 100.0}])
+        store.put_hand(0, hand, [{"kind": "hand_end", "at": 100.0}])
+        store.seat_tokens.forget_actions(0, hand)
+        store.put_chat(0, hand, {"text": "gg"})
+        publish(store, 0, '{"id": 0}', None)
         store.fencing.writes(store.db, 0)
         wallet(store.db).rake(0, 1, key=f"bench-rake:{number}")
     return time.perf_counter() - began
