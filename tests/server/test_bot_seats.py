@@ -7,6 +7,7 @@ together; a table whose bots cannot be funded says why it is idle in the lobby."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import pytest
@@ -157,3 +158,72 @@ def test_a_new_bot_account_is_made_whole_or_not_at_all(
     assert occupant is not None and occupant["player"] == "bot-0-1"
     audit_ok(room)
     room.store.close()
+
+
+def test_a_seat_is_refilled_only_once_the_commit_of_its_bots_leave_ended(room_db: str) -> None:
+    """A bot that leaves in a change made while a commit of its table is in flight (on
+    PostgreSQL a commit runs off the event loop) keeps its seat from being refilled
+    until the commit that writes its cash-out ended, not the one in flight: until then
+    the ledger holds its seat open, and the bot of that name sitting down again was
+    refused (``AlreadySeated: bot-3-1 already has a seat``, seen at a table's task in a
+    room of three processes)."""
+    room = _room(room_db)
+    runner, commit = room.runners[0], room.commit
+    seat = 0
+    kind = runner.bankrolls.wanted_bots[seat]
+
+    async def scenario() -> None:
+        first, second = asyncio.Event(), asyncio.Event()
+        with runner.change():  # a change of the table, its commit first
+            pass
+        commit.later([], lambda: None, first.set)
+        commit.flush()  # in flight (PostgreSQL), or committed now (SQLite)
+        with runner.change():  # meanwhile the bot leaves: the next commit's
+            runner.bankrolls._bot_leaves(seat)
+        commit.after(second.set)
+        await first.wait()
+        if room.store.commits_off_loop:  # the leave's commit is still to land
+            assert not second.is_set()
+            assert runner.bankrolls.bots_missing() == {}  # its cash-out is not committed
+        await second.wait()
+        assert runner.bankrolls.bots_missing() == {seat: kind}
+        with runner.change():
+            runner.bankrolls.replace_bots()
+        await asyncio.wait_for(_landed(commit), 60)
+
+    asyncio.run(scenario())
+    occupant = runner.table.seats()[seat]
+    assert occupant is not None and occupant["player"] == f"bot-0-{seat}"
+    audit_ok(room)
+
+
+async def _landed(commit: Any) -> None:
+    """Until the changes handed in to ``commit`` are committed."""
+    done = asyncio.Event()
+    commit.after(done.set)
+    await done.wait()
+
+
+def test_a_tables_task_changes_nothing_while_a_commit_is_in_flight(room_db: str) -> None:
+    """The table's own task waits while the group commit is not ready (a commit in
+    flight): woken as one lands, it waits again if the next took off before it ran."""
+    room = _room(room_db)
+    runner, ready = room.runners[0], room.commit.ready
+
+    async def scenario() -> None:
+        ready.clear()  # a commit in flight
+        task = asyncio.create_task(runner.run())
+        await asyncio.sleep(0)
+        ready.set()  # it landed ...
+        ready.clear()  # ... and the next took off before the task ran
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert not runner.table.in_hand and runner.table.hand_number == 0
+        ready.set()
+        while not runner.table.in_hand:  # once ready, the table deals
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from doubleholdem.server.money.table_money import TableMoney
+from doubleholdem.server.storage.commit import Step
+from doubleholdem.server.storage.storage import Storage
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
@@ -47,6 +49,22 @@ class BotTable(Protocol):
 
     def store_bots(self) -> None: ...
 
+    def later(self, step: Step) -> None: ...
+
+
+class _Leave:
+    """A step of the change in which a bot left: run by the commit that writes the
+    bot's cash-out (its seat in the ledger closed if that commit succeeds; if it fails,
+    the table is reloaded with the bot back in its seat)."""
+
+    __slots__ = ("written",)
+
+    def __init__(self) -> None:
+        self.written = False
+
+    def __call__(self, store: Storage) -> None:
+        self.written = True
+
 
 class BotBankrolls:
     """The bots' top-ups at the table of ``runner``, which keeps ``wanted`` bots
@@ -66,8 +84,9 @@ class BotBankrolls:
         self.unfunded: dict[int, str] = {}
         self._unfunded_at: dict[int, int] = {}
         # the seats whose bot left in a change not yet committed: refilled only once
-        # that commit ended (its cash-out closes the bot's seat in the ledger)
-        self.leaving: set[int] = set()
+        # the commit that wrote that change ended (its cash-out closes the bot's seat in
+        # the ledger), not the one in flight as it left (a commit off the loop)
+        self.leaving: dict[int, _Leave] = {}
 
     @property
     def id(self) -> int:
@@ -89,11 +108,17 @@ class BotBankrolls:
         return self._runner.change(moves=moves)
 
     def left_committed(self) -> bool:
-        """The bots that left in the commit that just ended: their seats may be
-        refilled now (True if there were any)."""
-        leaving = bool(self.leaving)
-        self.leaving.clear()
-        return leaving
+        """A commit of the table's changes ended: the seats whose bot left in a change
+        it wrote may be refilled now (True if there were any)."""
+        written = [seat for seat, leave in self.leaving.items() if leave.written]
+        for seat in written:
+            del self.leaving[seat]
+        return bool(written)
+
+    def reloaded(self) -> None:
+        """The table went back to its last committed state: a bot whose leave was not
+        written is back in its seat."""
+        self.leaving = {seat: leave for seat, leave in self.leaving.items() if leave.written}
 
     def _short(self) -> list[int]:
         """The bot seats below half the maximum buy-in."""
@@ -221,5 +246,6 @@ class BotBankrolls:
         self.bots.pop(seat)
         self._runner.bot_kinds.pop(seat)
         self._sat_out.discard(seat)
-        self.leaving.add(seat)
+        self.leaving[seat] = leave = _Leave()
+        self._runner.later(leave)
         self._runner.store_bots()

@@ -296,6 +296,7 @@ class TableRunner:
                 s: old.get(s) or BOT_KINDS[k](self.seed * 16 + s) for s, k in kinds.items()
             }
             self.bot_kinds = kinds
+        self.bankrolls.reloaded()
         self.connections.reload({hashed for hashed, _ in self.humans.values()})
         kept, self._kept = self._kept, None
         if kept is not None:
@@ -483,8 +484,8 @@ class TableRunner:
         bankrolls = self.bankrolls
         ready = self._commit.ready
         while True:
-            if not ready.is_set():  # a commit waits for the database, or it refuses
-                await ready.wait()
+            while not ready.is_set():  # a commit in flight, waiting, or refused (the
+                await ready.wait()  # next may take off before this task runs again)
             table = self.table  # a failed commit replaces it
             self.wake.clear()
             now = self.now()
