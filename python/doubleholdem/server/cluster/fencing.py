@@ -10,23 +10,29 @@ owner or epoch is lost, and nothing of it is written
 (:class:`~doubleholdem.server.cluster.leases.LeaseLost`); a check before ``COMMIT``
 does the same for the other tables the transaction touched (:meth:`Fence.check`).
 
-**The database's side** (PostgreSQL, :data:`FENCE_SCHEMA`, schema 7 of the room). The
+**The database's side** (PostgreSQL, :data:`FENCE_SCHEMA`, schemas 7 and 9 of the room). The
 same statement that locks a lease *declares* the epoch this process writes the table
 under, in a setting of the transaction (``SET LOCAL``, through ``set_config(...,
 true)``): ``doubleholdem.lease_T`` = ``"EPOCH PROCESS"``, gone when the transaction
-ends. A trigger (``BEFORE INSERT OR UPDATE OR DELETE``, for each row) on the rows of a
-table's state and money, :data:`FENCED_ROWS` (its snapshot in ``tables``, its ``heads``
-row, its ``moves``, its finished ``hands``, and its ledger account's balance, which
-every movement of its chips updates in the transaction that posts it), reads the lease
-of the row's table, locked ``FOR SHARE`` as the writer's was, and refuses the write
-(SQLSTATE :data:`REFUSED`, the table in the error's detail) unless the transaction
-declared exactly that lease's owner and epoch. A table that no process serves (no lease
-row, or none with an owner: a room being copied, a tool's write while the room is
-down, a tournament's hands) may be written by a transaction that declared nothing of
-it. So a process frozen while another took its table, whose own check is skipped or
-wrong, still cannot write it: it declares its old epoch, or none, and the lease says
-another's. The storage turns the refusal into :class:`LeaseLost`
-(:func:`refused_tables`), and the group commit hands such a table over as lost. A table
+ends. A trigger (``BEFORE INSERT OR UPDATE OR DELETE``, for each row) on every row a
+table's changes write, :data:`FENCED_ROWS` (its snapshot in ``tables``, its ``heads``
+row, its ``moves``, its finished ``hands``, its ledger account's balance, which every
+movement of its chips updates in the transaction that posts it; and since schema 9 its
+seat ``tokens``, the ``actions`` ids applied, its ``chat``, its ``lobby`` row, its
+``wallet_calls`` and their ``wallet_failures``), reads the lease of the row's table,
+locked ``FOR SHARE`` as the writer's was, and refuses the write (SQLSTATE
+:data:`REFUSED`, the table in the error's detail) unless the transaction declared
+exactly that lease's owner and epoch. The rows of the room's tournaments (theirs, their
+parts, tables, heads, moves, action ids and hands, and their pools' balances) are
+fenced the same way by the tournaments' lease
+(:data:`~doubleholdem.server.cluster.leases.TOURNAMENTS`), which their writers declare
+as a table's (:meth:`Fence.writes`). A table that no process serves (no lease row, or
+none with an owner: a room being copied, a tool's write while the room is down) may be
+written by a transaction that declared nothing of it. So a process frozen while
+another took its table, whose own check is skipped or wrong, still cannot write it: it
+declares its old epoch, or none, and the lease says another's. The storage turns the
+refusal into :class:`LeaseLost` (:func:`refused_tables`), and the group commit hands
+such a table over as lost. A table
 found once in a transaction is not read again by its later rows (its lease stays locked
 until the transaction ends; the trigger notes what it checked in a setting of its own).
 A setting per transaction, not a column on every row, because a ``DELETE`` carries no
