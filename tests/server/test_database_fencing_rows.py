@@ -22,7 +22,13 @@ from doubleholdem.database.url import connect
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.fencing import FENCE_TRIGGERS
 from doubleholdem.server.cluster.leases import TOURNAMENTS
-from doubleholdem.server.money.wallet_calls import WalletCall, finish_noted, note, noted
+from doubleholdem.server.money.wallet_calls import (
+    WalletCall,
+    count_failure,
+    finish_noted,
+    note,
+    noted,
+)
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.storage import Storage
@@ -196,3 +202,17 @@ def test_a_process_that_starts_finishes_the_wallet_calls_of_its_own_tables_only(
         finish_noted(b, wallet)
         assert wallet.calls == [("cash_out", credit.wallet_key)]
         assert [call.number for call in noted(b)] == [debit.number]  # a's, still owed
+
+
+def test_a_wallet_failure_at_a_table_that_moved_is_left_to_its_new_owner(
+    postgres_url: str, old_and_new: tuple[Storage, Storage]
+) -> None:
+    """The wallet failed a call of table 0 after another process took the table: the
+    failure is logged, not counted (its calls are the new owner's now), and nothing
+    raised to the payment that found it."""
+    old, _ = old_and_new
+    number = _call_number(old)
+    before = _rows(postgres_url)
+    call = WalletCall("credit", 0, "cashout:0:1", "ann", 5, number=number)
+    count_failure(old, call, OSError("the wallet is down"))
+    assert _rows(postgres_url) == before
