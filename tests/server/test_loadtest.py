@@ -209,6 +209,21 @@ def test_a_following_client_stopped_while_it_follows_its_table_still_leaves() ->
     asyncio.run(client.play(time.monotonic() + 60.0, asyncio.Semaphore(1)))
     assert client.left
     assert [m["type"] for m in second.sent] == ["resume", "sit_out", "leave"]
+    # its trail: what it sent and was told, in order (the load reports it for a client
+    # still seated at the end)
+    assert [entry.split(" ", 1)[1] for entry in client.trail] == [
+        'sent {"v": 2, "type": "sit", "table": 0, "seat": 0, "name": "load-0", "buy_in": 1000}',
+        "told seated at seat 0",
+        "state: hand None, its seat 0: sitting out False, in hand False",
+        "told {'type': 'elsewhere', 'table': 0}",
+        "the lobbies say table 0 is at http://b:2",
+        'sent {"v": 2, "type": "resume", "token": "t0"}',
+        'sent {"v": 2, "type": "sit_out"}',
+        "told seated at seat 0",
+        "state: hand None, its seat 0: sitting out True, in hand False",
+        'sent {"v": 2, "type": "leave"}',
+        "told {'type': 'left', 'table': 0, 'seat': 0}",
+    ]
 
 
 def test_a_client_resumed_decides_once_its_decision_sent_again_changed_nothing() -> None:

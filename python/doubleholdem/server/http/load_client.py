@@ -110,6 +110,7 @@ class Client:
         # what it sent and was told (its connections, seat requests, the server's word
         # on its seat, errors), the last :data:`TRAIL`, each with its second
         self.trail: deque[str] = deque(maxlen=TRAIL)
+        self._seat_noted = ""
 
     def note(self, what: str) -> None:
         """Adds ``what`` to :attr:`trail`."""
@@ -119,6 +120,14 @@ class Client:
         """Sends ``text`` (a seat request), noted in :attr:`trail`."""
         self.note(f"sent {text}")
         await socket.send(text)
+
+    def _note_seat(self, view: dict[str, Any], kind: str = "update") -> None:
+        """Notes the hand of ``view`` and its seat's state, where a ``state`` or they
+        changed."""
+        said = f"hand {view.get('hand_number')}, its seat {_seat_said(view)}"
+        if kind == "state" or said != self._seat_noted:
+            self._seat_noted = said
+            self.note(f"{kind}: {said}")
 
     def _sitting(self) -> bool:
         """Whether it waits for the answer to its sit (it never sat)."""
@@ -169,6 +178,9 @@ class Client:
                 if socket is None:  # the play ended meanwhile: leave where the table is
                     break
             socket = await self._leave(socket, gate)
+        except Exception as error:
+            self.note(f"failed: {error!r}")
+            raise
         finally:
             if socket is not None:
                 await socket.close()
@@ -283,6 +295,7 @@ class Client:
             async for text in socket:
                 if await self._on(socket, loads(text)):
                     return
+            self.note("connection closed")
         except ConnectionClosed as closed:
             self.note(f"connection closed: {closed}")
 
@@ -292,12 +305,16 @@ class Client:
         view: Any = self.view
         if kind == "update":
             view = self.view = apply_patch(view, message["patch"])
+            if self.leaving:  # how its seat goes, for the trail
+                self._note_seat(view)
         elif kind == "state":
             view = self.view = message["view"]
-            self.note(f"state of hand {view.get('hand_number')}, its seat {_seat_said(view)}")
+            self._note_seat(view, "state")
             if self.seated_at is None:
                 self.seated_at = time.perf_counter()
                 self.on_settled()
+        elif kind == "result" and message.get("id") is None:  # a seat request's
+            self.note(f"told {message}")
         elif kind in ("result", "error") and message.get("id") in self.sent:
             if self._answered(kind, message):
                 return False  # applied now: the states that follow say what is next
