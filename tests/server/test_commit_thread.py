@@ -223,3 +223,35 @@ def test_a_transaction_begun_elsewhere_waits_for_the_commit_in_flight(store: Sto
     if not store.commits_off_loop:
         pytest.skip("SQLite commits on the event loop: no commit is ever in flight")
     asyncio.run(scenario())
+
+
+def test_a_failed_commit_still_sends_the_answers_posted_with_it(store: Storage) -> None:
+    """An answer (a reply that no change made: an error, an ``elsewhere``, a watch's
+    state) goes after the commit whether it succeeds or fails, in its place. Posted, it
+    went down with a failed commit's replies, also when posted while that commit was
+    in flight: the client waited for good (benches/failover.py's SIGSTOP cycles: a
+    resume at a process just woken, whose commit in flight failed as its session had
+    been ended, was never answered, and its client stayed seated)."""
+
+    async def scenario() -> None:
+        commit = GroupCommit(store)
+        release = threading.Event()
+        inbox = Inbox()
+
+        def failing(s: Storage) -> None:
+            if s.commits_off_loop:
+                release.wait()
+            raise OSError("the session was ended")
+
+        commit.later([failing], lambda: None)
+        commit.post(inbox, "done")
+        commit.instead(inbox, "refused")
+        commit.answer(inbox, "an answer with it")
+        await asyncio.sleep(0)  # the flush (on PostgreSQL, in flight until released)
+        commit.answer(inbox, "an answer meanwhile")
+        release.set()
+        await _until(lambda: len(inbox.texts) == 3)
+        assert inbox.texts == ["refused", "an answer with it", "an answer meanwhile"]
+        await _until(lambda: commit.refusing is None and commit.idle())
+
+    asyncio.run(scenario())

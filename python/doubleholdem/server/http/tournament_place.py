@@ -35,7 +35,7 @@ class TournamentPlace:
     def handle(self, connection: Connection, message: protocol.Message) -> None:
         """One tournament message of ``connection``."""
         if self.sockets is None:
-            self.host.commit.post(connection, self.elsewhere())
+            self.host.commit.answer(connection, self.elsewhere())
             return
         self._spoke.add(connection)
         self.sockets.handle(connection, message)

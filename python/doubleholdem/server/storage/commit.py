@@ -67,7 +67,7 @@ import concurrent.futures
 import contextlib
 import time
 from collections.abc import Callable, Iterator
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 from doubleholdem.database.failure import database_errors
 from doubleholdem.errors import DatabaseBusy
@@ -75,6 +75,14 @@ from doubleholdem.server import oplog
 from doubleholdem.server.cluster.fencing import refused_tables
 from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.metrics import Metrics
+from doubleholdem.server.storage.batch import (
+    Answer,
+    Batch,
+    Recipient,
+    Step,
+    TableStep,
+    answers,
+)
 from doubleholdem.server.storage.money_step import money_last
 from doubleholdem.server.storage.storage import Storage
 
@@ -98,51 +106,8 @@ PROBE_SECONDS = 0.1  # between heartbeat commits while the database refuses writ
 STOP_PATIENCE = 1.0  # seconds the last commit waits for the write lock when stopping
 PAY_PATIENCE = 0.1  # how long a payment waits for the write lock (a checkpoint resetting the log)
 
-Step = Callable[[Storage], None]
 _NONE_APPLYING: set[tuple[str, str]] = set()  # a batch's when there are none (never changed)
 _T = TypeVar("_T")
-
-
-class TableStep:
-    """A step of table ``table``'s change, made under the lease of ``epoch`` (as this
-    process held it when the change was made): left out of the commit if that lease is
-    lost, even if the table was taken back since under another."""
-
-    __slots__ = ("epoch", "step", "table")
-
-    def __init__(self, table: int, epoch: int, step: Step) -> None:
-        self.table = table
-        self.epoch = epoch
-        self.step = step
-
-    def __call__(self, store: Storage) -> None:
-        self.step(store)
-
-
-class Recipient(Protocol):
-    """Whatever a message is posted to (a connection)."""
-
-    def send(self, text: str) -> None: ...
-
-
-class _Batch:
-    """The changes of one commit and what follows it."""
-
-    __slots__ = ("applying", "ended", "future", "instead", "lost", "sends", "steps", "undo")
-
-    def __init__(
-        self,
-        steps: list[Step],
-        sends: list[tuple[Recipient, str]],
-        instead: list[tuple[Recipient, str]],
-        undo: set[Callable[[], None]],
-        ended: dict[Callable[[], None], None],
-        applying: set[tuple[str, str]],
-    ) -> None:
-        self.steps, self.sends, self.instead = steps, sends, instead
-        self.undo, self.ended, self.applying = undo, ended, applying
-        self.future: concurrent.futures.Future[BaseException | None] | None = None
-        self.lost: set[int] = set()  # tables left out, their leases lost
 
 
 def running_loop() -> asyncio.AbstractEventLoop | None:
@@ -162,7 +127,7 @@ class GroupCommit:
         # the thread PostgreSQL's commits run on (made on the first), and the one in flight
         self._threaded = store.commits_off_loop
         self._worker: concurrent.futures.ThreadPoolExecutor | None = None
-        self._flying: _Batch | None = None
+        self._flying: Batch | None = None
         self._steps: list[Step] = []
         self._sends: list[tuple[Recipient, str]] = []
         self._instead: list[tuple[Recipient, str]] = []
@@ -278,6 +243,13 @@ class GroupCommit:
         order posted)."""
         self._sends.append((recipient, text))
         self._flush_soon()
+
+    def answer(self, recipient: Recipient, text: str) -> None:
+        """Sends ``text`` to ``recipient`` after the next :meth:`flush`'s commit (in the
+        order posted), whether it succeeds or fails: an answer that no change made (an
+        error, an ``elsewhere``, a watch's state). Posted, a failed commit swallowed it
+        and the client waited for good (a resume at a process just woken)."""
+        self.post(Answer(recipient), text)
 
     def instead(self, recipient: Recipient, text: str) -> None:
         """Sends ``text`` to ``recipient`` if the next :meth:`flush`'s commit fails."""
@@ -399,7 +371,7 @@ class GroupCommit:
         self.metrics.count("leases_lost", len(tables))
         self.lost(tables)
 
-    def _fly(self, batch: _Batch) -> None:
+    def _fly(self, batch: Batch) -> None:
         """Commits ``batch`` on the worker thread; it lands on the loop when done."""
         loop = asyncio.get_running_loop()
         if self._worker is None:
@@ -423,7 +395,7 @@ class GroupCommit:
         if self._flying is not None and self._flying.future is not None:
             concurrent.futures.wait([self._flying.future])
 
-    def _landed(self, batch: _Batch) -> None:
+    def _landed(self, batch: Batch) -> None:
         """The commit of ``batch`` ended on the worker: its replies or its undos, then
         the next commit if changes gathered meanwhile (once each)."""
         if self._flying is not batch or batch.future is None:
@@ -433,7 +405,7 @@ class GroupCommit:
         if not self.stopping and (self._steps or self._sends or self._ended):
             self._flush_soon()  # (stopping, the flush that landed it goes on)
 
-    def _land(self, batch: _Batch, error: BaseException | None) -> None:
+    def _land(self, batch: Batch, error: BaseException | None) -> None:
         """What follows a commit of ``batch`` that ended (``error`` if it failed)."""
         if batch.lost:
             self._left_out(batch)
@@ -443,7 +415,7 @@ class GroupCommit:
             self._failed(
                 error,
                 batch.undo | pending.undo,
-                batch.instead + pending.instead,
+                batch.instead + pending.instead + answers(batch.sends + pending.sends),
                 {**batch.ended, **pending.ended},
             )
             return
@@ -465,7 +437,7 @@ class GroupCommit:
         for recipient, text in sends:
             recipient.send(text)
 
-    def _left_out(self, batch: _Batch) -> None:
+    def _left_out(self, batch: Batch) -> None:
         """The tables of ``batch`` left out of its commit, their leases lost: their
         clients are sent what they asked instead, not their replies, and the tables go
         to :attr:`lost`."""
@@ -481,16 +453,16 @@ class GroupCommit:
         batch.instead = [(r, text) for r, text in batch.instead if not theirs(r)]
         self._lose(lost)
 
-    def _take(self) -> _Batch:
+    def _take(self) -> Batch:
         """The changes handed in since the last commit, taken for the next (their
         action ids stay in ``applying`` until that commit landed)."""
         applying = set(self.applying) if self.applying else _NONE_APPLYING
-        batch = _Batch(self._steps, self._sends, self._instead, self._undo, self._ended, applying)
+        batch = Batch(self._steps, self._sends, self._instead, self._undo, self._ended, applying)
         self._steps, self._sends, self._instead = [], [], []
         self._undo, self._ended = set(), {}
         return batch
 
-    def _take_pending(self) -> _Batch:
+    def _take_pending(self) -> Batch:
         """The changes not yet committed, taken to fail (a payment written into the
         next transaction already is rolled back with them)."""
         pending = self._take()
@@ -539,7 +511,7 @@ class GroupCommit:
         self._locked_since = None
         self._tries = 0
         pending = self._take_pending()
-        self._failed(error, pending.undo, pending.instead, pending.ended)
+        self._failed(error, pending.undo, pending.instead + answers(pending.sends), pending.ended)
 
     def _failed(
         self,

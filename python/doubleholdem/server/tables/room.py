@@ -183,7 +183,7 @@ class Room:
         """A new client: signed in as ``account`` (by the session whose token hashes to
         ``session``, read at its handshake; ``active`` False when the account was frozen
         already), or ``None``; ``address`` where it connects from."""
-        connection = Connection(self.commit.post, account=account, address=address)
+        connection = Connection(self.commit.answer, account=account, address=address)
         connection.session = session
         connection.active = active
         self._connected += 1
@@ -272,7 +272,7 @@ class Room:
             tables, after = self.lobby(message.first)
             connection.send(encode("lobby", tables=tables, next=after))
         elif (moved := self.tables.elsewhere(message)) is not None:
-            self.commit.post(connection, moved)  # another process serves the table
+            self.commit.answer(connection, moved)  # another process serves the table
         elif isinstance(message, protocol.Watch):
             runner = self._table(message.table)
             if connection.seat is not None and connection.table == runner.id:
@@ -366,12 +366,16 @@ class Room:
         runner: TableRunner,
         seat: int | None,
         token: str | None = None,
+        *,
+        answer: bool = True,
     ) -> None:
         """Binds ``connection`` to ``runner``'s table (as ``seat``, holding the seat of
-        token hash ``token``) and sends the state."""
+        token hash ``token``) and sends the state: an answer (sent whether the next
+        commit succeeds or fails), unless a change made it (``answer`` False: a seat
+        taken, whose state a failed commit must not send)."""
         self._unbind(connection)
         runner.connections.watch(connection, seat, token)
-        self.tables.emit(connection, runner, runner.state_message(connection))
+        self.tables.emit(connection, runner, runner.state_message(connection), answer=answer)
 
     def _seat_name(self, connection: Connection, message: protocol.Sit) -> str | None:
         """The name ``connection`` sits under: in a guest room the one it chose; else its
@@ -447,7 +451,7 @@ class Room:
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
             self.commit.instead(connection, unavailable(None))
         if runner.humans.get(seat) == (hashed, name):  # not undone by a commit failed already
-            self._watch(connection, runner, seat, hashed)
+            self._watch(connection, runner, seat, hashed, answer=False)
 
     def _resume(self, connection: Connection, message: protocol.Resume) -> None:
         """Binds ``connection`` to the seat of ``message``'s token or, signed in, to its
@@ -526,6 +530,7 @@ class Room:
         commit = self.commit
         done = (hashed, message.id)
         if done in commit.applying or self.applied.applied(runner, message.hand, done):
+            # (posted: applied only if the commit in flight succeeds; if not, "unavailable")
             commit.post(connection, encode("result", id=message.id, ok=True, repeated=True))
             return
         if message.hand != table.hand_number or not table.in_hand:

@@ -531,12 +531,15 @@ class RoomTables:
         room serves, else ``None`` (:func:`~doubleholdem.server.tables.handover.elsewhere`)."""
         return handover.elsewhere(message, self.store, self.directory, self.runners)
 
-    def emit(self, connection: Connection, runner: TableRunner, text: str) -> None:
+    def emit(
+        self, connection: Connection, runner: TableRunner, text: str, *, answer: bool = False
+    ) -> None:
         """Sends ``text`` about ``runner``'s table, as it is now, to ``connection`` (after
-        the commit)."""
+        the commit; ``answer``: whether it succeeds or fails, :meth:`GroupCommit.answer
+        <doubleholdem.server.storage.commit.GroupCommit.answer>`)."""
         if self.audit is not None:
             self.audit(connection, runner, text)
-        self.commit.post(connection, text)
+        (self.commit.answer if answer else self.commit.post)(connection, text)
 
     # ------------------------------------------------------------------ leases
 

@@ -1,0 +1,82 @@
+"""What the group commit (:mod:`~doubleholdem.server.storage.commit`) gathers for one
+commit (:class:`Batch`): its steps (a table's fenced by the lease it was made under:
+:class:`TableStep`), what it sends once committed, what it sends instead if it fails,
+its undos and what waits for it to end. An :class:`Answer` is sent either way: a reply
+that no change made (an error, an ``elsewhere``, a watch's state), which waits for the
+commit only to keep its place behind what was posted before it."""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from doubleholdem.server.storage.storage import Storage
+
+__all__ = ["Answer", "Batch", "Recipient", "Step", "TableStep"]
+
+Step = Callable[[Storage], None]
+
+
+class TableStep:
+    """A step of table ``table``'s change, made under the lease of ``epoch`` (as this
+    process held it when the change was made): left out of the commit if that lease is
+    lost, even if the table was taken back since under another."""
+
+    __slots__ = ("epoch", "step", "table")
+
+    def __init__(self, table: int, epoch: int, step: Step) -> None:
+        self.table = table
+        self.epoch = epoch
+        self.step = step
+
+    def __call__(self, store: Storage) -> None:
+        self.step(store)
+
+
+class Recipient(Protocol):
+    """Whatever a message is posted to (a connection)."""
+
+    def send(self, text: str) -> None: ...
+
+
+class Answer:
+    """``recipient`` as an answer is posted to it: sent after the commit whether that
+    commit succeeds or fails (:meth:`GroupCommit.answer
+    <doubleholdem.server.storage.commit.GroupCommit.answer>`)."""
+
+    __slots__ = ("recipient",)
+
+    def __init__(self, recipient: Recipient) -> None:
+        self.recipient = recipient
+
+    def send(self, text: str) -> None:
+        self.recipient.send(text)
+
+    def __getattr__(self, name: str) -> Any:  # the recipient's own (a connection's table)
+        return getattr(self.recipient, name)
+
+
+def answers(sends: list[tuple[Recipient, str]]) -> list[tuple[Recipient, str]]:
+    """The answers among ``sends``, in order: what a failed commit still sends."""
+    return [(recipient, text) for recipient, text in sends if isinstance(recipient, Answer)]
+
+
+class Batch:
+    """The changes of one commit and what follows it."""
+
+    __slots__ = ("applying", "ended", "future", "instead", "lost", "sends", "steps", "undo")
+
+    def __init__(
+        self,
+        steps: list[Step],
+        sends: list[tuple[Recipient, str]],
+        instead: list[tuple[Recipient, str]],
+        undo: set[Callable[[], None]],
+        ended: dict[Callable[[], None], None],
+        applying: set[tuple[str, str]],
+    ) -> None:
+        self.steps, self.sends, self.instead = steps, sends, instead
+        self.undo, self.ended, self.applying = undo, ended, applying
+        self.future: concurrent.futures.Future[BaseException | None] | None = None
+        self.lost: set[int] = set()  # tables left out, their leases lost
