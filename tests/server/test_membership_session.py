@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -184,5 +185,37 @@ def _nothing(*args: object) -> None:
     """A callback of the membership's thread that the test does not need."""
 
 
+def _now(callback: Callable[..., None], *args: object) -> None:
+    """How the membership's thread tells the loop: here at once."""
+    callback(*args)
+
+
 def _read(db: Connection, epochs: dict[int, int]) -> None:
     """What the membership reads of the tables it takes (none here)."""
+
+
+def test_tables_let_go_are_shed_once_while_their_last_commit_is_pending(
+    postgres_url: str,
+) -> None:
+    """A process holding more than its share lets that many tables go and hands them
+    over once their last changes are committed; a tick in between (a slow commit)
+    does not count them as still its own and shed as many more (the tables changed
+    hands again and again as processes started)."""
+    room = _room_of_p1(postgres_url, tables=4)
+    member = room.tables.membership
+    assert member is not None and sorted(member.held) == [0, 1, 2, 3]
+    other = Membership(postgres_url, "http://127.0.0.1:8002", exclusive=False, lease_seconds=30.0)
+    told: list[int] = []
+    try:
+        member._tick(_now, _read, _nothing, _nothing, told.append)
+        assert told == [2]  # two live processes: a share of two
+        member.letting_go({0, 1})  # the loop let them go; their commit is pending
+        member._tick(_now, _read, _nothing, _nothing, told.append)
+        assert told == [2]  # not told again
+        member.hand_over({0, 1})  # committed: released at the next tick
+        member._tick(_now, _read, _nothing, _nothing, told.append)
+        assert told == [2] and sorted(leases.acquire(other._db, other.id, want=4)) == [0, 1]
+    finally:
+        other.close()
+        with contextlib.suppress(*database_errors()):
+            room.store.close()

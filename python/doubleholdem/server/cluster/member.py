@@ -24,6 +24,7 @@ import secrets
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -81,7 +82,11 @@ class Membership:
         # loop alone writes ``held`` (the epochs its storage fences with), once a stale
         # copy of such a table, from before it was lost, is gone
         self.taking: dict[int, int] = {}
-        self._handing: set[int] = set()  # tables handed over, to release
+        # let go by the loop, handed over once their last changes are committed (not
+        # this process's share meanwhile); then handed over, to release (the loop
+        # writes both, the thread reads a copy of the one and takes from the other)
+        self._letting: set[int] = set()
+        self._handing: deque[set[int]] = deque()
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -219,10 +224,14 @@ class Membership:
     ) -> None:
         self._beat()
         self.renewed(len(self.held))
-        handing, self._handing = self._handing, set()
+        handing: set[int] = set()
+        while self._handing:
+            handing |= self._handing.popleft()
         if handing:
             leases.release(self._db, self.id, handing)
-        held = {t: epoch for t, epoch in self.held.items() if t >= 0}  # (parts: their beat's)
+        # (copies made at once: the loop changes both meanwhile; parts: their beat's)
+        held = {t: epoch for t, epoch in dict(self.held).items() if t >= 0}
+        letting = frozenset(self._letting)
         stored = dict(
             self._db.execute("SELECT table_id, epoch FROM leases WHERE owner = ?", (self.id,))
         )
@@ -232,7 +241,7 @@ class Membership:
         if self._stop.is_set():
             return
         share = self.share()
-        mine = len(held) + len(self.taking) - len(gone)
+        mine = len(held.keys() - letting - gone) + len(self.taking)
         taken = self._acquire(want=share - mine, steal=False)
         if taken:  # the loop installs them (:meth:`installed`), then writes them
             self.taking.update(taken)
@@ -249,12 +258,20 @@ class Membership:
         for table_id in epochs:
             self.taking.pop(table_id, None)
 
+    def letting_go(self, tables: set[int]) -> None:
+        """Called on the loop: ``tables`` are let go, to be handed over once their last
+        changes are committed (:meth:`hand_over`); this process's share does not count
+        them meanwhile (a tick while that commit is pending would shed as many more)."""
+        self._letting |= tables
+
     def hand_over(self, tables: set[int]) -> None:
-        """Releases the leases of ``tables`` at the thread's next tick, called at once
-        (their last changes committed: another process takes them)."""
+        """Called on the loop: releases the leases of ``tables`` at the thread's next
+        tick, called at once (their last changes committed: another process takes
+        them)."""
         for table_id in tables:
             self.held.pop(table_id, None)
-        self._handing |= tables
+        self._letting -= tables
+        self._handing.append(set(tables))
         self._wake.set()
 
     def halt(self) -> None:

@@ -586,6 +586,7 @@ class RoomTables:
             return
         chosen = handover.surplus(self.runners.values(), count)
         self._let_go(chosen)
+        member.letting_go(chosen)
         self.commit.after(partial(member.hand_over, chosen))
 
     def _let_go(self, tables: set[int]) -> None:
