@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from doubleholdem.database.url import connect
 from doubleholdem.server.money import wallet_money
 from doubleholdem.server.money.wallet_calls import retry_failed
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.tables import MoneyKindMismatch
@@ -570,3 +572,54 @@ def test_a_wallet_room_noted_ledger_by_an_older_version_is_told_apart(tmp_path: 
     db = sqlite3.connect(path)
     assert db.execute("SELECT value FROM meta WHERE key = 'money'").fetchone() == ("wallet",)
     db.close()
+
+
+class _SlowWallet(DictWallet):
+    """A :class:`DictWallet` whose debits answer once :attr:`answer` is set (asked
+    off the loop: :attr:`asked` is set meanwhile)."""
+
+    def __init__(self, balances: dict[str, int]) -> None:
+        super().__init__(balances)
+        self.asked, self.answer = threading.Event(), threading.Event()
+
+    def debit(self, *args: Any, **kwargs: Any) -> str:
+        self.asked.set()
+        self.answer.wait(60)
+        return super().debit(*args, **kwargs)
+
+
+def test_a_buy_in_whose_seat_waits_for_the_commit_in_flight_is_not_given_back(
+    room_db: str,
+) -> None:
+    """On PostgreSQL a commit runs off the loop: a buy-in the wallet paid, whose seat's
+    change is made while an earlier commit of its table is in flight, is kept when that
+    earlier commit ends (the next one writes its seat and forgets its note). Before, the
+    end of the earlier commit gave the debit back, and the seat was then committed with
+    chips the wallet no longer lacked (money made)."""
+    wallet = _SlowWallet({"ann": 1000, "bob": 1000})
+    room = _room(wallet, room_db)
+    ann, runner = _player(room, "ann"), room.runners[0]
+    release = threading.Event()
+
+    def blocking(store: Storage) -> None:
+        if store.commits_off_loop:
+            release.wait(60)  # in flight until the seat's change is made
+
+    async def scenario() -> None:
+        room.handle(ann, json.dumps({"v": 2, "type": "sit", "table": 0, "buy_in": 400}))
+        await asyncio.to_thread(wallet.asked.wait, 60)  # its debit noted, the wallet asked
+        with runner.change():  # meanwhile a change of the table ...
+            pass
+        room.commit.later([blocking], lambda: None)
+        room.commit.flush()  # ... whose commit is in flight (PostgreSQL)
+        wallet.answer.set()
+        for _ in range(60_000):  # paid, then seated in memory
+            if runner.table.seats()[0] is not None:
+                break
+            await asyncio.sleep(0.001)
+        release.set()
+        await _committed(room)
+
+    asyncio.run(scenario())
+    assert runner.table.stack(0) == 400 and wallet.balances["ann"] == 600
+    assert _held(room, wallet) == TOTAL

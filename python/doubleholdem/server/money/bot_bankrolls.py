@@ -15,8 +15,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from doubleholdem.server.money.table_money import TableMoney
-from doubleholdem.server.storage.commit import Step
-from doubleholdem.server.storage.storage import Storage
+from doubleholdem.server.storage.commit import Step, Written
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
@@ -52,20 +51,6 @@ class BotTable(Protocol):
     def later(self, step: Step) -> None: ...
 
 
-class _Leave:
-    """A step of the change in which a bot left: run by the commit that writes the
-    bot's cash-out (its seat in the ledger closed if that commit succeeds; if it fails,
-    the table is reloaded with the bot back in its seat)."""
-
-    __slots__ = ("written",)
-
-    def __init__(self) -> None:
-        self.written = False
-
-    def __call__(self, store: Storage) -> None:
-        self.written = True
-
-
 class BotBankrolls:
     """The bots' top-ups at the table of ``runner``, which keeps ``wanted`` bots
     (seat -> kind)."""
@@ -86,7 +71,7 @@ class BotBankrolls:
         # the seats whose bot left in a change not yet committed: refilled only once
         # the commit that wrote that change ended (its cash-out closes the bot's seat in
         # the ledger), not the one in flight as it left (a commit off the loop)
-        self.leaving: dict[int, _Leave] = {}
+        self.leaving: dict[int, Written] = {}
 
     @property
     def id(self) -> int:
@@ -110,7 +95,7 @@ class BotBankrolls:
     def left_committed(self) -> bool:
         """A commit of the table's changes ended: the seats whose bot left in a change
         it wrote may be refilled now (True if there were any)."""
-        written = [seat for seat, leave in self.leaving.items() if leave.written]
+        written = [seat for seat, leave in self.leaving.items() if leave.ran]
         for seat in written:
             del self.leaving[seat]
         return bool(written)
@@ -118,7 +103,7 @@ class BotBankrolls:
     def reloaded(self) -> None:
         """The table went back to its last committed state: a bot whose leave was not
         written is back in its seat."""
-        self.leaving = {seat: leave for seat, leave in self.leaving.items() if leave.written}
+        self.leaving = {seat: leave for seat, leave in self.leaving.items() if leave.ran}
 
     def _short(self) -> list[int]:
         """The bot seats below half the maximum buy-in."""
@@ -246,6 +231,6 @@ class BotBankrolls:
         self.bots.pop(seat)
         self._runner.bot_kinds.pop(seat)
         self._sat_out.discard(seat)
-        self.leaving[seat] = leave = _Leave()
+        self.leaving[seat] = leave = Written()
         self._runner.later(leave)
         self._runner.store_bots()

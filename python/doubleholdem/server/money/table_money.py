@@ -87,6 +87,11 @@ class TableMoney(abc.ABC):
         commit itself)."""
         return None  # nothing by default
 
+    def reloaded(self) -> None:
+        """The table went back to its last committed state (a failed commit): what the
+        money kept of the changes undone goes (nothing by default)."""
+        return None  # nothing by default
+
     def open_legacy(self, table: Table) -> None:
         """``table`` is older than the ledger (a database upgraded from schema 3): its
         chips are entered as the kind keeps them (play chips keep no record)."""

@@ -236,7 +236,10 @@ class WalletTableMoney(PaidSeats):
         still noted paid for no seat written (its seat's commit failed, the table
         refused it, the wallet failed) and is given back, and a credit or a rake noted
         is committed and made. Served, off the loop through :attr:`gate`, soon (a debit
-        being paid for a change to come, :meth:`prepay`, is left alone)."""
+        being paid for a change to come, :meth:`prepay`, is left alone, as is one whose
+        seat's change waits for the next commit: on PostgreSQL the commit that ended
+        may have been in flight as that change was made)."""
+        super().commit_ended()
         if running_loop() is not None:
             self._finish_soon(everything=True)
             return
@@ -252,7 +255,7 @@ class WalletTableMoney(PaidSeats):
     def _unsettled(self, *, everything: bool = True) -> list[WalletCall] | None:
         """The calls noted for this table to finish (all, or those the wallet failed),
         or ``None`` if the database cannot say."""
-        skip = set(self._settled) | self._paying
+        skip = self.forgetting() | self._paying
         try:
             calls = self._noted()
         except database_errors():  # the database fails: what is noted is finished at a restart

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from doubleholdem.server.storage.storage import Storage
 
-__all__ = ["Answer", "Batch", "Recipient", "Step", "TableStep"]
+__all__ = ["Answer", "Batch", "Recipient", "Step", "TableStep", "Written"]
 
 Step = Callable[[Storage], None]
 
@@ -32,6 +32,22 @@ class TableStep:
 
     def __call__(self, store: Storage) -> None:
         self.step(store)
+
+
+class Written:
+    """A step that notes that it ran, handed in with a change whose end must wait for
+    its own commit: once the commit that ran it ended (the change's ``ended`` after
+    it), the change was committed, or failed and its table went back to its last
+    committed state. A commit may end after the change was handed in and not have run
+    it (on PostgreSQL the commit in flight, another's): its step has not run."""
+
+    __slots__ = ("ran",)
+
+    def __init__(self) -> None:
+        self.ran = False
+
+    def __call__(self, store: Storage) -> None:
+        self.ran = True
 
 
 class Recipient(Protocol):

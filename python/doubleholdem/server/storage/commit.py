@@ -81,6 +81,7 @@ from doubleholdem.server.storage.batch import (
     Recipient,
     Step,
     TableStep,
+    Written,
     answers,
 )
 from doubleholdem.server.storage.money_step import money_last
@@ -96,6 +97,7 @@ __all__ = [
     "Recipient",
     "Step",
     "TableStep",
+    "Written",
     "running_loop",
 ]
 

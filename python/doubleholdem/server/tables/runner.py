@@ -297,6 +297,7 @@ class TableRunner:
             }
             self.bot_kinds = kinds
         self.bankrolls.reloaded()
+        self.money.reloaded()
         self.connections.reload({hashed for hashed, _ in self.humans.values()})
         kept, self._kept = self._kept, None
         if kept is not None:
