@@ -246,11 +246,14 @@ class ServedRoom:
             rows = db.execute("SELECT table_id, owner, epoch FROM leases").fetchall()
         return {int(table): (owner, int(epoch)) for table, owner, epoch in rows}
 
-    def owners(self) -> dict[int, Served | None]:
+    def owners(
+        self, leases: dict[int, tuple[str | None, int]] | None = None
+    ) -> dict[int, Served | None]:
         """Each table's owner among this room's processes (``None``: none, or a process
-        not of this harness): a lease's owner is a ``processes`` row, whose address
-        names the process's port; of the rows of one address (a process started again
-        on the port of one killed) only the newest is that port's process."""
+        not of this harness), by the lease rows read now or ``leases``: a lease's owner
+        is a ``processes`` row, whose address names the process's port; of the rows of
+        one address (a process started again on the port of one killed) only the newest
+        is that port's process."""
         with contextlib.closing(connect(self.db)) as db:
             rows = db.execute("SELECT id, address, started FROM processes").fetchall()
         newest: dict[str, tuple[float, str]] = {}
@@ -258,11 +261,14 @@ class ServedRoom:
             newest[address] = max(newest.get(address, (started, process)), (started, process))
         by_port: dict[int | None, Served] = {p.port: p for p in self.processes if p.alive}
         ids = {process: by_port.get(_port(address)) for address, (_, process) in newest.items()}
-        return {table: ids.get(owner or "") for table, (owner, _) in self.leases().items()}
+        held = self.leases() if leases is None else leases
+        return {table: ids.get(owner or "") for table, (owner, _) in held.items()}
 
-    def tables_of(self, served: Served) -> list[int]:
-        """The tables ``served`` owns now."""
-        return [table for table, owner in self.owners().items() if owner is served]
+    def tables_of(
+        self, served: Served, leases: dict[int, tuple[str | None, int]] | None = None
+    ) -> list[int]:
+        """The tables ``served`` owns now (or by the lease rows ``leases``)."""
+        return [table for table, owner in self.owners(leases).items() if owner is served]
 
     def wait_served(self, tables: Iterable[int], seconds: float = 60.0) -> float:
         """Until every table of ``tables`` is owned by a live process of the room and

@@ -89,8 +89,9 @@ def _freeze_owner(room: ServedRoom, moves: list[Move], refused: list[int]) -> No
     _checked(room, moved, epochs, moves)
     # a table it holds again was given back by its new owner (the tables spread over
     # the live processes): under a newer lease, never the one it was frozen with
-    leases = room.leases()
-    assert all(leases[t][1] >= epochs[t] + 2 for t in set(room.tables_of(owner)) & set(moved))
+    leases = room.leases()  # (one reading: the tables go on changing hands)
+    held = set(room.tables_of(owner, leases)) & set(moved)
+    assert all(leases[t][1] >= epochs[t] + 2 for t in held), (held, epochs, leases)
     refused.append(_refused_writes(owner.log))
 
 
