@@ -45,6 +45,7 @@ TABLE_ROWS = (
     "SELECT table_id, summary FROM lobby ORDER BY 1",
     "SELECT number, table_id, call FROM wallet_calls ORDER BY 1",
     "SELECT number, attempts, error FROM wallet_failures ORDER BY 1",
+    "SELECT key, value FROM meta WHERE key LIKE '%:0' ORDER BY 1",
 )
 # the tournaments' rows and money
 TOURNAMENT_ROWS = (
@@ -90,6 +91,8 @@ TABLE_WRITES: dict[str, Callable[[Storage], object]] = {
     "a lobby row": lambda s: publish(s, 0, '{"id": 0, "late": true}', None),
     "a wallet call": lambda s: s.add_wallet_call(0, CALL),
     "a wallet call's failure": lambda s: s.wallet_call_failed(_call_number(s), "late"),
+    "a bot to seat noted": lambda s: s.note_bots_to_seat(0, {5: "random"}),
+    "a bot seated": lambda s: s.bot_seated(0, 4),
 }
 TOURNAMENT_WRITES: dict[str, Callable[[Storage], object]] = {
     "a tournament's row": _raw(TOURNAMENTS, "UPDATE tournaments SET status = 'late'"),
@@ -117,6 +120,7 @@ def _existing(store: Storage) -> None:
     store.put_chat(0, 1, {"text": "hello"})
     publish(store, 0, '{"id": 0}', None)
     store.wallet_call_failed(store.add_wallet_call(0, CALL), "down")
+    store.note_bots_to_seat(0, {4: "random"})
     _raw(
         TOURNAMENTS,
         "INSERT INTO tournaments (id, state, status, name) VALUES (0, '', 'running', 'sng')",
@@ -176,7 +180,7 @@ def test_a_room_of_schema_8_in_postgresql_is_upgraded_with_the_new_triggers(
     with contextlib.closing(connect(postgres_url)) as db:
         made = trigger_names(db)
         assert set(FENCE_TRIGGERS) <= made
-        new = ("tokens", "chat", "lobby", "wallet_failures", "tournaments", "ledger_pools")
+        new = ("tokens", "chat", "lobby", "wallet_failures", "meta", "tournaments", "ledger_pools")
         assert {f"doubleholdem_fence_{name}" for name in new} <= made
         schema = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         assert schema == (str(SCHEMA_VERSION),) == ("9",)

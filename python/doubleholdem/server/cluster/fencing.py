@@ -19,7 +19,8 @@ table's changes write, :data:`FENCED_ROWS` (its snapshot in ``tables``, its ``he
 row, its ``moves``, its finished ``hands``, its ledger account's balance, which every
 movement of its chips updates in the transaction that posts it; and since schema 9 its
 seat ``tokens``, the ``actions`` ids applied, its ``chat``, its ``lobby`` row, its
-``wallet_calls`` and their ``wallet_failures``), reads the lease of the row's table,
+``wallet_calls`` and their ``wallet_failures``, and the keys of ``meta`` that note
+something of it, :data:`TABLE_KEYS`), reads the lease of the row's table,
 locked ``FOR SHARE`` as the writer's was, and refuses the write (SQLSTATE
 :data:`REFUSED`, the table in the error's detail) unless the transaction declared
 exactly that lease's owner and epoch. The rows of the room's tournaments (theirs, their
@@ -67,10 +68,20 @@ from doubleholdem.database.connection import Connection
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.leases import LeaseLost
 
-__all__ = ["FENCED_ROWS", "FENCE_SCHEMA", "FENCE_TRIGGERS", "REFUSED", "Fence", "refused_tables"]
+__all__ = [
+    "FENCED_ROWS",
+    "FENCE_SCHEMA",
+    "FENCE_TRIGGERS",
+    "REFUSED",
+    "TABLE_KEYS",
+    "Fence",
+    "refused_tables",
+]
 
 REFUSED = "DHF01"  # the SQLSTATE of a write the database refused for a lease that moved
 
+# the keys of ``meta`` that note something of one table: ``KIND:TABLE``
+TABLE_KEYS = ("opening", "legacy", "bots_to_seat", "repairs")
 # the rows fenced: (the trigger's name, its table, the SQL of the lease its row is
 # written under, the writes fenced, a condition on the old row that it is one of these)
 _TOURNAMENTS = f"({leases.TOURNAMENTS})"  # a tournament's rows: the tournaments' lease
@@ -108,6 +119,17 @@ FENCED_ROWS = (
         "wallet_failures",
         "wallet_failures",
         "(SELECT c.table_id FROM wallet_calls c WHERE c.number = {row}.number)",
+        "INSERT OR UPDATE OR DELETE",
+        None,
+    ),
+    # what the room notes of a table in ``meta`` (its bots still to seat, its chips of
+    # before the ledger, its repairs: ``KIND:TABLE``; the room's other keys are no
+    # table's, and go through the check of no lease at once)
+    (
+        "meta",
+        "meta",
+        f"(CASE WHEN {{row}}.key ~ '^({'|'.join(TABLE_KEYS)}):[0-9]+$'"
+        " THEN split_part({row}.key, ':', 2)::bigint END)",
         "INSERT OR UPDATE OR DELETE",
         None,
     ),
@@ -153,6 +175,9 @@ _CHECK = f"""CREATE OR REPLACE FUNCTION doubleholdem_fence(t bigint) RETURNS voi
         holder text;
         held bigint;
     BEGIN
+        IF t IS NULL THEN
+            RETURN;  -- a row of no table (a key of meta that is the room's)
+        END IF;
         SELECT owner, epoch INTO holder, held FROM leases WHERE table_id = t FOR SHARE;
         IF NOT FOUND OR (holder IS NULL AND coalesce(declared, '') = '') THEN
             RETURN;  -- no process serves the table

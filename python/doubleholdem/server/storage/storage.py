@@ -136,7 +136,6 @@ class Storage:
         self._heads: dict[int, tuple[str, int]] = {}
         self._moved: set[int] = set()
         self.fencing = Fence()  # the leases its transactions write under
-        self._touched = self.fencing.touched
         # the seat tokens and the action ids applied with them
         self.seat_tokens = SeatTokens(self._db, self.fencing, self.committed)
         self.closing: list[Callable[[], None]] = []  # called first when it closes
@@ -376,14 +375,14 @@ class Storage:
         wallet outside the database, they sit down after the table's creation is
         committed, each in a commit of its own that forgets it (:meth:`bot_seated`), so
         that a restart seats those a crash or a failure left out."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         value = json.dumps({str(s): k for s, k in sorted(bots.items())})
         put_meta(self._db, f"bots_to_seat:{table_id}", value)
 
     def bot_seated(self, table_id: int, seat: int) -> None:
         """Table ``table_id`` is no longer to seat a bot in ``seat``: it sat down, or
         cannot (:meth:`note_bots_to_seat`)."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         bots = self.bots_to_seat().get(table_id, {})
         bots.pop(seat, None)
         if bots:
@@ -400,7 +399,7 @@ class Storage:
     def opened(self, table_id: int, first_occupancy: int) -> None:
         """The ledger entered table ``table_id``'s chips: its seats of occupancies below
         ``first_occupancy`` were seated before the ledger (:meth:`legacy_below`)."""
-        self._touched.add(table_id)
+        self.fencing.writes(self._db, table_id)
         self._db.execute("DELETE FROM meta WHERE key = ?", (f"opening:{table_id}",))
         put_meta(self._db, f"legacy:{table_id}", str(first_occupancy))
 
