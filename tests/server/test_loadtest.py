@@ -342,3 +342,41 @@ def test_the_load_seats_one_client_at_a_seat_while_a_table_changes_hands(
     assert len({(p.table, p.seat) for p in players}) == 6
     lobbies = {"http://x:1": [table(0, "http://x:1")], "http://y:2": [table(0, "http://y:2")]}
     assert len(loadtest._room_tables(list(lobbies))) == 2  # two rooms, a table 0 in each
+
+
+def test_a_following_client_drops_the_decision_it_was_thinking_of_for_the_old_connection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A client asked to decide thinks a moment before it answers; its connection
+    dropped meanwhile (told ``elsewhere``), the answer it was thinking of is dropped
+    as it follows its table. Made later, it went on the connection gone and was noted
+    as sent, and the client, waiting for that answer, decided nothing more: its seat
+    was played by its deadlines (45 s for the first), and a client leaving at the
+    load's end waited out its minute with its seat still in that hand (the SIGSTOP
+    failover benchmark: one client of twelve left seated in three runs of seven)."""
+    to_act = {
+        "over": False, "stacks": {"0": 900, "1": 900}, "decision": "bet",
+        "legal": {"can_check": True},
+    }  # fmt: skip
+    view = {**_view(False, to_act), "hand_number": 4}
+    client = Client(0, 0, 0, 1000, 3600.0)  # it thinks for an hour: still thinking
+    client.seated_at = 0.0
+    client.locate = lambda table: "http://b:2"
+    old = _ClosedSocket([{"type": "state", "view": view}, {"type": "elsewhere", "table": 0}])
+    new = _ClosedSocket([])
+
+    async def connect(gate: asyncio.Semaphore) -> _ClosedSocket:
+        return new
+
+    client._connect = connect  # type: ignore[method-assign]
+
+    async def follow() -> None:
+        await client._receive(old)  # asked to decide, then told elsewhere
+        thinking = client.answering
+        assert thinking is not None and not thinking.done()
+        assert await client._follow(time.monotonic() + 60.0, asyncio.Semaphore(1)) is new
+        await asyncio.sleep(0)  # (a task cancelled ends at its next turn)
+        assert thinking.cancelled()  # never sent on the old connection, nor noted
+        assert old.sent == [] and client.sent == {} and client.pending is None
+
+    asyncio.run(follow())

@@ -220,11 +220,18 @@ class Client:
     async def _follow(self, stop_at: float, gate: asyncio.Semaphore) -> Any:
         """A new connection to where the table is served now (the address an
         ``elsewhere`` named, else where the processes' lobbies say), its seat taken
-        again (:meth:`_sit_again`), or ``None`` once the time is up."""
+        again (:meth:`_sit_again`), or ``None`` once the time is up. A decision still
+        being thought of for the connection gone is dropped: made later, it went on
+        that connection and was noted as sent, and the client, waiting for its answer,
+        decided nothing more (its seat played by its deadlines, the first after the
+        action time and its time bank: 45 s; one leaving at the load's end then waited
+        out its minute, its seat still in that hand)."""
         from websockets.exceptions import WebSocketException
 
         assert self.locate is not None
         self.reconnects += 1
+        if self.answering is not None:
+            self.answering.cancel()
         self.sent.clear()  # a pending decision is sent again once seated
         while not self._over(stop_at):
             base, self.told_elsewhere = self.told_elsewhere or None, None

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from doubleholdem.server.storage.storage import Storage
 
-__all__ = ["Answer", "Batch", "Recipient", "Step", "TableStep", "Written"]
+__all__ = ["Answer", "Batch", "Recipient", "Step", "TableStep", "Written", "answers"]
 
 Step = Callable[[Storage], None]
 

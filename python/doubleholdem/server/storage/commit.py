@@ -5,8 +5,9 @@ The parts that change hand it callbacks: the *steps* of a change (functions of t
 :class:`~doubleholdem.server.storage.storage.Storage`), an *undo* that takes their table back to
 its last committed state if the commit fails, what to do once the commit *ended*,
 either way (call a wallet outside the database), the messages to *post* after the
-commit (to anything with a ``send(text)``) and those to send *instead* if it fails. It
-holds no table and no connection.
+commit (to anything with a ``send(text)``) and those to send *instead* if it fails;
+an *answer* that no change made (an error, an ``elsewhere``) goes in its place either
+way (:mod:`~doubleholdem.server.storage.batch`). It holds no table and no connection.
 
 A commit never blocks the event loop and never spins. While another connection holds the
 database's write lock it tries again, backing off from a millisecond to
