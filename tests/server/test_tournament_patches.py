@@ -32,6 +32,13 @@ from doubleholdem.server.tournaments.shared_view import SharedView
 from tournaments_room import Clock, open_room, sign_up, sit_and_go
 
 BEHIND = 4  # this test's: a slow watcher falls behind often
+# steps between a slow watcher's reads: more than BEHIND changes even in the shortest
+# tournament's play (every 5 steps, one of four players and four seats fell behind in
+# none: hypothesis found it)
+SLOW = 25
+STEPS = 100_000  # at most, until the tournament ends (some took 21,115)
+DECIDING = 10.0  # seconds a decision takes (the clock stood still while players acted: the
+# levels rose too slowly for some heads-up tournaments to end within the steps)
 
 
 class Watcher:
@@ -140,7 +147,7 @@ def _act(tournaments: Tournaments, name: str, choice: int) -> bool:
 def _play(room: Room, tournaments: Tournaments, clock: Clock, rng: random.Random) -> list[Watcher]:
     runner = tournaments.runner(0)
     spectator, ann = Watcher(room, None), Watcher(room, "ann")
-    slow = Watcher(room, None)  # reads every few steps only
+    slow = Watcher(room, None)  # reads every SLOW steps only
     watchers = [spectator, ann, slow]
     late = runner.tournament.config.late_registration > 0
     if late:  # scheduled: an entry taken back, the entries after it renumbered
@@ -154,8 +161,8 @@ def _play(room: Room, tournaments: Tournaments, clock: Clock, rng: random.Random
             runner.unregister(name)
         for watcher in watchers:
             watcher.read()
-    for step in range(20_000):
-        for watcher in (spectator, ann) if step % 5 else watchers:
+    for step in range(STEPS):
+        for watcher in (spectator, ann) if step % SLOW else watchers:
             watcher.read()
             assert watcher.view == _expected(tournaments, watcher.account, clock)
         _check_kept(room, tournaments, clock)
@@ -166,7 +173,9 @@ def _play(room: Room, tournaments: Tournaments, clock: Clock, rng: random.Random
         if late and runner.stored.status == "running" and step % 8 == 0:
             _enter_late(tournaments, rng.choice(["cat", "dan", "ann"]))
         acted = any([_act(tournaments, name, rng.randrange(3)) for name in ("ann", "bob")])
-        if not acted:
+        if acted:  # a decision takes a moment: the levels rise while two players play on
+            clock.now += DECIDING
+        else:
             wait = runner.step(clock.now)
             clock.now += 0.01 if wait is None else max(0.01, min(wait, 5.0))
     raise AssertionError("the tournament did not end")
@@ -240,9 +249,10 @@ def test_patches_applied_in_order_give_every_view_of_random_tournaments(
             watchers = _play(room, tournaments, clock, random.Random(seed))
         finally:
             room.store.close()
-    # the views of play were made from their parts (whole: the first, the start, the
-    # entries taken back, the end)
-    assert counted.made["changed"] > 10 * counted.made["whole"]
+    # the views of play were made from their parts: whole only the first, at the start,
+    # after the entry taken back and at the end (a ratio of the two failed for the
+    # shortest tournaments: 27 of 31 views from parts)
+    assert counted.made["whole"] <= 4 < counted.made["changed"]
     for watcher in watchers:
         assert watcher.problems == []
     spectator, _ann, slow = watchers
