@@ -23,6 +23,7 @@ import pytest
 
 from doubleholdem.database.failure import database_errors
 from doubleholdem.database.url import connect
+from doubleholdem.server.http.desk import Desk
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.thread_connections import ThreadConnections
 from doubleholdem.server.tables.room import Room
@@ -116,3 +117,21 @@ def test_a_thread_whose_session_ended_opens_a_new_one(postgres_url: str, read_on
             assert db.execute("SHOW transaction_read_only").fetchone() == ("on",)
     finally:
         connections.close()
+
+
+def test_a_desk_whose_session_ended_still_answers_a_cookie(postgres_url: str) -> None:
+    """The account of a cookie is read again on a new session when the server ended the
+    thread's (a process woken from a freeze finds its sessions ended by the others):
+    the request is answered, not failed (a WebSocket opened then was answered 500)."""
+    settings = RoomSettings(tables=1, bots=0, configs=[DOUBLE_THREE], guests=True)
+    room = Room.open(postgres_url, settings)
+    desk = Desk(postgres_url, settings)
+    try:
+        account, token = desk.sign_up("ann", "a long enough password", address="127.0.0.1")
+        (pid,) = desk._db().execute("SELECT pg_backend_pid()").fetchone()
+        _terminate(postgres_url, pid)
+        found = desk.session(token)
+        assert found is not None and found.name == account.name == "ann"
+    finally:
+        desk.close()
+        room.store.close()

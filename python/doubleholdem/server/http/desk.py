@@ -34,6 +34,8 @@ from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
 from doubleholdem.database.connection import Connection, begin
+from doubleholdem.database.failure import database_errors
+from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.errors import HashingBusy
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.settings import HASH_SLOTS, MAX_HASH_SLOTS, RoomSettings
@@ -135,7 +137,17 @@ class Desk:
     # ------------------------------------------------------------------ sessions
 
     def session(self, token: object) -> Account | None:
-        """The account of a live session ``token`` (a cookie's value), or ``None``."""
+        """The account of a live session ``token`` (a cookie's value), or ``None``.
+        A read: asked again once on a new database session if the server had ended
+        this thread's (its processes end a process's sessions once it is found dead:
+        one that was frozen finds them gone as it wakes), rather than failing the
+        request (a WebSocket opened then was answered 500)."""
+        db = self._db()
+        try:
+            return sessions.session_account(db, token, now=self._clock())
+        except database_errors():
+            if not (isinstance(db, PostgresConnection) and db.lost):
+                raise
         return sessions.session_account(self._db(), token, now=self._clock())
 
     def sign_up(self, name: str, password: str, *, address: str) -> tuple[Account, str]:
