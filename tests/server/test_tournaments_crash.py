@@ -195,7 +195,7 @@ def test_a_tournament_survives_kill_9_with_its_money_audited_at_every_step(room_
 MOMENTS = ("registration", "level", "hand_for_hand")
 
 
-ATTEMPTS = 3  # whole runs, each in a new database, until one meets hand-for-hand
+ATTEMPTS = 6  # whole runs, each in a new database, until hand-for-hand was met
 
 
 def test_kill_9_at_each_moment_of_the_rules_loses_nothing(
@@ -207,16 +207,17 @@ def test_kill_9_at_each_moment_of_the_rules_loses_nothing(
     out once. On either database. A run may pass the bubble without hand-for-hand (two
     tables' hands ending in one step of the runner with a bust each take the field from
     one above the places paid to one below: which hands end together follows the
-    machine's pace); the whole run is then made again in a new database, three times
-    at most."""
+    machine's pace); the whole run is then made again in a new database until each
+    moment was met in one of them, six runs at most (three, each to meet both of
+    hand-for-hand's moments, failed twice in a day on a loaded machine)."""
     every = sorted(f"{m}-{w}" for m in MOMENTS for w in ("before", "after"))
-    done: list[str] = []
+    done: set[str] = set()
     for attempt in range(ATTEMPTS):
         path = room_db if attempt == 0 else more_room_dbs()
-        done = _killed_at_moments(path, tmp_path / f"marks-{attempt}")
-        if done == every:
+        done |= set(_killed_at_moments(path, tmp_path / f"marks-{attempt}"))
+        if sorted(done) == every:
             break
-    assert done == every
+    assert sorted(done) == every
 
 
 def _killed_at_moments(path: str, marks: Path) -> list[str]:
