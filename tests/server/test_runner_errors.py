@@ -8,7 +8,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 
+import pytest
+
+from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
@@ -100,3 +104,30 @@ def test_a_change_that_fails_part_way_leaves_nothing_of_itself(room_db: str) -> 
     assert balance(room, "ann") == 1000
     audit_ok(room)
     room.store.close()
+
+
+def test_a_table_taken_over_by_another_process_is_no_error_of_its_task(
+    room_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A payment of the table's own task that finds its lease moved (LeaseLost: the
+    room lets the table go, and cancels the task) is said as a warning in the
+    operator's log, not as an error of the table (seen in the failover tests' logs)."""
+    room = money_room(path=room_db)
+    runner = room.runners[0]
+
+    async def taken() -> None:
+        raise LeaseLost({0})
+
+    async def serve_briefly() -> None:
+        runner._run = taken  # type: ignore[method-assign]
+        task = asyncio.create_task(runner.run())
+        while "was taken over" not in caplog.text:
+            await asyncio.sleep(0.001)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    with caplog.at_level(logging.WARNING, logger="doubleholdem.server"):
+        asyncio.run(asyncio.wait_for(serve_briefly(), 60))
+    assert "stopped on an error" not in caplog.text
+    assert [r.levelname for r in caplog.records if "table 1" in r.getMessage()] == ["WARNING"]

@@ -28,6 +28,7 @@ from typing import Any
 
 from doubleholdem.errors import DatabaseBusy
 from doubleholdem.server import oplog
+from doubleholdem.server.cluster.leases import LeaseLost
 from doubleholdem.server.money.bot_bankrolls import BotBankrolls
 from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.money.wallet_gate import WalletFailed
@@ -475,8 +476,11 @@ class TableRunner:
                 await self._run()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                _log.exception("table %d stopped on an error; restoring it", self.id + 1)
+            except Exception as error:
+                if isinstance(error, LeaseLost):  # another process took it: it goes
+                    _log.warning("table %d was taken over: %s", self.id + 1, error)
+                else:
+                    _log.exception("table %d stopped on an error; restoring it", self.id + 1)
                 self._commit.after(self.reload)
                 await asyncio.sleep(1.0)
 
