@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from doubleholdem.server.money.table_money import TableMoney
-from doubleholdem.server.storage.commit import Step, Written
+from doubleholdem.server.storage.batch import Awaiting, Step
 from doubleholdem.table import Table
 from doubleholdem.table.bots import Bot
 
@@ -71,7 +71,7 @@ class BotBankrolls:
         # the seats whose bot left in a change not yet committed: refilled only once
         # the commit that wrote that change ended (its cash-out closes the bot's seat in
         # the ledger), not the one in flight as it left (a commit off the loop)
-        self.leaving: dict[int, Written] = {}
+        self.leaving: Awaiting[int] = Awaiting()
 
     @property
     def id(self) -> int:
@@ -95,15 +95,7 @@ class BotBankrolls:
     def left_committed(self) -> bool:
         """A commit of the table's changes ended: the seats whose bot left in a change
         it wrote may be refilled now (True if there were any)."""
-        written = [seat for seat, leave in self.leaving.items() if leave.ran]
-        for seat in written:
-            del self.leaving[seat]
-        return bool(written)
-
-    def reloaded(self) -> None:
-        """The table went back to its last committed state: a bot whose leave was not
-        written is back in its seat."""
-        self.leaving = {seat: leave for seat, leave in self.leaving.items() if leave.ran}
+        return bool(self.leaving.ended())
 
     def _short(self) -> list[int]:
         """The bot seats below half the maximum buy-in."""
@@ -231,6 +223,5 @@ class BotBankrolls:
         self.bots.pop(seat)
         self._runner.bot_kinds.pop(seat)
         self._sat_out.discard(seat)
-        self.leaving[seat] = leave = Written()
-        self._runner.later(leave)
+        self._runner.later(self.leaving.add(seat))
         self._runner.store_bots()

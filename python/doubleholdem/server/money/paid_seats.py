@@ -27,7 +27,8 @@ from doubleholdem.errors import DoubleHoldemError
 from doubleholdem.server.money.table_money import TableMoney
 from doubleholdem.server.money.wallet_calls import WalletCall
 from doubleholdem.server.money.wallet_gate import WalletFailed
-from doubleholdem.server.storage.commit import GroupCommit, Step, Written
+from doubleholdem.server.storage.batch import Awaiting
+from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.money_step import MoneyStep
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.table import Table
@@ -55,7 +56,7 @@ class PaidSeats(TableMoney):
         self.name = f"{room}.{table}" if room else table
         self._settled: list[int] = []  # wallet calls known done, forgotten at the next commit
         # those handed in to forget, with the step that tells their commit ran them
-        self._forgetting: list[tuple[Written, list[int]]] = []
+        self._forgetting: Awaiting[list[int]] = Awaiting()
 
     @abc.abstractmethod
     def _paid(
@@ -104,9 +105,8 @@ class PaidSeats(TableMoney):
         steps: list[Step] = []
         if self._settled:
             numbers, self._settled = self._settled, []
-            written = Written()
-            self._forgetting.append((written, numbers))
-            steps += [partial(Storage.forget_wallet_calls, numbers=numbers), written]
+            forget = partial(Storage.forget_wallet_calls, numbers=numbers)
+            steps += [forget, self._forgetting.add(numbers)]
         for entry in entries:
             if type(entry) is Leave:
                 cash_out = partial(self._cash_out, entry.player, entry.occupancy, entry.amount)
@@ -118,17 +118,17 @@ class PaidSeats(TableMoney):
     def forgetting(self) -> set[int]:
         """The wallet calls known done (their seat's change made, or finished) whose
         notes are not yet forgotten: still to finish by nobody."""
-        return {n for _, numbers in self._forgetting for n in numbers} | set(self._settled)
+        return {n for numbers in self._forgetting for n in numbers} | set(self._settled)
 
     def commit_ended(self) -> None:
         """The notes a commit that ended forgot are gone (or, if it failed, are to
         finish: their change was undone)."""
-        self._forgetting = [(w, numbers) for w, numbers in self._forgetting if not w.ran]
+        self._forgetting.ended()
 
     def reloaded(self) -> None:
         """The table went back to its last committed state: the changes whose notes
         were still to forget are undone, and their calls are to finish."""
-        self._forgetting = [(w, numbers) for w, numbers in self._forgetting if w.ran]
+        self._forgetting.reloaded()
 
     def _cash_out(self, owner: str, occupancy: int, amount: int, store: Storage) -> None:
         key = f"cashout:{self.name}:{occupancy}"

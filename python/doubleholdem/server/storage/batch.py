@@ -8,14 +8,24 @@ commit only to keep its place behind what was posted before it."""
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, Protocol, TypeVar
 
 from doubleholdem.server.storage.storage import Storage
 
-__all__ = ["Answer", "Batch", "Recipient", "Step", "TableStep", "Written", "answers"]
+__all__ = [
+    "Answer",
+    "Awaiting",
+    "Batch",
+    "Recipient",
+    "Step",
+    "TableStep",
+    "Written",
+    "answers",
+]
 
 Step = Callable[[Storage], None]
+_T = TypeVar("_T")
 
 
 class TableStep:
@@ -48,6 +58,40 @@ class Written:
 
     def __call__(self, store: Storage) -> None:
         self.ran = True
+
+
+class Awaiting(Generic[_T]):
+    """What waits for the commit of the change it came with (a bot's seat to refill, a
+    wallet's notes to forget): each item's :class:`Written` step goes with its change;
+    once a commit of the table's changes ended, the items whose step it ran are done
+    with (:meth:`ended`: committed, or failed and the table reloaded); a reload drops
+    those whose change was undone before any commit ran it (:meth:`reloaded`)."""
+
+    def __init__(self) -> None:
+        self._items: list[tuple[Written, _T]] = []
+
+    def add(self, item: _T) -> Written:
+        """``item`` waits: the step to hand in with its change."""
+        written = Written()
+        self._items.append((written, item))
+        return written
+
+    def ended(self) -> list[_T]:
+        """A commit of the table's changes ended: the items it wrote, no longer waiting."""
+        done = [item for written, item in self._items if written.ran]
+        self._items = [(written, item) for written, item in self._items if not written.ran]
+        return done
+
+    def reloaded(self) -> None:
+        """The table went back to its last committed state: the items whose change was
+        not written are undone."""
+        self._items = [(written, item) for written, item in self._items if written.ran]
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter([item for _, item in self._items])
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
 
 
 class Recipient(Protocol):

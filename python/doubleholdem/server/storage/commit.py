@@ -82,7 +82,6 @@ from doubleholdem.server.storage.batch import (
     Recipient,
     Step,
     TableStep,
-    Written,
     answers,
 )
 from doubleholdem.server.storage.money_step import money_last
@@ -98,7 +97,6 @@ __all__ = [
     "Recipient",
     "Step",
     "TableStep",
-    "Written",
     "running_loop",
 ]
 

@@ -297,7 +297,7 @@ class TableRunner:
                 s: old.get(s) or BOT_KINDS[k](self.seed * 16 + s) for s, k in kinds.items()
             }
             self.bot_kinds = kinds
-        self.bankrolls.reloaded()
+        self.bankrolls.leaving.reloaded()
         self.money.reloaded()
         self.connections.reload({hashed for hashed, _ in self.humans.values()})
         kept, self._kept = self._kept, None
