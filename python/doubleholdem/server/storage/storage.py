@@ -248,11 +248,13 @@ class Storage:
 
     def data_version(self) -> int:
         """A number that changes when another connection commits (the desk, the command
-        line): SQLite's ``data_version``; PostgreSQL's next transaction id (any's)."""
+        line): SQLite's ``data_version``; PostgreSQL's next transaction id (any's), read
+        on :meth:`committed` (a read on the loop while a commit runs on its thread went
+        into that commit's pipeline on the same connection, and broke it)."""
         if dialect(self._db) == SQLITE:
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
         query = "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint"
-        return int(self._db.execute(query).fetchone()[0])
+        return int(self.committed().execute(query).fetchone()[0])
 
     def writable(self) -> bool:
         """Whether the database takes a write now, found without waiting by committing

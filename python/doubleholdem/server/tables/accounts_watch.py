@@ -62,11 +62,12 @@ class AccountsWatch:
         names = {c.account for c in self.connections if c.account is not None}
         if not names:
             return
-        blocked = inactive(self.store.db, names)
+        db = self.store.committed()  # (on the loop: a commit may be in flight)
+        blocked = inactive(db, names)
         told = set()
         for connection in list(self.connections):
             if connection.active and connection.account in blocked:
-                state = get_account(self.store.db, connection.account).state
+                state = get_account(db, connection.account).state
                 connection.send(protocol.account_blocked(state))
                 connection.close()
                 told.add(connection.account)
@@ -89,7 +90,7 @@ class AccountsWatch:
         others = {p.lower() for _, p in runner.humans.values()} - {me} if runner else set()
         if not others:
             return False
-        db = self.store.db
+        db = self.store.committed()
         kept = households.household(db, me) + households.signed_in_from(db, connection.address)
         return bool(others & {name.lower() for name in kept}) or any(
             connection.address in self.addresses.get(player, ()) for player in others
