@@ -104,7 +104,7 @@ def test_observation_from_what_is_not_a_view(view: object) -> None:
         ("WalletUnavailable", "doubleholdem.server.money.wallet_gate"),
         ("DatabaseInUse", "doubleholdem.server.storage.lock"),
         ("DatabaseNotEmpty", "doubleholdem.server.storage.copy"),
-        ("MoneyKindMismatch", "doubleholdem.server.tables.tables"),
+        ("MoneyKindMismatch", "doubleholdem.server.tables.money_kind"),
     ],
 )
 def test_a_server_failure_by_its_old_name_is_the_one_beside_its_code(name: str, home: str) -> None:

@@ -7,7 +7,7 @@ The server's own failures live beside the code that raises them (``ProtocolError
 :mod:`doubleholdem.server.money.wallet_gate`, ``DatabaseInUse`` in
 :mod:`doubleholdem.server.storage.lock`, ``DatabaseNotEmpty`` in
 :mod:`doubleholdem.server.storage.copy`, ``MoneyKindMismatch`` in
-:mod:`doubleholdem.server.tables.tables`); their old names here still work for a release,
+:mod:`doubleholdem.server.tables.money_kind`); their old names here still work for a release,
 with a ``DeprecationWarning``."""
 
 from __future__ import annotations
@@ -463,7 +463,7 @@ _MOVED = {
     "WalletUnavailable": "doubleholdem.server.money.wallet_gate",
     "DatabaseInUse": "doubleholdem.server.storage.lock",
     "DatabaseNotEmpty": "doubleholdem.server.storage.copy",
-    "MoneyKindMismatch": "doubleholdem.server.tables.tables",
+    "MoneyKindMismatch": "doubleholdem.server.tables.money_kind",
 }
 
 

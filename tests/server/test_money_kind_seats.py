@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from doubleholdem.server.settings import RoomSettings
+from doubleholdem.server.tables.money_kind import MoneyKindMismatch
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tables.runner import TableRunner
-from doubleholdem.server.tables.tables import MoneyKindMismatch
 from doubleholdem.table import Decision, TableConfig
 from doubleholdem.table.bots import BOTS
 from money_room import kinds, send

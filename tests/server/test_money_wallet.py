@@ -23,8 +23,8 @@ from doubleholdem.server.money.wallet_calls import retry_failed
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
+from doubleholdem.server.tables.money_kind import MoneyKindMismatch
 from doubleholdem.server.tables.room import Room
-from doubleholdem.server.tables.tables import MoneyKindMismatch
 from faults import database_error
 from money_room import RAKED, kinds, play_hand, send, sign_up
 from wallet_crash import BOTS, killed_at

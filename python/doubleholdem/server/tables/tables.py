@@ -22,7 +22,7 @@ from typing import Any
 from doubleholdem.accounts.wallet import Wallet
 from doubleholdem.database.connection import POSTGRESQL, dialect, serialise
 from doubleholdem.database.url import is_postgres
-from doubleholdem.errors import DamagedDatabase, DatabaseBusy, InvalidConfig, TamperedSnapshot
+from doubleholdem.errors import DamagedDatabase, DatabaseBusy, TamperedSnapshot
 from doubleholdem.server import oplog, protocol
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.leases import LEASE_SECONDS
@@ -39,53 +39,16 @@ from doubleholdem.server.tables import handover
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.directory import Directory, Place
 from doubleholdem.server.tables.directory_reader import DirectoryReader, Leases, Whereabouts
+from doubleholdem.server.tables.money_kind import check_money_kind
 from doubleholdem.server.tables.runner import BOT_KINDS, Humans, TableRunner
 from doubleholdem.table import Table
 from doubleholdem.wording import Wording, for_people, seat_said, told
 
-__all__ = [
-    "BANKROLL_BUY_INS",
-    "MoneyKindMismatch",
-    "RoomTables",
-]
-
-
-class MoneyKindMismatch(InvalidConfig):
-    """A room refused a database whose tables hold seats of another kind of money than
-    the room pays with (cashed out, their chips would be paid from one to the other):
-    ``stored`` the database's kind, ``serving`` the room's (``"guests"``, ``"ledger"`` or
-    ``"wallet"``), ``chips`` at its tables, in ``seats`` seats taken."""
-
-    def __init__(
-        self, message: str, *, stored: str, serving: str, chips: int, seats: int = 0
-    ) -> None:
-        field = "guests" if "guests" in (stored, serving) else "wallet"
-        super().__init__(message, field=field)
-        self.stored = stored
-        self.serving = serving
-        self.chips = chips
-        self.seats = seats
+__all__ = ["BANKROLL_BUY_INS", "RoomTables"]
 
 
 _log = logging.getLogger("doubleholdem.server")
 BANKROLL_BUY_INS = 10  # a new bot's bankroll by default: this many maximum buy-ins
-
-# each kind of money: the room a database of that kind holds, what pays, how to serve it
-_ROOMS = {
-    "guests": "a guest room",
-    "ledger": "an account room",
-    "wallet": "a room paid through an embedding server's own wallet",
-}
-_PAID = {
-    "guests": "play chips",
-    "ledger": "the built-in ledger",
-    "wallet": "an embedding server's own wallet",
-}
-_SERVE = {
-    "guests": "serve it with --guests",
-    "ledger": "serve it without --guests, with the built-in ledger",
-    "wallet": "serve it from the embedding server, with its wallet",
-}
 
 
 class RoomTables:
@@ -259,7 +222,8 @@ class RoomTables:
             _log.warning("repairing the room: the database as it was is kept in %s", kept)
         with self.store.transaction():
             serialise(self.store.db, "tables")  # one process makes the room's tables
-            self._check_money_kind()
+            served = [runner.table for runner in self.runners.values()]
+            check_money_kind(self.store, self.money.kind, served)
             for found in damage:
                 assert found.table is not None
                 problem = for_people(found.problem)
@@ -310,35 +274,6 @@ class RoomTables:
         for runner in runners:
             if runner.publish is not None:
                 runner.summary_step()(self.store)
-
-    def _check_money_kind(self) -> None:
-        """Refuses to serve a database whose tables hold chips of another kind of money
-        than this room's (:data:`~doubleholdem.server.storage.database.MONEY_KINDS`): a guest's
-        play chips cashed out to an account, or an account's chips to an embedding
-        server's wallet, would be money made from nothing; a seat of the other kind
-        never cashed out, money lost; a seat with no chips left (a busted guest) would
-        be cashed out to an account with no seat there. A room whose tables hold no
-        seat may change kind."""
-        kind = self.money.kind
-        stored = self.store.money_kind()
-        if stored not in (None, kind):
-            tables = [runner.table for runner in self.runners.values()]
-            chips = sum(table.chips() for table in tables)
-            seats = sum(seat is not None for table in tables for seat in table.seats())
-            if seats:
-                taken = "1 seat taken" if seats == 1 else f"{seats} seats taken"
-                raise MoneyKindMismatch(
-                    f"{self.store.path} holds {_ROOMS[stored]}, with {chips} chips at its "
-                    f"tables and {taken} (money kind {stored!r}); this room pays with money "
-                    f"kind {kind!r} ({_PAID[kind]}): {_SERVE[stored]}, or serve another "
-                    "database",
-                    stored=stored,
-                    serving=kind,
-                    chips=chips,
-                    seats=seats,
-                )
-        if stored != kind:
-            self.store.set_money_kind(kind)
 
     def _restore(self, stored: StoredTable, chat: list[dict[str, Any]] | None = None) -> str | None:
         """Takes on a stored table (with its ``chat``, else read): ``None``, or what is
