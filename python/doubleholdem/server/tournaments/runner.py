@@ -28,7 +28,7 @@ from doubleholdem.errors import DoubleHoldemError, IllegalAction, TournamentErro
 from doubleholdem.server import oplog
 from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.settings import RoomSettings
-from doubleholdem.server.storage import hands, journal
+from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments, views
@@ -44,12 +44,11 @@ from doubleholdem.server.tournaments.stored import (
     RUNNING,
     Pending,
     Stored,
+    hand_step,
     load,
-    tournaments_db,
 )
 from doubleholdem.table import Decision
 from doubleholdem.table.bots import BOTS, Bot
-from doubleholdem.table.history import hand_record
 from doubleholdem.table.table import Table
 from doubleholdem.tournament import HandReport, Tournament
 
@@ -321,15 +320,9 @@ class TournamentRunner:
 
     def _store_hand(self, number: int, table: Table) -> None:
         """The hand table ``number`` just ended goes to the hand history with the change
-        (as a cash table's, under :func:`~doubleholdem.server.storage.hands.tournament_key`),
-        marked with the tournament; its log is forgotten from memory."""
-        key = hands.tournament_key(self.id, number)
-        history = table.release_history()
-        history.append(hand_record(table, table_id=key, tournament=(self.id, number),
-                                   event=self.stored.spec.name))  # fmt: skip
-        hand = table.hand_number
-        self._steps.append(lambda s: hands.put(tournaments_db(s), key, hand, history))
-        self._steps.append(self.ids.hand_over(number, hand))  # its ids kept one hand more
+        (:func:`~doubleholdem.server.tournaments.stored.hand_step`)."""
+        self._steps.append(hand_step(self.id, number, table, self.stored.spec.name))
+        self._steps.append(self.ids.hand_over(number, table.hand_number))  # ids kept a hand more
 
     def _note_moves(self, report: HandReport, now: float) -> None:
         for move in report.moves:

@@ -23,12 +23,14 @@ from typing import Any, TypeVar
 from doubleholdem.database.connection import Connection
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
 from doubleholdem.server.cluster.leases import TOURNAMENTS
-from doubleholdem.server.storage import tournament_rows
+from doubleholdem.server.storage import hands, tournament_rows
 from doubleholdem.server.storage.commit import Step
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.storage.tournament_rows import OVER, part_tag, read, restore, rows
 from doubleholdem.server.tournaments.payments import Sale
 from doubleholdem.server.tournaments.spec import TournamentSpec, spec_from_dict
+from doubleholdem.table.history import hand_record
+from doubleholdem.table.table import Table
 from doubleholdem.tournament import Tournament, snapshot
 from doubleholdem.tournament.snapshot import part_name
 
@@ -315,6 +317,19 @@ def tournaments_db(store: Storage) -> Connection:
     <doubleholdem.server.cluster.fencing.Fence.writes>`)."""
     store.fencing.writes(store.db, TOURNAMENTS)
     return store.db
+
+
+def hand_step(tournament_id: int, number: int, table: Table, event: str) -> Step:
+    """The step that stores the hand table ``number`` of tournament ``tournament_id``
+    just ended in the hand history (as a cash table's, under
+    :func:`~doubleholdem.server.storage.hands.tournament_key`), marked with the
+    tournament (``event``: its name); the table's log is forgotten from memory."""
+    key = hands.tournament_key(tournament_id, number)
+    history = table.release_history()
+    marked = (tournament_id, number)
+    history.append(hand_record(table, table_id=key, tournament=marked, event=event))
+    hand = table.hand_number
+    return lambda s: hands.put(tournaments_db(s), key, hand, history)
 
 
 def load(db: Connection, tournament_id: int, key: bytes | None) -> tuple[Stored, Tournament] | None:
