@@ -29,7 +29,7 @@ from doubleholdem.server.storage import commit
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
-from faults import fail_next_commit_statement, fail_next_write
+from faults import database_error, fail_next_commit_statement, fail_next_write
 from server_harness import ServerThread, fill, until_hands
 
 HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
@@ -141,6 +141,34 @@ def test_a_commit_that_fails_once_is_survived(room_db: str, watchdog: None) -> N
 
 def test_a_failed_commit_statement_is_survived(room_db: str, watchdog: None) -> None:
     _survive(room_db, fail_next_commit_statement)
+
+
+def _unreadable_after_failing(room: Room) -> Callable[[], int]:
+    """The next commit fails, and the first table read back after it cannot be read
+    (the database failing still: the room's processes end a woken one's sessions
+    again and again, each new one soon after it opens)."""
+    left = [1]
+    for runner in room.runners.values():
+
+        def load(real: Callable[[], Any] = runner._load) -> Any:
+            if left[0]:
+                left[0] -= 1
+                database_error(room.store)
+            return real()
+
+        runner._load = load
+    written = fail_next_write(room)
+    return lambda: written() + left[0]
+
+
+def test_a_table_that_cannot_be_read_back_after_a_failed_commit_is_survived(
+    room_db: str, watchdog: None
+) -> None:
+    """Its undo failing, the failed commit's landing stopped part-way: the room refused
+    writes for good, no table moved again (CI's run of test_cluster_room: a woken
+    process read back a table whose session was ended again). The table is read again
+    before its next change."""
+    _survive(room_db, _unreadable_after_failing)
 
 
 HOLDER = """

@@ -93,6 +93,53 @@ def test_a_room_whose_write_session_ended_plays_on(postgres_url: str, in_transac
     assert pid
 
 
+def test_a_read_between_commits_after_the_session_ended_opens_a_new_one(
+    postgres_url: str,
+) -> None:
+    """A read on the room's write connection outside any transaction (on the event loop
+    between two commits: a bot's bankroll, the accounts' watch) fails on a session the
+    server ended, and the next has a new session with the room's settings. Before,
+    every such read failed until the next commit opened one: a table whose next move
+    began with a read (a bot short of chips) failed each second and never wrote, so a
+    process woken after its tables were taken never found them lost (CI's failure of
+    test_cluster_room's takeover)."""
+    settings = RoomSettings(tables=1, bots=0, configs=[DOUBLE_THREE], guests=True)
+    room = Room.open(postgres_url, settings, lease_seconds=30.0)
+    db = room.store.db
+    try:
+        (pid,) = db.execute("SELECT pg_backend_pid()").fetchone()
+        _terminate(postgres_url, pid)
+        with pytest.raises(database_errors()):  # the statement that finds it ended
+            db.execute("SELECT 1").fetchone()
+        (again, idle) = db.execute(
+            "SELECT pg_backend_pid(), current_setting('idle_in_transaction_session_timeout')"
+        ).fetchone()
+        assert again != pid and idle == "30s"
+    finally:
+        room.store.close()
+
+
+def test_a_transaction_whose_session_ended_runs_nothing_more(postgres_url: str) -> None:
+    """Inside a transaction a session the server ended stays lost: the transaction's
+    later statements fail, none runs on a new session (in autocommit, it would be
+    written without the rest), until the storage ends the transaction."""
+    settings = RoomSettings(tables=1, bots=0, configs=[DOUBLE_THREE], guests=True)
+    room = Room.open(postgres_url, settings)
+    store = room.store
+    try:
+        assert store.reserve()
+        (pid,) = store.db.execute("SELECT pg_backend_pid()").fetchone()
+        _terminate(postgres_url, pid)
+        for _ in range(2):
+            with pytest.raises(database_errors()):
+                store.db.execute("INSERT INTO meta (key, value) VALUES ('late', 'x')")
+        store.abandon()  # the transaction ended: a new session
+        rows = store.db.execute("SELECT value FROM meta WHERE key = 'late'").fetchall()
+        assert rows == []
+    finally:
+        store.close()
+
+
 @pytest.mark.parametrize("read_only", [False, True])
 def test_a_thread_whose_session_ended_opens_a_new_one(postgres_url: str, read_only: bool) -> None:
     """The sessions of work off the event loop (the desk's, the storage's readers'): one

@@ -92,7 +92,7 @@ def test_a_change_that_fails_part_way_leaves_nothing_of_itself(room_db: str) -> 
         raise RuntimeError("a defect after the payment")
 
     async def sits() -> None:
-        runner.seated = defect  # type: ignore[method-assign,assignment]
+        runner.sitters.seated = defect  # type: ignore[method-assign,assignment]
         with contextlib.suppress(RuntimeError):
             room.handle(ann, sit)
         while not room.commit.idle():  # (on PostgreSQL the commit runs on a thread)

@@ -13,7 +13,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -23,6 +23,7 @@ from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage.journal import restore
 from doubleholdem.server.storage.storage import Storage, move_hash, read_tables
+from doubleholdem.server.storage.survey import read_table
 from doubleholdem.server.tables.room import Room
 from server_harness import stored_mid_hand, until_hands
 
@@ -121,6 +122,50 @@ def test_tampered_move_rows_are_refused(room_db: str, sql: str) -> None:
         [restore(t) for t in read_tables(db)]
     with pytest.raises(TamperedSnapshot):
         Room.open(path, RoomSettings(tables=1, bots=4))
+
+
+class _WrittenBetween:
+    """A connection on which, right after the statement that reads table 0's head,
+    another process stores table 0's next move (as the one that took the table over
+    from this one does)."""
+
+    def __init__(self, db: Connection, target: str) -> None:
+        self.db = db
+        self.target = target
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.db.in_transaction
+
+    def execute(self, sql: str, parameters: Any = (), /) -> Any:
+        cursor = self.db.execute(sql, parameters)
+        if "JOIN heads" in sql:
+            with _connected(self.target) as other:
+                other.execute("BEGIN").close()
+                other.execute(
+                    "INSERT INTO moves (table_id, number, move, sha256) SELECT table_id,"
+                    " number + 1000, move, sha256 FROM moves WHERE table_id = 0 AND number = 1"
+                ).close()
+                other.execute("UPDATE heads SET moves = moves + 1 WHERE table_id = 0").close()
+                other.execute("COMMIT").close()
+        return cursor
+
+
+def test_a_table_is_read_in_one_picture_while_another_process_writes_it(
+    postgres_url: str,
+) -> None:
+    """A table read back (after a failed commit) while the process that took it over
+    writes it: its head and its moves are read as of one moment. Before, a move stored
+    between the two reads failed the table as tampered (``2 moves stored, its head
+    1``), and the failed commit's landing stopped there for good (CI's run of
+    test_cluster_room). PostgreSQL: the room of many processes."""
+    path = _stored_mid_hand(postgres_url)
+    with _connected(path) as db:
+        before = read_table(db, 0)
+        during = read_table(cast(Connection, _WrittenBetween(db, path)), 0)
+        (head,) = db.execute("SELECT moves FROM heads WHERE table_id = 0").fetchone()
+    assert during == before
+    assert head == len(before.moves) + 1  # (written meanwhile: not one of its moves)
 
 
 def test_a_move_the_rules_refuse_is_refused(room_db: str) -> None:

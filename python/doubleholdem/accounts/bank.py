@@ -30,7 +30,7 @@ from doubleholdem.accounts.ledger import Posted
 from doubleholdem.accounts.schema import check_schema, ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
-from doubleholdem.database.connection import SQLITE, Connection, begin, dialect
+from doubleholdem.database.connection import SQLITE, Connection, begin, dialect, reading
 from doubleholdem.database.url import connect, is_postgres, shown
 
 __all__ = ["BUSY_SECONDS", "Bank", "Receipt"]
@@ -170,11 +170,8 @@ class Bank:
     def audit(self, *, table_chips: Mapping[int, int] | None = None) -> dict[str, Any]:
         """:func:`~doubleholdem.accounts.audit.audit` of the database, read in one
         transaction (a consistent snapshot while a server writes)."""
-        begin(self.db, write=False)
-        try:
+        with reading(self.db):
             return audit(self.db, table_chips=table_chips)
-        finally:
-            self.db.execute("ROLLBACK")
 
     def shared_addresses(self) -> list[households.SharedAddress]:
         """The addresses more than one account signed in from."""

@@ -33,6 +33,7 @@ PostgreSQL.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -48,6 +49,7 @@ __all__ = [
     "has_table",
     "inserted_id",
     "lock_key",
+    "reading",
     "serialise",
     "trigger_names",
 ]
@@ -98,6 +100,29 @@ def begin(db: Connection, *, write: bool = True) -> None:
         db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     else:
         db.execute("BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+
+@contextlib.contextmanager
+def reading(db: Connection) -> Iterator[None]:
+    """The reads of the block see one consistent picture of ``db`` while others write:
+    a reader's transaction (:func:`begin` ``write=False``), ended after, unless ``db``
+    is inside a transaction already (its reads are that transaction's).
+
+    >>> db = sqlite3.connect(":memory:", isolation_level=None)
+    >>> with reading(db):
+    ...     db.in_transaction
+    True
+    >>> db.in_transaction
+    False
+    """
+    if db.in_transaction:
+        yield
+        return
+    begin(db, write=False)
+    try:
+        yield
+    finally:
+        db.execute("ROLLBACK")
 
 
 def lock_key(topic: str) -> int:

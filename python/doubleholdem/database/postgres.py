@@ -54,6 +54,10 @@ class PostgresConnection:
         self.connection = connection
         self._opener = opener  # a new session, as the first was opened
         self._settings: dict[str, str] = {}  # the session's own (set_session)
+        # whether a session the server ended while no transaction was open on it is
+        # replaced at the next statement (:meth:`_session`); set by the owner that wants it
+        self.renews = False
+        self._outside = True  # no transaction was open after the last statement that ran
 
     @property
     def lost(self) -> bool:
@@ -73,23 +77,46 @@ class PostgresConnection:
         new one), as the first was opened, with the settings :meth:`set_session` set."""
         self.connection.close()
         self.connection = self._opener()
+        self._outside = True
         for name, value in self._settings.items():
             self.execute("SELECT set_config(?, ?, false)", (name, value)).close()
 
     @property
     def in_transaction(self) -> bool:
         """True between a ``BEGIN`` and its ``COMMIT`` or ``ROLLBACK`` (a failed
-        transaction too, until it is rolled back)."""
+        transaction too, until it is rolled back; one the server ended with the session,
+        until the session is opened anew)."""
         from psycopg.pq import TransactionStatus
 
+        if self.connection.closed:
+            return not self._outside
         return self.connection.info.transaction_status != TransactionStatus.IDLE
+
+    def _session(self) -> psycopg.Connection[Any]:
+        """Before a statement: the session, a new one (:meth:`reopen`) in place of one the
+        server ended while no transaction was open on it if :attr:`renews` (a read on
+        the event loop between two commits: without this every such read failed until
+        the next commit, and a table whose next move began with one, a bot's bankroll,
+        failed each second for good). One ended inside a transaction stays lost until
+        its owner ends that transaction and reopens it: the rest of the transaction
+        must not run, in autocommit, on a new session."""
+        if self.renews and self._outside and self.connection.closed:
+            self.reopen()
+        return self.connection
+
+    def _ran(self) -> None:
+        """After a statement that succeeded: whether a transaction is open now."""
+        from psycopg.pq import TransactionStatus
+
+        self._outside = self.connection.info.transaction_status == TransactionStatus.IDLE
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.RawCursor[Any]:
         """Runs one statement; its cursor."""
         import psycopg
 
-        cursor = psycopg.RawCursor(self.connection)
+        cursor = psycopg.RawCursor(self._session())
         cursor.execute(native(sql), parameters or None)
+        self._ran()
         return cursor
 
     def executemany(
@@ -98,8 +125,9 @@ class PostgresConnection:
         """Runs one statement once per set of ``parameters``."""
         import psycopg
 
-        cursor = psycopg.RawCursor(self.connection)
+        cursor = psycopg.RawCursor(self._session())
         cursor.executemany(native(sql), parameters)
+        self._ran()
         return cursor
 
     def close(self) -> None:

@@ -33,7 +33,7 @@ from doubleholdem.accounts.accounts import Account, Passwords
 from doubleholdem.accounts.schema import ensure_schema
 from doubleholdem.accounts.sessions import Throttle
 from doubleholdem.accounts.wallet import LedgerWallet
-from doubleholdem.database.connection import Connection, begin
+from doubleholdem.database.connection import Connection, begin, reading
 from doubleholdem.database.failure import database_errors
 from doubleholdem.database.postgres import PostgresConnection
 from doubleholdem.errors import HashingBusy
@@ -124,11 +124,8 @@ class Desk:
     def _snapshot(self) -> Iterator[Connection]:
         """A consistent read (one reading transaction, rolled back)."""
         db = self._db()
-        begin(db, write=False)
-        try:
+        with reading(db):
             yield db
-        finally:
-            db.execute("ROLLBACK")
 
     def close(self) -> None:
         """Closes every connection (call it once no thread uses the desk)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from doubleholdem.accounts.audit import audit
-from doubleholdem.database.connection import Connection, begin
+from doubleholdem.database.connection import Connection, reading
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.server.money.wallet_calls import owed_problems
 from doubleholdem.server.storage.database import money_kind
@@ -92,10 +92,7 @@ def audit_room(db: Connection, key: bytes | None = None) -> dict[str, Any]:
     server's own wallet: :func:`unchecked_tables`), which is no problem. Tables and seats
     are numbered from 1 (an operator reads them: :func:`~doubleholdem.wording.for_people`
     over the problems' :class:`~doubleholdem.wording.Wording`)."""
-    own = not db.in_transaction
-    if own:
-        begin(db, write=False)  # a read transaction: one consistent snapshot
-    try:
+    with reading(db):  # one consistent picture
         tables, problems = _stored_tables(db, key)
         chips = {table_id: table.chips() for table_id, table in tables.items()}
         kind = money_kind(db)
@@ -107,9 +104,6 @@ def audit_room(db: Connection, key: bytes | None = None) -> dict[str, Any]:
         )
         owed = owed_problems(db)
         owed += pool_problems(db, key)  # the tournaments' pools
-    finally:
-        if own:
-            db.execute("COMMIT")
     problems += found["problems"]
     problems += owed
     unchecked = unchecked_tables(kind, chips)

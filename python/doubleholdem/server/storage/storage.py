@@ -126,6 +126,8 @@ class Storage:
             if self._lock is not None:
                 self._lock.release()
             raise
+        if isinstance(self._db, PostgresConnection):  # the loop's reads between commits
+            self._db.renews = True  # find a session ended meanwhile replaced
         self._depth = 0
         self.turn = WriterTurn()  # the write connection lent to a commit's thread
         self._reserved = False  # reserve() began the next transaction
@@ -205,7 +207,9 @@ class Storage:
         transaction left idle longer than ``idle_in_transaction_session_timeout`` by a
         frozen or stalled process, ``pg_terminate_backend``, a restart), with the
         session's settings; what it wrote uncommitted went with it. Without this every
-        later statement would fail, for good."""
+        later statement would fail, for good. (A read outside any transaction replaces
+        it by itself: :attr:`PostgresConnection.renews
+        <doubleholdem.database.postgres.PostgresConnection.renews>`.)"""
         db = self._db
         if not isinstance(db, PostgresConnection) or not db.lost:
             return

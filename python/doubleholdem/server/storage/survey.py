@@ -9,7 +9,7 @@ import hashlib
 import json
 from typing import Any, NamedTuple
 
-from doubleholdem.database.connection import Connection
+from doubleholdem.database.connection import Connection, reading
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.wording import table_said, told
 
@@ -82,7 +82,14 @@ def read_tables(db: Connection) -> list[StoredTable]:
 
 def read_table(db: Connection, table_id: int) -> StoredTable:
     """The stored table ``table_id`` of ``db``, its move rows checked against its
-    snapshot and its head; :class:`TamperedSnapshot` naming what is wrong."""
+    snapshot and its head, read in one consistent picture (another process may write
+    it meanwhile: the one that took it over from this one); :class:`TamperedSnapshot`
+    naming what is wrong."""
+    with reading(db):
+        return _read_table(db, table_id)
+
+
+def _read_table(db: Connection, table_id: int) -> StoredTable:
     row = db.execute(
         "SELECT t.snapshot, t.bots, h.moves FROM tables t JOIN heads h "
         "ON h.table_id = t.id WHERE t.id = ?",

@@ -443,9 +443,9 @@ class Room:
             now = runner.now()
             table.forget_departures(now - self.settings.remove_after)
             identity = connection.identity
-            stranger = runner.stranger(name, identity)
+            stranger = runner.sitters.stranger(name, identity)
             runner.money.buy_in(table, seat, name, buy_in, now=now, stranger=stranger, paid=paid)
-            runner.seated(seat, name, identity)
+            runner.sitters.seated(seat, name, identity)
             runner.humans[seat] = (hashed, name)
             runner.later(lambda s: s.seat_tokens.put(hashed, runner.id, seat, name))
             runner.reply(connection, encode("seated", table=runner.id, seat=seat, token=token))
@@ -516,7 +516,8 @@ class Room:
         token itself, when the client gave it, goes back in ``seated``)."""
         for other in runner.connections.replace(hashed, connection):  # the seat's older one
             other.send(encode("replaced", table=runner.id, seat=seat))
-        connection.identity = runner.identity(seat, connection.identity)
+        _, player = runner.humans[seat]
+        connection.identity = runner.sitters.identity(seat, player, connection.identity)
         connection.send(encode("seated", table=runner.id, seat=seat, token=token))
         self._watch(connection, runner, seat, hashed)
         self.tables.mark_away(runner)  # back: the time bank is there again

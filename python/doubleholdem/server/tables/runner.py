@@ -40,16 +40,16 @@ from doubleholdem.server.storage.lobby_rows import put_summary
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.messages import TableMessages
+from doubleholdem.server.tables.sitters import Sitters
 from doubleholdem.server.tables.watchers import Bindings, Watchers
 from doubleholdem.table import Decision, Table
 from doubleholdem.table.bots import BOTS, Bot
 from doubleholdem.table.entries import Entry, Leave
 from doubleholdem.table.history import hand_record
 
-__all__ = ["BOT_KINDS", "MAX_DEPARTED", "Emit", "TableRunner", "publish"]
+__all__ = ["BOT_KINDS", "Emit", "TableRunner", "publish"]
 
 BOT_KINDS = BOTS  # the one registry of bots by name (table/bots.py)
-MAX_DEPARTED = 1000  # who left each table under each name: at most this many remembered
 _log = logging.getLogger("doubleholdem.server")
 
 Emit = Callable[[Connection, "TableRunner", str], None]
@@ -64,8 +64,7 @@ class _Kept:
 
     bindings: Bindings
     departing: dict[int, tuple[str, list[Connection]]]
-    sitters: dict[int, tuple[str, str]]
-    departed: dict[str, str]
+    sitters: Sitters
 
 
 class TableRunner:
@@ -115,12 +114,9 @@ class TableRunner:
         # seats released empty in the change being made: seat -> the connections told
         # ``left`` with the cash-out once the change's entries are read
         self._released: dict[int, list[Connection]] = {}
-        # who sits in each human seat (seat -> (player, identity): Connection.identity),
-        # and who each player that left was (player -> identity), so that another
-        # person taking the name does not owe the blinds the one who left missed
-        self._sitters: dict[int, tuple[str, str]] = {}
-        self._departed: dict[str, str] = {}
+        self.sitters = Sitters()  # who sits in each human seat, and who left
         self._kept: _Kept | None = None  # as at the last commit, while a change is pending
+        self.unread = False  # its last reload failed: it reloads before its next change
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         # its parts: the bots' bankrolls (top-ups, leaving, seats refilled) and the
         # messages the clients watching the table are sent
@@ -143,7 +139,12 @@ class TableRunner:
         <doubleholdem.server.storage.commit.GroupCommit.fail>`: its payment rolled back,
         the table reloaded). With ``moves``, the change makes only moves
         (:meth:`catch_up`, :meth:`decide`), and they are stored instead of a snapshot
-        unless the hand ended."""
+        unless the hand ended. A table whose last :meth:`reload` failed is read again
+        first: :class:`DatabaseBusy` if it still cannot be (nothing changed)."""
+        if self.unread:
+            self.reload()
+            if self.unread:
+                raise DatabaseBusy(f"table {self.id + 1} cannot be read back now: try again")
         table = self.table
         playing = table.in_hand
         number = table.hand_number
@@ -269,12 +270,7 @@ class TableRunner:
         """Notes, before the first change after a commit, what :meth:`reload` puts back
         if that change's commit fails."""
         if self._kept is None:
-            self._kept = _Kept(
-                self.connections.held(),
-                dict(self._departing),
-                dict(self._sitters),
-                dict(self._departed),
-            )
+            self._kept = _Kept(self.connections.held(), dict(self._departing), self.sitters.copy())
 
     def _ended(self) -> None:
         """The commit of the changes made ended, committed or failed (after
@@ -289,8 +285,18 @@ class TableRunner:
         (a commit failed): a connection whose seat was not committed holds none, and
         one whose seat's end was not committed (a leave, a removal) holds it again,
         unless it holds another or a newer connection resumed it. The table's task is
-        woken: it makes its own changes again once the database takes writes."""
-        self.table, self.humans, kinds = self._load()
+        woken: it makes its own changes again once the database takes writes. If the
+        table cannot be read (the database failing still, as it did for the commit),
+        it is :attr:`unread`: logged, and read again before its next change (failing
+        here, the undo stopped the failed commit's landing, and the room refused writes
+        for good)."""
+        try:
+            self.table, self.humans, kinds = self._load()
+        except Exception:
+            self.unread = True
+            _log.exception("table %d could not be read back; again before its change", self.id + 1)
+            return
+        self.unread = False
         if kinds != self.bot_kinds:  # a bot that left with the failed commit is back
             old = self.bots
             self.bots = {
@@ -311,7 +317,7 @@ class TableRunner:
         """What ``kept`` noted, after a failed commit: who sat and left, and the seats
         whose end was not committed to the connections that held them (still watching,
         holding no other, not resumed by another)."""
-        self._departing, self._sitters, self._departed = kept.departing, kept.sitters, kept.departed
+        self._departing, self.sitters = kept.departing, kept.sitters
         tokens = {seat: hashed for seat, (hashed, _) in self.humans.items()}
         self.connections.put_back(kept.bindings, tokens)
 
@@ -433,35 +439,7 @@ class TableRunner:
             occupant = seats[seat]
             if occupant is None or occupant["player"] != player:
                 self.release(seat)
-        for seat, (player, identity) in list(self._sitters.items()):
-            occupant = seats[seat]
-            if occupant is None or occupant["player"] != player:
-                del self._sitters[seat]
-                self._departed[player] = identity
-
-    def stranger(self, player: str, identity: str) -> bool:
-        """True if someone other than the person ``identity`` (:attr:`Connection.identity`)
-        left this table as ``player``: sitting down under that name, this person owes
-        none of the blinds that one missed (TH-37; the same person sitting down again
-        does; a name whose leaving this room did not see, as before a restart, keeps the
-        table's rule)."""
-        left = self._departed.get(player)
-        return left is not None and left != identity
-
-    def seated(self, seat: int, player: str, identity: str) -> None:
-        """The person ``identity`` sat down in ``seat`` as ``player``."""
-        self._departed.pop(player, None)
-        self._sitters[seat] = (player, identity)
-        while len(self._departed) > MAX_DEPARTED:  # the oldest go first
-            del self._departed[next(iter(self._departed))]
-
-    def identity(self, seat: int, identity: str) -> str:
-        """Who sits in human ``seat``: the person who sat down, whom a connection
-        resuming the seat stands for (``identity``: that connection's own, which the
-        seat takes if it does not know its sitter, as after a restart)."""
-        player = self.humans[seat][1]
-        known = self._sitters.setdefault(seat, (player, identity))
-        return known[1]
+        self.sitters.gone(seats)
 
     # ------------------------------------------------------------------ the task
 
