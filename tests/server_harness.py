@@ -409,3 +409,30 @@ def fill(disk: Path) -> Path:
     finally:
         os.close(descriptor)
     return filler
+
+
+async def waits_for_commits(
+    commit: Any, run: Coroutine[Any, Any, None], changed: Callable[[], bool]
+) -> None:
+    """A task of the room (``run``: a table's, a tournament's) changes nothing while the
+    group ``commit`` is not ready (a commit in flight): woken as one lands, it waits
+    again if the next took off before it ran; once ready, it changes (``changed()``).
+    Returns once the commit of that change ended (the room may close)."""
+    ready = commit.ready
+    ready.clear()  # a commit in flight
+    task = asyncio.create_task(run)
+    await asyncio.sleep(0)
+    ready.set()  # it landed ...
+    ready.clear()  # ... and the next took off before the task ran
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert not changed()
+    ready.set()
+    while not changed():
+        await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    ended = asyncio.Event()
+    commit.after(ended.set)
+    await ended.wait()

@@ -7,7 +7,6 @@ together; a table whose bots cannot be funded says why it is idle in the lobby."
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.tables.room import Room
 from doubleholdem.table import TableConfig
 from money_room import audit_ok, play_hand
-from server_harness import ServerThread, until_hands
+from server_harness import ServerThread, until_hands, waits_for_commits
 
 HEADS_UP = TableConfig(small_blind=5, big_blind=10, seats=2)
 HIGH = HEADS_UP.buy_in_range[1]
@@ -208,22 +207,10 @@ def test_a_tables_task_changes_nothing_while_a_commit_is_in_flight(room_db: str)
     """The table's own task waits while the group commit is not ready (a commit in
     flight): woken as one lands, it waits again if the next took off before it ran."""
     room = _room(room_db)
-    runner, ready = room.runners[0], room.commit.ready
+    runner = room.runners[0]
 
-    async def scenario() -> None:
-        ready.clear()  # a commit in flight
-        task = asyncio.create_task(runner.run())
-        await asyncio.sleep(0)
-        ready.set()  # it landed ...
-        ready.clear()  # ... and the next took off before the task ran
-        for _ in range(10):
-            await asyncio.sleep(0)
-        assert not runner.table.in_hand and runner.table.hand_number == 0
-        ready.set()
-        while not runner.table.in_hand:  # once ready, the table deals
-            await asyncio.sleep(0)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    def dealt() -> bool:
+        return runner.table.in_hand or runner.table.hand_number > 0
 
-    asyncio.run(asyncio.wait_for(scenario(), 60))
+    asyncio.run(asyncio.wait_for(waits_for_commits(room.commit, runner.run(), dealt), 60))
+    room.store.close()

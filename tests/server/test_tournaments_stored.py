@@ -9,6 +9,7 @@ apart. Each test of a room runs on SQLite and on PostgreSQL (``room_db``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import sqlite3
@@ -25,9 +26,11 @@ from doubleholdem.server.storage.copy import copy_room
 from doubleholdem.server.storage.database import SCHEMA_VERSION
 from doubleholdem.server.storage.tournament_rows import pool_problems
 from doubleholdem.server.tables.room import Room
+from doubleholdem.server.tournaments import runner as tournament_runner
 from doubleholdem.server.tournaments.stored import Stored, load, load_all
 from doubleholdem.tournament import Tournament
 from faults import disarm, fail_next_commit_statement
+from server_harness import waits_for_commits
 from tournaments_room import (
     Clock,
     audit,
@@ -298,6 +301,56 @@ def test_a_failed_commit_takes_the_tournament_back_and_play_goes_on(room_db: str
     play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished", each=same)
     assert room.commit.refusing is None
     assert audit(room) == []
+    room.store.close()
+
+
+def test_a_tournament_that_cannot_be_read_back_is_read_before_its_next_change(
+    room_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision whose commit fails, and the tournament's rows cannot be read back then
+    (the database failing still): the failed commit lands all the same (raising, the
+    undo stopped it there and the room refused writes for good); the tournament is
+    read back before its next change, and play goes on from its rows."""
+    room, _, runner, clock = registered(room_db, sit_and_go(7, bots=5))
+    db = room.store.db
+    play(runner, clock, (), until=lambda: _moves(db) >= 2 and _ann_to_act(runner))
+    before = runner.tournament.to_json()
+    real, unreadable = tournament_runner.load, [1]
+
+    def load_failing(*args: object) -> object:
+        if unreadable[0]:
+            unreadable[0] -= 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament_runner, "load", load_failing)
+    left = fail_next_commit_statement(room)
+    assert people_act(runner, ("ann",), passive)  # its commit fails, its undo too
+    assert left() == 0 and unreadable == [0] and runner.reload.unread
+    disarm(room)
+    assert room.commit.writable()
+    assert runner.tournament.to_json() != before  # (the failed decision's state)
+    runner.step(clock.now)  # read back first, then what is due done and committed
+    assert not runner.reload.unread
+    assert _load(db, None)[1].to_json() == runner.tournament.to_json()
+    play(runner, clock, ("ann",), until=lambda: runner.stored.status == "finished")
+    _, tournament = _load(db, None)
+    assert tournament.to_json() == runner.tournament.to_json()
+    assert audit(room) == []
+    room.store.close()
+
+
+def test_a_tournaments_task_changes_nothing_while_a_commit_is_in_flight(room_db: str) -> None:
+    """The tournament's task waits while the group commit is not ready (a commit in
+    flight): woken as one lands, it waits again if the next took off before it ran (as
+    a table's task does)."""
+    room, _, runner, _ = registered(room_db, sit_and_go(4, bots=2))
+    version = runner.version
+
+    def changed() -> bool:
+        return runner.version != version
+
+    asyncio.run(asyncio.wait_for(waits_for_commits(room.commit, runner.run(), changed), 60))
     room.store.close()
 
 

@@ -37,6 +37,7 @@ from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.lobby_rows import put_summary
+from doubleholdem.server.storage.read_back import ReadBack
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.messages import TableMessages
@@ -59,7 +60,7 @@ Humans = dict[int, tuple[str, str]]  # seat -> (token hash, player)
 @dataclass(frozen=True)
 class _Kept:
     """What a runner holds besides its table and seats as last committed, to put back
-    if a commit fails (:meth:`TableRunner.reload`): the seat and token each connection
+    if a commit fails (:meth:`TableRunner._reload`): the seat and token each connection
     held, and who sat and left."""
 
     bindings: Bindings
@@ -116,7 +117,7 @@ class TableRunner:
         self._released: dict[int, list[Connection]] = {}
         self.sitters = Sitters()  # who sits in each human seat, and who left
         self._kept: _Kept | None = None  # as at the last commit, while a change is pending
-        self.unread = False  # its last reload failed: it reloads before its next change
+        self.reload = ReadBack(f"table {table_id + 1}", self._reload)  # (:meth:`_reload`)
         self._logged: list[oplog.Logged] = []  # the change's events, logged once committed
         # its parts: the bots' bankrolls (top-ups, leaving, seats refilled) and the
         # messages the clients watching the table are sent
@@ -141,10 +142,7 @@ class TableRunner:
         (:meth:`catch_up`, :meth:`decide`), and they are stored instead of a snapshot
         unless the hand ended. A table whose last :meth:`reload` failed is read again
         first: :class:`DatabaseBusy` if it still cannot be (nothing changed)."""
-        if self.unread:
-            self.reload()
-            if self.unread:
-                raise DatabaseBusy(f"table {self.id + 1} cannot be read back now: try again")
+        self.reload.before_change()
         table = self.table
         playing = table.in_hand
         number = table.hand_number
@@ -280,23 +278,16 @@ class TableRunner:
             self.wake.set()
         self.money.commit_ended()
 
-    def reload(self) -> None:
+    def _reload(self) -> None:
         """Back to the last committed state of the table, its seats and who holds them
         (a commit failed): a connection whose seat was not committed holds none, and
         one whose seat's end was not committed (a leave, a removal) holds it again,
         unless it holds another or a newer connection resumed it. The table's task is
         woken: it makes its own changes again once the database takes writes. If the
-        table cannot be read (the database failing still, as it did for the commit),
-        it is :attr:`unread`: logged, and read again before its next change (failing
-        here, the undo stopped the failed commit's landing, and the room refused writes
-        for good)."""
-        try:
-            self.table, self.humans, kinds = self._load()
-        except Exception:
-            self.unread = True
-            _log.exception("table %d could not be read back; again before its change", self.id + 1)
-            return
-        self.unread = False
+        table cannot be read (the database failing still), it is read again before its
+        next change (:attr:`reload`, a
+        :class:`~doubleholdem.server.storage.read_back.ReadBack`)."""
+        self.table, self.humans, kinds = self._load()
         if kinds != self.bot_kinds:  # a bot that left with the failed commit is back
             old = self.bots
             self.bots = {
@@ -469,6 +460,7 @@ class TableRunner:
         while True:
             while not ready.is_set():  # a commit in flight, waiting, or refused (the
                 await ready.wait()  # next may take off before this task runs again)
+            self.reload.before_change()  # (its moves are read from the table)
             table = self.table  # a failed commit replaces it
             self.wake.clear()
             now = self.now()

@@ -55,8 +55,8 @@ class ActionIds:
             return True
         earlier = next((d for k, d in self.commit.applying if k == key), None)
         if earlier is None:
-            earlier = tournament_actions.decided(
-                self.store.db, self.tournament_id, player, action_id
+            earlier = tournament_actions.decided(  # (on the loop: a commit may be in flight)
+                self.store.committed(), self.tournament_id, player, action_id
             )
         if earlier is None:
             return False

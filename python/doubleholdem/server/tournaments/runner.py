@@ -30,6 +30,7 @@ from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
+from doubleholdem.server.storage.read_back import ReadBack
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments, views
 from doubleholdem.server.tournaments.action_ids import ActionIds
@@ -81,6 +82,9 @@ class TournamentRunner:
         self.wake = asyncio.Event()
         self.version = 0  # changes since the room started (the page polls it)
         self.gone = False  # its creation's commit failed
+        # back to the tournament as last stored (a commit failed), or before its next
+        # step or change if it cannot be read then
+        self.reload = ReadBack(f"tournament {stored.id + 1}", self._reload)
         self._steps: list[Step] = []
         self.ids = ActionIds(stored.id, store, commit)  # the decisions' ids
         self._pending = Pending.of(stored, tournament)
@@ -110,6 +114,7 @@ class TournamentRunner:
         row only where it notes more (:meth:`_changed`); any other stores the row. If
         the change raises, nothing is stored (a payment written at once is undone by its
         savepoint), but for what it did at the tables (stored with the next change)."""
+        self.reload.before_change()
         pending = self._pending
         try:
             yield
@@ -132,8 +137,7 @@ class TournamentRunner:
         self.wake.set()
         self.on_change(self)
 
-    def reload(self) -> None:
-        """Back to the tournament as last stored (a commit failed)."""
+    def _reload(self) -> None:
         found = load(self.store.db, self.id, self.settings.snapshot_key)
         if found is None:
             self.gone = True
@@ -440,7 +444,7 @@ class TournamentRunner:
         (reloaded once the commit of its earlier changes ended)."""
         ready = self.commit.ready
         while self.stored.status not in OVER and not self.gone:
-            if not ready.is_set():
+            while not ready.is_set():  # (the next commit may take off before it runs)
                 await ready.wait()
             self.wake.clear()
             try:
@@ -461,6 +465,7 @@ class TournamentRunner:
     def step(self, now: float) -> float | None:
         """Does what is due at ``now`` (in one change) and returns the seconds until
         something may be due next (0: at once; ``None``: when woken)."""
+        self.reload.before_change()  # (what is due is read from it)
         stored = self.stored
         if stored.status == REGISTERING:
             start_at = stored.spec.start_at

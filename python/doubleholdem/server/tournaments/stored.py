@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from doubleholdem.database.connection import Connection
+from doubleholdem.database.connection import Connection, reading
 from doubleholdem.errors import DoubleHoldemError, InvalidSnapshot, TamperedSnapshot
 from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.storage import hands, tournament_rows
@@ -334,9 +334,11 @@ def hand_step(tournament_id: int, number: int, table: Table, event: str) -> Step
 
 def load(db: Connection, tournament_id: int, key: bytes | None) -> tuple[Stored, Tournament] | None:
     """Tournament ``tournament_id`` as stored (``None`` if it is not):
-    :class:`InvalidSnapshot` if it cannot be read."""
-    found = tournament_rows.state(db, tournament_id)
-    return None if found is None else _load(db, tournament_id, found[0], key)
+    :class:`InvalidSnapshot` if it cannot be read. Its rows are read as of one moment
+    (the process that took the tournaments over from this one may write them)."""
+    with reading(db):
+        found = tournament_rows.state(db, tournament_id)
+        return None if found is None else _load(db, tournament_id, found[0], key)
 
 
 def _load(
