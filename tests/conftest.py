@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from connection_guard import no_shared_use
 from postgres_cluster import Cluster, ClusterUnavailable, start_cluster
 
 
@@ -58,9 +59,10 @@ def postgres() -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def postgres_url(postgres: Cluster) -> Iterator[str]:
-    """The URL of a PostgreSQL database of its own for one test (a fresh schema)."""
-    with postgres.schema() as url:
+def postgres_url(postgres: Cluster, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The URL of a PostgreSQL database of its own for one test (a fresh schema); the
+    test fails if two threads used one connection at once (:mod:`connection_guard`)."""
+    with postgres.schema() as url, no_shared_use(monkeypatch):
         yield url
 
 

@@ -83,6 +83,9 @@ def test_a_room_whose_write_session_ended_plays_on(postgres_url: str, in_transac
             await _played(room, room.runners[0].table.hand_number)
         finally:
             await room.tables.stop()
+            landed = asyncio.Event()  # (the last commit, on its thread, ends first)
+            room.commit.after(landed.set)
+            await landed.wait()
 
     asyncio.run(main())
     # a new session, with the room's settings

@@ -83,7 +83,9 @@ def test_a_process_whose_tournaments_were_taken_over_writes_nothing_of_them(
             runner = run.runner(0)
             with runner.change():  # a change of its row: left out of the commit
                 runner.stored.moves.append({"late": True})
-            room.commit.flush()
+            ended = asyncio.Event()
+            room.commit.after(ended.set)  # (the commit runs on its thread: it ends first)
+            await ended.wait()
             await asyncio.sleep(0)  # the tournaments' tasks end
 
         asyncio.run(late())

@@ -360,7 +360,7 @@ class WalletMoney(RoomMoney):
         """The calls the wallet failed and still owes: one line each, joined by ``; ``,
         at most ``HEALTH_OWED`` of those, then how many more."""
         try:
-            owed = owed_problems(store.db)
+            owed = owed_problems(store.committed())  # (on the loop: a commit may fly)
         except database_errors() as error:
             return f"the wallet calls cannot be read: {error}"
         lines = owed[:HEALTH_OWED]

@@ -564,8 +564,12 @@ class Storage:
         return inserted_id(self._db, insert, (table_id, call), key="number")
 
     def wallet_calls(self, table_id: int | None = None) -> list[WalletCallRow]:
-        """:func:`wallet_calls` (about table ``table_id``, or any)."""
-        return wallet_calls(self._db, table_id)
+        """:func:`wallet_calls` (about table ``table_id``, or any), as committed: read on
+        the loop (a buy-in's check, the table's finisher) while a commit may be running
+        its pipeline on the write connection (:meth:`committed`; the notes a commit in
+        flight forgets are skipped by their reader:
+        :meth:`~doubleholdem.server.money.paid_seats.PaidSeats.forgetting`)."""
+        return wallet_calls(self.committed(), table_id)
 
     def wallet_call_failed(self, number: int, error: str) -> None:
         """The wallet failed the call of this number (once more): ``error`` says how."""
