@@ -12,9 +12,10 @@ from doubleholdem.accounts.audit import audit
 from doubleholdem.database.connection import Connection, reading
 from doubleholdem.errors import TamperedSnapshot
 from doubleholdem.server.money.wallet_calls import owed_problems
+from doubleholdem.server.storage import table_meta
 from doubleholdem.server.storage.database import money_kind
 from doubleholdem.server.storage.journal import restore
-from doubleholdem.server.storage.survey import meta_int, survey
+from doubleholdem.server.storage.survey import survey
 from doubleholdem.server.storage.tournament_rows import pool_problems
 from doubleholdem.table import Table
 from doubleholdem.wording import Wording, for_people, joined, table_said
@@ -52,10 +53,7 @@ def _stored_tables(db: Connection, key: bytes | None) -> tuple[dict[int, Table],
     :func:`table_chips`), and the problems of those that cannot be read."""
     tables, damage = survey(db)
     problems = [str(found) for found in damage]
-    pending = {
-        int(k.removeprefix("opening:"))
-        for (k,) in db.execute("SELECT key FROM meta WHERE key LIKE 'opening:%'")
-    }
+    pending = set(table_meta.openings(db))
     replayed = {}
     for stored in tables:
         if stored.id in pending:
@@ -73,7 +71,7 @@ def _ledger_seated(db: Connection, tables: dict[int, Table]) -> dict[int, list[s
     <doubleholdem.server.storage.storage.Storage.legacy_below>`)."""
     seated = {}
     for table_id, table in tables.items():
-        legacy_below = meta_int(db, f"legacy:{table_id}") or 0
+        legacy_below = table_meta.legacy_below(db, table_id)
         seats = occupancies(table)
         seated[table_id] = [
             table.player(seat) for seat, occupancy in seats.items() if occupancy >= legacy_below

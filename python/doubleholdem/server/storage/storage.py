@@ -56,7 +56,7 @@ from doubleholdem.errors import MissingTriggers
 from doubleholdem.server.cluster import leases
 from doubleholdem.server.cluster.fencing import Fence, refused_tables
 from doubleholdem.server.cluster.leases import LeaseLost, Owner
-from doubleholdem.server.storage import hands, wallet_rows
+from doubleholdem.server.storage import hands, table_meta, wallet_rows
 from doubleholdem.server.storage.database import (
     TABLE_ROWS,
     begin_within,
@@ -370,11 +370,8 @@ class Storage:
     def bots_to_seat(self) -> dict[int, dict[int, str]]:
         """The bots that new tables paid by a wallet outside the database are still to
         seat: table -> seat -> kind (:meth:`note_bots_to_seat`)."""
-        rows = self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'bots_to_seat:%'")
-        return {
-            int(key.removeprefix("bots_to_seat:")): {int(s): k for s, k in json.loads(v).items()}
-            for key, v in rows
-        }
+        noted = table_meta.noted(self._db, table_meta.BOTS_TO_SEAT)
+        return {t: {int(s): k for s, k in json.loads(v).items()} for t, v in noted.items()}
 
     def note_bots_to_seat(self, table_id: int, bots: dict[int, str]) -> None:
         """Notes the bots new table ``table_id`` is to seat (seat -> kind). Paid by a
@@ -383,7 +380,7 @@ class Storage:
         that a restart seats those a crash or a failure left out."""
         self.fencing.writes(self._db, table_id)
         value = json.dumps({str(s): k for s, k in sorted(bots.items())})
-        put_meta(self._db, f"bots_to_seat:{table_id}", value)
+        put_meta(self._db, table_meta.key(table_meta.BOTS_TO_SEAT, table_id), value)
 
     def bot_seated(self, table_id: int, seat: int) -> None:
         """Table ``table_id`` is no longer to seat a bot in ``seat``: it sat down, or
@@ -394,25 +391,26 @@ class Storage:
         if bots:
             self.note_bots_to_seat(table_id, bots)
         else:
-            self._db.execute("DELETE FROM meta WHERE key = ?", (f"bots_to_seat:{table_id}",))
+            noted = table_meta.key(table_meta.BOTS_TO_SEAT, table_id)
+            self._db.execute("DELETE FROM meta WHERE key = ?", (noted,))
 
     def openings(self) -> list[int]:
         """The tables stored before the ledger (a database upgraded from schema 3),
         whose chips the ledger has not entered yet (:meth:`opened`)."""
-        rows = self._db.execute("SELECT key FROM meta WHERE key LIKE 'opening:%'")
-        return sorted(int(key.removeprefix("opening:")) for (key,) in rows)
+        return table_meta.openings(self._db)
 
     def opened(self, table_id: int, first_occupancy: int) -> None:
         """The ledger entered table ``table_id``'s chips: its seats of occupancies below
         ``first_occupancy`` were seated before the ledger (:meth:`legacy_below`)."""
         self.fencing.writes(self._db, table_id)
-        self._db.execute("DELETE FROM meta WHERE key = ?", (f"opening:{table_id}",))
-        put_meta(self._db, f"legacy:{table_id}", str(first_occupancy))
+        opening = table_meta.key(table_meta.OPENING, table_id)
+        self._db.execute("DELETE FROM meta WHERE key = ?", (opening,))
+        put_meta(self._db, table_meta.key(table_meta.LEGACY, table_id), str(first_occupancy))
 
     def legacy_below(self, table_id: int) -> int:
         """The first occupancy of table ``table_id`` seated through the ledger (0 unless
         the table is older than the ledger: :meth:`opened`)."""
-        return meta_int(self._db, f"legacy:{table_id}") or 0
+        return table_meta.legacy_below(self._db, table_id)
 
     def room_name(self) -> str:
         """The room's name among rooms sharing a wallet outside their databases (it
@@ -441,9 +439,10 @@ class Storage:
         self.fencing.writes(self._db, table_id)
         for name, column in TABLE_ROWS:
             self._db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
-        for key in (f"opening:{table_id}", f"legacy:{table_id}", f"bots_to_seat:{table_id}"):
-            self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
-        put_meta(self._db, f"repairs:{table_id}", str(self.repairs(table_id) + 1))
+        for kind in (table_meta.OPENING, table_meta.LEGACY, table_meta.BOTS_TO_SEAT):
+            self._db.execute("DELETE FROM meta WHERE key = ?", (table_meta.key(kind, table_id),))
+        repairs = str(self.repairs(table_id) + 1)
+        put_meta(self._db, table_meta.key(table_meta.REPAIRS, table_id), repairs)
         self.let_go(table_id)
         self._moved.discard(table_id)
 
@@ -451,7 +450,7 @@ class Storage:
         """How many times table ``table_id`` was dropped by a repair and made anew (its
         money's keys then name the table's new life:
         :class:`~doubleholdem.server.money.table_money.TableMoney`)."""
-        return meta_int(self._db, f"repairs:{table_id}") or 0
+        return table_meta.repairs(self._db, table_id)
 
     def let_go(self, table_id: int) -> None:
         """Forgets table ``table_id``'s head kept between transactions (another process
