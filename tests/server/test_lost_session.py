@@ -122,6 +122,36 @@ def test_a_read_between_commits_after_the_session_ended_opens_a_new_one(
         room.store.close()
 
 
+@pytest.mark.parametrize("in_transaction", [False, True])
+def test_a_connection_left_busy_in_pipeline_mode_is_lost(
+    postgres_url: str, in_transaction: bool
+) -> None:
+    """A connection that a failed ``executemany`` left in pipeline mode, busy (the
+    server ended the session in its midst; psycopg still holds it open) refuses every
+    statement, "cannot exit pipeline mode while busy": it is lost, and a new session
+    opens as for one the server ended (for a read outside a transaction, or once the
+    storage ended the transaction). Before, `lost` was False and every later
+    statement failed for good: the woken room of CI's test_cluster_room never wrote
+    again."""
+    settings = RoomSettings(tables=1, bots=0, configs=[DOUBLE_THREE], guests=True)
+    room = Room.open(postgres_url, settings)
+    store = room.store
+    try:
+        if in_transaction:
+            assert store.reserve()
+        stuck = store.db.connection.pgconn  # type: ignore[attr-defined]
+        stuck.enter_pipeline_mode()
+        stuck.send_query_params(b"SELECT 1", None)  # its result never read
+        if in_transaction:
+            for _ in range(2):  # the transaction's statements: no new session
+                with pytest.raises(database_errors()):
+                    store.db.execute("SELECT 1").fetchone()
+            store.abandon()
+        assert store.db.execute("SELECT 2").fetchone() == (2,)  # (outside: at once)
+    finally:
+        store.close()
+
+
 def test_a_transaction_whose_session_ended_runs_nothing_more(postgres_url: str) -> None:
     """Inside a transaction a session the server ended stays lost: the transaction's
     later statements fail, none runs on a new session (in autocommit, it would be

@@ -61,10 +61,14 @@ class PostgresConnection:
 
     @property
     def lost(self) -> bool:
-        """Whether the session ended under it (the server ended it: an idle
-        transaction's timeout, ``pg_terminate_backend``, a restart): every statement on
-        it fails until :meth:`reopen`."""
-        return bool(self.connection.closed)
+        """Whether the session is lost: ended under it (the server ended it: an idle
+        transaction's timeout, ``pg_terminate_backend``, a restart), or left busy in
+        pipeline mode (psycopg's ``executemany`` runs in one: the server ending the
+        session in its midst may leave the connection there, open, with every later
+        statement refused, "cannot exit pipeline mode while busy"; seen in CI's runs of
+        test_cluster_room). Every statement on it fails until :meth:`reopen`."""
+        connection = self.connection
+        return bool(connection.closed) or connection.pgconn.pipeline_status != 0
 
     def set_session(self, name: str, value: str) -> None:
         """Sets the session's setting ``name`` to ``value``, again on each new session
@@ -88,7 +92,7 @@ class PostgresConnection:
         until the session is opened anew)."""
         from psycopg.pq import TransactionStatus
 
-        if self.connection.closed:
+        if self.lost:
             return not self._outside
         return self.connection.info.transaction_status != TransactionStatus.IDLE
 
@@ -100,7 +104,7 @@ class PostgresConnection:
         failed each second for good). One ended inside a transaction stays lost until
         its owner ends that transaction and reopens it: the rest of the transaction
         must not run, in autocommit, on a new session."""
-        if self.renews and self._outside and self.connection.closed:
+        if self.renews and self._outside and self.lost:
             self.reopen()
         return self.connection
 
