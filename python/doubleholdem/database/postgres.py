@@ -90,15 +90,13 @@ class PostgresConnection:
         """True between a ``BEGIN`` and its ``COMMIT`` or ``ROLLBACK`` (a failed
         transaction too, until it is rolled back; one the server ended with the session,
         until the session is opened anew)."""
-        from psycopg.pq import TransactionStatus
-
         if self.lost:
             return not self._outside
-        return self.connection.info.transaction_status != TransactionStatus.IDLE
+        return self.connection.pgconn.transaction_status != _idle()
 
     def _session(self) -> psycopg.Connection[Any]:
-        """Before a statement: the session, a new one (:meth:`reopen`) in place of one the
-        server ended while no transaction was open on it if :attr:`renews` (a read on
+        """Before a statement: the session, a new one (:meth:`reopen`) in place of one
+        :attr:`lost` while no transaction was open on it if :attr:`renews` (a read on
         the event loop between two commits: without this every such read failed until
         the next commit, and a table whose next move began with one, a bot's bankroll,
         failed each second for good). One ended inside a transaction stays lost until
@@ -110,9 +108,7 @@ class PostgresConnection:
 
     def _ran(self) -> None:
         """After a statement that succeeded: whether a transaction is open now."""
-        from psycopg.pq import TransactionStatus
-
-        self._outside = self.connection.info.transaction_status == TransactionStatus.IDLE
+        self._outside = self.connection.pgconn.transaction_status == _idle()
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.RawCursor[Any]:
         """Runs one statement; its cursor."""
@@ -137,6 +133,15 @@ class PostgresConnection:
     def close(self) -> None:
         """Closes the connection (a transaction left open is rolled back)."""
         self.connection.close()
+
+
+@functools.cache
+def _idle() -> int:
+    """psycopg's status of a session with no transaction open (imported once: psycopg
+    is an extra, and this runs at each statement)."""
+    from psycopg.pq import TransactionStatus
+
+    return TransactionStatus.IDLE
 
 
 def connect(url: str, *, read_only: bool = False, timeout: float = 10.0) -> PostgresConnection:
