@@ -16,12 +16,13 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
+
+from ports import free_port
 
 __all__ = ["Cluster", "ClusterUnavailable", "start_cluster"]
 
@@ -60,12 +61,6 @@ def _owner() -> pwd.struct_passwd | None:
             "running as root and no 'postgres' user to run PostgreSQL as (PostgreSQL refuses "
             "root): apt-get install postgresql makes one"
         ) from None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Cluster:
@@ -179,7 +174,7 @@ def start_cluster(settings: tuple[str, ...] = FAST, tries: int = 3) -> Cluster:
         _check(cluster.run(*initdb, "--no-sync", "--no-instructions"), "initdb")
         log = directory / "log"
         for attempt in range(tries):
-            cluster.port = _free_port()
+            cluster.port = free_port()
             options = " ".join(
                 [f"-p {cluster.port}", "-c listen_addresses=127.0.0.1"]
                 + [f"-c unix_socket_directories={directory}"]

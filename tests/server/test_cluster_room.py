@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import copy
 import http.client
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from doubleholdem.server.storage.lock import DatabaseInUse
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.room import Room
 from doubleholdem.server.tournaments.spec import load_tournaments
+from ports import free_port
 from server_harness import ServerThread, stored_mid_hand
 
 SETTINGS = RoomSettings(tables=4, bots=3, bot_delay=0.0, pause=0.0, seed=5)
@@ -271,10 +271,10 @@ def test_one_process_of_a_room_runs_its_tournaments(
         finally:
             connection.close()
 
-    first = server("first", _free_port())
+    first = server("first", free_port())
     with first:
         assert lobby(first) == (200, None)
-        with server("second", _free_port()) as second:
+        with server("second", free_port()) as second:
             assert lobby(second) == (307, f"{first.url}/api/tournaments")
             assert "runs none of the room's tournaments" in caplog.text
             assert "process first" in caplog.text
@@ -283,9 +283,3 @@ def test_one_process_of_a_room_runs_its_tournaments(
             while lobby(second)[0] != 200:  # each heartbeat a look at the lease
                 assert time.monotonic() < deadline, "the tournaments were not taken over"
                 time.sleep(0.05)
-
-
-def _free_port() -> int:
-    with contextlib.closing(socket.socket()) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 import websockets
 
+from ports import free_port
 from server_harness import serve_process
 
 CONFIG = Path(__file__).resolve().parents[2] / "docs" / "deploy" / "nginx.conf"
@@ -44,12 +45,6 @@ def _nginx() -> str | None:
 pytestmark = pytest.mark.skipif(
     _nginx() is None, reason="nginx is not installed (apt-get install nginx-light)"
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _serve(db: str, token: Path, own: int, room: int) -> tuple[subprocess.Popen[str], int]:
@@ -86,7 +81,7 @@ def proxy(tmp_path: Path, postgres_url: str) -> Iterator[Proxy]:
     token.write_text(TOKEN)
     processes: list[subprocess.Popen[str]] = []
     try:
-        room, own = _free_port(), [_free_port(), _free_port()]
+        room, own = free_port(), [free_port(), free_port()]
         backends = []
         for port in own:  # the second takes its share of the room's two tables
             process, backend = _serve(postgres_url, token, port, room)
