@@ -28,14 +28,11 @@ def _numbers(room: Room, tournament: int) -> dict[int, list[int]]:
     """Each table's stored hand numbers (by the table's number in the tournament)."""
     found: dict[int, list[int]] = {}
     for table in range(1, 10):
-        rows = (
-            room.store.committed()
-            .execute(  # (on the loop: a commit may be in flight)
-                "SELECT number FROM hand_index WHERE table_id = ? ORDER BY number",
-                (hands.tournament_key(tournament, table),),
-            )
-            .fetchall()
-        )
+        db = room.store.committed()  # (on the loop: a commit may be in flight)
+        rows = db.execute(
+            "SELECT number FROM hand_index WHERE table_id = ? ORDER BY number",
+            (hands.tournament_key(tournament, table),),
+        ).fetchall()
         if rows:
             found[table] = [int(n) for (n,) in rows]
     return found
