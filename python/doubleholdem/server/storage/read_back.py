@@ -20,7 +20,9 @@ True
 Traceback (most recent call last):
 ...
 doubleholdem.errors.DatabaseBusy: table 1 cannot be read back from the database now: try again
->>> reload.before_change()  # read at last: the change goes on
+>>> reload.read()  # read at last: a task goes on
+True
+>>> reload.before_change()  # (read already: nothing read again)
 >>> reload.unread, tries
 (False, [0, 1, 2])
 """
@@ -32,8 +34,9 @@ from collections.abc import Callable
 
 from doubleholdem.errors import DatabaseBusy
 
-__all__ = ["ReadBack"]
+__all__ = ["AGAIN_SECONDS", "ReadBack"]
 
+AGAIN_SECONDS = 1.0  # how soon a task of the room tries again to read back its part
 _log = logging.getLogger("doubleholdem.server")
 
 
@@ -56,12 +59,16 @@ class ReadBack:
             return
         self.unread = False
 
-    def before_change(self) -> None:
-        """Before a change: read back first if unread;
-        :class:`~doubleholdem.errors.DatabaseBusy` if it still cannot be."""
+    def read(self) -> bool:
+        """Reads it back first if unread: whether it is read (a task tries again in
+        :data:`AGAIN_SECONDS` if not, without an error of its own: the failure is
+        logged once here)."""
         if self.unread:
             self()
-            if self.unread:
-                raise DatabaseBusy(
-                    f"{self.what} cannot be read back from the database now: try again"
-                )
+        return not self.unread
+
+    def before_change(self) -> None:
+        """Before a change (a client's request): :meth:`read`, and
+        :class:`~doubleholdem.errors.DatabaseBusy` if it still cannot be."""
+        if not self.read():
+            raise DatabaseBusy(f"{self.what} cannot be read back from the database now: try again")

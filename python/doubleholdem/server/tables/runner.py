@@ -37,7 +37,7 @@ from doubleholdem.server.settings import DAY, RoomSettings
 from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
 from doubleholdem.server.storage.lobby_rows import put_summary
-from doubleholdem.server.storage.read_back import ReadBack
+from doubleholdem.server.storage.read_back import AGAIN_SECONDS, ReadBack
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tables.connection import Connection
 from doubleholdem.server.tables.messages import TableMessages
@@ -460,7 +460,9 @@ class TableRunner:
         while True:
             while not ready.is_set():  # a commit in flight, waiting, or refused (the
                 await ready.wait()  # next may take off before this task runs again)
-            self.reload.before_change()  # (its moves are read from the table)
+            if not self.reload.read():  # (its moves are read from the table)
+                await asyncio.sleep(AGAIN_SECONDS)
+                continue
             table = self.table  # a failed commit replaces it
             self.wake.clear()
             now = self.now()

@@ -30,7 +30,7 @@ from doubleholdem.server.cluster.leases import TOURNAMENTS
 from doubleholdem.server.settings import RoomSettings
 from doubleholdem.server.storage import journal
 from doubleholdem.server.storage.commit import GroupCommit, Step
-from doubleholdem.server.storage.read_back import ReadBack
+from doubleholdem.server.storage.read_back import AGAIN_SECONDS, ReadBack
 from doubleholdem.server.storage.storage import Storage
 from doubleholdem.server.tournaments import payments, views
 from doubleholdem.server.tournaments.action_ids import ActionIds
@@ -82,8 +82,6 @@ class TournamentRunner:
         self.wake = asyncio.Event()
         self.version = 0  # changes since the room started (the page polls it)
         self.gone = False  # its creation's commit failed
-        # back to the tournament as last stored (a commit failed), or before its next
-        # step or change if it cannot be read then
         self.reload = ReadBack(f"tournament {stored.id + 1}", self._reload)
         self._steps: list[Step] = []
         self.ids = ActionIds(stored.id, store, commit)  # the decisions' ids
@@ -138,6 +136,7 @@ class TournamentRunner:
         self.on_change(self)
 
     def _reload(self) -> None:
+        """Back to the tournament as last stored (a commit failed), through :attr:`reload`."""
         found = load(self.store.db, self.id, self.settings.snapshot_key)
         if found is None:
             self.gone = True
@@ -465,7 +464,8 @@ class TournamentRunner:
     def step(self, now: float) -> float | None:
         """Does what is due at ``now`` (in one change) and returns the seconds until
         something may be due next (0: at once; ``None``: when woken)."""
-        self.reload.before_change()  # (what is due is read from it)
+        if not self.reload.read():  # (what is due is read from it)
+            return AGAIN_SECONDS
         stored = self.stored
         if stored.status == REGISTERING:
             start_at = stored.spec.start_at
